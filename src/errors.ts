@@ -1,0 +1,38 @@
+/**
+ * The errors a search can reject with. Per-path read errors are never thrown: they are values in
+ * the result (`skipped`). What is thrown is bad input, found before any I/O, and a root that
+ * cannot be searched at all. Every error has a stable `code` (see docs/errors.md).
+ */
+
+export type FindFileErrorCode =
+  /** A required option (`root`, `pattern`) is absent. */
+  | 'FF_MISSING_OPTION'
+  /** An option name the API does not know (typo protection, e.g. `maxresult`). */
+  | 'FF_UNKNOWN_OPTION'
+  /** An option has the wrong type or an unknown value (e.g. `backend: 'fast'`). */
+  | 'FF_INVALID_OPTION'
+  /** `maxResults`, `maxDepth` or `timeBudgetMs` is not a non-negative integer. */
+  | 'FF_INVALID_LIMIT'
+  /** A pattern is empty, blank, holds a NUL byte or is a negation (`!x`: use `exclude`). */
+  | 'FF_INVALID_PATTERN'
+  /** A pattern is absolute or climbs out of the root with `..`. */
+  | 'FF_PATTERN_OUTSIDE_ROOT'
+  /** The root is empty or holds a NUL byte. */
+  | 'FF_INVALID_ROOT'
+  /** The root does not exist. */
+  | 'ENOENT'
+  /** The root is not a directory. */
+  | 'ENOTDIR';
+
+export class FindFileError extends Error {
+  override name = 'FindFileError';
+  readonly code: FindFileErrorCode;
+  /** The option at fault, where there is one. */
+  readonly option: string | undefined;
+
+  constructor(code: FindFileErrorCode, message: string, option?: string) {
+    super(message);
+    this.code = code;
+    this.option = option;
+  }
+}

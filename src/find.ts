@@ -1,0 +1,123 @@
+/**
+ * The public search API over the walker: a promise, a stream and a synchronous form, all with the
+ * same options, the same walk and the same result.
+ */
+import { buildPlan, type FindOptions, type WalkPlan } from './options.js';
+import type { FindResult, FindSummary } from './result.js';
+import { AsyncDriver, runSync } from './walk/drivers.js';
+import { Walk } from './walk/engine.js';
+
+/** Root-relative `/` path to what the caller asked for: itself, or a native absolute path. */
+export function buildPathFormatter(plan: WalkPlan): (rel: string) => string {
+  if (!plan.absolute) return (rel) => rel;
+  const { rootPrefix, sep } = plan;
+  return sep === '/' ? (rel) => rootPrefix + rel : (rel) => rootPrefix + rel.replace(/\//g, sep);
+}
+
+function toResult(plan: WalkPlan, walk: Walk, rels: string[]): FindResult {
+  // Sorted so that the same tree gives the same answer whatever order the reads finished in.
+  rels.sort();
+  const format = buildPathFormatter(plan);
+  return { matches: plan.absolute ? rels.map(format) : rels, ...walk.summary() };
+}
+
+/**
+ * Finds files under `root` whose root-relative path matches `pattern`. Never rejects for a path
+ * it cannot read (that is `skipped` in the result); rejects with a `FindFileError` for bad options
+ * (before any I/O) and for a root that does not exist or is not a directory.
+ */
+export async function findFiles(options: FindOptions): Promise<FindResult> {
+  const plan = buildPlan(options);
+  const rels: string[] = [];
+  const walk = new Walk(plan, (rel) => rels.push(rel));
+  await new AsyncDriver(walk).done;
+  return toResult(plan, walk, rels);
+}
+
+/** `findFiles` without the event loop: the same contract, read by read. Throws where `findFiles` rejects. */
+export function findFilesSync(options: FindOptions): FindResult {
+  const plan = buildPlan(options);
+  const rels: string[] = [];
+  const walk = new Walk(plan, (rel) => rels.push(rel));
+  runSync(walk);
+  return toResult(plan, walk, rels);
+}
+
+/** Matches as they are found, then the summary. */
+export interface FindStream extends AsyncIterable<string> {
+  /**
+   * The summary once the walk has ended. The walk only moves while the stream is read: iterate
+   * it to the end (or break out, which ends the walk as `aborted`) before awaiting this.
+   */
+  readonly summary: Promise<FindSummary>;
+}
+
+/** How many found paths may wait for the reader before the walk pauses. */
+const STREAM_HIGH_WATER = 1024;
+
+/**
+ * Yields each match as it is found (discovery order, not sorted), holding at most about
+ * `STREAM_HIGH_WATER` paths plus one directory's entries, however many matches there are.
+ * Bad options throw here, at once; a missing root surfaces from the iteration and `summary`.
+ */
+export function findFilesStream(options: FindOptions): FindStream {
+  const plan = buildPlan(options);
+  const format = buildPathFormatter(plan);
+  let buffer: string[] = [];
+  let head = 0;
+  let wake: (() => void) | undefined;
+  let ended = false;
+  let failure: unknown;
+  const walk = new Walk(plan, (rel) => {
+    buffer.push(format(rel));
+    wake?.();
+  });
+  const driver = new AsyncDriver(walk, { isPaused: () => buffer.length - head >= STREAM_HIGH_WATER });
+  const summary = driver.done.then(
+    () => walk.summary(),
+    (error: unknown) => {
+      failure = error;
+      throw error;
+    },
+  );
+  summary.catch(() => {}); // the iterator reports the failure; an unread summary must not crash the process
+  const settled = summary.then(
+    () => {},
+    () => {},
+  ).then(() => {
+    ended = true;
+    wake?.();
+  });
+  void settled;
+
+  async function* iterate(): AsyncGenerator<string> {
+    try {
+      for (;;) {
+        if (head < buffer.length) {
+          const path = buffer[head++]!;
+          if (head === buffer.length) {
+            buffer = [];
+            head = 0;
+            driver.resume();
+          }
+          yield path;
+          continue;
+        }
+        if (ended) {
+          if (failure !== undefined) throw failure;
+          return;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+      }
+    } finally {
+      if (!ended) {
+        // The reader stopped early: end the walk rather than leave it paused forever.
+        walk.abort();
+        driver.resume();
+      }
+    }
+  }
+
+  return { summary, [Symbol.asyncIterator]: iterate };
+}

@@ -1,0 +1,16 @@
+/**
+ * find-file: a file finder that never throws evidence away. See docs/contract.md.
+ */
+export { findFiles, findFilesSync, findFilesStream, type FindStream } from './find.js';
+export type { FindOptions, Clock, Platform, BackendOption } from './options.js';
+export {
+  INCOMPLETE_REASONS,
+  type FindResult,
+  type FindSummary,
+  type FindStats,
+  type IncompleteReason,
+  type SkippedEntry,
+  type BackendName,
+} from './result.js';
+export { FindFileError, type FindFileErrorCode } from './errors.js';
+export type { FsLike, DirentLike, StatsLike } from './fs.js';

@@ -1,0 +1,174 @@
+/**
+ * The public options, validated and normalised once, before any I/O. Everything the walk needs is
+ * decided here; the walk itself never looks at a raw option again.
+ */
+import * as path from 'node:path';
+import { FindFileError } from './errors.js';
+import { defaultFs, isFsLike, type FsLike } from './fs.js';
+import { buildExcluder, buildMatcher, normalizePatternList, type Excluder, type PathMatcher, type Platform } from './patterns.js';
+
+export type { Platform } from './patterns.js';
+
+/** A source of time in milliseconds. Only differences are used, so any origin will do. */
+export interface Clock {
+  now(): number;
+}
+
+export type BackendOption = 'walker';
+
+export interface FindOptions {
+  /** The directory to search. Relative roots resolve against the current directory. Opened even if it is a link. */
+  root: string;
+  /** Globs over the root-relative path (`/` separators); a glob without `/` matches base names at any depth. */
+  pattern: string | string[];
+  /** Globs of entries not to enter or return. Counted in `excludedCount`. @default [] */
+  exclude?: string[];
+  /** Include entries whose name starts with `.`. @default true */
+  hidden?: boolean;
+  /** Return at most this many matches; the walk stops when it sees one more. @default unlimited */
+  maxResults?: number;
+  /** Stop once this many milliseconds (by `clock`) have passed. @default unlimited */
+  timeBudgetMs?: number;
+  /** How deep to look: 1 examines only the root's direct children. @default unlimited */
+  maxDepth?: number;
+  /** A `node:fs`-shaped object; a memfs volume works. @default node:fs */
+  fs?: unknown;
+  /** @default a monotonic clock (`performance.now`) */
+  clock?: Clock;
+  /** Stops the walk; the partial result is returned, marked `aborted`. */
+  signal?: AbortSignal;
+  /** Path flavour: separators, drive letters, case-insensitive matching on win32. @default the running platform */
+  platform?: Platform;
+  /** Return native absolute paths instead of root-relative ones. @default false */
+  absolute?: boolean;
+  /** Which engine runs the search. @default 'walker' */
+  backend?: BackendOption;
+  /** Directory reads in flight at once in the async walk. Tuning only. @default 64 */
+  concurrency?: number;
+}
+
+/** The options as the walk uses them: checked, normalised and compiled. */
+export interface WalkPlan {
+  /** The root, resolved, in native form. */
+  root: string;
+  /** `root` ending in exactly one separator: a child's path is `rootPrefix + rel`. */
+  rootPrefix: string;
+  sep: '/' | '\\';
+  platform: Platform;
+  matcher: PathMatcher;
+  excluder: Excluder;
+  hidden: boolean;
+  maxResults: number;
+  maxDepth: number;
+  timeBudgetMs: number;
+  fs: FsLike;
+  clock: Clock;
+  signal: AbortSignal | undefined;
+  absolute: boolean;
+  concurrency: number;
+}
+
+export const FIND_OPTION_NAMES: readonly string[] = [
+  'root', 'pattern', 'exclude', 'hidden', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
+  'signal', 'platform', 'absolute', 'backend', 'concurrency',
+];
+
+const monotonicClock: Clock = { now: () => performance.now() };
+
+/** True for the clock used when none is injected: real time, so real timers agree with it. */
+export function isDefaultClock(clock: Clock): boolean {
+  return clock === monotonicClock;
+}
+
+export const runningPlatform: Platform = process.platform === 'win32' ? 'win32' : 'posix';
+
+/** Throws on an option name the API does not know, suggesting the one that was probably meant. */
+export function checkOptionNames(options: object, known: readonly string[]): void {
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue;
+    const guess = known.find((k) => k.toLowerCase() === name.toLowerCase());
+    throw new FindFileError('FF_UNKNOWN_OPTION', `unknown option "${name}"${guess ? `: did you mean "${guess}"?` : ''}`, name);
+  }
+}
+
+/** A non-negative integer, or Infinity when absent. */
+export function readLimit(value: unknown, option: string): number {
+  if (value === undefined) return Infinity;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new FindFileError('FF_INVALID_LIMIT', `${option} must be a non-negative integer, got ${describe(value)}`, option);
+  }
+  return value;
+}
+
+export function readBoolean(value: unknown, option: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new FindFileError('FF_INVALID_OPTION', `${option} must be true or false, got ${describe(value)}`, option);
+  return value;
+}
+
+export function readChoice<T extends string>(value: unknown, option: string, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!choices.includes(value as T)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${option} must be one of ${choices.map((c) => `"${c}"`).join(', ')}, got ${describe(value)}`, option);
+  }
+  return value as T;
+}
+
+/** Resolves the root to its native absolute form. */
+export function readRoot(value: unknown, platform: Platform): string {
+  if (value === undefined) throw new FindFileError('FF_MISSING_OPTION', 'root is required: the directory to search', 'root');
+  if (typeof value !== 'string' || value === '') throw new FindFileError('FF_INVALID_ROOT', `root must be a non-empty string, got ${describe(value)}`, 'root');
+  if (value.includes('\0')) throw new FindFileError('FF_INVALID_ROOT', `root ${JSON.stringify(value)} holds a NUL byte`, 'root');
+  return (platform === 'win32' ? path.win32 : path.posix).resolve(value);
+}
+
+/** Checks and compiles the options shared by every search. */
+export function buildPlan(options: FindOptions, known: readonly string[] = FIND_OPTION_NAMES): WalkPlan {
+  if (typeof options !== 'object' || options === null) {
+    throw new FindFileError('FF_INVALID_OPTION', `options must be an object, got ${describe(options)}`);
+  }
+  checkOptionNames(options, known);
+  const platform = readChoice(options.platform, 'platform', ['posix', 'win32'] as const, runningPlatform);
+  if (options.pattern === undefined) throw new FindFileError('FF_MISSING_OPTION', 'pattern is required: a glob such as "*.ts" or "src/**/*.ts"', 'pattern');
+  const patterns = normalizePatternList(options.pattern, platform, 'pattern', false);
+  for (const p of patterns) {
+    if (p.endsWith('/')) {
+      throw new FindFileError('FF_INVALID_PATTERN', `pattern ${JSON.stringify(p)} ends with "/": it names a directory, and find-file returns files (try "${p}**")`, 'pattern');
+    }
+  }
+  const excludes = options.exclude === undefined ? [] : normalizePatternList(options.exclude, platform, 'exclude', true);
+  const root = readRoot(options.root, platform);
+  const sep = platform === 'win32' ? '\\' : '/';
+  const fs = options.fs === undefined ? defaultFs : options.fs;
+  if (!isFsLike(fs)) throw new FindFileError('FF_INVALID_OPTION', 'fs must be shaped like node:fs (readdir, readdirSync, lstat, lstatSync)', 'fs');
+  const clock = options.clock ?? monotonicClock;
+  if (typeof clock?.now !== 'function') throw new FindFileError('FF_INVALID_OPTION', 'clock must have a now() method returning milliseconds', 'clock');
+  const signal = options.signal;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new FindFileError('FF_INVALID_OPTION', 'signal must be an AbortSignal', 'signal');
+  readChoice(options.backend, 'backend', ['walker'] as const, 'walker');
+  const concurrency = options.concurrency === undefined ? 64 : readLimit(options.concurrency, 'concurrency');
+  if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
+  return {
+    root,
+    rootPrefix: root.endsWith(sep) ? root : root + sep,
+    sep,
+    platform,
+    matcher: buildMatcher(patterns, platform),
+    excluder: buildExcluder(excludes, platform),
+    hidden: readBoolean(options.hidden, 'hidden', true),
+    maxResults: readLimit(options.maxResults, 'maxResults'),
+    maxDepth: readLimit(options.maxDepth, 'maxDepth'),
+    timeBudgetMs: readLimit(options.timeBudgetMs, 'timeBudgetMs'),
+    fs,
+    clock,
+    signal,
+    absolute: readBoolean(options.absolute, 'absolute', false),
+    concurrency,
+  };
+}
+
+export function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}

@@ -1,0 +1,152 @@
+/**
+ * The result contract, in one module: the shape every backend returns, the reasons a result can be
+ * incomplete, how a read error is classified, and how reasons are ordered.
+ *
+ * The rule this module exists to enforce: `complete: true` with zero matches proves absence;
+ * `complete: false` never does, and always says why.
+ */
+
+/** Why a result does not cover everything the options asked for. */
+export type IncompleteReason =
+  /** The time budget ran out before the walk ended. */
+  | 'time-budget'
+  /** A match beyond `maxResults` exists: the walk stopped when it saw it. */
+  | 'result-limit'
+  /** `maxDepth` kept the walk out of a directory where a match may exist. */
+  | 'depth-limit'
+  /** A directory (or entry) could not be read: EACCES or EPERM. */
+  | 'permission-denied'
+  /** The caller's AbortSignal fired. */
+  | 'aborted'
+  /** Any other read error (EIO, EBUSY, ELOOP, ENAMETOOLONG, EMFILE after retries, ...). */
+  | 'io-error';
+
+/** Every reason, in no particular order: for validation and exhaustive tests. */
+export const INCOMPLETE_REASONS: readonly IncompleteReason[] = [
+  'time-budget',
+  'result-limit',
+  'depth-limit',
+  'permission-denied',
+  'aborted',
+  'io-error',
+];
+
+/** A path the search could not look at, and the error code that stopped it. */
+export interface SkippedEntry {
+  /** Root-relative with `/` separators; the root itself is `.`. */
+  path: string;
+  /** The error code as Node reports it, e.g. `EACCES`, `EPERM`, `EIO`; `UNKNOWN` when there is none. */
+  code: string;
+}
+
+/** Counters that describe the work done; they never change the meaning of the result. */
+export interface FindStats {
+  /** Directories listed, the root included. */
+  dirsRead: number;
+  /** Directory entries looked at (hidden and excluded entries included). */
+  entriesSeen: number;
+  /** Time from start to result, by the injected clock, in milliseconds. */
+  elapsedMs: number;
+  /** Directories at the depth limit listed only to learn whether anything lies beyond the limit. */
+  dirsPeeked: number;
+}
+
+/** Which engine produced a result. */
+export type BackendName = 'walker' | 'ripgrep';
+
+/** Everything a search reports except the list of matches: what the streaming form ends with. */
+export interface FindSummary {
+  /** Number of matches returned (never more than `maxResults`). */
+  matchedCount: number;
+  /** Paths that could not be read, with their error codes. Coverage gaps, unless vanished. */
+  skipped: SkippedEntry[];
+  /** `skipped.length`. */
+  skippedCount: number;
+  /** Symlinks and junctions met and, by policy, neither followed nor returned. Not a coverage gap. */
+  symlinkSkipped: number;
+  /** Entries left out by `exclude`. Policy, not a coverage gap. */
+  excludedCount: number;
+  /** True when every directory the pattern could match into was read. */
+  complete: boolean;
+  /** The first entry of `incompleteReasons`; absent when complete. */
+  incompleteReason?: IncompleteReason;
+  /** Every reason that applied: the one that stopped the walk first, then the others in the order they happened. */
+  incompleteReasons: IncompleteReason[];
+  stats: FindStats;
+  backend: BackendName;
+}
+
+/** The answer to a search: what was found, what was not looked at and why, and whether coverage was complete. */
+export interface FindResult extends FindSummary {
+  /** Root-relative paths with `/` separators (native absolute paths with `absolute: true`), sorted. */
+  matches: string[];
+}
+
+/** What a read error means for the result. */
+export type ErrorClass =
+  /** EACCES/EPERM: skipped, and the result is incomplete (`permission-denied`). */
+  | 'permission-denied'
+  /** ENOENT/ENOTDIR after the entry was listed: it is gone. Skipped, but the result stays complete. */
+  | 'vanished'
+  /** EMFILE/ENFILE: out of file handles; worth a retry after a pause. */
+  | 'retryable'
+  /** Anything else: skipped, and the result is incomplete (`io-error`). */
+  | 'io-error';
+
+export function classifyErrorCode(code: string): ErrorClass {
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission-denied';
+    case 'ENOENT':
+    case 'ENOTDIR':
+      return 'vanished';
+    case 'EMFILE':
+    case 'ENFILE':
+      return 'retryable';
+    default:
+      return 'io-error';
+  }
+}
+
+/** The error code carried by a thrown value, or `UNKNOWN`. */
+export function errorCodeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code !== '' ? code : 'UNKNOWN';
+}
+
+/**
+ * Collects reasons in the order the contract wants: a reason that stopped the walk goes first
+ * (only the first stop counts: later ones cannot have happened), the others follow in the order
+ * they were first met.
+ */
+export class ReasonLog {
+  private stopReason: IncompleteReason | undefined;
+  private readonly others: IncompleteReason[] = [];
+
+  /** Record a gap that did not stop the walk. */
+  note(reason: IncompleteReason): void {
+    if (reason !== this.stopReason && !this.others.includes(reason)) this.others.push(reason);
+  }
+
+  /** Record the reason the walk stopped; returns false if it had already stopped. */
+  stop(reason: IncompleteReason): boolean {
+    if (this.stopReason !== undefined) return false;
+    this.stopReason = reason;
+    const i = this.others.indexOf(reason);
+    if (i >= 0) this.others.splice(i, 1);
+    return true;
+  }
+
+  get stopped(): boolean {
+    return this.stopReason !== undefined;
+  }
+
+  has(reason: IncompleteReason): boolean {
+    return this.stopReason === reason || this.others.includes(reason);
+  }
+
+  list(): IncompleteReason[] {
+    return this.stopReason === undefined ? [...this.others] : [this.stopReason, ...this.others];
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * The two ways to feed a `Walk` its directories: a plain synchronous loop, and an async pipeline
+ * that keeps up to `concurrency` reads in flight (the libuv pool stays busy) while handing the
+ * results to the engine strictly in queue order, so the async walk decides exactly what the sync
+ * walk decides.
+ *
+ * Both retry a read that failed with EMFILE/ENFILE (out of file handles) a bounded number of
+ * times with a growing pause, then record it as skipped like any other error.
+ */
+import type { DirentLike, FsLike, StatsLike } from '../fs.js';
+import { isDefaultClock } from '../options.js';
+import { classifyErrorCode, errorCodeOf } from '../result.js';
+import type { DirTask, Walk } from './engine.js';
+
+/** Pauses before retrying a read that ran out of file handles, in milliseconds. */
+export const RETRY_DELAYS_MS: readonly number[] = [10, 40, 160, 640];
+
+const WITH_TYPES = { withFileTypes: true } as const;
+
+function isRetryable(error: unknown): boolean {
+  return classifyErrorCode(errorCodeOf(error)) === 'retryable';
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function readdirSyncRetrying(fs: FsLike, path: string): DirentLike[] {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fs.readdirSync(path, WITH_TYPES);
+    } catch (error) {
+      if (attempt >= RETRY_DELAYS_MS.length || !isRetryable(error)) throw error;
+      sleepSync(RETRY_DELAYS_MS[attempt]!);
+    }
+  }
+}
+
+/** Runs the whole walk synchronously. Throws only what the engine throws (a root that is missing). */
+export function runSync(walk: Walk): void {
+  const { fs } = walk.plan;
+  for (;;) {
+    const task = walk.nextTask();
+    if (task === undefined || walk.shouldStop()) return;
+    const path = walk.pathOf(task);
+    let entries: DirentLike[];
+    try {
+      entries = readdirSyncRetrying(fs, path);
+    } catch (error) {
+      walk.acceptError(task, error);
+      continue;
+    }
+    const unknown = walk.acceptEntries(task, entries);
+    if (unknown === undefined) continue;
+    for (const name of unknown) {
+      try {
+        walk.acceptStat(task, name, fs.lstatSync(path + name), undefined);
+      } catch (error) {
+        walk.acceptStat(task, name, undefined, error);
+      }
+    }
+  }
+}
+
+interface PendingRead {
+  task: DirTask;
+  path: string;
+  done: boolean;
+  entries: DirentLike[] | undefined;
+  error: unknown;
+  attempt: number;
+}
+
+/** Lets a consumer (the streaming API) hold the walk while it catches up. */
+export interface FlowControl {
+  isPaused(): boolean;
+}
+
+/** Runs the walk with reads in flight; `resume()` restarts it after `FlowControl` paused it. */
+export class AsyncDriver {
+  readonly done: Promise<void>;
+  private readonly walk: Walk;
+  private readonly flow: FlowControl | undefined;
+  private readonly window: PendingRead[] = [];
+  private inFlight = 0;
+  private finished = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private waitingForStats = false;
+  private timer: NodeJS.Timeout | undefined;
+  private settle!: (error?: unknown) => void;
+  private readonly onAbort = () => {
+    this.walk.abort();
+    this.finish();
+  };
+
+  constructor(walk: Walk, flow?: FlowControl) {
+    this.walk = walk;
+    this.flow = flow;
+    this.done = new Promise<void>((resolve, reject) => {
+      this.settle = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    const { signal, timeBudgetMs, clock } = walk.plan;
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    // With the real clock, a read that hangs must not hold the answer past the budget. An injected
+    // clock is the caller's to advance: it is checked between reads only.
+    if (Number.isFinite(timeBudgetMs) && isDefaultClock(clock)) this.armTimer(timeBudgetMs);
+    this.pump();
+  }
+
+  resume(): void {
+    this.pump();
+  }
+
+  private armTimer(ms: number): void {
+    this.timer = setTimeout(() => {
+      if (this.finished) return;
+      if (this.walk.shouldStop()) this.finish();
+      else this.armTimer(5);
+    }, ms);
+  }
+
+  private finish(error?: unknown): void {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.walk.plan.signal?.removeEventListener('abort', this.onAbort);
+    this.settle(error);
+  }
+
+  /** Issues reads and feeds finished ones to the engine in order. Re-entrant calls are folded into the running one. */
+  private pump(): void {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        this.step();
+      } while (this.pumpAgain && !this.finished);
+    } catch (error) {
+      this.finish(error);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private step(): void {
+    const walk = this.walk;
+    while (!this.finished && !this.waitingForStats && !this.flow?.isPaused()) {
+      this.issueReads();
+      if (walk.stopped) return this.finish();
+      const head = this.window[0];
+      if (head === undefined) return this.finish(); // nothing queued, nothing in flight
+      if (!head.done) return; // its callback will pump again
+      this.window.shift();
+      if (head.entries === undefined) {
+        walk.acceptError(head.task, head.error);
+        continue;
+      }
+      const unknown = walk.acceptEntries(head.task, head.entries);
+      if (unknown !== undefined) this.statUnknown(head, unknown);
+    }
+  }
+
+  private issueReads(): void {
+    const walk = this.walk;
+    while (this.inFlight < this.walk.plan.concurrency && walk.hasQueued) {
+      const task = walk.nextTask();
+      if (task === undefined || walk.shouldStop()) return;
+      const read: PendingRead = { task, path: walk.pathOf(task), done: false, entries: undefined, error: undefined, attempt: 0 };
+      this.window.push(read);
+      this.startRead(read);
+    }
+  }
+
+  private startRead(read: PendingRead): void {
+    this.inFlight++;
+    const callback = (error: NodeJS.ErrnoException | null, entries: DirentLike[]) => {
+      if (this.finished) return;
+      if (error && isRetryable(error) && read.attempt < RETRY_DELAYS_MS.length) {
+        setTimeout(() => {
+          this.inFlight--;
+          if (!this.finished) this.startRead(read);
+        }, RETRY_DELAYS_MS[read.attempt++]);
+        return;
+      }
+      this.inFlight--;
+      read.done = true;
+      if (error) read.error = error;
+      else read.entries = entries;
+      this.pump();
+    };
+    try {
+      this.walk.plan.fs.readdir(read.path, WITH_TYPES, callback);
+    } catch (error) {
+      callback(error as NodeJS.ErrnoException, []);
+    }
+  }
+
+  /** Types the entries readdir left untyped, then hands them to the engine in order. */
+  private statUnknown(read: PendingRead, names: string[]): void {
+    this.waitingForStats = true;
+    const answers: { stats: StatsLike | undefined; error: unknown }[] = new Array(names.length);
+    let left = names.length;
+    names.forEach((name, i) => {
+      const callback = (error: NodeJS.ErrnoException | null, stats: StatsLike) => {
+        answers[i] = error ? { stats: undefined, error } : { stats, error: undefined };
+        if (--left > 0 || this.finished) return;
+        names.forEach((n, j) => this.walk.acceptStat(read.task, n, answers[j]!.stats, answers[j]!.error));
+        this.waitingForStats = false;
+        this.pump();
+      };
+      try {
+        this.walk.plan.fs.lstat(read.path + name, callback);
+      } catch (error) {
+        callback(error as NodeJS.ErrnoException, undefined as unknown as StatsLike);
+      }
+    });
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * The walk's state and its decisions, with no I/O of its own: a driver (sync or async) reads the
+ * directories this engine queues and hands back entries or errors, in queue order. Because every
+ * decision is made here, in that order, the sync and async walks visit the same directories, find
+ * the same matches and stop at the same place, whatever the timing of the reads.
+ *
+ * The order is breadth first: a match limit returns the shallowest matches, and the queue holds
+ * small records (a relative path and a depth), never open handles.
+ */
+import { FindFileError } from '../errors.js';
+import type { DirentLike, StatsLike } from '../fs.js';
+import type { WalkPlan } from '../options.js';
+import { ReasonLog, classifyErrorCode, errorCodeOf, type FindSummary, type SkippedEntry } from '../result.js';
+
+/** A directory the walk has decided to list. */
+export interface DirTask {
+  /** Root-relative path with `/`, ending in `/`; `''` for the root. */
+  rel: string;
+  /** The directory's own depth: 0 for the root. */
+  depth: number;
+  /**
+   * A directory at the depth limit: it is listed only to learn whether something the pattern
+   * could match lies beyond the limit (then the result is incomplete, `depth-limit`), and
+   * nothing in it is returned.
+   */
+  peek: boolean;
+}
+
+/** Entries whose type the filesystem did not report; the driver lstats them. */
+export type UnknownEntries = string[] | undefined;
+
+/** How often, in entries, a large directory checks the clock and the signal. */
+const CHECK_EVERY = 256;
+
+export class Walk {
+  readonly plan: WalkPlan;
+  private readonly queue: DirTask[] = [];
+  private head = 0;
+  private readonly reasons = new ReasonLog();
+  private readonly skipped: SkippedEntry[] = [];
+  private readonly startedAt: number;
+  private readonly onMatch: (rel: string) => void;
+  private matchedCount = 0;
+  private symlinkSkipped = 0;
+  private excludedCount = 0;
+  private dirsRead = 0;
+  private dirsPeeked = 0;
+  private entriesSeen = 0;
+
+  constructor(plan: WalkPlan, onMatch: (rel: string) => void) {
+    this.plan = plan;
+    this.onMatch = onMatch;
+    this.startedAt = plan.clock.now();
+    if (plan.signal?.aborted) this.reasons.stop('aborted');
+    const rootIsBoundary = plan.maxDepth === 0;
+    this.queue.push({ rel: '', depth: 0, peek: rootIsBoundary });
+  }
+
+  /** True once a limit, the budget or the signal has ended the walk. */
+  get stopped(): boolean {
+    return this.reasons.stopped;
+  }
+
+  /** The native path of a queued directory. */
+  pathOf(task: DirTask): string {
+    const { rootPrefix, sep } = this.plan;
+    return sep === '/' ? rootPrefix + task.rel : rootPrefix + task.rel.replace(/\//g, sep);
+  }
+
+  /** The next directory to list, or undefined when the queue is empty. Peeks made pointless are dropped. */
+  nextTask(): DirTask | undefined {
+    while (this.head < this.queue.length) {
+      const task = this.queue[this.head]!;
+      this.queue[this.head++] = undefined as unknown as DirTask; // let the record go
+      if (this.head > 4096 && this.head * 2 > this.queue.length) {
+        this.queue.splice(0, this.head);
+        this.head = 0;
+      }
+      // One directory beyond the limit is proof enough: further peeks would prove nothing new.
+      if (task.peek && this.reasons.has('depth-limit')) continue;
+      return task;
+    }
+    return undefined;
+  }
+
+  get hasQueued(): boolean {
+    return this.head < this.queue.length;
+  }
+
+  /** Checks the signal and the time budget; true when the walk must stop. */
+  shouldStop(): boolean {
+    if (this.reasons.stopped) return true;
+    if (this.plan.signal?.aborted) return this.reasons.stop('aborted');
+    if (this.plan.clock.now() - this.startedAt >= this.plan.timeBudgetMs) return this.reasons.stop('time-budget');
+    return false;
+  }
+
+  /** Marks the walk aborted (the signal's listener calls this between reads). */
+  abort(): void {
+    this.reasons.stop('aborted');
+  }
+
+  /**
+   * Takes the entries of a listed directory. Returns the names whose type the filesystem did not
+   * report: the driver must lstat each and call `acceptStat`, in order, before the next task.
+   */
+  acceptEntries(task: DirTask, entries: DirentLike[]): UnknownEntries {
+    if (task.peek) return this.acceptPeek(task, entries);
+    this.dirsRead++;
+    const { matcher, excluder, hidden, maxDepth } = this.plan;
+    const base = task.rel;
+    const childDepth = task.depth + 1;
+    const descend = childDepth < maxDepth;
+    const filterExcluded = excluder.active;
+    let unknown: UnknownEntries;
+    let i = 0;
+    for (; i < entries.length; i++) {
+      if (i % CHECK_EVERY === CHECK_EVERY - 1 && this.shouldStop()) break;
+      const entry = entries[i]!;
+      const name = entry.name;
+      if (!hidden && name.charCodeAt(0) === 46 /* . */) continue;
+      if (entry.isFile()) {
+        const rel = base + name;
+        if (filterExcluded && excluder.isExcluded(rel, name, false)) this.excludedCount++;
+        else if (matcher.matches(rel, name) && !this.addMatch(rel)) break;
+      } else if (entry.isDirectory()) {
+        this.addDir(base + name, name, childDepth, descend);
+      } else if (entry.isSymbolicLink()) {
+        if (filterExcluded && excluder.isExcluded(base + name, name, false)) this.excludedCount++;
+        else this.symlinkSkipped++;
+      } else if (!isSpecialFile(entry)) {
+        (unknown ??= []).push(name);
+      }
+    }
+    this.entriesSeen += i;
+    return this.stopped ? undefined : unknown;
+  }
+
+  /** Takes the lstat answer for an entry `acceptEntries` could not type. */
+  acceptStat(task: DirTask, name: string, stats: StatsLike | undefined, error: unknown): void {
+    if (this.stopped) return;
+    const rel = task.rel + name;
+    if (error !== undefined || stats === undefined) {
+      this.skip(rel, errorCodeOf(error));
+      return;
+    }
+    const { matcher, excluder } = this.plan;
+    if (stats.isDirectory()) {
+      if (task.peek) this.peekFound(rel, true);
+      else this.addDir(rel, name, task.depth + 1, task.depth + 1 < this.plan.maxDepth);
+    } else if (excluder.active && excluder.isExcluded(rel, name, false)) {
+      this.excludedCount++;
+    } else if (stats.isSymbolicLink()) {
+      this.symlinkSkipped++;
+    } else if (stats.isFile() && matcher.matches(rel, name)) {
+      if (task.peek) this.peekFound(rel, false);
+      else this.addMatch(rel);
+    }
+  }
+
+  /** Takes the error that kept a directory from being listed. */
+  acceptError(task: DirTask, error: unknown): void {
+    const code = errorCodeOf(error);
+    const isRoot = task.rel === '';
+    if (isRoot && (code === 'ENOENT' || code === 'ENOTDIR')) {
+      const what = code === 'ENOENT' ? 'does not exist' : 'is not a directory';
+      throw new FindFileError(code, `root ${this.plan.root} ${what} (${code})`, 'root');
+    }
+    // A directory at the limit that cannot be listed may hold anything: that is the depth limit's gap.
+    if (task.peek) {
+      if (classifyErrorCode(code) !== 'vanished') this.reasons.note('depth-limit');
+      return;
+    }
+    this.skip(isRoot ? '.' : task.rel.slice(0, -1), code);
+  }
+
+  /** The summary of everything seen so far. */
+  summary(): FindSummary {
+    const incompleteReasons = this.reasons.list();
+    return {
+      matchedCount: this.matchedCount,
+      skipped: this.skipped,
+      skippedCount: this.skipped.length,
+      symlinkSkipped: this.symlinkSkipped,
+      excludedCount: this.excludedCount,
+      complete: incompleteReasons.length === 0,
+      ...(incompleteReasons.length > 0 ? { incompleteReason: incompleteReasons[0] } : {}),
+      incompleteReasons,
+      stats: {
+        dirsRead: this.dirsRead,
+        entriesSeen: this.entriesSeen,
+        elapsedMs: this.plan.clock.now() - this.startedAt,
+        dirsPeeked: this.dirsPeeked,
+      },
+      backend: 'walker',
+    };
+  }
+
+  /** Records a match; false (and the walk stopped) when it is one more than `maxResults`. */
+  private addMatch(rel: string): boolean {
+    if (this.matchedCount >= this.plan.maxResults) {
+      this.reasons.stop('result-limit');
+      return false;
+    }
+    this.matchedCount++;
+    this.onMatch(rel);
+    return true;
+  }
+
+  private addDir(rel: string, name: string, depth: number, descend: boolean): void {
+    const { excluder, matcher } = this.plan;
+    if (excluder.active && excluder.isExcluded(rel, name, true)) {
+      this.excludedCount++;
+      return;
+    }
+    // Perf: a directory no pattern can match into is never read; that is not a coverage gap.
+    if (matcher.prunes && !matcher.couldMatchInside(rel)) return;
+    if (descend) this.queue.push({ rel: rel + '/', depth, peek: false });
+    else if (!this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true });
+  }
+
+  private acceptPeek(task: DirTask, entries: DirentLike[]): UnknownEntries {
+    this.dirsPeeked++;
+    const { matcher, excluder, hidden } = this.plan;
+    let unknown: UnknownEntries;
+    for (const entry of entries) {
+      const name = entry.name;
+      if (!hidden && name.charCodeAt(0) === 46) continue;
+      const rel = task.rel + name;
+      const isDir = entry.isDirectory();
+      if (excluder.active && excluder.isExcluded(rel, name, isDir)) continue;
+      if (isDir) {
+        if (this.peekFound(rel, true)) return undefined;
+      } else if (entry.isFile()) {
+        if (matcher.matches(rel, name) && this.peekFound(rel, false)) return undefined;
+      } else if (!entry.isSymbolicLink() && !isSpecialFile(entry)) {
+        (unknown ??= []).push(name);
+      }
+    }
+    return unknown;
+  }
+
+  /** Something beyond the depth limit: a matching file, or a directory the pattern could enter. */
+  private peekFound(rel: string, isDir: boolean): boolean {
+    if (isDir && this.plan.matcher.prunes && !this.plan.matcher.couldMatchInside(rel)) return false;
+    this.reasons.note('depth-limit');
+    return true;
+  }
+
+  private skip(path: string, code: string): void {
+    const kind = classifyErrorCode(code);
+    this.skipped.push({ path, code });
+    if (kind === 'permission-denied') this.reasons.note('permission-denied');
+    else if (kind !== 'vanished') this.reasons.note('io-error');
+  }
+}
+
+/** FIFOs, sockets and devices: reported by type, never returned (as `rg --files` and `fd -t f`). */
+function isSpecialFile(entry: DirentLike): boolean {
+  return entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice();
+}
