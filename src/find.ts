@@ -114,6 +114,8 @@ export function findFilesStream(options: FindOptions): FindStream {
       if (!ended) {
         // The reader stopped early: end the walk rather than leave it paused forever.
         walk.abort();
+        buffer = [];
+        head = 0;
         driver.resume();
       }
     }

@@ -86,7 +86,7 @@ export const runningPlatform: Platform = process.platform === 'win32' ? 'win32' 
 export function checkOptionNames(options: object, known: readonly string[]): void {
   for (const name of Object.keys(options)) {
     if (known.includes(name)) continue;
-    const guess = known.find((k) => k.toLowerCase() === name.toLowerCase());
+    const guess = known.find((k) => editDistance(k.toLowerCase(), name.toLowerCase()) <= 2);
     throw new FindFileError('FF_UNKNOWN_OPTION', `unknown option "${name}"${guess ? `: did you mean "${guess}"?` : ''}`, name);
   }
 }
@@ -165,6 +165,19 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
     absolute: readBoolean(options.absolute, 'absolute', false),
     concurrency,
   };
+}
+
+/** Levenshtein distance, for "did you mean" on option names (short strings only). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 export function describe(value: unknown): string {

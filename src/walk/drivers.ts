@@ -149,7 +149,9 @@ export class AsyncDriver {
 
   private step(): void {
     const walk = this.walk;
-    while (!this.finished && !this.waitingForStats && !this.flow?.isPaused()) {
+    while (!this.finished) {
+      if (walk.stopped) return this.finish();
+      if (this.waitingForStats || this.flow?.isPaused()) return;
       this.issueReads();
       if (walk.stopped) return this.finish();
       const head = this.window[0];

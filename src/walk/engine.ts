@@ -220,6 +220,8 @@ export class Walk {
   }
 
   private acceptPeek(task: DirTask, entries: DirentLike[]): UnknownEntries {
+    // A read issued before another peek proved the point has nothing left to prove.
+    if (this.reasons.has('depth-limit')) return undefined;
     this.dirsPeeked++;
     const { matcher, excluder, hidden } = this.plan;
     let unknown: UnknownEntries;
