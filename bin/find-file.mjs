@@ -1,0 +1,250 @@
+#!/usr/bin/env node
+/**
+ * find-file: the command-line face of the library. docs/cli.md is the contract: the options, the
+ * output forms, the root rule and the exit statuses (src/cli/exit.ts). This file only turns argv
+ * into library options, runs one search and prints it; the helpers live in src/cli/ (built to
+ * dist/cli/) and the search itself is the library's, so the command and the API always agree.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import yargs from 'yargs';
+import { findFiles, findFilesStream } from '../dist/index.js';
+import { EXIT, errorCodeOf, exitCodeForError, exitCodeForResult } from '../dist/cli/exit.js';
+import { ChunkWriter, buildRelDisplay } from '../dist/cli/output.js';
+import { ProgressLine, buildCountingFs } from '../dist/cli/progress.js';
+import { formatSummary, shouldColor, stylesFor } from '../dist/cli/summary.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+// A reader that stops early (`| head -1`) is not a failure: leave quietly, status 0, as rg and fd do.
+process.stdout.on('error', (error) => (error.code === 'EPIPE' ? process.exit(EXIT.OK) : fail(error)));
+process.stderr.on('error', () => {}); // nowhere left to report to
+// The safety net for the "unexpected failure" of the contract: one line, no stack trace.
+process.on('uncaughtException', (error) => fail(error));
+process.on('unhandledRejection', (error) => fail(error));
+
+const parser = buildParser();
+const argv = parser.parse(process.argv.slice(2)); // exits on --help, --version and usage errors
+try {
+  process.exit(await run(argv));
+} catch (error) {
+  fail(error);
+}
+
+function buildParser() {
+  return yargs()
+    .scriptName('find-file')
+    .usage(
+      'Usage: $0 <pattern..> [DIR | --root DIR] [options]\n\n' +
+        'Find files whose root-relative path matches a glob. Paths go to stdout as they are found; ' +
+        'a summary on stderr says whether the search was complete, and if not, why.',
+    )
+    .option('root', { type: 'string', requiresArg: true, coerce: last, describe: 'Directory to search [default: the current directory]' })
+    .option('exclude', { type: 'string', requiresArg: true, coerce: (v) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' })
+    .option('hidden', { type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' })
+    .option('backend', { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker]' })
+    .option('contains', { type: 'string', requiresArg: true, coerce: last, describe: 'Only files whose content contains TEXT (when the library supports it)' })
+    .option('max-results', { type: 'string', requiresArg: true, coerce: limit('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' })
+    .option('max-depth', { type: 'string', requiresArg: true, coerce: limit('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' })
+    .option('time-budget-ms', { type: 'string', requiresArg: true, coerce: limit('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' })
+    .option('strict', { type: 'boolean', describe: 'Exit 3 when the result is incomplete' })
+    .option('json', { type: 'boolean', describe: 'Print the whole result as one JSON object' })
+    .option('ndjson', { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' })
+    .option('absolute', { type: 'boolean', describe: 'Print absolute paths' })
+    .option('print0', { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' })
+    .group(['root', 'exclude', 'hidden', 'backend', 'contains'], 'Search:')
+    .group(['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:')
+    .group(['json', 'ndjson', 'absolute', 'print0'], 'Output:')
+    .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0' })
+    .check((args) => {
+      if (args._.length === 0) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
+      return true;
+    })
+    .example('$0 "*.md"', 'every Markdown file under the current directory')
+    .example('$0 "pdftotext*" --root ~ --max-depth 6', 'an executable somewhere in your home directory')
+    .example('$0 "**/*.ts" src --exclude "*.d.ts" --json', 'TypeScript under src/, as JSON')
+    .epilogue(
+      'A glob without "/" matches file names at any depth. Without --root, the last of two or more ' +
+        'positionals is the root if it names an existing directory.\n\n' +
+        'Exit status: 0 the search ran (complete or not: read the summary), 1 fatal error, ' +
+        '2 usage error, 3 incomplete with --strict, 130 interrupted. See docs/cli.md.',
+    )
+    .parserConfiguration({
+      'strip-aliased': true,
+      'strip-dashed': true,
+      // Patterns are text: "007" stays "007", and `--exclude a b` does not swallow the pattern b.
+      'parse-positional-numbers': false,
+      'greedy-arrays': false,
+    })
+    .strictOptions()
+    .version(version)
+    .alias('version', 'V')
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(100, process.stdout.columns || 100))
+    .fail((message, error) => usageError(message ?? error?.message ?? String(error)));
+}
+
+/** The last value of an option given more than once: later flags override earlier ones. */
+function last(value) {
+  return Array.isArray(value) ? value[value.length - 1] : value;
+}
+
+/** A coercer for a count: digits only, so "1.5", "-1", "1e3", "0x10" and "" are usage errors. */
+function limit(flag) {
+  return (value) => {
+    const text = last(value);
+    const n = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(n)) throw new Error(`${flag} must be a non-negative integer, got ${JSON.stringify(text)}`);
+    return n;
+  };
+}
+
+/** yargs' usage, then the specific problem, then status 2. */
+function usageError(message) {
+  parser.showHelp((help) => process.stderr.write(help + '\n\n'));
+  process.stderr.write(`find-file: error: ${message}\n`);
+  process.exit(EXIT.USAGE);
+}
+
+/** One line naming the cause (no stack trace), then status 1, or 2 when the library says the input was wrong. */
+function fail(error) {
+  const status = exitCodeForError(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (status === EXIT.USAGE) usageError(message);
+  const cause = errorCodeOf(error) === undefined ? 'unexpected failure: ' : '';
+  process.stderr.write(`find-file: error: ${cause}${message}\n`);
+  process.exit(status);
+}
+
+function isDirectory(candidate) {
+  try {
+    return statSync(candidate).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The root rule: --root when given; otherwise, with two or more positionals, the last one when it
+ * names an existing directory; otherwise the current directory. Every other positional is a pattern.
+ */
+function splitRoot(positionals, root) {
+  if (root !== undefined) return { patterns: positionals, root };
+  const candidate = positionals.at(-1);
+  if (positionals.length >= 2 && isDirectory(candidate)) return { patterns: positionals.slice(0, -1), root: candidate };
+  return { patterns: positionals, root: '.' };
+}
+
+/** The library options the command line asked for. Flags not given are left out, so library defaults apply. */
+function toFindOptions(args, root, patterns) {
+  const options = {
+    root,
+    pattern: patterns.length === 1 ? patterns[0] : patterns, // so errors name "pattern", not "pattern[0]"
+    exclude: args.exclude,
+    hidden: args.hidden,
+    maxResults: args.maxResults,
+    maxDepth: args.maxDepth,
+    timeBudgetMs: args.timeBudgetMs,
+    absolute: args.absolute,
+    backend: args.backend,
+    // The hook for content search: passed through untouched, so the flag works once the library
+    // knows the option. Until then the library refuses it and `explainError` says so plainly.
+    contains: args.contains,
+  };
+  for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
+  return options;
+}
+
+/** Library errors in the command's terms. */
+function explainError(error) {
+  if (errorCodeOf(error) === 'FF_UNKNOWN_OPTION' && error.option === 'contains') {
+    return Object.assign(new Error('--contains: content search is not available yet in this version of find-file'), { code: 'FF_UNKNOWN_OPTION' });
+  }
+  return error;
+}
+
+async function run(args) {
+  const { patterns, root } = splitRoot(args._.map(String), args.root);
+  const options = toFindOptions(args, root, patterns);
+  const controller = new AbortController();
+  options.signal = controller.signal;
+  let interrupted = false;
+  // First Ctrl-C: stop the walk and report what was found. A second one: stop waiting.
+  process.on('SIGINT', () => {
+    if (interrupted) process.exit(EXIT.INTERRUPTED);
+    interrupted = true;
+    controller.abort();
+  });
+  const strict = args.strict === true;
+  try {
+    if (args.json) {
+      const result = await findFiles(options);
+      const out = new ChunkWriter(process.stdout);
+      out.write(JSON.stringify(result) + '\n');
+      await out.end();
+      return exitCodeForResult(result, { strict, interrupted });
+    }
+    const summary = args.ndjson ? await printNdjson(options) : await printPaths(args, options);
+    return exitCodeForResult(summary, { strict, interrupted });
+  } catch (error) {
+    throw explainError(error);
+  }
+}
+
+/** `{"type":"match"}` lines as found, then one `{"type":"summary"}` line. Paths as in --json. */
+async function printNdjson(options) {
+  const out = new ChunkWriter(process.stdout);
+  const stream = findFilesStream(options);
+  for await (const match of stream) {
+    const wait = out.write('{"type":"match","path":' + JSON.stringify(match) + '}\n');
+    if (wait) await wait;
+  }
+  const summary = await stream.summary;
+  out.write(JSON.stringify({ type: 'summary', ...summary }) + '\n');
+  await out.end();
+  return summary;
+}
+
+/** Human output (or NUL-separated): paths on stdout as found, the summary on stderr. */
+async function printPaths(args, options) {
+  const styles = stylesFor(shouldColor(process.stderr, process.env));
+  const display = buildRelDisplay(options.root, process.cwd());
+  const end = args.print0 ? '\0' : '\n';
+  const format = args.absolute ? (match) => match + end : (match) => display(match) + end;
+  let matches = 0;
+  let progress;
+  if (process.stderr.isTTY) {
+    // dirs read are counted only for the walker: another backend does not read through `fs`.
+    const counting = options.backend === undefined || options.backend === 'walker' ? buildCountingFs() : undefined;
+    if (counting) options.fs = counting.fs;
+    progress = new ProgressLine(process.stderr, () => ({ dirsRead: counting?.dirsRead(), matches }), styles);
+  }
+  // On a shared terminal, paths must not be printed over the progress line.
+  const out = new ChunkWriter(process.stdout, process.stdout.isTTY && progress ? () => progress.clear() : undefined);
+  try {
+    const stream = findFilesStream(options);
+    for await (const match of stream) {
+      matches++;
+      const wait = out.write(format(match));
+      if (wait) await wait;
+    }
+    await out.end();
+    progress?.stop();
+    const summary = await stream.summary;
+    const resolvedRoot = path.resolve(options.root);
+    const text = formatSummary(summary, {
+      root: resolvedRoot,
+      maxResults: options.maxResults,
+      maxDepth: options.maxDepth,
+      timeBudgetMs: options.timeBudgetMs,
+      hiddenLeftOut: options.hidden === false,
+      displayPath: args.absolute ? buildRelDisplay(resolvedRoot, process.cwd()) : display,
+      styles,
+    });
+    await new Promise((resolve) => process.stderr.write(text, resolve));
+    return summary;
+  } finally {
+    progress?.stop();
+  }
+}

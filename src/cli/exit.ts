@@ -1,0 +1,62 @@
+/**
+ * The exit statuses of the `find-file` command, in one module (as fd keeps its own in
+ * `exit_codes.rs`), with the two functions that choose them. The contract (docs/cli.md):
+ *
+ * - 0: the search ran, complete or not: incompleteness is in the output, not in the status;
+ * - 1: fatal: the root is missing or not a directory, a forced backend is unavailable, anything
+ *   unexpected;
+ * - 2: usage: the command line, or the options it turns into, are wrong; nothing was searched;
+ * - 3: only with `--strict`: the search ran and its result is incomplete;
+ * - 130: interrupted (SIGINT), after printing what was found and the summary.
+ *
+ * A consumer that closes the pipe early (`find-file ... | head -1`) is not an error: 0, quietly.
+ */
+
+export const EXIT = {
+  OK: 0,
+  FATAL: 1,
+  USAGE: 2,
+  INCOMPLETE: 3,
+  INTERRUPTED: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/**
+ * Library error codes that mean "the input was wrong": found before any I/O, fixed by changing
+ * the command line. Every other error (ENOENT/ENOTDIR for the root, a backend that cannot run,
+ * codes added later) is fatal: failing safe means status 1, which no script reads as "ran".
+ */
+const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
+  'FF_MISSING_OPTION',
+  'FF_UNKNOWN_OPTION',
+  'FF_INVALID_OPTION',
+  'FF_INVALID_LIMIT',
+  'FF_INVALID_PATTERN',
+  'FF_PATTERN_OUTSIDE_ROOT',
+  'FF_INVALID_ROOT',
+]);
+
+/** The `code` of a thrown value, if it has a string one. */
+export function errorCodeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** True for a library error caused by bad input (exit 2); false for everything else (exit 1). */
+export function isUsageError(error: unknown): boolean {
+  const code = errorCodeOf(error);
+  return code !== undefined && USAGE_ERROR_CODES.has(code);
+}
+
+/** The status for a search that failed before producing a result. */
+export function exitCodeForError(error: unknown): ExitCode {
+  return isUsageError(error) ? EXIT.USAGE : EXIT.FATAL;
+}
+
+/** The status for a search that produced a result. An interrupt wins over `--strict`. */
+export function exitCodeForResult(result: { complete: boolean }, flags: { strict: boolean; interrupted: boolean }): ExitCode {
+  if (flags.interrupted) return EXIT.INTERRUPTED;
+  if (flags.strict && !result.complete) return EXIT.INCOMPLETE;
+  return EXIT.OK;
+}

@@ -1,0 +1,132 @@
+/**
+ * The words the `find-file` command prints on stderr: the summary after a search and the live
+ * progress line. The summary's first line carries the verdict, and the verdict is worded so that
+ * "no matches, but the search was incomplete" cannot be read as "the file does not exist".
+ */
+import { classifyErrorCode, type FindSummary, type IncompleteReason } from '../result.js';
+
+/** ANSI styles, or none: chosen once per run by `shouldColor`. */
+export interface Styles {
+  good(text: string): string;
+  warn(text: string): string;
+  dim(text: string): string;
+}
+
+const plain: Styles = { good: (t) => t, warn: (t) => t, dim: (t) => t };
+const ansi: Styles = {
+  good: (t) => `\x1b[32m${t}\x1b[39m`,
+  warn: (t) => `\x1b[1;33m${t}\x1b[22;39m`,
+  dim: (t) => `\x1b[2m${t}\x1b[22m`,
+};
+
+/**
+ * Colour only for a person at a terminal, and never when NO_COLOR asks for none. As
+ * no-color.org specifies, an empty NO_COLOR (left behind by a shell) does not count.
+ */
+export function shouldColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
+  return stream.isTTY === true && !env.NO_COLOR;
+}
+
+export function stylesFor(color: boolean): Styles {
+  return color ? ansi : plain;
+}
+
+/** What the summary needs beyond the result itself. */
+export interface SummaryContext {
+  /** The root, absolute: the line a person may paste into an agent's transcript. */
+  root: string;
+  /** The limits as given on the command line, to name them in the reasons. */
+  maxResults?: number | undefined;
+  maxDepth?: number | undefined;
+  timeBudgetMs?: number | undefined;
+  /** True when entries were left out by choice (`--no-hidden`): absence is then claimed only for the rest. */
+  hiddenLeftOut: boolean;
+  /** Turns a root-relative skipped path into the form the command prints paths in. */
+  displayPath: (rel: string) => string;
+  styles: Styles;
+  /** How many skipped paths to name before counting the rest. @default 5 */
+  showSkipped?: number;
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** One line per reason: what happened, with the option or count that explains it. */
+export function explainReason(reason: IncompleteReason | string, summary: FindSummary, ctx: SummaryContext): string {
+  // Counted the way the engine notes reasons: EMFILE that outlived its retries is an io-error too.
+  const unreadable = (kind: 'permission-denied' | 'io-error') =>
+    summary.skipped.filter((s) => {
+      const cls = classifyErrorCode(s.code);
+      return kind === 'permission-denied' ? cls === kind : cls === 'io-error' || cls === 'retryable';
+    }).length;
+  switch (reason) {
+    case 'time-budget':
+      return `time-budget: the ${ctx.timeBudgetMs ?? '?'} ms budget (--time-budget-ms) ran out before the walk ended`;
+    case 'result-limit':
+      return `result-limit: stopped at --max-results ${ctx.maxResults ?? '?'}; more matches exist`;
+    case 'depth-limit':
+      return `depth-limit: --max-depth ${ctx.maxDepth ?? '?'} kept the search out of deeper directories that may hold matches`;
+    case 'permission-denied':
+      return `permission-denied: ${count(unreadable('permission-denied'), 'path', 'paths')} could not be read (access denied)`;
+    case 'io-error':
+      return `io-error: ${count(unreadable('io-error'), 'path', 'paths')} could not be read (read errors)`;
+    case 'aborted':
+      return 'aborted: interrupted before the walk ended';
+    default:
+      return reason;
+  }
+}
+
+/** The verdict: a complete search proves absence, an incomplete one never does. */
+function verdict(summary: FindSummary, ctx: SummaryContext): string {
+  const { good, warn } = ctx.styles;
+  if (summary.complete) {
+    if (summary.matchedCount > 0) return good('complete') + ', every directory was read';
+    const aside = ctx.hiddenLeftOut || summary.excludedCount > 0 ? ' (among entries not excluded or hidden)' : '';
+    return good('complete') + `, every directory was read, so no matching file exists there${aside}`;
+  }
+  if (summary.matchedCount === 0) return warn('INCOMPLETE') + ': NOT proof of absence, part of the tree was not searched';
+  return warn('INCOMPLETE') + ': there may be more, part of the tree was not searched';
+}
+
+/**
+ * The summary printed on stderr after the paths: the count and the verdict, then for an
+ * incomplete result every reason, then the first few skipped paths with their codes and a count of
+ * the rest, then the policy counts (symlinks not followed, entries excluded), which are not gaps.
+ */
+export function formatSummary(summary: FindSummary, ctx: SummaryContext): string {
+  const { dim } = ctx.styles;
+  const found = summary.matchedCount === 0 ? 'no matches' : count(summary.matchedCount, 'match', 'matches');
+  const lines = [`find-file: ${found} under ${ctx.root}: ${verdict(summary, ctx)}`];
+  summary.incompleteReasons.forEach((reason, i) => {
+    lines.push(`  ${i === 0 ? 'why:' : '    '} ${explainReason(reason, summary, ctx)}`);
+  });
+  const show = ctx.showSkipped ?? 5;
+  for (const entry of summary.skipped.slice(0, show)) {
+    lines.push(`  skipped: ${ctx.displayPath(entry.path)} ${dim(`(${entry.code})`)}`);
+  }
+  const rest = summary.skippedCount - Math.min(show, summary.skipped.length);
+  if (rest > 0) lines.push(`  ... and ${count(rest, 'more skipped path', 'more skipped paths')} (--json lists them all)`);
+  const policy: string[] = [];
+  if (summary.symlinkSkipped > 0) policy.push(count(summary.symlinkSkipped, 'symlink not followed', 'symlinks not followed'));
+  if (summary.excludedCount > 0) policy.push(count(summary.excludedCount, 'entry excluded', 'entries excluded'));
+  if (policy.length > 0) lines.push(`  ${policy.join(', ')} ${dim('(by policy, not coverage gaps)')}`);
+  return lines.join('\n') + '\n';
+}
+
+/** What the progress line reports. `dirsRead` is absent when the backend does not say. */
+export interface ProgressState {
+  dirsRead: number | undefined;
+  matches: number;
+  elapsedMs: number;
+}
+
+export function formatProgress(state: ProgressState, styles: Styles): string {
+  const parts = [
+    ...(state.dirsRead === undefined ? [] : [count(state.dirsRead, 'dir read', 'dirs read')]),
+    count(state.matches, 'match', 'matches'),
+    `${(state.elapsedMs / 1000).toFixed(1)}s`,
+  ];
+  return styles.dim(`searching: ${parts.join(', ')}`);
+}
