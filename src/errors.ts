@@ -22,7 +22,9 @@ export type FindFileErrorCode =
   /** The root does not exist. */
   | 'ENOENT'
   /** The root is not a directory. */
-  | 'ENOTDIR';
+  | 'ENOTDIR'
+  /** `backend: 'ripgrep'` was asked for, and no ripgrep executable could be resolved (docs/ripgrep.md). */
+  | 'FF_RG_NOT_FOUND';
 
 export class FindFileError extends Error {
   override name = 'FindFileError';

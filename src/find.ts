@@ -15,10 +15,56 @@ export function buildPathFormatter(plan: WalkPlan): (rel: string) => string {
 }
 
 function toResult(plan: WalkPlan, walk: Walk, rels: string[]): FindResult {
-  // Sorted so that the same tree gives the same answer whatever order the reads finished in.
-  rels.sort();
   const format = buildPathFormatter(plan);
   return { matches: plan.absolute ? rels.map(format) : rels, ...walk.summary() };
+}
+
+/**
+ * Collects matches and returns them sorted (the same tree gives the same answer, whatever order
+ * the reads finished in), without sorting whole paths.
+ *
+ * Perf: a plain sort of 200k fresh paths cost a tenth of a whole walk, most of it comparing long
+ * shared prefixes. Here each directory's names are sorted on their own (short strings), the
+ * directories are sorted by path, and one linear pass interleaves a directory's files with its
+ * subdirectories' blocks. That equals plain string order because, within a directory, a file `f`
+ * sorts before every path under subdirectory `d` exactly when `f < d + '/'`, and all paths under a
+ * directory are contiguous in string order.
+ */
+class SortedCollector {
+  private readonly byDir = new Map<string, string[]>();
+  private lastDir = '\0';
+  private lastNames: string[] = [];
+
+  readonly add = (base: string, name: string): void => {
+    if (base !== this.lastDir) {
+      this.lastDir = base;
+      let names = this.byDir.get(base);
+      if (names === undefined) this.byDir.set(base, (names = []));
+      this.lastNames = names;
+    }
+    this.lastNames.push(name);
+  };
+
+  sorted(): string[] {
+    const out: string[] = [];
+    const open: { dir: string; names: string[]; next: number }[] = [];
+    // Emits a directory's files that sort before `limit` (all of them when there is none).
+    const flush = (frame: (typeof open)[number], limit?: string) => {
+      const { dir, names } = frame;
+      for (; frame.next < names.length; frame.next++) {
+        const rel = dir + names[frame.next];
+        if (limit !== undefined && rel > limit) return;
+        out.push(rel);
+      }
+    };
+    for (const dir of [...this.byDir.keys()].sort()) {
+      while (open.length > 0 && !dir.startsWith(open[open.length - 1]!.dir)) flush(open.pop()!);
+      if (open.length > 0) flush(open[open.length - 1]!, dir);
+      open.push({ dir, names: this.byDir.get(dir)!.sort(), next: 0 });
+    }
+    while (open.length > 0) flush(open.pop()!);
+    return out;
+  }
 }
 
 /**
@@ -28,19 +74,19 @@ function toResult(plan: WalkPlan, walk: Walk, rels: string[]): FindResult {
  */
 export async function findFiles(options: FindOptions): Promise<FindResult> {
   const plan = buildPlan(options);
-  const rels: string[] = [];
-  const walk = new Walk(plan, (rel) => rels.push(rel));
+  const collector = new SortedCollector();
+  const walk = new Walk(plan, collector.add);
   await new AsyncDriver(walk).done;
-  return toResult(plan, walk, rels);
+  return toResult(plan, walk, collector.sorted());
 }
 
 /** `findFiles` without the event loop: the same contract, read by read. Throws where `findFiles` rejects. */
 export function findFilesSync(options: FindOptions): FindResult {
   const plan = buildPlan(options);
-  const rels: string[] = [];
-  const walk = new Walk(plan, (rel) => rels.push(rel));
+  const collector = new SortedCollector();
+  const walk = new Walk(plan, collector.add);
   runSync(walk);
-  return toResult(plan, walk, rels);
+  return toResult(plan, walk, collector.sorted());
 }
 
 /** Matches as they are found, then the summary. */
@@ -68,8 +114,8 @@ export function findFilesStream(options: FindOptions): FindStream {
   let wake: (() => void) | undefined;
   let ended = false;
   let failure: unknown;
-  const walk = new Walk(plan, (rel) => {
-    buffer.push(format(rel));
+  const walk = new Walk(plan, (base, name) => {
+    buffer.push(format(base + name));
     wake?.();
   });
   const driver = new AsyncDriver(walk, { isPaused: () => buffer.length - head >= STREAM_HIGH_WATER });

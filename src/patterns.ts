@@ -13,8 +13,10 @@ export type Platform = 'posix' | 'win32';
 
 /** What the walk asks of the pattern set. */
 export interface PathMatcher {
-  /** Does the file with this root-relative path and base name match? */
+  /** Does the file with this root-relative path and base name match? (`rel` is unused when `nameOnly`.) */
   matches(rel: string, name: string): boolean;
+  /** True when only base names are tested: callers need not build the path. */
+  nameOnly: boolean;
   /** Could any path below this root-relative directory match? Used to prune the walk. */
   couldMatchInside(relDir: string): boolean;
   /** False when `couldMatchInside` is always true (some pattern matches base names at any depth). */
@@ -159,7 +161,7 @@ export function buildMatcher(patterns: string[], platform: Platform): PathMatche
   } else {
     matches = (rel, name) => anyName(nameTests, name) || anyPath(pathRes, rel);
   }
-  return { matches, couldMatchInside, prunes };
+  return { matches, couldMatchInside, prunes, nameOnly: pathRes.length === 0 };
 }
 
 /**

@@ -54,6 +54,63 @@ export interface FindStats {
 /** Which engine produced a result. */
 export type BackendName = 'walker' | 'ripgrep';
 
+/**
+ * Why a ripgrep run did not end on its own terms. A fixed set, never raw error text.
+ * Cancellation (the caller's AbortSignal) and the result limit are not failures.
+ */
+export type FailureKind =
+  /** ripgrep started but could not create its worker threads (EAGAIN), even after the one retry. */
+  | 'eagain'
+  /** The time budget ran out and the child was killed. */
+  | 'timeout'
+  /** One output record or stderr line outgrew the byte cap; the child was killed. */
+  | 'max_buffer'
+  /** ripgrep exited with a status or stderr that does not prove its answer (see docs/ripgrep.md). */
+  | 'exit'
+  /** The process could not be started. */
+  | 'spawn';
+
+export const FAILURE_KINDS: readonly FailureKind[] = ['eagain', 'timeout', 'max_buffer', 'exit', 'spawn'];
+
+/** How the ripgrep executable was chosen: `explicit` (`rgPath` or `FIND_FILE_RG`) or `system` (the PATH). */
+export type SelectionMode = 'explicit' | 'system';
+
+/** What happened to a ripgrep run, without the pattern, paths or output. Present whenever ripgrep was selected. */
+export interface RecoveryInfo {
+  selectionMode: SelectionMode;
+  /** ripgrep could not create threads and was run again with `--threads 1`. */
+  retryTriggered: boolean;
+  /** Present when a retry ran: whether it ended without a failure. */
+  retrySucceeded?: boolean;
+  /** The failure of the last run, if it failed. */
+  failureKind?: FailureKind;
+}
+
+/** The `onEvent` payload: sent only when a retry happened or ripgrep failed. A clean search sends nothing. */
+export interface RecoveryEvent extends RecoveryInfo {
+  type: 'ripgrep-recovery';
+}
+
+/** Why the walker answered a search that asked for `auto` (or why ripgrep's answer was replaced). */
+export type FallbackReason =
+  /** No ripgrep executable could be resolved. */
+  | 'rg-not-found'
+  /** An injected `fs` can only be read by the walker. */
+  | 'fs-injected'
+  /** A finite `maxDepth` the patterns could reach beyond: ripgrep cannot prove what lies past it. */
+  | 'max-depth'
+  /** `findFilesSync` and `findFilesStream` run the walker only. */
+  | 'api'
+  /** ripgrep failed without a single match: the failure kind that sent the search to the walker. */
+  | 'eagain'
+  | 'max_buffer'
+  | 'exit'
+  | 'spawn';
+
+export const FALLBACK_REASONS: readonly FallbackReason[] = [
+  'rg-not-found', 'fs-injected', 'max-depth', 'api', 'eagain', 'max_buffer', 'exit', 'spawn',
+];
+
 /** Everything a search reports except the list of matches: what the streaming form ends with. */
 export interface FindSummary {
   /** Number of matches returned (never more than `maxResults`). */
@@ -74,6 +131,10 @@ export interface FindSummary {
   incompleteReasons: IncompleteReason[];
   stats: FindStats;
   backend: BackendName;
+  /** ripgrep's run: present whenever ripgrep was selected, including when the walker then replaced it. */
+  recovery?: RecoveryInfo;
+  /** Present when `auto` ran the walker: why ripgrep did not (or did not usefully) answer. */
+  fallbackReason?: FallbackReason;
 }
 
 /** The answer to a search: what was found, what was not looked at and why, and whether coverage was complete. */

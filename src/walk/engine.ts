@@ -29,6 +29,12 @@ export interface DirTask {
 /** Entries whose type the filesystem did not report; the driver lstats them. */
 export type UnknownEntries = string[] | undefined;
 
+/**
+ * Receives each match as its directory's root-relative path (ending in `/`, `''` for the root)
+ * and its name. Perf: the walk never joins the two unless the pattern needs the whole path.
+ */
+export type MatchSink = (base: string, name: string) => void;
+
 /** How often, in entries, a large directory checks the clock and the signal. */
 const CHECK_EVERY = 256;
 
@@ -39,7 +45,7 @@ export class Walk {
   private readonly reasons = new ReasonLog();
   private readonly skipped: SkippedEntry[] = [];
   private readonly startedAt: number;
-  private readonly onMatch: (rel: string) => void;
+  private readonly onMatch: MatchSink;
   private matchedCount = 0;
   private symlinkSkipped = 0;
   private excludedCount = 0;
@@ -47,7 +53,7 @@ export class Walk {
   private dirsPeeked = 0;
   private entriesSeen = 0;
 
-  constructor(plan: WalkPlan, onMatch: (rel: string) => void) {
+  constructor(plan: WalkPlan, onMatch: MatchSink) {
     this.plan = plan;
     this.onMatch = onMatch;
     this.startedAt = plan.clock.now();
@@ -112,6 +118,7 @@ export class Walk {
     const childDepth = task.depth + 1;
     const descend = childDepth < maxDepth;
     const filterExcluded = excluder.active;
+    const needsPath = !matcher.nameOnly;
     let unknown: UnknownEntries;
     let i = 0;
     for (; i < entries.length; i++) {
@@ -120,9 +127,8 @@ export class Walk {
       const name = entry.name;
       if (!hidden && name.charCodeAt(0) === 46 /* . */) continue;
       if (entry.isFile()) {
-        const rel = base + name;
-        if (filterExcluded && excluder.isExcluded(rel, name, false)) this.excludedCount++;
-        else if (matcher.matches(rel, name) && !this.addMatch(rel)) break;
+        if (filterExcluded && excluder.isExcluded(base + name, name, false)) this.excludedCount++;
+        else if (matcher.matches(needsPath ? base + name : name, name) && !this.addMatch(base, name)) break;
       } else if (entry.isDirectory()) {
         this.addDir(base + name, name, childDepth, descend);
       } else if (entry.isSymbolicLink()) {
@@ -154,7 +160,7 @@ export class Walk {
       this.symlinkSkipped++;
     } else if (stats.isFile() && matcher.matches(rel, name)) {
       if (task.peek) this.peekFound(rel, false);
-      else this.addMatch(rel);
+      else this.addMatch(task.rel, name);
     }
   }
 
@@ -197,13 +203,13 @@ export class Walk {
   }
 
   /** Records a match; false (and the walk stopped) when it is one more than `maxResults`. */
-  private addMatch(rel: string): boolean {
+  private addMatch(base: string, name: string): boolean {
     if (this.matchedCount >= this.plan.maxResults) {
       this.reasons.stop('result-limit');
       return false;
     }
     this.matchedCount++;
-    this.onMatch(rel);
+    this.onMatch(base, name);
     return true;
   }
 

@@ -1,0 +1,126 @@
+/**
+ * What ripgrep is given: a fixed argv and a minimal environment. The aim is ripgrep's file set equal
+ * to the walker's defaults, and no way for user text or user config to change what the flags mean.
+ *
+ * - `--files --hidden --no-ignore`: every file, dot files included, no .gitignore/.ignore/.rgignore.
+ *   Links are not followed because `-L`/`--follow` is never passed (ripgrep's default), as the walker.
+ * - `--no-config`, and no `RIPGREP_CONFIG_PATH` in the child's environment: a user's config file
+ *   cannot add flags.
+ * - `--null`: records end in NUL, so names holding a newline survive.
+ * - `--path-separator /`: the walker's form on Windows too.
+ * - `--threads N`: always explicit, so the EAGAIN retry swaps exactly this value for 1.
+ * - Never `--no-messages`: stderr is how unreadable directories are reported.
+ *
+ * User text only ever appears inside `--glob=<text>` (one element: a glob starting with `-` cannot be
+ * read as a flag). The root is the child's cwd, not an argument: globs with a `/` are anchored at
+ * ripgrep's cwd, so the cwd must be the root for them to mean what they mean to the walker.
+ */
+import { availableParallelism } from 'node:os';
+import { braceExpand } from 'minimatch';
+import type { Platform } from '../patterns.js';
+import type { Env } from './resolve.js';
+
+/** Threads ripgrep gets unless a retry asks for one. */
+export function defaultThreads(): number {
+  return Math.max(1, Math.min(availableParallelism(), 8));
+}
+
+export interface FilesArgvInput {
+  threads: number;
+  /** Infinity for no limit. */
+  maxDepth: number;
+  /** Normalised patterns and excludes, as the walker's matcher sees them. */
+  patterns: readonly string[];
+  excludes: readonly string[];
+  hidden: boolean;
+  platform: Platform;
+}
+
+/** The argv for listing files. */
+export function buildFilesArgv(input: FilesArgvInput): string[] {
+  const argv = ['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', String(input.threads)];
+  if (Number.isFinite(input.maxDepth)) argv.push('--max-depth', String(input.maxDepth));
+  argv.push(...buildGlobArgs(input));
+  return argv;
+}
+
+/**
+ * The globs ripgrep pre-filters with. Only a speed-up: find-file filters every listed path with the
+ * walker's own matcher, so ripgrep may list more than matches, never less. Hence an include set is
+ * passed only when every alternative means the same to ripgrep (gitignore-style globs) as to
+ * minimatch, and an exclude only when ripgrep would leave out no more than the walker does.
+ * Later globs win in ripgrep: excludes come after includes, as the walker lets exclude win.
+ */
+export function buildGlobArgs(input: Pick<FilesArgvInput, 'patterns' | 'excludes' | 'hidden' | 'platform'>): string[] {
+  const flag = input.platform === 'win32' ? '--iglob=' : '--glob=';
+  const args: string[] = [];
+  const includes = sayAllInRipgrep(input.patterns);
+  if (includes !== undefined) for (const g of includes) args.push(flag + g);
+  for (const exclude of input.excludes) {
+    const alternatives = sayAllInRipgrep([exclude]);
+    if (alternatives !== undefined) for (const g of alternatives) args.push(flag + '!' + g);
+  }
+  if (!input.hidden) args.push(flag + '!.*');
+  return args;
+}
+
+/** More include globs than this and ripgrep lists everything instead. */
+const MAX_GLOBS = 64;
+
+/**
+ * The patterns brace-expanded into globs ripgrep reads exactly as minimatch does, or undefined when
+ * one of them cannot be said safely. Refused: extglobs and classes (`(`, `[`: ripgrep reads them
+ * differently or not at all), `?` (minimatch counts UTF-16 units, ripgrep code points), braces left
+ * after expansion, backslashes, `**` inside a segment, empty segments, and what gitignore syntax
+ * treats specially (a leading `#` is a comment, trailing spaces are trimmed).
+ */
+export function sayAllInRipgrep(patterns: readonly string[]): string[] | undefined {
+  const globs: string[] = [];
+  for (const pattern of patterns) {
+    for (const glob of braceExpand(pattern)) {
+      if (!isSafeGlob(glob) || globs.length >= MAX_GLOBS) return undefined;
+      globs.push(glob);
+    }
+  }
+  return globs;
+}
+
+const UNSAFE = /[()[\]?{}\\]/;
+
+function isSafeGlob(glob: string): boolean {
+  if (glob === '' || UNSAFE.test(glob) || glob.startsWith('#') || glob.startsWith('!') || glob.trim() !== glob) return false;
+  // A trailing `/` (directories only) means the same in both: only excludes can have one.
+  const body = glob.endsWith('/') ? glob.slice(0, -1) : glob;
+  return body.split('/').every((segment) => segment !== '' && (segment === '**' || !segment.includes('**')));
+}
+
+/** Replaces the value of `--threads` (the retry runs with 1). */
+export function withThreads(argv: readonly string[], threads: number): string[] {
+  const i = argv.indexOf('--threads');
+  if (i < 0 || i + 1 >= argv.length) throw new Error('argv has no --threads value');
+  const next = [...argv];
+  next[i + 1] = String(threads);
+  return next;
+}
+
+/** The `--threads` value, or undefined. */
+export function threadsOf(argv: readonly string[]): number | undefined {
+  const i = argv.indexOf('--threads');
+  return i < 0 ? undefined : Number(argv[i + 1]);
+}
+
+/**
+ * What ripgrep needs from the environment, and nothing else: no config path, no secrets. Windows
+ * programs need SystemRoot to start their runtime; TEMP/TMP/TMPDIR are harmless and keep it usable.
+ */
+const KEPT_ENV = ['PATH', 'SYSTEMROOT', 'WINDIR', 'TEMP', 'TMP', 'TMPDIR'];
+
+export function buildChildEnv(env: Env, platform: Platform): Record<string, string> {
+  const child: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    const name = platform === 'win32' ? key.toUpperCase() : key;
+    if (KEPT_ENV.includes(name)) child[key] = value;
+  }
+  return child;
+}

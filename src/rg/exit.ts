@@ -1,0 +1,79 @@
+/**
+ * The ripgrep exit-status contract, in one place. One run ends in exactly one of these ways, and
+ * each has exactly one meaning:
+ *
+ * | how the run ended                                      | failure      | the result says                  |
+ * |--------------------------------------------------------|--------------|----------------------------------|
+ * | we stopped it: match `maxResults + 1` seen             | none         | `result-limit`                   |
+ * | we stopped it: the caller's signal                     | none         | `aborted` (never retried)        |
+ * | we stopped it: the time budget                         | `timeout`    | `time-budget`                    |
+ * | we stopped it: a record or line passed the byte cap    | `max_buffer` | `io-error`                       |
+ * | it could not be started                                | `spawn`      | `io-error` (never retried)       |
+ * | thread-creation context + EAGAIN evidence on stderr    | `eagain`     | retried once with `--threads 1`  |
+ * | exit 0                                                 | none         | complete                         |
+ * | exit 1, stderr blank                                   | none         | complete, no matches             |
+ * | exit 1, stderr not blank                               | `exit`       | `io-error`: never "no matches"   |
+ * | exit 2, every stderr line a path error                 | none         | `skipped` entries, by their code |
+ * | exit 2, stderr blank or with any other line            | `exit`       | `io-error`                       |
+ * | any other status, or killed by a signal we did not send| `exit`       | `io-error`                       |
+ *
+ * Whatever the status, every path already printed is kept, and every stderr line of the form
+ * `<path>: <message> (os error N)` is a `skipped` entry. Success is never inferred from an empty
+ * stderr alone (exit 2 with nothing on stderr is a failure), which is also why `--no-messages` is
+ * never passed.
+ */
+import { ReasonLog, classifyErrorCode, type FailureKind, type IncompleteReason, type SkippedEntry } from '../result.js';
+import type { StderrReport } from './stderr.js';
+
+/** Why we stopped a run ourselves. */
+export type StopCause = 'limit' | 'aborted' | 'timeout' | 'max_buffer';
+
+/** How one run ended, as seen by the settlement guard. */
+export type RunEnd =
+  | { kind: 'exit'; code: number | null; signal: string | null }
+  | { kind: 'spawn-error'; code: string }
+  | { kind: 'stopped'; cause: StopCause };
+
+export interface Verdict {
+  /** Set when the run failed. */
+  failureKind?: FailureKind;
+  /** The reason the output stops short, when the run was cut: it goes first in `incompleteReasons`. */
+  stopReason?: IncompleteReason;
+  /** Only a confirmed thread-creation EAGAIN is worth running again. */
+  retryable: boolean;
+}
+
+const STOPPED: Readonly<Record<StopCause, Verdict>> = {
+  limit: { stopReason: 'result-limit', retryable: false },
+  aborted: { stopReason: 'aborted', retryable: false },
+  timeout: { failureKind: 'timeout', stopReason: 'time-budget', retryable: false },
+  max_buffer: { failureKind: 'max_buffer', stopReason: 'io-error', retryable: false },
+};
+
+export function judgeRun(end: RunEnd, stderr: StderrReport): Verdict {
+  if (end.kind === 'stopped') return STOPPED[end.cause];
+  // A process that never started cannot gain from fewer threads, whatever its errno (EAGAIN too).
+  if (end.kind === 'spawn-error') return { failureKind: 'spawn', retryable: false };
+  const { code } = end;
+  if (code !== 0 && stderr.eagain) return { failureKind: 'eagain', retryable: true };
+  if (code === 0) return { retryable: false };
+  if (code === 1) return stderr.nonEmpty ? { failureKind: 'exit', retryable: false } : { retryable: false };
+  if (code === 2 && stderr.nonEmpty && stderr.unclassified === 0) return { retryable: false };
+  return { failureKind: 'exit', retryable: false };
+}
+
+/**
+ * The reasons a ripgrep answer is incomplete: the stop first, then each skipped entry's class in
+ * the order printed, then the gaps no path explains (unclassified lines, a failure).
+ */
+export function collectReasons(verdict: Verdict, skipped: readonly SkippedEntry[], unclassified: number): IncompleteReason[] {
+  const log = new ReasonLog();
+  if (verdict.stopReason !== undefined) log.stop(verdict.stopReason);
+  for (const entry of skipped) {
+    const kind = classifyErrorCode(entry.code);
+    if (kind === 'permission-denied') log.note('permission-denied');
+    else if (kind !== 'vanished') log.note('io-error');
+  }
+  if (unclassified > 0 || (verdict.failureKind !== undefined && verdict.stopReason === undefined)) log.note('io-error');
+  return log.list();
+}

@@ -1,0 +1,66 @@
+/**
+ * How a child process is started: injected, so tests can play ripgrep's part byte by byte, and so
+ * nothing here ever goes through a shell. The runner gets an absolute executable and an argv array;
+ * it reports output as it comes, then exactly how the child ended.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export interface ProcessRequest {
+  /** An absolute path. Never a bare name: nothing is looked up in the current or searched directory. */
+  executable: string;
+  /** Passed as is, one element per argument: no shell, no quoting, no splitting. */
+  argv: readonly string[];
+  cwd: string;
+  /** The child's whole environment (nothing is inherited). */
+  env: Readonly<Record<string, string>>;
+  /** Aborted when no more output is wanted: the runner must kill the child. */
+  signal: AbortSignal;
+}
+
+/**
+ * What the runner reports. `stdout` and `stderr` chunks come first, in order; then `exit`, or
+ * `error` when the child could not be started. A runner may report both `error` and `exit` for one
+ * failure (Node's `child_process` does): the caller settles on the first and ignores the rest.
+ */
+export interface ProcessListener {
+  stdout(chunk: Uint8Array): void;
+  stderr(chunk: Uint8Array): void;
+  /** The child ended, all its output delivered: the exit code, or null and the signal that ended it. */
+  exit(code: number | null, signal: string | null): void;
+  /** The child could not be started; `error` carries the errno name in `code` (ENOENT, EACCES, EAGAIN, ...). */
+  error(error: unknown): void;
+}
+
+export type ProcessRunner = (request: ProcessRequest, listener: ProcessListener) => void;
+
+/**
+ * The real runner: `child_process.spawn` with `shell: false`. stdin is closed (`ignore`): ripgrep
+ * reads stdin when it is not a terminal, and a pipe that never ends would hang it.
+ */
+export const spawnRunner: ProcessRunner = (request, listener) => {
+  let child: ChildProcess;
+  try {
+    child = spawn(request.executable, [...request.argv], {
+      cwd: request.cwd,
+      env: request.env,
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+  } catch (error) {
+    // spawn throws synchronously for some bad inputs (e.g. EINVAL for a .cmd on Windows).
+    listener.error(error);
+    return;
+  }
+  const kill = () => child.kill();
+  if (request.signal.aborted) kill();
+  else request.signal.addEventListener('abort', kill, { once: true });
+  child.stdout!.on('data', (chunk: Buffer) => listener.stdout(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => listener.stderr(chunk));
+  child.on('error', (error) => listener.error(error));
+  // 'close', not 'exit': it comes after the last stdout and stderr chunk.
+  child.on('close', (code, signal) => {
+    request.signal.removeEventListener('abort', kill);
+    listener.exit(code, signal);
+  });
+};
