@@ -81,6 +81,7 @@ export function normalizePatternList(raw: unknown, platform: Platform, option: s
 }
 
 type NameTest = (name: string) => boolean;
+type PathTest = (rel: string) => boolean;
 
 /** The cheapest test that matches a slash-less pattern against a base name. */
 function compileNameTest(pattern: string, options: MinimatchOptions): NameTest {
@@ -109,13 +110,13 @@ function stripGlobstarPrefix(pattern: string): string {
 
 interface CompiledSet {
   nameTests: NameTest[];
-  pathRes: RegExp[];
+  pathTests: PathTest[];
   pathPatterns: Minimatch[];
 }
 
 function compileSet(patterns: string[], platform: Platform): CompiledSet {
   const options = minimatchOptions(platform);
-  const set: CompiledSet = { nameTests: [], pathRes: [], pathPatterns: [] };
+  const set: CompiledSet = { nameTests: [], pathTests: [], pathPatterns: [] };
   for (const pattern of patterns) {
     for (const alternative of braceExpand(pattern)) {
       const stripped = stripGlobstarPrefix(alternative);
@@ -123,10 +124,10 @@ function compileSet(patterns: string[], platform: Platform): CompiledSet {
         set.nameTests.push(compileNameTest(stripped, options));
         continue;
       }
+      // Not mm.makeRe(): its regex lets `a/**` match a file named `a`, which mm.match (and
+      // `rg --glob`) do not.
       const mm = new Minimatch(alternative, { ...options, nobrace: true });
-      const re = mm.makeRe();
-      if (re === false) continue; // a pattern minimatch says can never match
-      set.pathRes.push(re);
+      set.pathTests.push((rel) => mm.match(rel));
       set.pathPatterns.push(mm);
     }
   }
@@ -138,30 +139,29 @@ function anyName(tests: NameTest[], name: string): boolean {
   return false;
 }
 
-function anyPath(res: RegExp[], rel: string): boolean {
-  for (let i = 0; i < res.length; i++) if (res[i]!.test(rel)) return true;
+function anyPath(tests: PathTest[], rel: string): boolean {
+  for (let i = 0; i < tests.length; i++) if (tests[i]!(rel)) return true;
   return false;
 }
 
 /** Compiles the `pattern` option once, before the walk. */
 export function buildMatcher(patterns: string[], platform: Platform): PathMatcher {
-  const { nameTests, pathRes, pathPatterns } = compileSet(patterns, platform);
+  const { nameTests, pathTests, pathPatterns } = compileSet(patterns, platform);
   const prunes = nameTests.length === 0;
   const couldMatchInside = prunes
     ? (relDir: string) => pathPatterns.some((mm) => mm.match(relDir, true))
     : () => true;
   let matches: PathMatcher['matches'];
   // Perf: pick the plainest function for the common shapes, so the hot loop makes one call.
-  if (pathRes.length === 0 && nameTests.length === 1) {
+  if (pathTests.length === 0 && nameTests.length === 1) {
     const test = nameTests[0]!;
     matches = (_rel, name) => test(name);
-  } else if (nameTests.length === 0 && pathRes.length === 1) {
-    const re = pathRes[0]!;
-    matches = (rel) => re.test(rel);
+  } else if (nameTests.length === 0 && pathTests.length === 1) {
+    matches = pathTests[0]!;
   } else {
-    matches = (rel, name) => anyName(nameTests, name) || anyPath(pathRes, rel);
+    matches = (rel, name) => anyName(nameTests, name) || anyPath(pathTests, rel);
   }
-  return { matches, couldMatchInside, prunes, nameOnly: pathRes.length === 0 };
+  return { matches, couldMatchInside, prunes, nameOnly: pathTests.length === 0 };
 }
 
 /**
@@ -176,8 +176,8 @@ export function buildExcluder(patterns: string[], platform: Platform): Excluder 
   return {
     active: true,
     isExcluded(rel, name, isDir) {
-      if (!isDir) return anyName(files.nameTests, name) || anyPath(files.pathRes, rel);
-      return anyName(dirs.nameTests, name) || anyPath(dirs.pathRes, rel) || anyPath(dirs.pathRes, rel + '/');
+      if (!isDir) return anyName(files.nameTests, name) || anyPath(files.pathTests, rel);
+      return anyName(dirs.nameTests, name) || anyPath(dirs.pathTests, rel) || anyPath(dirs.pathTests, rel + '/');
     },
   };
 }

@@ -53,6 +53,12 @@ describe('path matching and pruning', () => {
     expect(m.matches('docs/sub/x.md', 'x.md')).toBe(false);
   });
 
+  it('does not let dir/** match a file named dir (regression: minimatch makeRe does, match and rg do not)', () => {
+    const m = buildMatcher(['a/**'], 'posix');
+    expect(m.matches('a', 'a')).toBe(false);
+    expect(m.matches('a/x', 'x')).toBe(true);
+  });
+
   it('never prunes when any pattern matches base names', () => {
     const m = buildMatcher(['src/*.ts', '*.md'], 'posix');
     expect(m.prunes).toBe(false);
