@@ -2,7 +2,8 @@
  * The public search API over the walker: a promise, a stream and a synchronous form, all with the
  * same options, the same walk and the same result.
  */
-import { buildPlan, type FindOptions, type WalkPlan } from './options.js';
+import { runBackend, walkerOnly } from './backend.js';
+import { buildBackendPlan, buildPlan, type FindOptions, type WalkPlan } from './options.js';
 import type { FindResult, FindSummary } from './result.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
 import { Walk } from './walk/engine.js';
@@ -74,6 +75,11 @@ class SortedCollector {
  */
 export async function findFiles(options: FindOptions): Promise<FindResult> {
   const plan = buildPlan(options);
+  return runBackend(plan, buildBackendPlan(options, plan), walkAsync, buildPathFormatter(plan));
+}
+
+/** The walker's promise form; `runBackend` calls it for `walker` and for `auto` when it falls back. */
+async function walkAsync(plan: WalkPlan): Promise<FindResult> {
   const collector = new SortedCollector();
   const walk = new Walk(plan, collector.add);
   await new AsyncDriver(walk).done;
@@ -83,10 +89,11 @@ export async function findFiles(options: FindOptions): Promise<FindResult> {
 /** `findFiles` without the event loop: the same contract, read by read. Throws where `findFiles` rejects. */
 export function findFilesSync(options: FindOptions): FindResult {
   const plan = buildPlan(options);
+  const note = walkerOnly(options.backend, 'findFilesSync');
   const collector = new SortedCollector();
   const walk = new Walk(plan, collector.add);
   runSync(walk);
-  return toResult(plan, walk, collector.sorted());
+  return { ...toResult(plan, walk, collector.sorted()), ...note };
 }
 
 /** Matches as they are found, then the summary. */
@@ -108,6 +115,7 @@ const STREAM_HIGH_WATER = 1024;
  */
 export function findFilesStream(options: FindOptions): FindStream {
   const plan = buildPlan(options);
+  const note = walkerOnly(options.backend, 'findFilesStream');
   const format = buildPathFormatter(plan);
   let buffer: string[] = [];
   let head = 0;
@@ -120,7 +128,7 @@ export function findFilesStream(options: FindOptions): FindStream {
   });
   const driver = new AsyncDriver(walk, { isPaused: () => buffer.length - head >= STREAM_HIGH_WATER });
   const summary = driver.done.then(
-    () => walk.summary(),
+    () => ({ ...walk.summary(), ...note }),
     (error: unknown) => {
       failure = error;
       throw error;

@@ -3,8 +3,16 @@
  */
 export { findFiles, findFilesSync, findFilesStream, type FindStream } from './find.js';
 export type { FindOptions, Clock, Platform, BackendOption } from './options.js';
+export type { ProcessRunner, ProcessRequest, ProcessListener } from './rg/runner.js';
 export {
   INCOMPLETE_REASONS,
+  FAILURE_KINDS,
+  FALLBACK_REASONS,
+  type FailureKind,
+  type FallbackReason,
+  type RecoveryInfo,
+  type RecoveryEvent,
+  type SelectionMode,
   type FindResult,
   type FindSummary,
   type FindStats,

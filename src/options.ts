@@ -6,6 +6,9 @@ import * as path from 'node:path';
 import { FindFileError } from './errors.js';
 import { defaultFs, isFsLike, type FsLike } from './fs.js';
 import { buildExcluder, buildMatcher, normalizePatternList, type Excluder, type PathMatcher, type Platform } from './patterns.js';
+import type { RecoveryEvent } from './result.js';
+import type { Env } from './rg/resolve.js';
+import type { ProcessRunner } from './rg/runner.js';
 
 export type { Platform } from './patterns.js';
 
@@ -14,7 +17,10 @@ export interface Clock {
   now(): number;
 }
 
-export type BackendOption = 'walker';
+/** `walker`: the embedded walk. `ripgrep`: `rg --files` (docs/ripgrep.md). `auto`: ripgrep where it answers as fully, else the walker. */
+export type BackendOption = 'walker' | 'ripgrep' | 'auto';
+
+export const BACKEND_OPTIONS: readonly BackendOption[] = ['walker', 'ripgrep', 'auto'];
 
 export interface FindOptions {
   /** The directory to search. Relative roots resolve against the current directory. Opened even if it is a link. */
@@ -41,8 +47,16 @@ export interface FindOptions {
   platform?: Platform;
   /** Return native absolute paths instead of root-relative ones. @default false */
   absolute?: boolean;
-  /** Which engine runs the search. @default 'walker' */
+  /** Which engine runs the search (`findFiles` only: the sync and stream forms run the walker). @default 'walker' */
   backend?: BackendOption;
+  /** Absolute path to the ripgrep executable. @default `FIND_FILE_RG`, then `rg` on the PATH */
+  rgPath?: string;
+  /** Starts ripgrep; tests inject a fake. @default child_process.spawn, no shell */
+  runner?: ProcessRunner;
+  /** Receives a recovery event when ripgrep was retried or failed; never the pattern, paths or output. */
+  onEvent?: (event: RecoveryEvent) => void;
+  /** Where `FIND_FILE_RG` and `PATH` are read, and what ripgrep's (minimal) environment is taken from. @default process.env */
+  env?: Env;
   /** Directory reads in flight at once in the async walk. Tuning only. @default 64 */
   concurrency?: number;
 }
@@ -70,7 +84,7 @@ export interface WalkPlan {
 
 export const FIND_OPTION_NAMES: readonly string[] = [
   'root', 'pattern', 'exclude', 'hidden', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
-  'signal', 'platform', 'absolute', 'backend', 'concurrency',
+  'signal', 'platform', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'env',
 ];
 
 const monotonicClock: Clock = { now: () => performance.now() };
@@ -145,7 +159,7 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
   if (typeof clock?.now !== 'function') throw new FindFileError('FF_INVALID_OPTION', 'clock must have a now() method returning milliseconds', 'clock');
   const signal = options.signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new FindFileError('FF_INVALID_OPTION', 'signal must be an AbortSignal', 'signal');
-  readChoice(options.backend, 'backend', ['walker'] as const, 'walker');
+  readChoice(options.backend, 'backend', BACKEND_OPTIONS, 'walker');
   const concurrency = options.concurrency === undefined ? 64 : readLimit(options.concurrency, 'concurrency');
   if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
   return {
@@ -178,6 +192,51 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length]!;
+}
+
+/** What choosing and running a backend needs beyond the walk plan. */
+export interface BackendPlan {
+  backend: BackendOption;
+  /** Checked to be absolute. */
+  rgPath: string | undefined;
+  runner: ProcessRunner | undefined;
+  onEvent: ((event: RecoveryEvent) => void) | undefined;
+  env: Env;
+  fsInjected: boolean;
+  /** `pattern` and `exclude` normalised as the matcher saw them: ripgrep gets them as globs. */
+  patterns: string[];
+  excludes: string[];
+}
+
+/** Checks the backend options; call after `buildPlan` (which has checked the rest). */
+export function buildBackendPlan(options: FindOptions, plan: WalkPlan): BackendPlan {
+  const backend = readChoice(options.backend, 'backend', BACKEND_OPTIONS, 'walker');
+  const { rgPath, runner, onEvent, env } = options;
+  if (rgPath !== undefined) {
+    const isAbsolute = (plan.platform === 'win32' ? path.win32 : path.posix).isAbsolute;
+    if (typeof rgPath !== 'string' || rgPath.includes('\0') || !isAbsolute(rgPath)) {
+      throw new FindFileError('FF_INVALID_OPTION', `rgPath must be an absolute path to the ripgrep executable, got ${describe(rgPath)}`, 'rgPath');
+    }
+  }
+  if (runner !== undefined && typeof runner !== 'function') throw new FindFileError('FF_INVALID_OPTION', `runner must be a function, got ${describe(runner)}`, 'runner');
+  if (onEvent !== undefined && typeof onEvent !== 'function') throw new FindFileError('FF_INVALID_OPTION', `onEvent must be a function, got ${describe(onEvent)}`, 'onEvent');
+  if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => v !== undefined && typeof v !== 'string'))) {
+    throw new FindFileError('FF_INVALID_OPTION', 'env must be an object of strings, like process.env', 'env');
+  }
+  const fsInjected = options.fs !== undefined;
+  if (backend === 'ripgrep' && fsInjected) {
+    throw new FindFileError('FF_INVALID_OPTION', 'backend "ripgrep" reads the real filesystem and cannot use an injected fs: use "walker" or "auto"', 'backend');
+  }
+  return {
+    backend,
+    rgPath,
+    runner,
+    onEvent,
+    env: env ?? process.env,
+    fsInjected,
+    patterns: normalizePatternList(options.pattern, plan.platform, 'pattern', false),
+    excludes: options.exclude === undefined ? [] : normalizePatternList(options.exclude, plan.platform, 'exclude', true),
+  };
 }
 
 export function describe(value: unknown): string {

@@ -63,12 +63,19 @@ export function judgeRun(end: RunEnd, stderr: StderrReport): Verdict {
 }
 
 /**
- * The reasons a ripgrep answer is incomplete: the stop first, then each skipped entry's class in
- * the order printed, then the gaps no path explains (unclassified lines, a failure).
+ * The reasons a ripgrep answer is incomplete: the stop first, then the caller's `gaps` (the depth
+ * limit), each skipped entry's class in the order printed, then what no path explains (unclassified
+ * lines, a failure).
  */
-export function collectReasons(verdict: Verdict, skipped: readonly SkippedEntry[], unclassified: number): IncompleteReason[] {
+export function collectReasons(
+  verdict: Verdict,
+  skipped: readonly SkippedEntry[],
+  unclassified: number,
+  gaps: readonly IncompleteReason[] = [],
+): IncompleteReason[] {
   const log = new ReasonLog();
   if (verdict.stopReason !== undefined) log.stop(verdict.stopReason);
+  for (const gap of gaps) log.note(gap);
   for (const entry of skipped) {
     const kind = classifyErrorCode(entry.code);
     if (kind === 'permission-denied') log.note('permission-denied');

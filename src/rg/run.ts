@@ -1,0 +1,156 @@
+/**
+ * Runs ripgrep once, or twice when it could not create its threads. Knows nothing about what the
+ * output means: a consumer takes each stdout record (a path for `--files --null`, a JSON event for
+ * `--json`) and says when it has enough. What this module guarantees for every use:
+ *
+ * - One settlement per run. The runner may report a failure twice (Node's spawn error and close
+ *   events both fire): the first report settles the run, the rest are ignored. The retry decision is
+ *   taken once that single settlement is in, so one failure can never start two retries.
+ * - The child is killed when we stop it: the consumer has enough, the caller aborted, the time
+ *   budget ran out, or a record or stderr line outgrew the byte cap.
+ * - At most one retry, with `--threads 1` in place of the thread count, only for a confirmed
+ *   thread-creation EAGAIN, never after an abort or a spawn failure. A retry starts from a fresh
+ *   consumer, so a retry that succeeds answers cleanly. Nothing is remembered for the next search.
+ */
+import type { Clock } from '../options.js';
+import type { Platform } from '../patterns.js';
+import { errorCodeOf, type RecoveryInfo } from '../result.js';
+import { threadsOf, withThreads } from './argv.js';
+import { judgeRun, type RunEnd, type Verdict } from './exit.js';
+import { RecordSplitter } from './records.js';
+import type { ResolvedRipgrep } from './resolve.js';
+import type { ProcessListener, ProcessRunner } from './runner.js';
+import { StderrReader, type StderrReport } from './stderr.js';
+
+/** Takes stdout records; returns false when it wants no more (the child is then killed). */
+export interface RecordConsumer {
+  record(text: string): boolean;
+}
+
+/** The time budget, measured from the start of the search (a retry does not get a fresh one). */
+export interface Budget {
+  clock: Clock;
+  startedAt: number;
+  /** Infinity for none. */
+  ms: number;
+  /** Arm a timer: only with the real clock (an injected clock is read at each chunk instead). */
+  useTimer: boolean;
+}
+
+export interface RunRequest<C extends RecordConsumer> {
+  rg: ResolvedRipgrep;
+  /** Holds `--threads N`. */
+  argv: readonly string[];
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  runner: ProcessRunner;
+  platform: Platform;
+  signal: AbortSignal | undefined;
+  budget: Budget;
+  /** 0 (NUL) for `--null`, 10 (newline) for `--json`. */
+  delimiter: number;
+  /** Cap on one unfinished stdout record or stderr line, in bytes. */
+  maxRecordBytes: number;
+  /** A fresh consumer for each run. */
+  newConsumer(): C;
+}
+
+export interface RunOutcome<C> {
+  /** The last run's consumer: what ripgrep printed that time. */
+  consumer: C;
+  stderr: StderrReport;
+  verdict: Verdict;
+  recovery: RecoveryInfo;
+}
+
+export async function runRipgrep<C extends RecordConsumer>(request: RunRequest<C>): Promise<RunOutcome<C>> {
+  const first = await runOnce(request, request.argv);
+  const recovery: RecoveryInfo = { selectionMode: request.rg.selectionMode, retryTriggered: false };
+  const threads = threadsOf(request.argv);
+  const canRetry = first.verdict.retryable && !request.signal?.aborted && threads !== undefined && threads > 1;
+  if (!canRetry) return { ...first, recovery: withFailure(recovery, first.verdict) };
+  recovery.retryTriggered = true;
+  const second = await runOnce(request, withThreads(request.argv, 1));
+  recovery.retrySucceeded = second.verdict.failureKind === undefined && second.verdict.stopReason !== 'aborted';
+  return { ...second, recovery: withFailure(recovery, second.verdict) };
+}
+
+function withFailure(recovery: RecoveryInfo, verdict: Verdict): RecoveryInfo {
+  return verdict.failureKind === undefined ? recovery : { ...recovery, failureKind: verdict.failureKind };
+}
+
+interface Attempt<C> {
+  consumer: C;
+  stderr: StderrReport;
+  verdict: Verdict;
+}
+
+const NEWLINE = 10;
+
+function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonly string[]): Promise<Attempt<C>> {
+  const { budget, signal } = request;
+  const overBudget = () => budget.clock.now() - budget.startedAt >= budget.ms;
+  return new Promise((resolve) => {
+    const consumer = request.newConsumer();
+    const stderr = new StderrReader(request.platform);
+    const out = new RecordSplitter(request.delimiter, request.maxRecordBytes);
+    const err = new RecordSplitter(NEWLINE, request.maxRecordBytes);
+    const child = new AbortController();
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = () => settle({ kind: 'stopped', cause: 'aborted' });
+    const takeLine = (line: string) => {
+      stderr.line(line);
+      return true;
+    };
+
+    // The single settlement guard: every way a run can end comes through here, once.
+    function settle(end: RunEnd): void {
+      if (settled) return;
+      settled = true;
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (end.kind === 'stopped') child.abort();
+      else {
+        const last = err.rest(); // a last stderr line without a newline is still a line
+        if (last !== undefined) stderr.line(last);
+      }
+      const report = stderr.report();
+      resolve({ consumer, stderr: report, verdict: judgeRun(end, report) });
+    }
+
+    if (signal?.aborted) return settle({ kind: 'stopped', cause: 'aborted' });
+    if (overBudget()) return settle({ kind: 'stopped', cause: 'timeout' });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (budget.useTimer && Number.isFinite(budget.ms)) {
+      const left = budget.ms - (budget.clock.now() - budget.startedAt);
+      timer = setTimeout(() => settle({ kind: 'stopped', cause: 'timeout' }), Math.max(0, left));
+    }
+
+    const listener: ProcessListener = {
+      stdout(chunk) {
+        if (settled) return;
+        if (overBudget()) return settle({ kind: 'stopped', cause: 'timeout' });
+        const pushed = out.push(chunk, (record) => consumer.record(record));
+        if (pushed === 'stopped') settle({ kind: 'stopped', cause: 'limit' });
+        else if (pushed === 'overflow') settle({ kind: 'stopped', cause: 'max_buffer' });
+      },
+      stderr(chunk) {
+        if (settled) return;
+        if (overBudget()) return settle({ kind: 'stopped', cause: 'timeout' });
+        if (err.push(chunk, takeLine) === 'overflow') settle({ kind: 'stopped', cause: 'max_buffer' });
+      },
+      exit(code, exitSignal) {
+        settle({ kind: 'exit', code, signal: exitSignal });
+      },
+      error(error) {
+        settle({ kind: 'spawn-error', code: errorCodeOf(error) });
+      },
+    };
+    try {
+      request.runner({ executable: request.rg.path, argv, cwd: request.cwd, env: request.env, signal: child.signal }, listener);
+    } catch (error) {
+      listener.error(error);
+    }
+  });
+}
