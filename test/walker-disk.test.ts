@@ -61,6 +61,28 @@ describe('real disk, default node:fs', () => {
     expect(result.matches).toHaveLength(7);
   });
 
+  it.runIf(process.platform === 'linux')('(Linux) reports names that are not valid UTF-8 as EILSEQ, never as vanished', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'find-file-utf8-'));
+    try {
+      const raw = (name: number[]) => Buffer.concat([Buffer.from(`${dir}/`), Buffer.from(name)]);
+      mkdirSync(raw([0x62, 0x61, 0x64, 0xff])); // "bad\xff"
+      writeFileSync(Buffer.concat([raw([0x62, 0x61, 0x64, 0xff]), Buffer.from('/in.txt')]), '');
+      writeFileSync(raw([0x66, 0xfe, 0x2e, 0x74, 0x78, 0x74]), ''); // "f\xfe.txt"
+      writeFileSync(join(dir, 'ok.txt'), '');
+      writeFileSync(join(dir, 'real-\uFFFD.txt'), ''); // a valid name that holds U+FFFD itself
+      for (const result of [await findFiles({ root: dir, pattern: '*' }), findFilesSync({ root: dir, pattern: '*' })]) {
+        expect(result.matches).toEqual(['ok.txt', 'real-\uFFFD.txt']);
+        expect([...result.skipped].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+          { path: 'bad\uFFFD', code: 'EILSEQ' },
+          { path: 'f\uFFFD.txt', code: 'EILSEQ' },
+        ]);
+        expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'] });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.runIf(isPosix)('(POSIX) opens a root that is a symlink', async () => {
     const result = await findFiles({ root: join(root, 'link-to-src'), pattern: '*.ts' });
     expect(result.matches).toEqual(['index.ts', 'lib/util.test.ts', 'lib/util.ts']);

@@ -128,7 +128,11 @@ export class Walk {
       if (!hidden && name.charCodeAt(0) === 46 /* . */) continue;
       if (entry.isFile()) {
         if (filterExcluded && excluder.isExcluded(base + name, name, false)) this.excludedCount++;
-        else if (matcher.matches(needsPath ? base + name : name, name) && !this.addMatch(base, name)) break;
+        else if (matcher.matches(needsPath ? base + name : name, name)) {
+          // A name that was not valid UTF-8 may not round-trip: lstat it before returning it.
+          if (name.includes(REPLACEMENT_CHAR)) (unknown ??= []).push(name);
+          else if (!this.addMatch(base, name)) break;
+        }
       } else if (entry.isDirectory()) {
         this.addDir(base + name, name, childDepth, descend);
       } else if (entry.isSymbolicLink()) {
@@ -147,7 +151,7 @@ export class Walk {
     if (this.stopped) return;
     const rel = task.rel + name;
     if (error !== undefined || stats === undefined) {
-      this.skip(rel, errorCodeOf(error));
+      this.skip(rel, addressableCode(errorCodeOf(error), rel));
       return;
     }
     const { matcher, excluder } = this.plan;
@@ -166,7 +170,7 @@ export class Walk {
 
   /** Takes the error that kept a directory from being listed. */
   acceptError(task: DirTask, error: unknown): void {
-    const code = errorCodeOf(error);
+    const code = addressableCode(errorCodeOf(error), task.rel);
     const isRoot = task.rel === '';
     if (isRoot && (code === 'ENOENT' || code === 'ENOTDIR')) {
       const what = code === 'ENOENT' ? 'does not exist' : 'is not a directory';
@@ -261,6 +265,17 @@ export class Walk {
     if (kind === 'permission-denied') this.reasons.note('permission-denied');
     else if (kind !== 'vanished') this.reasons.note('io-error');
   }
+}
+
+const REPLACEMENT_CHAR = '\uFFFD';
+
+/**
+ * Node decodes names as UTF-8 (UTF-16 on Windows). A name that is not valid in that encoding comes
+ * back with U+FFFD and cannot be opened by that string: its "ENOENT" does not mean it vanished.
+ * Reported as EILSEQ (illegal byte sequence), an io-error, so the gap is never read as absence.
+ */
+function addressableCode(code: string, rel: string): string {
+  return code === 'ENOENT' && rel.includes(REPLACEMENT_CHAR) ? 'EILSEQ' : code;
 }
 
 /** FIFOs, sockets and devices: reported by type, never returned (as `rg --files` and `fd -t f`). */
