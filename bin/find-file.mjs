@@ -17,7 +17,8 @@ import { formatSummary, shouldColor, stylesFor } from '../dist/cli/summary.js';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 // A reader that stops early (`| head -1`) is not a failure: leave quietly, status 0, as rg and fd do.
-process.stdout.on('error', (error) => (error.code === 'EPIPE' ? process.exit(EXIT.OK) : fail(error)));
+// (A closed pipe is EPIPE; on Windows it can also surface as EOF.)
+process.stdout.on('error', (error) => (error.code === 'EPIPE' || error.code === 'EOF' ? process.exit(EXIT.OK) : fail(error)));
 process.stderr.on('error', () => {}); // nowhere left to report to
 // The safety net for the "unexpected failure" of the contract: one line, no stack trace.
 process.on('uncaughtException', (error) => fail(error));
@@ -192,15 +193,40 @@ async function run(args) {
   }
 }
 
+/**
+ * The matches as they come, then the summary. The walker streams them (flat memory however many
+ * there are); ripgrep and auto run only in the library's promise form, so their matches come
+ * all at once, when the search ends.
+ */
+function search(options) {
+  if (isWalker(options)) {
+    const stream = findFilesStream(options);
+    return { matches: stream, summary: () => stream.summary, live: true };
+  }
+  const result = findFiles(options);
+  async function* matches() {
+    yield* (await result).matches;
+  }
+  const summary = async () => {
+    const { matches: _matches, ...rest } = await result;
+    return rest;
+  };
+  return { matches: matches(), summary, live: false };
+}
+
+function isWalker(options) {
+  return options.backend === undefined || options.backend === 'walker';
+}
+
 /** `{"type":"match"}` lines as found, then one `{"type":"summary"}` line. Paths as in --json. */
 async function printNdjson(options) {
   const out = new ChunkWriter(process.stdout);
-  const stream = findFilesStream(options);
-  for await (const match of stream) {
+  const found = search(options);
+  for await (const match of found.matches) {
     const wait = out.write('{"type":"match","path":' + JSON.stringify(match) + '}\n');
     if (wait) await wait;
   }
-  const summary = await stream.summary;
+  const summary = await found.summary();
   out.write(JSON.stringify({ type: 'summary', ...summary }) + '\n');
   await out.end();
   return summary;
@@ -213,25 +239,28 @@ async function printPaths(args, options) {
   const end = args.print0 ? '\0' : '\n';
   const format = args.absolute ? (match) => match + end : (match) => display(match) + end;
   let matches = 0;
+  let live = true;
   let progress;
   if (process.stderr.isTTY) {
-    // dirs read are counted only for the walker: another backend does not read through `fs`.
-    const counting = options.backend === undefined || options.backend === 'walker' ? buildCountingFs() : undefined;
+    // Directories are counted by serving the walker's reads; an injected fs would turn `auto` into the walker.
+    const counting = isWalker(options) ? buildCountingFs() : undefined;
     if (counting) options.fs = counting.fs;
-    progress = new ProgressLine(process.stderr, () => ({ dirsRead: counting?.dirsRead(), matches }), styles);
+    const read = () => ({ dirsRead: counting?.dirsRead(), matches: live ? matches : undefined });
+    progress = new ProgressLine(process.stderr, read, styles);
   }
   // On a shared terminal, paths must not be printed over the progress line.
   const out = new ChunkWriter(process.stdout, process.stdout.isTTY && progress ? () => progress.clear() : undefined);
   try {
-    const stream = findFilesStream(options);
-    for await (const match of stream) {
+    const found = search(options);
+    live = found.live;
+    for await (const match of found.matches) {
       matches++;
       const wait = out.write(format(match));
       if (wait) await wait;
     }
     await out.end();
     progress?.stop();
-    const summary = await stream.summary;
+    const summary = await found.summary();
     const resolvedRoot = path.resolve(options.root);
     const text = formatSummary(summary, {
       root: resolvedRoot,

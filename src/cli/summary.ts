@@ -112,20 +112,33 @@ export function formatSummary(summary: FindSummary, ctx: SummaryContext): string
   if (summary.symlinkSkipped > 0) policy.push(count(summary.symlinkSkipped, 'symlink not followed', 'symlinks not followed'));
   if (summary.excludedCount > 0) policy.push(count(summary.excludedCount, 'entry excluded', 'entries excluded'));
   if (policy.length > 0) lines.push(`  ${policy.join(', ')} ${dim('(by policy, not coverage gaps)')}`);
+  const engine = describeEngine(summary);
+  if (engine !== undefined) lines.push(`  ${dim(engine)}`);
   return lines.join('\n') + '\n';
+}
+
+/** Said only when the engine is news: `auto` fell back to the walker, or ripgrep failed or was retried. */
+function describeEngine(summary: FindSummary): string | undefined {
+  const notes: string[] = [];
+  if (summary.fallbackReason !== undefined) notes.push(`auto ran the walker (${summary.fallbackReason})`);
+  const recovery = summary.recovery;
+  if (recovery?.failureKind !== undefined) notes.push(`ripgrep failed (${recovery.failureKind})`);
+  if (recovery?.retryTriggered) notes.push(`ripgrep was retried with one thread${recovery.retrySucceeded ? ' and succeeded' : ''}`);
+  return notes.length === 0 ? undefined : `backend ${summary.backend}: ${notes.join(', ')}`;
 }
 
 /** What the progress line reports. `dirsRead` is absent when the backend does not say. */
 export interface ProgressState {
   dirsRead: number | undefined;
-  matches: number;
+  /** Absent when matches arrive only at the end (the promise-only backends). */
+  matches: number | undefined;
   elapsedMs: number;
 }
 
 export function formatProgress(state: ProgressState, styles: Styles): string {
   const parts = [
     ...(state.dirsRead === undefined ? [] : [count(state.dirsRead, 'dir read', 'dirs read')]),
-    count(state.matches, 'match', 'matches'),
+    ...(state.matches === undefined ? [] : [count(state.matches, 'match', 'matches')]),
     `${(state.elapsedMs / 1000).toFixed(1)}s`,
   ];
   return styles.dim(`searching: ${parts.join(', ')}`);
