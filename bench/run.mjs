@@ -1,0 +1,300 @@
+#!/usr/bin/env node
+/**
+ * find-file's benchmark suite (issue 7): `npm run bench`, or `node bench/run.mjs [flags]`.
+ *
+ *   --quick              fewer samples, no profiles: a smoke run of a minute or two
+ *   --only=a,b           only these parts: workloads (all, js, rooted, depth3, first100) and/or
+ *                        sections (process, memory); the others are skipped
+ *   --trees=a,b          only these trees (small, realistic, synthetic)
+ *   --doc / --no-doc     write docs/performance.md (default: on a full run only)
+ *
+ * What it does, in order: builds dist/ if missing and the fixture trees if missing; for each tree
+ * and workload, checks that every peer returns the files find-file returns (and says why where not),
+ * then times them all with tinybench, interleaved in rounds (the machine is shared and noisy), GC
+ * before each sample; times whole processes printing every file of the synthetic tree; measures
+ * peak memory per library in fresh processes; checks issue 7's targets and profiles find-file
+ * where one is missed. Results go to the console, bench/results/ (JSON + SVG chart) and, on a full
+ * run, docs/performance.md.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import { Bench } from 'tinybench';
+import { describeTree, ensureTree, TREE_NAMES, treeRoot } from './fixtures.mjs';
+import { median } from './stats.mjs';
+
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.dirname(BENCH);
+const RESULTS = path.join(BENCH, 'results');
+
+// A full collection before each sample, so that no tool pays for the garbage of the one before.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
+
+const SECTIONS = ['process', 'memory'];
+
+function parseArgs(argv) {
+  const args = { quick: false, only: undefined, trees: TREE_NAMES, doc: undefined };
+  for (const arg of argv) {
+    const [flag, value] = arg.split('=');
+    if (flag === '--quick') args.quick = true;
+    else if (flag === '--only') args.only = value.split(',').filter(Boolean);
+    else if (flag === '--trees') args.trees = value.split(',').filter(Boolean);
+    else if (flag === '--doc') args.doc = true;
+    else if (flag === '--no-doc') args.doc = false;
+    else throw new Error(`unknown argument ${arg}; see the comment at the top of bench/run.mjs`);
+  }
+  return args;
+}
+
+/** dist/ is what the suite measures: build it if it is missing, warn if src/ is newer. */
+function ensureDist() {
+  const entry = path.join(REPO, 'dist', 'index.js');
+  if (!fs.existsSync(entry)) {
+    console.log('dist/ is missing: building it (npx tsc -p tsconfig.json) ...');
+    const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.json'], { cwd: REPO, stdio: 'inherit' });
+    if (tsc.status !== 0 && !fs.existsSync(entry)) throw new Error('the build failed; nothing to measure');
+    return;
+  }
+  const built = fs.statSync(entry).mtimeMs;
+  const newer = fs
+    .readdirSync(path.join(REPO, 'src'), { recursive: true })
+    .filter((f) => f.endsWith('.ts') && fs.statSync(path.join(REPO, 'src', f)).mtimeMs > built);
+  if (newer.length > 0) console.log(`WARNING: src/ is newer than dist/ (${newer.slice(0, 3).join(', ')}): run \`npm run build\` to measure the current source`);
+}
+
+function git(...args) {
+  const r = spawnSync('git', args, { cwd: REPO, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : '';
+}
+
+function machine() {
+  const fsType = spawnSync('stat', ['-f', '-c', '%T', BENCH], { encoding: 'utf8' }).stdout?.trim();
+  return {
+    date: new Date().toISOString(),
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    fsType,
+    commit: git('rev-parse', '--short', 'HEAD'),
+    srcChanged: git('status', '--porcelain', '--', 'src').length > 0,
+    uvThreadpoolSize: process.env.UV_THREADPOOL_SIZE ?? '4 (default)',
+    loadAvgStart: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
+}
+
+/** Why a path one tool returned and another did not: what it is on disk. */
+function classifyPath(root, rel) {
+  const parts = rel.split('/');
+  let current = root;
+  for (let i = 0; i < parts.length; i++) {
+    current += '/' + parts[i];
+    let stats;
+    try {
+      stats = fs.lstatSync(current);
+    } catch {
+      return 'not on disk';
+    }
+    if (stats.isSymbolicLink()) {
+      if (i < parts.length - 1) return 'inside a symlinked dir (link followed)';
+      try {
+        return fs.statSync(current).isDirectory() ? 'symlink to a dir' : 'symlink to a file';
+      } catch {
+        return 'dangling symlink';
+      }
+    }
+  }
+  if (parts.some((p) => p.startsWith('.'))) return 'regular file, hidden';
+  return 'regular file';
+}
+
+function summariseKinds(root, paths) {
+  const kinds = new Map();
+  for (const p of paths) {
+    const kind = classifyPath(root, p);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return [...kinds.entries()].map(([k, n]) => `${n} ${k}`).join(', ');
+}
+
+/**
+ * Runs each tool once, untimed (this also warms the page cache), and compares its paths with
+ * find-file's. Returns per tool `{ count, diff? }`, where diff explains a difference.
+ */
+async function verify(tools, root, w, expected) {
+  const report = {};
+  for (const tool of tools) {
+    const paths = (await tool.run(root, w)).map((p) => (p.startsWith('./') ? p.slice(2) : p));
+    const entry = { count: paths.length };
+    if (w.limit !== Infinity) {
+      // Different tools may stop at different files; each must return `limit` real files.
+      const odd = paths.filter((p) => !classifyPath(root, p).startsWith('regular file'));
+      if (paths.length !== w.limit || odd.length > 0) entry.diff = `${paths.length} paths, expected ${w.limit}${odd.length ? `; ${summariseKinds(root, odd)}` : ''}`;
+    } else {
+      const got = new Set(paths);
+      const extra = paths.filter((p) => !expected.has(p));
+      const missing = [...expected].filter((p) => !got.has(p));
+      const parts = [];
+      if (extra.length) parts.push(`+${extra.length} (${summariseKinds(root, extra)})`);
+      if (missing.length) parts.push(`-${missing.length} (${summariseKinds(root, missing)})`);
+      if (paths.length !== got.size) parts.push(`${paths.length - got.size} duplicates`);
+      if (parts.length) entry.diff = parts.join(' ');
+    }
+    report[tool.name] = entry;
+  }
+  return report;
+}
+
+/** Times every tool on one workload: `rounds` tinybench runs, tool order rotated each round. */
+async function timeTools(tools, root, w, { rounds, iterations }) {
+  const samples = new Map(tools.map((t) => [t.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ iterations, time: 0, warmup: true, warmupIterations: 1, warmupTime: 0, retainSamples: true, throws: true });
+    for (let i = 0; i < tools.length; i++) {
+      const tool = tools[(round + i) % tools.length];
+      bench.add(tool.name, () => tool.run(root, w), { beforeEach: () => gc() });
+    }
+    await bench.run();
+    for (const task of bench.tasks) samples.get(task.name).push(...task.result.latency.samples);
+  }
+  return samples;
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const started = performance.now();
+  ensureDist();
+  // Imported only now: they load dist/, which may just have been built.
+  const { TOOLS, WORKLOADS, WORKLOAD_NAMES, BASELINE, resolveWorkload } = await import('./tools.mjs');
+  const { measureProcesses } = await import('./process.mjs');
+  const { MEMORY_TOOLS, measureMemory } = await import('./memory.mjs');
+  const report = await import('./report.mjs');
+  const { findFiles } = await import('../dist/index.js');
+
+  const wants = (part) => args.only === undefined || args.only.includes(part);
+  for (const part of args.only ?? []) {
+    if (!WORKLOAD_NAMES.includes(part) && !SECTIONS.includes(part)) throw new Error(`--only: unknown part ${part}; parts are ${[...WORKLOAD_NAMES, ...SECTIONS].join(', ')}`);
+  }
+  const workloads = WORKLOAD_NAMES.filter(wants);
+  const fullRun = !args.quick && args.only === undefined && args.trees.length === TREE_NAMES.length;
+  const writeDoc = args.doc ?? fullRun;
+
+  const meta = { ...machine(), quick: args.quick, only: args.only ?? null, trees: args.trees };
+  console.log(`find-file bench: node ${meta.node}, ${meta.nproc} cores (${meta.cpu}), ${meta.fsType}, commit ${meta.commit}${meta.srcChanged ? ' + uncommitted src/ changes' : ''}, load ${meta.loadAvgStart.join(' ')}`);
+
+  const needed = new Set(workloads.length ? args.trees : []);
+  if (wants('process') || wants('memory')) needed.add('synthetic');
+  if (wants('memory')) for (const t of args.trees) needed.add(t);
+  const manifests = {};
+  for (const name of TREE_NAMES.filter((t) => needed.has(t))) {
+    manifests[name] = ensureTree(name);
+    console.log(describeTree(manifests[name]));
+  }
+
+  const results = { meta, trees: manifests, inProcess: [], findFileStats: {}, process: null, memory: null, targets: [], profiles: [] };
+
+  // In-process: every tool on every workload of every tree.
+  for (const tree of args.trees) {
+    if (workloads.length === 0) break;
+    const root = treeRoot(tree);
+    const big = manifests[tree].files > 50_000;
+    const plan = args.quick ? { rounds: 1, iterations: big ? 3 : 10 } : { rounds: 3, iterations: big ? 3 : 15 };
+    const entries = [];
+    for (const name of workloads) {
+      const w = resolveWorkload(name, tree);
+      const options = { root, pattern: w.findPattern, ...(w.maxDepth !== Infinity ? { maxDepth: w.maxDepth } : {}), ...(w.limit !== Infinity ? { maxResults: w.limit } : {}) };
+      const { matches, ...summary } = await findFiles(options);
+      const expected = new Set(matches);
+      results.findFileStats[`${tree}/${name}`] = { matchedCount: summary.matchedCount, complete: summary.complete, incompleteReasons: summary.incompleteReasons, symlinkSkipped: summary.symlinkSkipped, stats: summary.stats };
+      const checks = await verify(TOOLS, root, w, expected);
+      process.stdout.write(`  ${tree} / ${WORKLOADS[name].title}: timing ${TOOLS.length} tools, ${plan.rounds}x${plan.iterations} samples ...`);
+      const t0 = performance.now();
+      const samples = await timeTools(TOOLS, root, w, plan);
+      console.log(` ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      const baseline = median(samples.get(BASELINE));
+      entries.push({
+        tree,
+        workload: name,
+        title: WORKLOADS[name].title,
+        pattern: WORKLOADS[name].describe(tree),
+        tools: TOOLS.map((t) => {
+          const m = median(samples.get(t.name));
+          const note = t.note?.(w);
+          return { name: t.name, medianMs: m, ratio: m / baseline, samplesMs: samples.get(t.name), count: checks[t.name].count, ...(checks[t.name].diff ? { diff: checks[t.name].diff } : {}), ...(note ? { note } : {}) };
+        }),
+      });
+    }
+    results.inProcess.push(...entries);
+    const rendered = report.renderTreeTable(tree, manifests[tree], entries, TOOLS.map((t) => t.name), BASELINE);
+    console.log(`\n${rendered.title}\n${rendered.patterns}\n\n${rendered.table}\n${rendered.notes.join('\n')}\n`);
+  }
+
+  // Whole processes on the synthetic tree.
+  if (wants('process')) {
+    console.log('whole processes: every file of the synthetic tree to /dev/null ...');
+    results.process = { tree: 'synthetic', runs: args.quick ? 5 : 15, commands: measureProcesses(treeRoot('synthetic'), { runs: args.quick ? 5 : 15 }) };
+    console.log(report.renderProcessTable(results.process, manifests.synthetic) + '\n');
+  }
+
+  // Peak memory, each in a fresh process: every library on the biggest tree, the stream on every tree.
+  if (wants('memory')) {
+    console.log('peak memory, one fresh process each ...');
+    const big = Object.values(manifests).reduce((a, b) => (b.files > a.files ? b : a));
+    const perTool = MEMORY_TOOLS.map((tool) => measureMemory(tool, treeRoot(big.name)));
+    const stream = TREE_NAMES.filter((t) => manifests[t]).map((t) => ({ tree: t, files: manifests[t].files, ...measureMemory('find-file stream', treeRoot(t)) }));
+    results.memory = { tree: big.name, perTool, stream };
+    console.log(report.renderMemoryTable(results.memory, manifests[big.name]) + '\n');
+    console.log(report.renderStreamMemoryTable(results.memory) + '\n');
+  }
+
+  // Issue 7's targets; a profile of find-file for each one missed.
+  results.targets = report.evaluateTargets(results);
+  console.log(report.renderTargetsTable(results.targets) + '\n');
+  if (!args.quick) {
+    const { profileWorkload, renderProfile } = await import('./profile.mjs');
+    const seen = new Set();
+    for (const target of results.targets) {
+      if (target.met !== false || !target.profile) continue;
+      for (const p of target.profile) {
+        const key = `${p.tree}/${p.workload}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        console.log(`profiling find-file on ${key} (target missed: ${target.id}) ...`);
+        const summary = await profileWorkload({ ...p, top: 12 });
+        summary.target = target.id;
+        results.profiles.push(summary);
+        console.log(renderProfile(summary) + '\n');
+      }
+    }
+  }
+
+  meta.loadAvgEnd = os.loadavg().map((l) => Number(l.toFixed(2)));
+  meta.durationS = Math.round((performance.now() - started) / 1000);
+  fs.mkdirSync(path.join(RESULTS, 'history'), { recursive: true });
+  const stamp = meta.date.replace(/[:.]/g, '-').slice(0, 19);
+  const historyFile = path.join(RESULTS, 'history', `${stamp}-${meta.commit}.json`);
+  fs.writeFileSync(historyFile, JSON.stringify(results, null, 1) + '\n');
+  console.log(`results: ${path.relative(REPO, historyFile)}`);
+  if (fullRun) {
+    fs.writeFileSync(path.join(RESULTS, 'latest.json'), JSON.stringify(results, null, 1) + '\n');
+    console.log('results: bench/results/latest.json');
+  }
+  if (workloads.includes('all') && args.trees.length > 1) {
+    const svgFile = path.join(RESULTS, fullRun ? 'scaling.svg' : 'history/scaling-partial.svg');
+    fs.writeFileSync(svgFile, report.renderChart(results));
+    console.log(`chart: ${path.relative(REPO, svgFile)}`);
+  }
+  if (writeDoc) {
+    report.writeDoc(results, TOOLS.map((t) => t.name), BASELINE);
+    console.log('doc: docs/performance.md');
+  }
+  console.log(`done in ${meta.durationS} s (load ${meta.loadAvgStart.join(' ')} at start, ${meta.loadAvgEnd.join(' ')} at end)`);
+}
+
+await main();
