@@ -6,13 +6,9 @@
  * dist/cli/) and the search itself is the library's, so the command and the API always agree.
  */
 import { readFileSync, statSync } from 'node:fs';
-import * as path from 'node:path';
 import yargs from 'yargs';
-import { findFiles, findFilesStream } from '../dist/index.js';
-import { EXIT, errorCodeOf, exitCodeForError, exitCodeForResult } from '../dist/cli/exit.js';
-import { ChunkWriter, buildRelDisplay } from '../dist/cli/output.js';
-import { ProgressLine, buildCountingFs } from '../dist/cli/progress.js';
-import { formatSummary, shouldColor, stylesFor } from '../dist/cli/summary.js';
+import { EXIT, errorCodeOf, exitCodeForError } from '../dist/cli/exit.js';
+import { runSearch } from '../dist/cli/run.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -44,7 +40,7 @@ function buildParser() {
     .option('exclude', { type: 'string', requiresArg: true, coerce: (v) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' })
     .option('hidden', { type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' })
     .option('backend', { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker]' })
-    .option('contains', { type: 'string', requiresArg: true, coerce: last, describe: 'Only files whose content contains TEXT (when the library supports it)' })
+    .option('contains', { type: 'string', requiresArg: true, coerce: last, describe: 'Search file content for TEXT and print path:line:text (needs the library\'s content search)' })
     .option('max-results', { type: 'string', requiresArg: true, coerce: limit('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' })
     .option('max-depth', { type: 'string', requiresArg: true, coerce: limit('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' })
     .option('time-budget-ms', { type: 'string', requiresArg: true, coerce: limit('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' })
@@ -149,131 +145,18 @@ function toFindOptions(args, root, patterns) {
     timeBudgetMs: args.timeBudgetMs,
     absolute: args.absolute,
     backend: args.backend,
-    // The hook for content search: passed through untouched, so the flag works once the library
-    // knows the option. Until then the library refuses it and `explainError` says so plainly.
-    contains: args.contains,
   };
   for (const key of Object.keys(options)) if (options[key] === undefined) delete options[key];
   return options;
 }
 
-/** Library errors in the command's terms. */
-function explainError(error) {
-  if (errorCodeOf(error) === 'FF_UNKNOWN_OPTION' && error.option === 'contains') {
-    return Object.assign(new Error('--contains: content search is not available yet in this version of find-file'), { code: 'FF_UNKNOWN_OPTION' });
-  }
-  return error;
+function outputMode(args) {
+  if (args.json) return 'json';
+  if (args.ndjson) return 'ndjson';
+  return args.print0 ? 'print0' : 'human';
 }
 
 async function run(args) {
   const { patterns, root } = splitRoot(args._.map(String), args.root);
-  const options = toFindOptions(args, root, patterns);
-  const controller = new AbortController();
-  options.signal = controller.signal;
-  let interrupted = false;
-  // First Ctrl-C: stop the walk and report what was found. A second one: stop waiting.
-  process.on('SIGINT', () => {
-    if (interrupted) process.exit(EXIT.INTERRUPTED);
-    interrupted = true;
-    controller.abort();
-  });
-  const strict = args.strict === true;
-  try {
-    if (args.json) {
-      const result = await findFiles(options);
-      const out = new ChunkWriter(process.stdout);
-      out.write(JSON.stringify(result) + '\n');
-      await out.end();
-      return exitCodeForResult(result, { strict, interrupted });
-    }
-    const summary = args.ndjson ? await printNdjson(options) : await printPaths(args, options);
-    return exitCodeForResult(summary, { strict, interrupted });
-  } catch (error) {
-    throw explainError(error);
-  }
-}
-
-/**
- * The matches as they come, then the summary. The walker streams them (flat memory however many
- * there are); ripgrep and auto run only in the library's promise form, so their matches come
- * all at once, when the search ends.
- */
-function search(options) {
-  if (isWalker(options)) {
-    const stream = findFilesStream(options);
-    return { matches: stream, summary: () => stream.summary, live: true };
-  }
-  const result = findFiles(options);
-  async function* matches() {
-    yield* (await result).matches;
-  }
-  const summary = async () => {
-    const { matches: _matches, ...rest } = await result;
-    return rest;
-  };
-  return { matches: matches(), summary, live: false };
-}
-
-function isWalker(options) {
-  return options.backend === undefined || options.backend === 'walker';
-}
-
-/** `{"type":"match"}` lines as found, then one `{"type":"summary"}` line. Paths as in --json. */
-async function printNdjson(options) {
-  const out = new ChunkWriter(process.stdout);
-  const found = search(options);
-  for await (const match of found.matches) {
-    const wait = out.write('{"type":"match","path":' + JSON.stringify(match) + '}\n');
-    if (wait) await wait;
-  }
-  const summary = await found.summary();
-  out.write(JSON.stringify({ type: 'summary', ...summary }) + '\n');
-  await out.end();
-  return summary;
-}
-
-/** Human output (or NUL-separated): paths on stdout as found, the summary on stderr. */
-async function printPaths(args, options) {
-  const styles = stylesFor(shouldColor(process.stderr, process.env));
-  const display = buildRelDisplay(options.root, process.cwd());
-  const end = args.print0 ? '\0' : '\n';
-  const format = args.absolute ? (match) => match + end : (match) => display(match) + end;
-  let matches = 0;
-  let live = true;
-  let progress;
-  if (process.stderr.isTTY) {
-    // Directories are counted by serving the walker's reads; an injected fs would turn `auto` into the walker.
-    const counting = isWalker(options) ? buildCountingFs() : undefined;
-    if (counting) options.fs = counting.fs;
-    const read = () => ({ dirsRead: counting?.dirsRead(), matches: live ? matches : undefined });
-    progress = new ProgressLine(process.stderr, read, styles);
-  }
-  // On a shared terminal, paths must not be printed over the progress line.
-  const out = new ChunkWriter(process.stdout, process.stdout.isTTY && progress ? () => progress.clear() : undefined);
-  try {
-    const found = search(options);
-    live = found.live;
-    for await (const match of found.matches) {
-      matches++;
-      const wait = out.write(format(match));
-      if (wait) await wait;
-    }
-    await out.end();
-    progress?.stop();
-    const summary = await found.summary();
-    const resolvedRoot = path.resolve(options.root);
-    const text = formatSummary(summary, {
-      root: resolvedRoot,
-      maxResults: options.maxResults,
-      maxDepth: options.maxDepth,
-      timeBudgetMs: options.timeBudgetMs,
-      hiddenLeftOut: options.hidden === false,
-      displayPath: args.absolute ? buildRelDisplay(resolvedRoot, process.cwd()) : display,
-      styles,
-    });
-    await new Promise((resolve) => process.stderr.write(text, resolve));
-    return summary;
-  } finally {
-    progress?.stop();
-  }
+  return runSearch({ options: toFindOptions(args, root, patterns), output: outputMode(args), strict: args.strict === true, contains: args.contains });
 }

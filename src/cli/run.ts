@@ -1,0 +1,194 @@
+/**
+ * One search of the `find-file` command, printed, and its exit status. bin/find-file.mjs turns
+ * argv into a `CliRequest`; this module runs it against the library and writes:
+ *
+ * - human (or `-0`): paths on stdout as they are found, then the summary on stderr;
+ * - `--json`: exactly one JSON object on stdout, the library's result;
+ * - `--ndjson`: one `{"type":"match"}` line per path as found, then one `{"type":"summary"}` line.
+ *
+ * Ctrl-C aborts the search through its AbortSignal: what was found is printed, the summary is
+ * marked `aborted`, the status is 130. A second Ctrl-C stops waiting.
+ */
+import * as path from 'node:path';
+import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
+import { FindFileError } from '../errors.js';
+import { findFiles, findFilesStream } from '../find.js';
+import * as library from '../index.js';
+import type { FindOptions } from '../options.js';
+import type { FindSummary } from '../result.js';
+import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
+import { ChunkWriter, buildRelDisplay } from './output.js';
+import { ProgressLine, buildCountingFs } from './progress.js';
+import { formatSummary, shouldColor, stylesFor } from './summary.js';
+
+export type OutputMode = 'human' | 'print0' | 'json' | 'ndjson';
+
+export interface CliRequest {
+  /** The library options the command line asked for; flags not given are absent. */
+  options: FindOptions;
+  output: OutputMode;
+  /** `--strict`: an incomplete result exits 3. */
+  strict: boolean;
+  /** `--contains TEXT`: search file content instead of listing files. */
+  contains: string | undefined;
+}
+
+/** Runs the search, prints it, and returns the exit status. Throws what the library throws. */
+export async function runSearch(request: CliRequest): Promise<ExitCode> {
+  const controller = new AbortController();
+  let interrupted = false;
+  process.on('SIGINT', () => {
+    if (interrupted) process.exit(EXIT.INTERRUPTED);
+    interrupted = true;
+    controller.abort();
+  });
+  const options: FindOptions = { ...request.options, signal: controller.signal };
+  const result = request.contains === undefined ? await printFiles(options, request.output) : await printContent(options, request.contains, request.output);
+  return exitCodeForResult(result, { strict: request.strict, interrupted });
+}
+
+/** What the printers need of a search: the matches in the order found, then the summary. */
+interface Search<T> {
+  items: AsyncIterable<T>;
+  summary(): Promise<FindSummary>;
+  /** True when items arrive as they are found (the progress line can count them). */
+  live: boolean;
+}
+
+/**
+ * The walker streams its matches (flat memory however many there are). ripgrep and auto run only
+ * in the library's promise form, so their matches arrive together when the search ends.
+ */
+function searchFiles(options: FindOptions): Search<string> {
+  if (isWalker(options)) {
+    const stream = findFilesStream(options);
+    return { items: stream, summary: () => stream.summary, live: true };
+  }
+  const pending = findFiles(options);
+  return {
+    items: (async function* () {
+      yield* (await pending).matches;
+    })(),
+    summary: async () => {
+      const { matches: _matches, ...summary } = await pending;
+      return summary;
+    },
+    live: false,
+  };
+}
+
+function isWalker(options: FindOptions): boolean {
+  return options.backend === undefined || options.backend === 'walker';
+}
+
+/** What the exit status depends on. */
+type Outcome = { complete: boolean };
+
+async function printFiles(options: FindOptions, output: OutputMode): Promise<Outcome> {
+  if (output === 'json') {
+    const result = await findFiles(options);
+    await writeAll(JSON.stringify(result) + '\n');
+    return result;
+  }
+  if (output === 'ndjson') return printNdjson(searchFiles(options), (match) => '{"type":"match","path":' + JSON.stringify(match) + '}\n');
+  const display = buildRelDisplay(options.root, process.cwd());
+  const end = output === 'print0' ? '\0' : '\n';
+  // The library already made --absolute paths absolute and native.
+  const format = options.absolute ? (match: string) => match + end : (match: string) => display(match) + end;
+  return printHuman(options, searchFiles, format);
+}
+
+/**
+ * `--contains`: the hook for the library's content search (`searchContent`, src/content/types.ts).
+ * Until the library exports it, the flag is refused as a usage error that says so plainly; once
+ * it does, hits print as `rg` prints them (`path:line:text`) with the same summary and statuses.
+ */
+async function printContent(options: FindOptions, query: string, output: OutputMode): Promise<Outcome> {
+  const searchContent = (library as Record<string, unknown>).searchContent as ((options: ContentOptions) => Promise<ContentResult>) | undefined;
+  if (typeof searchContent !== 'function') {
+    throw new FindFileError('FF_UNKNOWN_OPTION', '--contains: content search is not available yet in this version of find-file', 'contains');
+  }
+  const { absolute: _absolute, ...rest } = options;
+  const run = (): Search<ContentHit> => {
+    const pending = searchContent({ ...rest, query });
+    return {
+      items: (async function* () {
+        yield* (await pending).hits;
+      })(),
+      summary: async () => {
+        const { hits: _hits, ...summary } = await pending;
+        return { ...summary, matchedCount: summary.hitCount } as unknown as FindSummary;
+      },
+      live: false,
+    };
+  };
+  if (output === 'json') {
+    const result = await searchContent({ ...rest, query });
+    await writeAll(JSON.stringify(result) + '\n');
+    return result;
+  }
+  if (output === 'ndjson') return printNdjson(run(), (hit) => JSON.stringify({ type: 'hit', ...hit }) + '\n');
+  const display = buildRelDisplay(options.absolute ? path.resolve(options.root) : options.root, process.cwd());
+  const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
+  return printHuman(options, run, (hit) => `${display(hit.path)}${sep}${hit.line}:${hit.text}\n`);
+}
+
+async function printNdjson<T>(search: Search<T>, format: (item: T) => string): Promise<FindSummary> {
+  const out = new ChunkWriter(process.stdout);
+  for await (const item of search.items) {
+    const wait = out.write(format(item));
+    if (wait) await wait;
+  }
+  const summary = await search.summary();
+  out.write(JSON.stringify({ type: 'summary', ...summary }) + '\n');
+  await out.end();
+  return summary;
+}
+
+/** Items on stdout as found; the progress line while a person waits; the summary on stderr. */
+async function printHuman<T>(options: FindOptions, start: (options: FindOptions) => Search<T>, format: (item: T) => string): Promise<FindSummary> {
+  const styles = stylesFor(shouldColor(process.stderr, process.env));
+  let found = 0;
+  let live = true;
+  let progress: ProgressLine | undefined;
+  let search: Search<T>;
+  if (process.stderr.isTTY) {
+    // Directories are counted by serving the walker's reads; an injected fs would turn `auto` into the walker.
+    const counting = isWalker(options) ? buildCountingFs() : undefined;
+    if (counting) options = { ...options, fs: counting.fs };
+    progress = new ProgressLine(process.stderr, () => ({ dirsRead: counting?.dirsRead(), matches: live ? found : undefined }), styles);
+  }
+  // On a shared terminal, paths must not be printed over the progress line.
+  const out = new ChunkWriter(process.stdout, process.stdout.isTTY && progress ? () => progress.clear() : undefined);
+  try {
+    search = start(options);
+    live = search.live;
+    for await (const item of search.items) {
+      found++;
+      const wait = out.write(format(item));
+      if (wait) await wait;
+    }
+    await out.end();
+  } finally {
+    progress?.stop();
+  }
+  const summary = await search.summary();
+  const root = path.resolve(options.root);
+  const text = formatSummary(summary, {
+    root,
+    maxResults: options.maxResults,
+    maxDepth: options.maxDepth,
+    timeBudgetMs: options.timeBudgetMs,
+    hiddenLeftOut: options.hidden === false,
+    // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
+    displayPath: buildRelDisplay(options.absolute ? root : options.root, process.cwd()),
+    styles,
+  });
+  await writeAll(text, process.stderr);
+  return summary;
+}
+
+/** Writes text and resolves once the stream has taken it, so exiting next loses nothing. */
+function writeAll(text: string, stream: NodeJS.WriteStream = process.stdout): Promise<void> {
+  return new Promise((resolve) => stream.write(text, () => resolve()));
+}
