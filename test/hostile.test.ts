@@ -34,14 +34,14 @@ describe('200,000 entries in one directory', () => {
   const fs = hugeDirFs(200_000);
 
   it('returns them all when nothing stops it', async () => {
-    const result = await findFiles({ root: '/big', pattern: '*.txt', fs });
+    const result = await findFiles({ root: '/big', platform: 'posix', pattern: '*.txt', fs });
     expect(result).toMatchObject({ matchedCount: 200_000, complete: true, stats: { dirsRead: 1, entriesSeen: 200_000 } });
   });
 
   it('honours the time budget inside the directory', () => {
     let t = 0;
     const clock = { now: () => (t += 1) }; // every look at the clock costs 1 ms
-    const result = findFilesSync({ root: '/big', pattern: '*.txt', fs, clock, timeBudgetMs: 50 });
+    const result = findFilesSync({ root: '/big', platform: 'posix', pattern: '*.txt', fs, clock, timeBudgetMs: 50 });
     expect(result).toMatchObject({ complete: false, incompleteReason: 'time-budget' });
     expect(result.stats.entriesSeen).toBeLessThan(200_000);
     expect(result.matchedCount).toBe(result.stats.entriesSeen);
@@ -52,7 +52,7 @@ describe('200,000 entries in one directory', () => {
     let looks = 0;
     // The clock is read every 256 entries: abort on the 20th look, in the middle of the directory.
     const clock = { now: () => (++looks === 20 && controller.abort(), 0) };
-    const result = await findFiles({ root: '/big', pattern: '*.txt', fs, clock, signal: controller.signal });
+    const result = await findFiles({ root: '/big', platform: 'posix', pattern: '*.txt', fs, clock, signal: controller.signal });
     expect(result).toMatchObject({ complete: false, incompleteReason: 'aborted' });
     expect(result.stats.entriesSeen).toBeLessThan(200_000);
   });
@@ -69,7 +69,7 @@ describe('a tree that changes during the walk', () => {
         vol.writeFileSync('/root/c/new.txt', '');
       },
     });
-    const result = await findFiles({ root: '/root', pattern: '*.txt', fs, clock: new FakeClock(), concurrency: 1 });
+    const result = await findFiles({ root: '/root', platform: 'posix', pattern: '*.txt', fs, clock: new FakeClock(), concurrency: 1 });
     expect(result.skipped).toEqual([{ path: 'b', code: 'ENOENT' }]);
     expect(result.complete).toBe(true);
     expect(result.matches).toEqual(['a/a.txt', 'c/c.txt', 'c/new.txt']);
@@ -85,7 +85,7 @@ describe('a tree that changes during the walk', () => {
         }
       },
     });
-    const result = findFilesSync({ root: '/root', pattern: '*', fs });
+    const result = findFilesSync({ root: '/root', platform: 'posix', pattern: '*', fs });
     expect(result).toMatchObject({ matches: ['a/a.txt'], skipped: [{ path: 'b', code: 'ENOTDIR' }], complete: true });
   });
 });

@@ -119,6 +119,7 @@ function optionsFor(c: Case) {
   const readdirFaults = Object.fromEntries(Object.entries(c.faults).map(([rel, code]) => [`${ROOT}/${rel}/`, code]));
   return {
     root: ROOT,
+    platform: 'posix' as const,
     pattern: c.pattern,
     hidden: c.hidden,
     fs: faultyFs(asFs(vol), { readdir: readdirFaults }),

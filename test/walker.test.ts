@@ -1,6 +1,7 @@
 /**
  * The walker's contract on memfs with a fake clock. Every case runs through the three API flavours
- * (promise, stream, sync), which must agree to the last field.
+ * (promise, stream, sync), which must agree to the last field. memfs paths are POSIX-flavoured, so
+ * these tests say `platform: 'posix'` and run the same on Windows.
  */
 import { describe, expect, it } from 'vitest';
 import { findFiles, findFilesStream, findFilesSync, type FindOptions, type FindResult } from '../src/index.js';
@@ -33,7 +34,7 @@ function over(tree: Tree, options: Partial<FindOptions> = {}, faults: FaultOptio
         faults.beforeReaddir?.(path);
       },
     });
-    return { root: ROOT, pattern: '*', fs, clock, ...options } as FindOptions;
+    return { root: ROOT, platform: 'posix', pattern: '*', fs, clock, ...options } as FindOptions;
   };
 }
 
@@ -145,10 +146,10 @@ describe('root errors', () => {
   it('rejects a missing root with ENOENT and a root that is a file with ENOTDIR', async () => {
     const vol = buildVolume({ 'file.txt': '' });
     const fs = asFs(vol);
-    await expect(findFiles({ root: '/nope', pattern: '*', fs })).rejects.toMatchObject({ name: 'FindFileError', code: 'ENOENT' });
+    await expect(findFiles({ root: '/nope', platform: 'posix', pattern: '*', fs })).rejects.toMatchObject({ name: 'FindFileError', code: 'ENOENT' });
     await expect(findFiles({ root: `${ROOT}/file.txt`, pattern: '*', fs })).rejects.toMatchObject({ code: 'ENOTDIR' });
-    expect(() => findFilesSync({ root: '/nope', pattern: '*', fs })).toThrow(/does not exist/);
-    const stream = findFilesStream({ root: '/nope', pattern: '*', fs });
+    expect(() => findFilesSync({ root: '/nope', platform: 'posix', pattern: '*', fs })).toThrow(/does not exist/);
+    const stream = findFilesStream({ root: '/nope', platform: 'posix', pattern: '*', fs });
     await expect(async () => {
       for await (const _ of stream) void _;
     }).rejects.toMatchObject({ code: 'ENOENT' });
@@ -158,7 +159,7 @@ describe('root errors', () => {
   it('opens a root that is itself a symlink to a directory', async () => {
     const vol = buildVolume({ real: { 'a.txt': '' } });
     vol.symlinkSync(`${ROOT}/real`, '/link');
-    const result = await findFiles({ root: '/link', pattern: '*', fs: asFs(vol), clock: new FakeClock() });
+    const result = await findFiles({ root: '/link', platform: 'posix', pattern: '*', fs: asFs(vol), clock: new FakeClock() });
     expect(result).toMatchObject({ matches: ['a.txt'], complete: true, symlinkSkipped: 0 });
   });
 });
@@ -232,7 +233,7 @@ describe('time-budget', () => {
     let reads = 0;
     // A clock that moves 1 ms every time it is read: the walk must look at it while inside the directory.
     const ticking = { now: () => reads++ };
-    const result = findFilesSync({ root: ROOT, pattern: '*', fs: asFs(vol), clock: ticking, timeBudgetMs: 5 });
+    const result = findFilesSync({ root: ROOT, platform: 'posix', pattern: '*', fs: asFs(vol), clock: ticking, timeBudgetMs: 5 });
     expect(result).toMatchObject({ complete: false, incompleteReason: 'time-budget' });
     expect(result.stats.entriesSeen).toBeLessThan(3000);
     expect(result.matchedCount).toBeGreaterThan(0);
@@ -279,7 +280,7 @@ describe('aborted', () => {
     const vol = buildVolume(tree);
     let reads = 0;
     const fs = faultyFs(asFs(vol), { beforeReaddir: () => void (++reads === 3 && controller.abort()) });
-    const result = await findFiles({ root: ROOT, pattern: '*', fs, signal: controller.signal, clock: new FakeClock(), concurrency: 1 });
+    const result = await findFiles({ root: ROOT, platform: 'posix', pattern: '*', fs, signal: controller.signal, clock: new FakeClock(), concurrency: 1 });
     expect(result).toMatchObject({ complete: false, incompleteReason: 'aborted' });
     expect(result.matchedCount).toBeLessThan(3);
   });
@@ -444,7 +445,7 @@ describe('bad options are rejected before any I/O', () => {
 
   it.each(cases)('%s', async (_name, bad, code, message) => {
     const fs = faultyFs(asFs(buildVolume({ 'a.js': '' })));
-    const options = { root: ROOT, pattern: '*', fs, ...bad } as FindOptions;
+    const options = { root: ROOT, platform: 'posix', pattern: '*', fs, ...bad } as FindOptions;
     await expect(findFiles(options)).rejects.toMatchObject({ name: 'FindFileError', code, message: expect.stringMatching(message) });
     expect(() => findFilesSync(options)).toThrow(message);
     expect(() => findFilesStream(options)).toThrow(message);
@@ -472,8 +473,8 @@ describe('shape of the walk', () => {
       lstatSync: () => { throw new Error('not needed'); },
     };
     const expected = `${'d/'.repeat(depth)}bottom.txt`;
-    expect(findFilesSync({ root: ROOT, pattern: '*.txt', fs }).matches).toEqual([expected]);
-    const result = await findFiles({ root: ROOT, pattern: '*.txt', fs });
+    expect(findFilesSync({ root: ROOT, platform: 'posix', pattern: '*.txt', fs }).matches).toEqual([expected]);
+    const result = await findFiles({ root: ROOT, platform: 'posix', pattern: '*.txt', fs });
     expect(result).toMatchObject({ matches: [expected], complete: true, stats: { dirsRead: depth + 1 } });
   });
 
