@@ -39,8 +39,8 @@ export class RecordSplitter {
     if (start < chunk.length) {
       this.pendingBytes += chunk.length - start;
       if (this.pendingBytes > this.maxBytes) return 'overflow';
-      // Copied: the caller may reuse its buffer.
-      this.pending.push(chunk.slice(start));
+      // Copied (Buffer#slice would be a view): the caller may reuse its buffer.
+      this.pending.push(new Uint8Array(chunk.subarray(start)));
     }
     return 'ok';
   }

@@ -52,7 +52,7 @@ export async function resolveRipgrep(input: ResolveInput): Promise<ResolvedRipgr
       : { path: undefined, why: `FIND_FILE_RG ${fromEnv} is not an executable file` };
   }
   const name = input.platform === 'win32' ? 'rg.exe' : 'rg';
-  for (const dir of searchDirs(input, paths)) {
+  for (const dir of buildSearchDirs(input)) {
     const candidate = paths.join(dir, name);
     if (await isExecutableFile(candidate, input.platform)) return { path: candidate, selectionMode: 'system' };
   }
@@ -60,8 +60,9 @@ export async function resolveRipgrep(input: ResolveInput): Promise<ResolvedRipgr
 }
 
 /** The PATH's absolute entries, minus the current directory and the searched root. */
-function searchDirs(input: ResolveInput, paths: typeof path.posix): string[] {
+export function buildSearchDirs(input: Omit<ResolveInput, 'rgPath'>): string[] {
   const win = input.platform === 'win32';
+  const paths = win ? path.win32 : path.posix;
   const raw = readEnv(input.env, 'PATH', input.platform) ?? '';
   const same = (a: string, b: string) => (win ? a.toLowerCase() === b.toLowerCase() : a === b);
   const banned = [paths.resolve(input.cwd), paths.resolve(input.root)];

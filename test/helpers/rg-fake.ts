@@ -1,0 +1,100 @@
+/**
+ * A scripted stand-in for ripgrep: each call of the runner plays the next script, step by step,
+ * asynchronously (as a real child does), and records what it was asked to run and whether it was
+ * killed. A killed child stops playing and reports exit `null`/`SIGTERM`, as Node does.
+ */
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ProcessListener, ProcessRequest, ProcessRunner } from '../../src/rg/runner.js';
+
+export type Step =
+  | { stdout: string | Uint8Array }
+  | { stderr: string | Uint8Array }
+  | { exit: number | null; signal?: string }
+  /** The runner's `error` report, with this errno name. */
+  | { error: string }
+  /** Runs test code between two chunks (advance a clock, abort a signal). */
+  | { run: () => void }
+  /** Holds until the child is killed. */
+  | { hang: true };
+
+export interface Call {
+  executable: string;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  killed: boolean;
+}
+
+export class FakeRipgrep {
+  readonly calls: Call[] = [];
+  private readonly scripts: Step[][];
+
+  constructor(...scripts: Step[][]) {
+    this.scripts = scripts;
+  }
+
+  readonly runner: ProcessRunner = (request: ProcessRequest, listener: ProcessListener) => {
+    const call: Call = { executable: request.executable, argv: [...request.argv], cwd: request.cwd, env: { ...request.env }, killed: false };
+    this.calls.push(call);
+    const script = this.scripts[this.calls.length - 1];
+    if (script === undefined) throw new Error(`fake ripgrep: no script for call ${this.calls.length}`);
+    const killed = new Promise<void>((resolve) => {
+      const onAbort = () => {
+        call.killed = true;
+        resolve();
+      };
+      if (request.signal.aborted) onAbort();
+      else request.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    void play(script, listener, call, killed);
+  };
+}
+
+async function play(script: Step[], listener: ProcessListener, call: Call, killed: Promise<void>): Promise<void> {
+  for (const step of script) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (call.killed) break;
+    if ('stdout' in step) listener.stdout(bytes(step.stdout));
+    else if ('stderr' in step) listener.stderr(bytes(step.stderr));
+    else if ('exit' in step) listener.exit(step.exit, step.signal ?? null);
+    else if ('error' in step) listener.error(Object.assign(new Error(`spawn ${step.error}`), { code: step.error }));
+    else if ('run' in step) step.run();
+    else await killed;
+  }
+  if (call.killed) listener.exit(null, 'SIGTERM');
+}
+
+function bytes(data: string | Uint8Array): Uint8Array {
+  return typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+}
+
+/** NUL-terminated records, as `rg --files --null` prints them. */
+export function nul(...paths: string[]): string {
+  return paths.map((p) => p + '\0').join('');
+}
+
+/** The panic ripgrep prints when it cannot create its worker threads. */
+export const EAGAIN_PANIC =
+  "thread 'main' panicked at 'failed to spawn scoped thread: Os { code: 11, kind: WouldBlock, message: \"Resource temporarily unavailable\" }', /build/ignore/src/walk.rs:1305:18\n" +
+  'note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n';
+
+/** A clock the test moves. */
+export class FakeClock {
+  t = 0;
+  now = (): number => this.t;
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+/** An empty executable file to use as `rgPath` (resolution checks it exists), and an empty root. */
+export function makeFakeInstall(): { rgPath: string; root: string; dir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ff-rg-fake-'));
+  const rgPath = join(dir, process.platform === 'win32' ? 'rg.exe' : 'rg');
+  writeFileSync(rgPath, '');
+  chmodSync(rgPath, 0o755);
+  const root = mkdtempSync(join(tmpdir(), 'ff-rg-root-'));
+  return { rgPath, root, dir };
+}

@@ -1,0 +1,105 @@
+/**
+ * Running find-file as a user who can really be denied: root reads every directory, so a real
+ * `chmod 000` test run as root proves nothing. As root, the search is re-run in a child process as
+ * uid/gid 65534 (nobody) through `setpriv` (util-linux) or `runuser`.
+ *
+ * The child cannot be trusted to see the project: CI runs from a fresh clone in an unknown folder
+ * (often under /root, mode 0700). So everything it needs is put in a temp dir readable by all: the
+ * sources compiled there by tsc (never a stale `dist/`), the runtime dependencies, the probe script,
+ * and, when the unprivileged user cannot execute them where they are, copies of `node` and `rg`.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
+const NOBODY = 65534;
+
+export const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+/** How to run a command as nobody, or undefined when this machine has no way. */
+export function dropPrivilegesPrefix(): string[] | undefined {
+  const has = (cmd: string) => spawnSync(cmd, ['--help'], { stdio: 'ignore' }).error === undefined;
+  if (has('setpriv')) return ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--'];
+  if (has('runuser')) return ['runuser', '-u', 'nobody', '--'];
+  return undefined;
+}
+
+/** Makes a directory tree readable (and traversable) by everyone. */
+function openUp(path: string): void {
+  const stats = statSync(path);
+  chmodSync(path, stats.isDirectory() ? 0o755 : stats.mode & 0o111 ? 0o755 : 0o644);
+  if (stats.isDirectory()) for (const name of readdirSync(path)) openUp(join(path, name));
+}
+
+/** Copies the package's production dependencies (and theirs) into `dest/node_modules`. */
+function copyRuntimeDependencies(dest: string): void {
+  const seen = new Set<string>();
+  const queue = Object.keys(JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')).dependencies ?? {});
+  while (queue.length > 0) {
+    const name = queue.shift()!;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const from = join(PROJECT, 'node_modules', name);
+    if (!existsSync(from)) continue; // nested under its parent, copied with it
+    cpSync(from, join(dest, 'node_modules', name), { recursive: true, dereference: true });
+    const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8'));
+    queue.push(...Object.keys(manifest.dependencies ?? {}));
+  }
+}
+
+export interface Sandbox {
+  dir: string;
+  /** Runs `node <script> ...args` as nobody; returns stdout, or throws with stderr. */
+  runAsNobody(script: string, args: string[], env: Record<string, string>): string;
+  /** An executable path nobody can run: the given one, or a copy in the sandbox. */
+  reachable(executable: string): string;
+}
+
+/** Builds the sandbox (takes a few seconds: it compiles the sources). */
+export function buildSandbox(prefix: string[]): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), 'ff-nobody-'));
+  const require = createRequire(join(PROJECT, 'package.json'));
+  const tsc = require.resolve('typescript/bin/tsc');
+  const built = spawnSync(process.execPath, [tsc, '-p', join(PROJECT, 'tsconfig.json'), '--outDir', join(dir, 'dist'), '--sourceMap', 'false', '--declaration', 'false'], {
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`compiling the sources for the unprivileged run failed:\n${built.stdout}${built.stderr}`);
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  copyRuntimeDependencies(dir);
+  mkdirSync(join(dir, 'bin'));
+  openUp(dir);
+
+  const canRun = (exe: string) => spawnSync(prefix[0]!, [...prefix.slice(1), exe, '--version'], { stdio: 'ignore', cwd: dir }).status === 0;
+  const reachable = (exe: string): string => {
+    if (canRun(exe)) return exe;
+    const copy = join(dir, 'bin', exe.split(/[\\/]/).pop()!);
+    copyFileSync(exe, copy);
+    chmodSync(copy, 0o755);
+    if (!canRun(copy)) throw new Error(`${exe}: the unprivileged user cannot run it, nor a copy of it`);
+    return copy;
+  };
+  const node = reachable(process.execPath);
+
+  return {
+    dir,
+    reachable,
+    runAsNobody(script, args, env) {
+      const result = spawnSync(prefix[0]!, [...prefix.slice(1), node, script, ...args], { cwd: dir, env, encoding: 'utf8' });
+      if (result.status !== 0) throw new Error(`unprivileged run failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+      return result.stdout;
+    },
+  };
+}
+
+/** Where a probe script sits in the sandbox, next to its compiled find-file. */
+export function writeProbe(sandbox: Sandbox, name: string, source: string): string {
+  const file = join(sandbox.dir, name);
+  writeFileSync(file, source);
+  chmodSync(file, 0o644);
+  return file;
+}
+

@@ -1,0 +1,132 @@
+/**
+ * Parity with the real ripgrep on a real temp tree: for the same root, pattern and options, the
+ * walker and the ripgrep backend return the same matches (and `auto` runs ripgrep). The tree holds
+ * what tends to break a listing: dot files, nesting, spaces, unicode, a newline in a name, names
+ * that look like flags or globs, links, excluded trees.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFiles, type FindOptions } from '../src/index.js';
+import { hasRg, realRg, requireRipgrepInCi } from './helpers/real-rg.js';
+
+const isPosix = process.platform !== 'win32';
+let root: string;
+
+const FILES = [
+  'a.ts',
+  'README.md',
+  '.env',
+  '.hidden/secret.ts',
+  '.hidden/deep/notes.md',
+  'src/index.ts',
+  'src/.local.ts',
+  'src/lib/util.ts',
+  'src/lib/util.test.ts',
+  'name with spaces.md',
+  'dir with space/file one.ts',
+  'ünïcødé/文件.ts',
+  'emoji/😀.ts',
+  'node_modules/pkg/index.js',
+  'node_modules/pkg/lib/deep.ts',
+  'dist/out.js',
+  'a/b/c/d/e/deep.ts',
+  'src/weird-[x].ts',
+  '-dash.ts',
+  '--files.md',
+  '#hash.ts',
+  'UPPER.TS',
+  'x.tsx',
+  ...(isPosix ? ['new\nline.ts', 'back\\slash.ts', 'tab\there.ts'] : []),
+];
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'ff-rg-parity-'));
+  for (const file of FILES) {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), file);
+  }
+  mkdirSync(join(root, 'empty/deeper'), { recursive: true });
+  if (isPosix) {
+    symlinkSync(join(root, 'a.ts'), join(root, 'link.ts'));
+    symlinkSync(join(root, 'src'), join(root, 'link-to-src'));
+    symlinkSync(root, join(root, 'src', 'loop'));
+  }
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+requireRipgrepInCi();
+
+const CASES: [string, Partial<FindOptions>][] = [
+  ['everything', { pattern: '*' }],
+  ['base name glob', { pattern: '*.ts' }],
+  ['globstar', { pattern: '**/*.ts' }],
+  ['anchored globstar', { pattern: 'src/**/*.ts' }],
+  ['directory contents', { pattern: 'src/**' }],
+  ['braces', { pattern: '*.{ts,md}' }],
+  ['question mark (not passed to ripgrep)', { pattern: '?.ts' }],
+  ['character class (not passed to ripgrep)', { pattern: '*.[tm][sd]' }],
+  ['deep anchored', { pattern: 'a/b/**' }],
+  ['middle globstar', { pattern: '**/lib/*' }],
+  ['a name that looks like a flag', { pattern: '-dash.ts' }],
+  ['a name that looks like a long flag', { pattern: '--files.md' }],
+  ['a name gitignore would read as a comment', { pattern: '#hash.ts' }],
+  ['a name with spaces', { pattern: 'file one.ts' }],
+  ['unicode', { pattern: '文件.ts' }],
+  ['emoji', { pattern: '*.ts', exclude: ['src'] }],
+  ['case matters on POSIX', { pattern: isPosix ? 'upper.ts' : 'UPPER.ts' }],
+  ['several patterns', { pattern: ['*.md', 'src/lib/*.ts'] }],
+  ['exclude a tree and a dir-only glob', { pattern: '*', exclude: ['node_modules', 'dist/'] }],
+  ['exclude files', { pattern: '**/*.ts', exclude: ['**/*.test.ts', 'a/b/**'] }],
+  ['exclude with a class (not passed to ripgrep)', { pattern: '*', exclude: ['[nd]*'] }],
+  ['hidden: false', { pattern: '*', hidden: false }],
+  ['hidden: false with a glob', { pattern: '**/*.ts', hidden: false }],
+  ['no match', { pattern: '*.nothing' }],
+  ['absolute paths', { pattern: '*.md', absolute: true }],
+  ['maxResults above the count', { pattern: '*', maxResults: 1000 }],
+  ['anchored pattern within maxDepth', { pattern: 'src/*.ts', maxDepth: 2 }],
+  ...(isPosix ? ([['a newline in a name', { pattern: 'new*' }], ['a backslash in a name', { pattern: 'back*' }]] as [string, Partial<FindOptions>][]) : []),
+];
+
+describe.skipIf(!hasRg)(`walker and ripgrep (${realRg.path ?? 'missing'}) agree on a real tree`, () => {
+  it.each(CASES)('%s', async (_name, options) => {
+    const walker = await findFiles({ root, pattern: '*', ...options, backend: 'walker' });
+    const ripgrep = await findFiles({ root, pattern: '*', ...options, backend: 'ripgrep' });
+    expect(ripgrep.matches).toEqual(walker.matches);
+    expect(ripgrep.matchedCount).toBe(walker.matchedCount);
+    expect(ripgrep.skipped).toEqual(walker.skipped);
+    expect(ripgrep.complete).toBe(walker.complete);
+    expect(ripgrep.incompleteReasons).toEqual(walker.incompleteReasons);
+    expect(ripgrep).toMatchObject({ backend: 'ripgrep', recovery: { selectionMode: 'system', retryTriggered: false } });
+    expect(ripgrep.recovery).not.toHaveProperty('failureKind');
+    const auto = await findFiles({ root, pattern: '*', ...options, backend: 'auto' });
+    expect(auto.backend).toBe('ripgrep');
+    expect(auto.matches).toEqual(walker.matches);
+  });
+
+  it('the tree really holds what the cases claim (guards against a vacuous pass)', async () => {
+    const all = await findFiles({ root, pattern: '*', backend: 'ripgrep' });
+    expect(all.matchedCount).toBe(FILES.length);
+    if (isPosix) expect(all.matches).toContain('new\nline.ts');
+    expect(all.matches).not.toContain('link.ts');
+  });
+
+  it('with a depth limit the patterns reach past, the matches agree and ripgrep says depth-limit (it cannot see directories)', async () => {
+    const walker = await findFiles({ root, pattern: '*.ts', maxDepth: 2, backend: 'walker' });
+    const ripgrep = await findFiles({ root, pattern: '*.ts', maxDepth: 2, backend: 'ripgrep' });
+    expect(ripgrep.matches).toEqual(walker.matches);
+    expect(walker.incompleteReasons).toEqual(['depth-limit']); // a/b/c/... lies beyond
+    expect(ripgrep.incompleteReasons).toEqual(['depth-limit']);
+    const auto = await findFiles({ root, pattern: '*.ts', maxDepth: 2, backend: 'auto' });
+    expect(auto).toMatchObject({ backend: 'walker', fallbackReason: 'max-depth', matches: walker.matches });
+  });
+
+  it('with maxResults, ripgrep returns that many of the walker matches, and says result-limit', async () => {
+    const walker = await findFiles({ root, pattern: '*.ts', backend: 'walker' });
+    const ripgrep = await findFiles({ root, pattern: '*.ts', backend: 'ripgrep', maxResults: 3 });
+    expect(ripgrep).toMatchObject({ matchedCount: 3, complete: false, incompleteReasons: ['result-limit'] });
+    for (const match of ripgrep.matches) expect(walker.matches).toContain(match);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The issue's "done" case on a real disk: a directory that really cannot be read (`chmod 000`,
+ * searched by a user who is not root) gives the same matches and the same skipped entry
+ * `{ path, code: 'EACCES' }` from `walker`, `ripgrep` and `auto`, and the other matches are kept.
+ *
+ * Root reads everything, so as root the search runs in a child process as nobody (see
+ * helpers/unprivileged.ts); as any other user it runs here. POSIX only: chmod cannot deny a read
+ * on Windows (that platform's denial is covered by the os error 5 lines in rg-stderr and rg-run).
+ */
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFiles } from '../src/index.js';
+import { hasRg, realRg, requireRipgrepInCi } from './helpers/real-rg.js';
+import { buildSandbox, dropPrivilegesPrefix, isRoot, writeProbe, type Sandbox } from './helpers/unprivileged.js';
+
+const isPosix = process.platform !== 'win32';
+const BACKENDS = ['walker', 'ripgrep', 'auto'] as const;
+
+interface Summary {
+  backend: string;
+  matches: string[];
+  skipped: { path: string; code: string }[];
+  complete: boolean;
+  incompleteReasons: string[];
+  fallbackReason?: string;
+}
+
+let tree: string;
+let sandbox: Sandbox | undefined;
+
+/** Every file is readable except what lies in `locked/` and `src/locked-too/`. */
+function buildTree(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ff-rg-perm-'));
+  for (const file of ['a.ts', 'notes.md', 'src/index.ts', 'src/lib/util.ts', 'locked/hidden.ts', 'src/locked-too/inner/x.ts', 'open/z.ts']) {
+    mkdirSync(join(dir, file, '..'), { recursive: true });
+    writeFileSync(join(dir, file), file);
+  }
+  chmodSync(dir, 0o755); // mkdtemp makes it 0700: nobody could not even enter the root
+  for (const sub of ['src', 'src/lib', 'open', 'src/locked-too/inner']) chmodSync(join(dir, sub), 0o755);
+  chmodSync(join(dir, 'locked'), 0o000);
+  chmodSync(join(dir, 'src/locked-too'), 0o000);
+  return dir;
+}
+
+const PROBE = `
+import { findFiles } from './dist/index.js';
+const [root, rgPath] = process.argv.slice(2);
+const out = [];
+for (const backend of ${JSON.stringify(BACKENDS)}) {
+  const r = await findFiles({ root, pattern: '*.ts', backend, ...(backend === 'walker' ? {} : { rgPath }) });
+  out.push({ backend: r.backend, matches: r.matches, skipped: r.skipped, complete: r.complete, incompleteReasons: r.incompleteReasons, fallbackReason: r.fallbackReason });
+}
+console.log(JSON.stringify(out));
+`;
+
+async function searchAll(): Promise<Summary[]> {
+  if (!isRoot) {
+    const results: Summary[] = [];
+    for (const backend of BACKENDS) results.push(await findFiles({ root: tree, pattern: '*.ts', backend }));
+    return results;
+  }
+  const probe = writeProbe(sandbox!, 'probe.mjs', PROBE);
+  const rg = sandbox!.reachable(realRg.path!);
+  const stdout = sandbox!.runAsNobody(probe, [tree, rg], { PATH: process.env.PATH ?? '/usr/bin:/bin' });
+  return JSON.parse(stdout) as Summary[];
+}
+
+requireRipgrepInCi();
+
+describe.skipIf(!isPosix || !hasRg)('an unreadable directory on a real disk', () => {
+  beforeAll(() => {
+    tree = buildTree();
+    if (isRoot) {
+      const prefix = dropPrivilegesPrefix();
+      if (prefix === undefined) throw new Error('running as root, and neither setpriv nor runuser is here to drop to an unprivileged user');
+      sandbox = buildSandbox(prefix);
+    }
+  }, 120_000);
+
+  afterAll(() => {
+    if (tree !== undefined) {
+      chmodSync(join(tree, 'locked'), 0o755);
+      chmodSync(join(tree, 'src/locked-too'), 0o755);
+      rmSync(tree, { recursive: true, force: true });
+    }
+    if (sandbox !== undefined) rmSync(sandbox.dir, { recursive: true, force: true });
+  });
+
+  it(`gives the same matches and skipped entries from walker, ripgrep and auto${isRoot ? ' (run as nobody)' : ''}`, async () => {
+    const [walker, ripgrep, auto] = await searchAll();
+    const expected = {
+      matches: ['a.ts', 'open/z.ts', 'src/index.ts', 'src/lib/util.ts'],
+      skipped: [
+        { path: 'locked', code: 'EACCES' },
+        { path: 'src/locked-too', code: 'EACCES' },
+      ],
+      complete: false,
+      incompleteReasons: ['permission-denied'],
+    };
+    // ripgrep prints errors in the order its threads meet them: compare skipped entries as sets.
+    const bySkippedPath = (s: Summary) => ({ ...s, skipped: [...s.skipped].sort((a, b) => (a.path < b.path ? -1 : 1)) });
+    expect(bySkippedPath(walker!)).toMatchObject({ backend: 'walker', ...expected });
+    expect(bySkippedPath(ripgrep!)).toMatchObject({ backend: 'ripgrep', ...expected });
+    expect(bySkippedPath(auto!)).toMatchObject({ backend: 'ripgrep', ...expected });
+    expect(auto!.fallbackReason).toBeUndefined();
+  }, 60_000);
+});
