@@ -37,14 +37,19 @@ export interface CliRequest {
 export async function runSearch(request: CliRequest): Promise<ExitCode> {
   const controller = new AbortController();
   let interrupted = false;
-  process.on('SIGINT', () => {
+  const onInterrupt = () => {
     if (interrupted) process.exit(EXIT.INTERRUPTED);
     interrupted = true;
     controller.abort();
-  });
-  const options: FindOptions = { ...request.options, signal: controller.signal };
-  const result = request.contains === undefined ? await printFiles(options, request.output) : await printContent(options, request.contains, request.output);
-  return exitCodeForResult(result, { strict: request.strict, interrupted });
+  };
+  process.on('SIGINT', onInterrupt);
+  try {
+    const options: FindOptions = { ...request.options, signal: controller.signal };
+    const result = request.contains === undefined ? await printFiles(options, request.output) : await printContent(options, request.contains, request.output);
+    return exitCodeForResult(result, { strict: request.strict, interrupted });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
 }
 
 /** What the printers need of a search: the matches in the order found, then the summary. */
@@ -108,9 +113,15 @@ async function printContent(options: FindOptions, query: string, output: OutputM
   if (typeof searchContent !== 'function') {
     throw new FindFileError('FF_UNKNOWN_OPTION', '--contains: content search is not available yet in this version of find-file', 'contains');
   }
-  const { absolute: _absolute, ...rest } = options;
-  const run = (): Search<ContentHit> => {
-    const pending = searchContent({ ...rest, query });
+  // Hits carry root-relative paths; --absolute is applied here, when they are printed.
+  const contentOptions = ({ absolute: _absolute, ...rest }: FindOptions): ContentOptions => ({ ...rest, query });
+  if (output === 'json') {
+    const result = await searchContent(contentOptions(options));
+    await writeAll(JSON.stringify(result) + '\n');
+    return result;
+  }
+  const start = (current: FindOptions): Search<ContentHit> => {
+    const pending = searchContent(contentOptions(current));
     return {
       items: (async function* () {
         yield* (await pending).hits;
@@ -122,15 +133,10 @@ async function printContent(options: FindOptions, query: string, output: OutputM
       live: false,
     };
   };
-  if (output === 'json') {
-    const result = await searchContent({ ...rest, query });
-    await writeAll(JSON.stringify(result) + '\n');
-    return result;
-  }
-  if (output === 'ndjson') return printNdjson(run(), (hit) => JSON.stringify({ type: 'hit', ...hit }) + '\n');
+  if (output === 'ndjson') return printNdjson(start(options), (hit) => JSON.stringify({ type: 'hit', ...hit }) + '\n');
   const display = buildRelDisplay(options.absolute ? path.resolve(options.root) : options.root, process.cwd());
   const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
-  return printHuman(options, run, (hit) => `${display(hit.path)}${sep}${hit.line}:${hit.text}\n`);
+  return printHuman(options, start, (hit) => `${display(hit.path)}${sep}${hit.line}:${hit.text}\n`);
 }
 
 async function printNdjson<T>(search: Search<T>, format: (item: T) => string): Promise<FindSummary> {

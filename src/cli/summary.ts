@@ -73,6 +73,8 @@ export function explainReason(reason: IncompleteReason | string, summary: FindSu
       return `io-error: ${count(unreadable('io-error'), 'path', 'paths')} could not be read (read errors)`;
     case 'aborted':
       return 'aborted: interrupted before the walk ended';
+    case 'output-limit': // content search (src/content/types.ts)
+      return 'output-limit: the text of the hits reached its size cap; the rest was not searched';
     default:
       return reason;
   }

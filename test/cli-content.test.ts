@@ -1,0 +1,105 @@
+/**
+ * The `--contains` hook against a stand-in for the library's planned `searchContent` (the
+ * contract in src/content/types.ts): once the library exports it, the command prints hits, the
+ * summary and the status with no change of its own. test/cli.test.ts checks the real binary's
+ * refusal while the library does not export it.
+ */
+import { sep } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ContentOptions, ContentResult } from '../src/content/types.js';
+
+const calls: ContentOptions[] = [];
+let answer: ContentResult;
+
+vi.mock('../src/index.js', async (importOriginal) => ({
+  ...(await importOriginal<Record<string, unknown>>()),
+  searchContent: async (options: ContentOptions) => {
+    calls.push(options);
+    return answer;
+  },
+}));
+
+const { runSearch } = await import('../src/cli/run.js');
+
+function resultOf(overrides: Partial<ContentResult>): ContentResult {
+  return {
+    hits: [
+      { path: 'src/a.ts', line: 3, column: 4, text: '// TODO: split' },
+      { path: 'docs/b.md', line: 10, column: 1, text: 'TODO list' },
+    ],
+    hitCount: 2,
+    filesSearched: 5,
+    binarySkipped: 0,
+    skipped: [],
+    skippedCount: 0,
+    symlinkSkipped: 0,
+    excludedCount: 0,
+    complete: true,
+    incompleteReasons: [],
+    truncated: false,
+    stats: { dirsRead: 3, entriesSeen: 9, elapsedMs: 1, bytesSearched: 100 },
+    backend: 'walker',
+    ...overrides,
+  };
+}
+
+let stdout = '';
+let stderr = '';
+
+beforeEach(() => {
+  calls.length = 0;
+  stdout = '';
+  stderr = '';
+  answer = resultOf({});
+  const capture = (append: (text: string) => void) =>
+    ((chunk: string, callback?: () => void) => {
+      append(String(chunk));
+      callback?.();
+      return true;
+    }) as unknown as typeof process.stdout.write;
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture((text) => (stdout += text)));
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture((text) => (stderr += text)));
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+const options = { root: '/proj', pattern: ['*.ts', '*.md'], maxResults: 10, absolute: true };
+
+describe('--contains through searchContent', () => {
+  it('passes the search options and the query, without --absolute (hits are root-relative)', async () => {
+    await runSearch({ options, output: 'json', strict: false, contains: 'TODO' });
+    expect(calls).toHaveLength(1);
+    const { signal, ...rest } = calls[0]!;
+    expect(rest).toEqual({ root: '/proj', pattern: ['*.ts', '*.md'], maxResults: 10, query: 'TODO' });
+    expect(signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('prints hits as path:line:text and the summary, status 0', async () => {
+    const status = await runSearch({ options: { root: '.', pattern: '*' }, output: 'human', strict: false, contains: 'TODO' });
+    expect(status).toBe(0);
+    const native = (rel: string) => rel.split('/').join(sep);
+    expect(stdout).toBe(`${native('src/a.ts')}:3:// TODO: split\n${native('docs/b.md')}:10:TODO list\n`);
+    expect(stderr).toMatch(/^find-file: 2 matches under .*: complete, every directory was read\n$/);
+  });
+
+  it('prints the result as one JSON object, and hit lines then a summary line as NDJSON', async () => {
+    await runSearch({ options: { root: '.', pattern: '*' }, output: 'json', strict: false, contains: 'TODO' });
+    expect(JSON.parse(stdout)).toEqual(answer);
+    stdout = '';
+    await runSearch({ options: { root: '.', pattern: '*' }, output: 'ndjson', strict: false, contains: 'TODO' });
+    const events = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events.map((e) => e.type)).toEqual(['hit', 'hit', 'summary']);
+    expect(events[0]).toEqual({ type: 'hit', path: 'src/a.ts', line: 3, column: 4, text: '// TODO: split' });
+    expect(events[2]).toMatchObject({ hitCount: 2, complete: true });
+  });
+
+  it('says an incomplete content search proves nothing, and --strict exits 3', async () => {
+    answer = resultOf({ hits: [], hitCount: 0, complete: false, incompleteReason: 'time-budget', incompleteReasons: ['time-budget'] });
+    const status = await runSearch({ options: { root: '.', pattern: '*', timeBudgetMs: 5 }, output: 'human', strict: true, contains: 'TODO' });
+    expect(status).toBe(3);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('no matches under');
+    expect(stderr).toContain('INCOMPLETE: NOT proof of absence');
+    expect(stderr).toContain('why: time-budget: the 5 ms budget');
+  });
+});
