@@ -304,6 +304,26 @@ describe('the walker decides what is returned', () => {
     expect(result.skipped).toEqual([{ path: 'src/deny', code: 'EACCES' }]);
   });
 
+  it('skips names that are not valid UTF-8 as EILSEQ, the walker way, and keeps a real U+FFFD name', async () => {
+    const { writeFileSync, mkdirSync } = await import('node:fs');
+    mkdirSync(join(root, 'utf8'), { recursive: true });
+    writeFileSync(join(root, 'utf8', 'real-\uFFFD.ts'), '');
+    const raw = Buffer.concat([
+      Buffer.from('utf8/bad'), Buffer.from([0xff]), Buffer.from('/in.ts\0'), // a directory name with a bad byte
+      Buffer.from('utf8/f'), Buffer.from([0xfe]), Buffer.from('.ts\0'), // a file name with a bad byte
+      Buffer.from('utf8/bad'), Buffer.from([0xff]), Buffer.from('/other.ts\0'), // the same directory again: one entry
+      Buffer.from('utf8/real-\uFFFD.ts\0'),
+    ]);
+    const { result } = await search([[{ stdout: raw }, { exit: 0 }]]);
+    rmSync(join(root, 'utf8'), { recursive: true, force: true });
+    expect(result.matches).toEqual(['utf8/real-\uFFFD.ts']);
+    expect(result.skipped).toEqual([
+      { path: 'utf8/bad\uFFFD', code: 'EILSEQ' },
+      { path: 'utf8/f\uFFFD.ts', code: 'EILSEQ' },
+    ]);
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'] });
+  });
+
   it('returns native absolute paths with absolute: true', async () => {
     const { result } = await search([[{ stdout: nul('a/b.ts') }, { exit: 0 }]], { absolute: true });
     expect(result.matches).toEqual([join(root, 'a', 'b.ts')]);

@@ -123,6 +123,31 @@ describe.skipIf(!hasRg)(`walker and ripgrep (${realRg.path ?? 'missing'}) agree 
     expect(auto).toMatchObject({ backend: 'walker', fallbackReason: 'max-depth', matches: walker.matches });
   });
 
+  it.runIf(process.platform === 'linux')('(Linux) names that are not valid UTF-8: the same EILSEQ entries from both', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ff-rg-utf8-'));
+    try {
+      const raw = (name: number[]) => Buffer.concat([Buffer.from(`${dir}/`), Buffer.from(name)]);
+      mkdirSync(raw([0x62, 0x61, 0x64, 0xff])); // "bad\xff"
+      writeFileSync(Buffer.concat([raw([0x62, 0x61, 0x64, 0xff]), Buffer.from('/in.txt')]), '');
+      writeFileSync(raw([0x66, 0xfe, 0x2e, 0x74, 0x78, 0x74]), ''); // "f\xfe.txt"
+      writeFileSync(join(dir, 'ok.txt'), '');
+      writeFileSync(join(dir, 'real-\uFFFD.txt'), ''); // a valid name that holds U+FFFD itself
+      const bySkippedPath = (r: { skipped: { path: string }[] }) => [...r.skipped].sort((a, b) => (a.path < b.path ? -1 : 1));
+      const walker = await findFiles({ root: dir, pattern: '*', backend: 'walker' });
+      const ripgrep = await findFiles({ root: dir, pattern: '*', backend: 'ripgrep' });
+      expect(ripgrep.matches).toEqual(['ok.txt', 'real-\uFFFD.txt']);
+      expect(ripgrep.matches).toEqual(walker.matches);
+      expect(bySkippedPath(ripgrep)).toEqual([
+        { path: 'bad\uFFFD', code: 'EILSEQ' },
+        { path: 'f\uFFFD.txt', code: 'EILSEQ' },
+      ]);
+      expect(bySkippedPath(ripgrep)).toEqual(bySkippedPath(walker));
+      expect(ripgrep.incompleteReasons).toEqual(walker.incompleteReasons);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('with maxResults, ripgrep returns that many of the walker matches, and says result-limit', async () => {
     const walker = await findFiles({ root, pattern: '*.ts', backend: 'walker' });
     const ripgrep = await findFiles({ root, pattern: '*.ts', backend: 'ripgrep', maxResults: 3 });

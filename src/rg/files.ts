@@ -14,6 +14,7 @@ import { collectReasons, judgeRun, type Verdict } from './exit.js';
 import type { Env, ResolvedRipgrep } from './resolve.js';
 import { runRipgrep, type RecordConsumer } from './run.js';
 import type { ProcessRunner } from './runner.js';
+import { REPLACEMENT_CHAR, settleUndecodable } from './undecodable.js';
 
 /** Cap on one path record or stderr line. A real path is at most a few KiB (Windows: 32k UTF-16 units). */
 export const MAX_RECORD_BYTES = 1 << 20;
@@ -63,8 +64,19 @@ export async function listFilesWithRipgrep(plan: WalkPlan, setup: RipgrepSetup):
     maxRecordBytes: setup.maxRecordBytes ?? MAX_RECORD_BYTES,
     newConsumer: () => new FileCollector(plan),
   });
-  const skipped = outcome.stderr.skipped.filter(buildSkipFilter(plan));
-  return buildResult(plan, setup, outcome.verdict, outcome.recovery, outcome.consumer, skipped, outcome.stderr.unclassified);
+  const keep = buildSkipFilter(plan);
+  const skipped = outcome.stderr.skipped.filter(keep);
+  const files = outcome.consumer;
+  let verdict = outcome.verdict;
+  if (files.suspects.length > 0) {
+    const settled = await settleUndecodable(plan, files.suspects, keep);
+    skipped.push(...settled.skipped);
+    for (const rel of settled.matches) {
+      if (files.rels.length < plan.maxResults) files.rels.push(rel);
+      else if (verdict.stopReason === undefined) verdict = { ...verdict, stopReason: 'result-limit' };
+    }
+  }
+  return buildResult(plan, setup, verdict, outcome.recovery, files, skipped, outcome.stderr.unclassified);
 }
 
 function buildResult(
@@ -127,6 +139,8 @@ async function checkRoot(root: string): Promise<string | undefined> {
  */
 class FileCollector implements RecordConsumer {
   readonly rels: string[] = [];
+  /** Matching paths holding U+FFFD: checked after the run (src/rg/undecodable.ts), not counted yet. */
+  readonly suspects: string[] = [];
   seen = 0;
   excluded = 0;
   private readonly accept: (rel: string) => boolean;
@@ -141,6 +155,10 @@ class FileCollector implements RecordConsumer {
     this.seen++;
     const rel = text.startsWith('./') ? text.slice(2) : text;
     if (rel === '' || !this.accept(rel)) return true;
+    if (rel.includes(REPLACEMENT_CHAR)) {
+      this.suspects.push(rel);
+      return true;
+    }
     if (this.rels.length >= this.maxResults) return false;
     this.rels.push(rel);
     return true;
