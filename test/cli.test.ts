@@ -3,9 +3,10 @@
  * shell) on a real temp tree and checks what a user or a script sees: stdout, stderr, the exit
  * status. The library result it must agree with comes from dist/, the build the command runs.
  *
- * Slow searches (to interrupt one, or to see the progress line) use test/cli-slow-fs.mjs, a
- * preload that delays every directory read. POSIX-only cases (permissions, signals, a pseudo-
- * terminal) say so in their names and run on Linux and macOS CI.
+ * Slow searches (to interrupt one, or to see the progress line) and unreadable folders on any
+ * platform use test/cli-test-fs.mjs, a preload that delays or fails chosen directory reads.
+ * POSIX-only cases (real permissions, signals, a pseudo-terminal) say so in their names and run
+ * on Linux and macOS CI.
  */
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -14,9 +15,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, type FindOptions, type FindResult } from '../dist/index.js';
+import { hasRg, requireRipgrepInCi } from './helpers/real-rg.js';
 
 const BIN = fileURLToPath(new URL('../bin/find-file.mjs', import.meta.url));
-const SLOW_FS = fileURLToPath(new URL('./cli-slow-fs.mjs', import.meta.url));
+const TEST_FS = fileURLToPath(new URL('./cli-test-fs.mjs', import.meta.url));
 const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 const isPosix = process.platform !== 'win32';
 const isRoot = process.getuid?.() === 0;
@@ -41,7 +43,8 @@ function ff(args: string[], options: { cwd?: string; env?: Record<string, string
   const spawnOptions: SpawnSyncOptions = { cwd: options.cwd ?? tree, env: cleanEnv(options.env), encoding: 'utf8', timeout: 20_000 };
   // Root reads everything: the permission cases run the command as an unprivileged user.
   if (options.asUser && isRoot) Object.assign(spawnOptions, { uid: 65534, gid: 65534 });
-  const result = spawnSync(process.execPath, [BIN, ...args], spawnOptions);
+  const preload = Object.keys(options.env ?? {}).some((name) => name.startsWith('FIND_FILE_TEST_')) ? ['--import', TEST_FS] : [];
+  const result = spawnSync(process.execPath, [...preload, BIN, ...args], spawnOptions);
   if (result.error) throw result.error;
   return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
@@ -91,8 +94,6 @@ beforeAll(() => {
 
 afterAll(() => {
   if (!base) return;
-  // A directory left unreadable would stop the clean-up.
-  for (const dir of [join(base, 'perm', 'locked'), join(base, 'perm', 'src', 'private')]) if (existsSync(dir)) chmodSync(dir, 0o755);
   rmSync(base, { recursive: true, force: true });
 });
 
@@ -263,9 +264,9 @@ describe('--json and --ndjson', () => {
 });
 
 describe('backends', () => {
-  it('--backend ripgrep and auto print what the walker prints (needs rg on the PATH, as .ci/run installs it)', async () => {
-    const rg = spawnSync('rg', ['--version'], { encoding: 'utf8' });
-    expect(rg.error, 'ripgrep is not installed: install it (see .ci/run) to run the CLI backend tests').toBeUndefined();
+  // As the other ripgrep suites: needs rg (CI installs it, and a missing one fails CI, see real-rg.ts).
+  requireRipgrepInCi();
+  it.runIf(hasRg)('--backend ripgrep and auto print what the walker prints', async () => {
     const walker = lines(ff(['*.md', '*.ts']).stdout).sort();
     for (const backend of ['walker', 'ripgrep', 'auto']) {
       const run = ff(['*.md', '*.ts', '--backend', backend]);
@@ -283,46 +284,75 @@ describe('backends', () => {
   });
 });
 
-describe.runIf(isPosix)('(POSIX) unreadable directories', () => {
+describe('unreadable directories', () => {
   let perm: string;
+  const native = (rel: string) => rel.split('/').join(sep());
   beforeAll(() => {
     perm = join(base, 'perm');
-    writeTree(perm, ['top.md', 'locked/secret.md', 'src/private/inner.md', 'src/open.md']);
-    chmodSync(join(perm, 'locked'), 0o000);
-    chmodSync(join(perm, 'src', 'private'), 0o000);
+    writeTree(perm, ['top.md', 'locked/secret.md', 'src/private/inner.md', 'src/open.md', 'broken/x.md']);
   });
+  // Reads that fail as a folder the OS refuses to open does (and one with a disk error).
+  const faults = { FIND_FILE_TEST_FAIL: JSON.stringify({ locked: 'EACCES', 'src/private': 'EPERM' }) };
 
   it('names what it could not read, with the code, and never calls the result complete', () => {
-    const run = ff(['secret.md'], { cwd: perm, asUser: true });
+    const run = ff(['secret.md'], { cwd: perm, env: faults });
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('');
     const out = lines(run.stderr);
     expect(out[0]).toBe(`find-file: no matches under ${perm}: INCOMPLETE: NOT proof of absence, part of the tree was not searched`);
     expect(out).toContain('  why: permission-denied: 2 paths could not be read (access denied)');
     expect(out).toContain('  skipped: locked (EACCES)');
-    expect(out).toContain('  skipped: src/private (EACCES)');
+    expect(out).toContain(`  skipped: ${native('src/private')} (EPERM)`);
   });
 
-  it('keeps every match it found, and --json lists the skipped paths; --strict exits 3', () => {
-    const run = ff(['*.md', '--json'], { cwd: perm, asUser: true });
+  it('keeps every match it found and lists every reason; --json lists the skipped paths; --strict exits 3', () => {
+    const env = { FIND_FILE_TEST_FAIL: JSON.stringify({ locked: 'EACCES', 'src/private': 'EPERM', broken: 'EIO' }) };
+    const run = ff(['*.md'], { cwd: perm, env });
     expect(run.status).toBe(0);
-    const result = JSON.parse(run.stdout) as FindResult;
+    expect(lines(run.stdout).sort()).toEqual(['src/open.md', 'top.md'].map(native).sort());
+    expect(run.stderr).toContain('find-file: 2 matches under');
+    expect(run.stderr).toContain('INCOMPLETE: there may be more');
+    expect(run.stderr).toMatch(/permission-denied: 2 paths could not be read \(access denied\)/);
+    expect(run.stderr).toMatch(/io-error: 1 path could not be read \(read errors\)/);
+    const json = ff(['*.md', '--json'], { cwd: perm, env });
+    const result = JSON.parse(json.stdout) as FindResult;
     expect(result.matches).toEqual(['src/open.md', 'top.md']);
-    expect(result).toMatchObject({ complete: false, incompleteReason: 'permission-denied', skippedCount: 2 });
-    expect(result.skipped.map((s) => `${s.path} ${s.code}`).sort()).toEqual(['locked EACCES', 'src/private EACCES']);
-    expect(ff(['*.md', '--strict'], { cwd: perm, asUser: true }).status).toBe(3);
+    expect(result).toMatchObject({ complete: false, skippedCount: 3 });
+    expect([...result.incompleteReasons].sort()).toEqual(['io-error', 'permission-denied']);
+    expect(result.skipped.map((s) => `${s.path} ${s.code}`).sort()).toEqual(['broken EIO', 'locked EACCES', 'src/private EPERM']);
+    expect(ff(['*.md', '--strict'], { cwd: perm, env }).status).toBe(3);
+    expect(ff(['*.md', '--strict', '--ndjson'], { cwd: perm, env }).status).toBe(3);
   });
 
-  it('shows the first five skipped paths, then a count', () => {
+  it('shows the first five skipped paths, then a count; absolute with --absolute', () => {
     const many = join(base, 'perm-many');
     writeTree(many, Array.from({ length: 7 }, (_, i) => `d${i}/x.md`));
-    for (let i = 0; i < 7; i++) chmodSync(join(many, `d${i}`), 0o000);
+    const env = { FIND_FILE_TEST_FAIL: JSON.stringify(Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`d${i}`, 'EACCES']))) };
+    const run = ff(['*.md'], { cwd: many, env });
+    expect(run.stderr.match(/ {2}skipped: d\d \(EACCES\)/g)).toHaveLength(5);
+    expect(run.stderr).toContain('  ... and 2 more skipped paths (--json lists them all)\n');
+    const absolute = ff(['*.md', '--absolute'], { cwd: many, env });
+    expect(absolute.stderr.match(/ {2}skipped: (.*) \(EACCES\)/)![1]).toMatch(new RegExp(`^${escape(join(many, 'd'))}\\d$`));
+  });
+
+  it.runIf(isPosix)('(POSIX) says the same of folders the OS really refuses to open (run unprivileged)', () => {
+    const real = join(base, 'perm-real');
+    writeTree(real, ['top.md', 'locked/secret.md']);
+    chmodSync(join(real, 'locked'), 0o000);
     try {
-      const run = ff(['*.md'], { cwd: many, asUser: true });
-      expect(run.stderr.match(/ {2}skipped: d\d \(EACCES\)/g)).toHaveLength(5);
-      expect(run.stderr).toContain('  ... and 2 more skipped paths (--json lists them all)\n');
+      // Root reads every directory, so the command runs as nobody; it must be able to read this checkout.
+      const run = ff(['*.md'], { cwd: real, asUser: true });
+      expect(run.stderr, 'the command could not run as an unprivileged user: is the checkout readable by others?').toMatch(/^find-file: /);
+      expect(run.status).toBe(0);
+      expect(lines(run.stdout)).toEqual(['top.md']);
+      expect(lines(run.stderr)).toEqual([
+        `find-file: 1 match under ${real}: INCOMPLETE: there may be more, part of the tree was not searched`,
+        '  why: permission-denied: 1 path could not be read (access denied)',
+        '  skipped: locked (EACCES)',
+      ]);
+      expect(ff(['*.md', '--strict'], { cwd: real, asUser: true }).status).toBe(3);
     } finally {
-      for (let i = 0; i < 7; i++) chmodSync(join(many, `d${i}`), 0o755);
+      chmodSync(join(real, 'locked'), 0o755);
     }
   });
 });
@@ -413,7 +443,7 @@ describe('pipes and signals', () => {
   }
 
   function spawnSlow(args: string[], cwd: string, marker: string, slowMs: number) {
-    return spawn(process.execPath, ['--import', SLOW_FS, BIN, ...args], {
+    return spawn(process.execPath, ['--import', TEST_FS, BIN, ...args], {
       cwd,
       env: cleanEnv({ FIND_FILE_TEST_SLOW_MS: String(slowMs), FIND_FILE_TEST_MARKER: marker }),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -482,7 +512,7 @@ describe('progress line', () => {
     const root = join(base, 'progress-pipe');
     writeTree(root, ['a.md', 'd1/d2/d3/b.md']);
     const run = await new Promise<Run>((done) => {
-      const child = spawn(process.execPath, ['--import', SLOW_FS, BIN, '*.md'], {
+      const child = spawn(process.execPath, ['--import', TEST_FS, BIN, '*.md'], {
         cwd: root,
         env: cleanEnv({ FIND_FILE_TEST_SLOW_MS: '400' }),
       });
@@ -538,7 +568,7 @@ describe('progress line', () => {
 
 /** Runs the command with stdin, stdout and stderr on a pseudo-terminal (via `script`); returns what the terminal showed. */
 function inTerminal(args: string[], cwd: string, env: Record<string, string>): Run {
-  const argv = [process.execPath, ...(env.FIND_FILE_TEST_SLOW_MS ? ['--import', SLOW_FS] : []), BIN, ...args];
+  const argv = [process.execPath, ...(env.FIND_FILE_TEST_SLOW_MS ? ['--import', TEST_FS] : []), BIN, ...args];
   // util-linux `script` runs one command line through a shell, so each element is quoted; BSD
   // (macOS) `script` takes the argv itself.
   const scriptArgs = process.platform === 'linux' ? ['-qfec', argv.map(shellQuote).join(' '), '/dev/null'] : ['-q', '/dev/null', ...argv];
