@@ -1,0 +1,125 @@
+/**
+ * What globTool and grepTool share between the search and the text: the options every search
+ * gets from the context, the count the search can vouch for, the gaps and policy in workspace
+ * terms, sizes for the relevance order, and the refusal and error answers.
+ */
+import { FindFileError } from '../errors.js';
+import type { SkippedEntry } from '../result.js';
+import { errorCodeOf } from '../result.js';
+import type { Settings, ToolResult } from './context.js';
+import { buildOverview } from './guidance.js';
+import type { Refusal, Scope } from './paths.js';
+import { invalidPatternText, overviewLine, refusalText, searchFailedText, type Gaps, type Overview, type Policy, type Total } from './text.js';
+
+/** The search options every tool call takes from the context. */
+export function contextOptions(settings: Settings) {
+  const { ctx } = settings;
+  return {
+    platform: settings.platform,
+    timeBudgetMs: settings.timeBudgetMs,
+    exclude: settings.exclude,
+    backend: settings.backend,
+    ...(settings.clock === undefined ? {} : { clock: settings.clock }),
+    ...(settings.maxDepth === undefined ? {} : { maxDepth: settings.maxDepth }),
+    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    ...(ctx.runner === undefined ? {} : { runner: ctx.runner }),
+    ...(ctx.rgPath === undefined ? {} : { rgPath: ctx.rgPath }),
+    ...(ctx.env === undefined ? {} : { env: ctx.env }),
+  };
+}
+
+/**
+ * How many matches exist, as far as the search can vouch: exact when it was complete, "more than"
+ * when it stopped counting at its cap, "at least" when something else cut it short.
+ */
+export function totalOf(found: number, complete: boolean, reasons: readonly string[]): Total {
+  if (reasons.includes('result-limit')) return { count: found, kind: 'more-than' };
+  return { count: found, kind: complete ? 'exact' : 'at-least' };
+}
+
+export function isTruncated(returned: number, total: Total): boolean {
+  return returned < total.count || total.kind === 'more-than';
+}
+
+/** Root-relative search paths to workspace-relative ones (`.`, the search root, becomes its own path). */
+export function workspacePath(scope: Scope): (rel: string) => string {
+  if (scope.rel === '') return (rel) => rel;
+  return (rel) => (rel === '.' ? scope.rel : `${scope.rel}/${rel}`);
+}
+
+export function gapsOf(settings: Settings, reasons: readonly string[], skipped: readonly SkippedEntry[], toWorkspace: (rel: string) => string, maxOutputBytes?: number): Gaps {
+  return {
+    reasons,
+    skipped: skipped.map((s) => ({ path: toWorkspace(s.path), code: s.code })),
+    timeBudgetMs: settings.timeBudgetMs,
+    maxDepth: settings.maxDepth,
+    countCap: settings.countCap,
+    ...(maxOutputBytes === undefined ? {} : { maxOutputBytes }),
+  };
+}
+
+export function policyOf(settings: Settings, counts: { excludedCount: number; symlinkSkipped: number; binarySkipped?: number }): Policy {
+  const { excludedCount, symlinkSkipped, binarySkipped } = counts;
+  return { exclude: settings.exclude, excludedCount, symlinkSkipped, ...(binarySkipped === undefined ? {} : { binarySkipped }) };
+}
+
+/** Sizes of a page's files (workspace-relative), from one `lstat` each. Unreadable sizes are left out. */
+export async function statSizes(settings: Settings, paths: readonly string[]): Promise<Map<string, number | undefined>> {
+  const sep = settings.platform === 'win32' ? '\\' : '/';
+  const prefix = settings.workspaceRoot.endsWith(sep) ? settings.workspaceRoot : settings.workspaceRoot + sep;
+  const sizes = new Map<string, number | undefined>();
+  await Promise.all(
+    paths.map(
+      (p) =>
+        new Promise<void>((resolve) => {
+          try {
+            settings.fs.lstat(prefix + (sep === '/' ? p : p.replace(/\//g, sep)), (error, stats) => {
+              const size = error ? undefined : (stats as { size?: unknown }).size;
+              sizes.set(p, typeof size === 'number' ? size : undefined);
+              resolve();
+            });
+          } catch {
+            sizes.set(p, undefined);
+            resolve();
+          }
+        }),
+    ),
+  );
+  return sizes;
+}
+
+export interface ErrorMetadata {
+  error: { code: string; message: string };
+  workspaceRoot: string;
+  /** For a `path` that does not exist: the deepest directory on it that does. */
+  overview?: Overview;
+}
+
+export function errorAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, code: string, message: string, extra: Partial<ErrorMetadata> = {}): ToolResult<ErrorMetadata & { tool: T }> {
+  const content = extra.overview === undefined ? message : `${message}\n${overviewLine(extra.overview, 'The nearest existing directory')}`;
+  return {
+    summary: `${tool}: ${message.split('\n')[0]}`,
+    content,
+    metadata: { tool, error: { code, message }, workspaceRoot: settings.workspaceRoot, ...extra },
+    isError: true,
+  };
+}
+
+export async function refusalAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, refusal: Refusal): Promise<ToolResult<ErrorMetadata & { tool: T }>> {
+  const message = refusalText(refusal.kind, refusal.input, refusal.at, settings.workspaceRoot);
+  if (refusal.kind !== 'not-found') return errorAnswer(tool, settings, `path-${refusal.kind}`, message);
+  // A wrong path deserves the same help as an empty answer: what is there instead.
+  const sep = settings.platform === 'win32' ? '\\' : '/';
+  const prefix = settings.workspaceRoot.endsWith(sep) ? settings.workspaceRoot : settings.workspaceRoot + sep;
+  const nearest = refusal.at === '' ? settings.workspaceRoot : prefix + refusal.at.split('/').join(sep);
+  const overview = await buildOverview(settings.fs, nearest, nearest);
+  return errorAnswer(tool, settings, 'path-not-found', message, { overview });
+}
+
+/** A `FindFileError` (bad pattern, root gone) as an answer the model can act on; anything else is a bug and is thrown. */
+export function searchErrorAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, root: string, error: unknown): ToolResult<ErrorMetadata & { tool: T }> {
+  if (!(error instanceof FindFileError)) throw error;
+  const isPattern = error.code === 'FF_INVALID_PATTERN' || error.code === 'FF_PATTERN_OUTSIDE_ROOT';
+  const message = isPattern ? invalidPatternText(error.message, root) : searchFailedText(error.message);
+  return errorAnswer(tool, settings, errorCodeOf(error), message);
+}

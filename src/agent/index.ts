@@ -1,0 +1,18 @@
+/**
+ * find-file/agent: glob and grep tools for function-calling agents, answering in text a model
+ * cannot misread. See docs/agent.md.
+ */
+export { globTool, type GlobInput, type GlobMetadata, type GlobToolResult } from './glob.js';
+export { GLOB_INPUT_SCHEMA, GREP_INPUT_SCHEMA, validate, checkSchema, type JsonSchema } from './schema.js';
+export {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  DEFAULT_COUNT_CAP,
+  DEFAULT_TIME_BUDGET_MS,
+  DEFAULT_EXCLUDE,
+  type ToolContext,
+  type ToolResult,
+  type SortOrder,
+} from './context.js';
+export type { ErrorMetadata } from './answer.js';
+export type { Total, Policy, Overview, SimilarNames } from './text.js';

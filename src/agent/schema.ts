@@ -1,0 +1,141 @@
+/**
+ * The tools' input schemas (JSON Schema, the subset function-calling APIs accept) and the small
+ * validator the tools run them through. The schema is the single statement of what the model may
+ * send: the tools check every call against it, so a schema and its tool cannot drift apart.
+ *
+ * The validator knows exactly the keywords used here (type, properties, required,
+ * additionalProperties: false, minLength, minimum, enum, description). A schema using any other
+ * keyword is rejected by `checkSchema`, so it can never be silently half-validated.
+ */
+import { DEFAULT_LIMIT, MAX_LIMIT } from './context.js';
+
+export interface JsonSchema {
+  type: 'object' | 'string' | 'integer' | 'boolean';
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: false;
+  minLength?: number;
+  minimum?: number;
+  enum?: string[];
+}
+
+const limit: JsonSchema = {
+  type: 'integer',
+  minimum: 1,
+  description: `How many results to return. Default ${DEFAULT_LIMIT}; values above ${MAX_LIMIT} are capped at ${MAX_LIMIT}.`,
+};
+
+const searchPath: JsonSchema = {
+  type: 'string',
+  description: 'Directory to search, relative to the workspace root (for example "src"). Default: the workspace root. Absolute paths and ".." outside the workspace are refused.',
+};
+
+const sort: JsonSchema = {
+  type: 'string',
+  enum: ['path', 'relevance'],
+  description: '"path" (default): sorted by path. "relevance": names holding the words of the query first, source before build output and vendored code, tests next to the code they test, small files before huge ones.',
+};
+
+export const GLOB_INPUT_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'Find files by name or path pattern.',
+  properties: {
+    pattern: {
+      type: 'string',
+      minLength: 1,
+      description: 'A glob over paths relative to the search directory, "/" separated. Without "/", it matches file names at any depth: "*.ts", "loginService.ts". With "/": "src/**/*.test.ts".',
+    },
+    path: searchPath,
+    limit,
+    sort,
+  },
+  required: ['pattern'],
+  additionalProperties: false,
+};
+
+export const GREP_INPUT_SCHEMA: JsonSchema = {
+  type: 'object',
+  description: 'Find lines of text in files. Answers "path:line:column: text".',
+  properties: {
+    query: {
+      type: 'string',
+      minLength: 1,
+      description: 'The text to find, taken literally unless regex is true. Case is ignored unless the query holds a capital letter.',
+    },
+    include: {
+      type: 'string',
+      minLength: 1,
+      description: 'Only search files whose path matches this glob, for example "*.ts" or "src/**/*.py".',
+    },
+    path: searchPath,
+    limit,
+    regex: { type: 'boolean', description: 'Treat query as a regular expression. Default false.' },
+    sort,
+  },
+  required: ['query'],
+  additionalProperties: false,
+};
+
+/** What is wrong with `value`, one message per fault; empty when it fits. */
+export function validate(schema: JsonSchema, value: unknown, at = 'input'): string[] {
+  switch (schema.type) {
+    case 'object': {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${at} must be an object, got ${kindOf(value)}`];
+      const record = value as Record<string, unknown>;
+      const errors: string[] = [];
+      for (const name of schema.required ?? []) {
+        if (record[name] === undefined) errors.push(`${at}.${name} is required`);
+      }
+      for (const [name, field] of Object.entries(record)) {
+        const property = schema.properties?.[name];
+        if (property === undefined) {
+          if (schema.additionalProperties === false) {
+            const known = Object.keys(schema.properties ?? {}).map((k) => `"${k}"`).join(', ');
+            errors.push(`${at}.${name} is not a known field (known: ${known})`);
+          }
+        } else if (field !== undefined) {
+          errors.push(...validate(property, field, `${at}.${name}`));
+        }
+      }
+      return errors;
+    }
+    case 'string':
+      if (typeof value !== 'string') return [`${at} must be a string, got ${kindOf(value)}`];
+      if (schema.minLength !== undefined && value.length < schema.minLength) return [`${at} must not be empty`];
+      if (schema.enum !== undefined && !schema.enum.includes(value)) {
+        return [`${at} must be one of ${schema.enum.map((e) => `"${e}"`).join(', ')}, got ${JSON.stringify(value)}`];
+      }
+      return [];
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) return [`${at} must be a whole number, got ${kindOf(value)}`];
+      if (schema.minimum !== undefined && value < schema.minimum) return [`${at} must be at least ${schema.minimum}, got ${value}`];
+      return [];
+    case 'boolean':
+      return typeof value === 'boolean' ? [] : [`${at} must be true or false, got ${kindOf(value)}`];
+  }
+}
+
+const KEYWORDS = new Set(['type', 'description', 'properties', 'required', 'additionalProperties', 'minLength', 'minimum', 'enum']);
+const TYPES = new Set(['object', 'string', 'integer', 'boolean']);
+
+/** Problems with a schema itself: a keyword `validate` does not know, or a malformed one. */
+export function checkSchema(schema: JsonSchema, at = '#'): string[] {
+  const problems: string[] = [];
+  for (const key of Object.keys(schema)) if (!KEYWORDS.has(key)) problems.push(`${at}: unsupported keyword "${key}"`);
+  if (!TYPES.has(schema.type)) problems.push(`${at}: unsupported type ${JSON.stringify(schema.type)}`);
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) problems.push(`${at}: additionalProperties must be false`);
+  for (const name of schema.required ?? []) {
+    if (schema.properties?.[name] === undefined) problems.push(`${at}: required "${name}" is not a property`);
+  }
+  for (const [name, property] of Object.entries(schema.properties ?? {})) problems.push(...checkSchema(property, `${at}/properties/${name}`));
+  return problems;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return typeof value === 'object' ? 'an object' : typeof value;
+}

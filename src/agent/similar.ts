@@ -1,0 +1,93 @@
+/**
+ * "Did you mean": the file names closest to what the model looked for.
+ *
+ * Similarity is the Dice coefficient over character bigrams (multiset, case-folded):
+ * 2·|shared bigrams| / (|bigrams of a| + |bigrams of b|). It forgives a dropped, doubled or swapped
+ * letter (`loginServce.ts` ~ `loginService.ts`: 0.89) and is cheap enough to run over every name a
+ * search saw, on the failure path only.
+ *
+ * The pattern's literal part is its last path segment without glob syntax. When wildcards stand
+ * around it (`*Servce*`), it is a fragment of the name, so it is compared with every window of the
+ * name of about its length, and the best window counts.
+ */
+
+/** Names below this score are not suggested: a weak "similar" name misleads more than none. */
+export const SIMILARITY_THRESHOLD = 0.5;
+export const SIMILAR_NAMES = 3;
+
+export interface Literal {
+  text: string;
+  /** True when wildcards surround the text: it is part of a name, not a whole one. */
+  fragment: boolean;
+}
+
+/** The literal part of a glob's last segment, or undefined when it has fewer than 2 characters. */
+export function literalOf(pattern: string): Literal | undefined {
+  const last = pattern.replace(/\\/g, '/').split('/').filter((s) => s !== '' && s !== '**').pop() ?? '';
+  const firstBrace = (s: string) => s.replace(/\{([^{}]*)\}/g, (_, body: string) => body.split(',')[0] ?? '');
+  const text = firstBrace(last)
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/[*?!+@()|]/g, '');
+  if (text.length < 2) return undefined;
+  return { text, fragment: /[*?[]/.test(last) && !/^\*\.[^*?[\]{}]+$/.test(last) };
+}
+
+function bigrams(s: string): Map<string, number> {
+  const grams = new Map<string, number>();
+  const t = s.toLowerCase();
+  if (t.length < 2) {
+    grams.set(t, 1);
+    return grams;
+  }
+  for (let i = 0; i < t.length - 1; i++) {
+    const g = t.slice(i, i + 2);
+    grams.set(g, (grams.get(g) ?? 0) + 1);
+  }
+  return grams;
+}
+
+function diceOf(a: Map<string, number>, sizeA: number, b: string): number {
+  const gb = bigrams(b);
+  let sizeB = 0;
+  let shared = 0;
+  for (const [g, n] of gb) {
+    sizeB += n;
+    shared += Math.min(n, a.get(g) ?? 0);
+  }
+  return sizeA + sizeB === 0 ? 0 : (2 * shared) / (sizeA + sizeB);
+}
+
+/** The Dice coefficient of two strings over character bigrams, case-folded. */
+export function dice(a: string, b: string): number {
+  const ga = bigrams(a);
+  return diceOf(ga, sizeOf(ga), b);
+}
+
+function sizeOf(grams: Map<string, number>): number {
+  let n = 0;
+  for (const v of grams.values()) n += v;
+  return n;
+}
+
+/**
+ * The `k` paths whose base names are closest to `literal`, best first; ties go to the shorter,
+ * then the smaller path, so the answer does not depend on the walk's order.
+ */
+export function closestNames(literal: Literal, paths: readonly string[], k = SIMILAR_NAMES): string[] {
+  const grams = bigrams(literal.text);
+  const size = sizeOf(grams);
+  const len = literal.text.length;
+  const scored: { path: string; score: number }[] = [];
+  for (const path of paths) {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    let score = diceOf(grams, size, name);
+    if (literal.fragment && name.length > len) {
+      for (let w = Math.max(2, len - 1); w <= len + 1; w++) {
+        for (let i = 0; i + w <= name.length; i++) score = Math.max(score, diceOf(grams, size, name.slice(i, i + w)));
+      }
+    }
+    if (score >= SIMILARITY_THRESHOLD) scored.push({ path, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return scored.slice(0, k).map((s) => s.path);
+}

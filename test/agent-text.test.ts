@@ -1,0 +1,101 @@
+/**
+ * The wording module on its own: every reason has words and a next step (the table is exhaustive),
+ * an unknown reason still gets an honest incomplete answer, and the count says only what is known.
+ */
+import { describe, expect, it } from 'vitest';
+import { INCOMPLETE_REASONS } from '../src/index.js';
+import { describeReason, isKnownReason, nextStep, renderAnswer, summaryLine, truncatedLabel, type AnswerFacts, type Gaps } from '../src/agent/text.js';
+
+const gaps = (reasons: string[], over: Partial<Gaps> = {}): Gaps => ({ reasons, skipped: [], timeBudgetMs: 5000, maxDepth: 4, countCap: 1000, maxOutputBytes: 1048576, ...over });
+
+describe('reasons', () => {
+  const expected: Record<string, string> = {
+    'permission-denied': '3 paths could not be read (permission denied): a, b, c',
+    'io-error': '1 path could not be read (I/O error): d (EIO)',
+    'time-budget': 'time budget of 5000 ms reached',
+    'depth-limit': 'depth limit 4 reached',
+    'result-limit': 'stopped counting at 1000 matches',
+    aborted: 'the search was cancelled before it finished',
+    'output-limit': 'output limit of 1048576 bytes of matching text reached',
+  };
+  const skipped = [
+    { path: 'a', code: 'EACCES' },
+    { path: 'b', code: 'EPERM' },
+    { path: 'c', code: 'EACCES' },
+    { path: 'd', code: 'EIO' },
+    { path: 'gone', code: 'ENOENT' },
+  ];
+
+  it('has words for every reason the library defines, and for the content search\'s output limit', () => {
+    for (const reason of [...INCOMPLETE_REASONS, 'output-limit']) {
+      expect(isKnownReason(reason), reason).toBe(true);
+      expect(describeReason(reason, gaps([reason], { skipped }))).toBe(expected[reason]);
+      expect(nextStep(reason, 'pattern')).not.toBe(nextStep('a-reason-from-the-future', 'pattern'));
+    }
+    expect(Object.keys(expected).sort()).toEqual([...INCOMPLETE_REASONS, 'output-limit'].sort());
+  });
+
+  it('words an unknown reason honestly, as a gap', () => {
+    expect(isKnownReason('quota')).toBe(false);
+    expect(describeReason('quota', gaps(['quota']))).toBe('the search stopped short for a reason this tool cannot describe ("quota")');
+    const facts: AnswerFacts = {
+      tool: 'glob',
+      emptyHeadline: 'No files matching "x" under /w (search complete).',
+      scope: 'files matching "x" under /w',
+      lines: [],
+      total: { count: 0, kind: 'at-least' },
+      complete: false,
+      gaps: gaps(['quota']),
+      policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0 },
+      limit: 100,
+    };
+    expect(renderAnswer(facts)).toBe(
+      [
+        'Search incomplete: no matches in the part that could be searched (files matching "x" under /w).',
+        'Absence cannot be concluded: part of the tree was not searched.',
+        'Not searched:',
+        '- the search stopped short for a reason this tool cannot describe ("quota")',
+        'Next: narrow the path and search again.',
+      ].join('\n'),
+    );
+    expect(renderAnswer({ ...facts, lines: ['a'], total: { count: 1, kind: 'at-least' } }).split('\n').slice(0, 3)).toEqual([
+      'a',
+      '(incomplete)',
+      'Warning: the search did not cover everything, so absence elsewhere cannot be concluded.',
+    ]);
+  });
+
+  it('an incomplete result with no reason is still incomplete (never "search complete")', () => {
+    const text = renderAnswer({
+      tool: 'glob',
+      emptyHeadline: 'No files matching "x" under /w (search complete).',
+      scope: 'files matching "x" under /w',
+      lines: [],
+      total: { count: 0, kind: 'at-least' },
+      complete: false,
+      gaps: gaps([]),
+      policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0 },
+      limit: 100,
+    });
+    expect(text).toBe('Search incomplete: no matches in the part that could be searched (files matching "x" under /w).\nAbsence cannot be concluded: part of the tree was not searched.\nNot searched:\n- the search did not say why it is incomplete\nNext: narrow the path and search again.');
+  });
+
+  it('lists vanished paths nowhere: they are not gaps', () => {
+    expect(describeReason('permission-denied', gaps([], { skipped: [{ path: 'gone', code: 'ENOENT' }] }))).toBe('some paths could not be read (permission denied)');
+  });
+});
+
+describe('counts', () => {
+  it('says only what was counted', () => {
+    expect(truncatedLabel(100, { count: 640, kind: 'exact' })).toBe('(truncated: showing 100 of 640)');
+    expect(truncatedLabel(100, { count: 250, kind: 'at-least' })).toBe('(truncated: showing 100 of at least 250)');
+    expect(truncatedLabel(100, { count: 1000, kind: 'more-than' })).toBe('(truncated: showing 100 of more than 1000)');
+  });
+
+  it('summaries', () => {
+    expect(summaryLine('file', 'matching "*.ts"', 1, { count: 1, kind: 'exact' }, true, [])).toBe('1 file matching "*.ts"');
+    expect(summaryLine('match', 'for "q"', 0, { count: 0, kind: 'exact' }, true, [])).toBe('No matches for "q" (search complete)');
+    expect(summaryLine('match', 'for "q"', 0, { count: 0, kind: 'at-least' }, false, ['time-budget'])).toBe('No matches for "q" in the part searched (incomplete: time-budget)');
+    expect(summaryLine('file', 'matching "*"', 3, { count: 1000, kind: 'more-than' }, false, ['result-limit'])).toBe('3 of more than 1000 files matching "*"');
+  });
+});
