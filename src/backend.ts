@@ -6,46 +6,74 @@
  * - a finite `maxDepth` the patterns reach past: ripgrep could only say `depth-limit`, the walker
  *   can prove more (`max-depth`, see src/rg/depth.ts);
  * - no executable resolves (`rg-not-found`);
- * - ripgrep ran and failed without a single match (`spawn`, `exit`, `eagain`, `max_buffer`): the
- *   walker runs in the time left. A failure with matches keeps them, marked incomplete; a spent time
- *   budget is not retried by the walker (it has no time left either).
+ * - ripgrep ran and failed without a single match (`spawn`, `exit`, `eagain`, `max_buffer`, and for
+ *   content search `protocol`): the walker runs in the time left. A failure with matches keeps
+ *   them, marked incomplete; a spent time budget is not retried by the walker (it has no time
+ *   left either).
  */
 import { FindFileError } from './errors.js';
 import type { BackendOption, BackendPlan, WalkPlan } from './options.js';
 import type { FallbackReason, FindResult, FindSummary, RecoveryInfo } from './result.js';
 import { isDepthLimited } from './rg/depth.js';
 import { listFilesWithRipgrep } from './rg/files.js';
-import { resolveRipgrep } from './rg/resolve.js';
+import { resolveRipgrep, type ResolvedRipgrep } from './rg/resolve.js';
 import { spawnRunner } from './rg/runner.js';
 
 export type WalkFunction = (plan: WalkPlan) => Promise<FindResult>;
 
 export async function runBackend(plan: WalkPlan, backend: BackendPlan, walk: WalkFunction, format: (rel: string) => string): Promise<FindResult> {
-  if (backend.backend === 'walker') return walk(plan);
+  return chooseBackend(plan, backend, {
+    walker: walk,
+    ripgrep: (rg, startedAt) =>
+      listFilesWithRipgrep(plan, {
+        rg,
+        runner: backend.runner ?? spawnRunner,
+        env: backend.env,
+        patterns: backend.patterns,
+        excludes: backend.excludes,
+        startedAt,
+        format,
+      }),
+    countOf: (result) => result.matchedCount,
+  });
+}
+
+/** What `auto` needs to read and amend in an answer, whatever the search (file listing, content). */
+export interface BackendAnswer {
+  stats: { elapsedMs: number };
+  recovery?: RecoveryInfo;
+  fallbackReason?: FallbackReason;
+}
+
+/** The two engines of one kind of search. */
+export interface BackendEngines<R extends BackendAnswer> {
+  /** The embedded engine, given the plan (with the time left, after a failed ripgrep run). */
+  walker(plan: WalkPlan): Promise<R>;
+  /** The ripgrep engine, given the executable and the search's start time (its budget runs from there). */
+  ripgrep(rg: ResolvedRipgrep, startedAt: number): Promise<R>;
+  /** How many results an answer holds: a ripgrep failure with none is retried on the walker. */
+  countOf(result: R): number;
+}
+
+/** The decision above, for any kind of search: `findFiles` and `searchContent` both come through here. */
+export async function chooseBackend<R extends BackendAnswer>(plan: WalkPlan, backend: BackendPlan, engines: BackendEngines<R>): Promise<R> {
+  if (backend.backend === 'walker') return engines.walker(plan);
   const auto = backend.backend === 'auto';
   const startedAt = plan.clock.now();
   // A forced 'ripgrep' with an injected fs was refused in buildBackendPlan, before any I/O.
-  if (backend.fsInjected) return withReason(await walk(plan), 'fs-injected');
-  if (auto && isDepthLimited(plan.maxDepth, backend.patterns)) return withReason(await walk(plan), 'max-depth');
+  if (backend.fsInjected) return withReason(await engines.walker(plan), 'fs-injected');
+  if (auto && isDepthLimited(plan.maxDepth, backend.patterns)) return withReason(await engines.walker(plan), 'max-depth');
 
   const rg = await resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: plan.platform, root: plan.root, cwd: process.cwd() });
   if (rg.path === undefined) {
     if (!auto) throw new FindFileError('FF_RG_NOT_FOUND', `backend "ripgrep": ${rg.why}`, 'backend');
-    return withReason(await walk(plan), 'rg-not-found');
+    return withReason(await engines.walker(plan), 'rg-not-found');
   }
-  let result = await listFilesWithRipgrep(plan, {
-    rg,
-    runner: backend.runner ?? spawnRunner,
-    env: backend.env,
-    patterns: backend.patterns,
-    excludes: backend.excludes,
-    startedAt,
-    format,
-  });
+  let result = await engines.ripgrep(rg, startedAt);
   const failure = result.recovery?.failureKind;
-  if (auto && failure !== undefined && failure !== 'timeout' && result.matchedCount === 0 && !plan.signal?.aborted) {
+  if (auto && failure !== undefined && failure !== 'timeout' && engines.countOf(result) === 0 && !plan.signal?.aborted) {
     const spent = plan.clock.now() - startedAt;
-    const walked = await walk({ ...plan, timeBudgetMs: Math.max(0, plan.timeBudgetMs - spent) });
+    const walked = await engines.walker({ ...plan, timeBudgetMs: Math.max(0, plan.timeBudgetMs - spent) });
     result = {
       ...walked,
       stats: { ...walked.stats, elapsedMs: plan.clock.now() - startedAt },
@@ -65,7 +93,7 @@ export function walkerOnly(backend: BackendOption | undefined, api: string): Pic
   return backend === 'auto' ? { fallbackReason: 'api' } : {};
 }
 
-function withReason(result: FindResult, fallbackReason: FallbackReason): FindResult {
+function withReason<R extends BackendAnswer>(result: R, fallbackReason: FallbackReason): R {
   return { ...result, fallbackReason };
 }
 

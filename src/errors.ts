@@ -24,7 +24,13 @@ export type FindFileErrorCode =
   /** The root is not a directory. */
   | 'ENOTDIR'
   /** `backend: 'ripgrep'` was asked for, and no ripgrep executable could be resolved (docs/ripgrep.md). */
-  | 'FF_RG_NOT_FOUND';
+  | 'FF_RG_NOT_FOUND'
+  /** Content search: the query is the empty string (it would match every line). */
+  | 'FF_EMPTY_QUERY'
+  /** Content search: the query is longer than 64 KiB of UTF-8 (docs/content-search.md). */
+  | 'FF_QUERY_TOO_LONG'
+  /** Content search: the query is not a string, holds a NUL character, or (regex mode) is not a valid regex. */
+  | 'FF_INVALID_QUERY';
 
 export class FindFileError extends Error {
   override name = 'FindFileError';

@@ -1,7 +1,8 @@
 /**
  * The slice of `node:fs` the walker uses. A memfs volume, `node:fs` itself or a fault-injecting
  * wrapper all fit. Only these four calls are made: one `readdir` with file types per directory,
- * and an `lstat` only for entries whose type the filesystem did not report.
+ * and an `lstat` only for entries whose type the filesystem did not report. Content search adds
+ * `open`/`read`/`close` (optional members: file listing never reads a file).
  */
 import * as nodeFs from 'node:fs';
 
@@ -32,7 +33,14 @@ export interface FsLike {
   readdirSync(path: string, options: { withFileTypes: true }): DirentLike[];
   lstat(path: string, callback: Callback<StatsLike>): void;
   lstatSync(path: string): StatsLike;
+  /** Content search only (its pure-TS path reads files in chunks): `open(path, 'r')`, `read`, `close`. */
+  open?(path: string, flags: 'r', callback: Callback<number>): void;
+  read?(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null, callback: Callback<number>): void;
+  close?(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
 }
+
+/** An `FsLike` that can also read files: what content search's pure-TS path needs. */
+export type FileReaderFs = FsLike & Required<Pick<FsLike, 'open' | 'read' | 'close'>>;
 
 /** The real filesystem. */
 export const defaultFs: FsLike = nodeFs as unknown as FsLike;
@@ -48,4 +56,9 @@ export function isFsLike(value: unknown): value is FsLike {
     typeof fs.lstat === 'function' &&
     typeof fs.lstatSync === 'function'
   );
+}
+
+/** True when the fs can also open, read and close files (content search's pure-TS path). */
+export function canReadFiles(fs: FsLike): fs is FileReaderFs {
+  return typeof fs.open === 'function' && typeof fs.read === 'function' && typeof fs.close === 'function';
 }

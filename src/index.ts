@@ -2,6 +2,18 @@
  * find-file: a file finder that never throws evidence away. See docs/contract.md.
  */
 export { findFiles, findFilesSync, findFilesStream, type FindStream } from './find.js';
+export { searchContent, searchContentStream } from './content/search.js';
+export { MAX_QUERY_BYTES } from './content/query.js';
+export {
+  CONTENT_INCOMPLETE_REASONS,
+  type ContentOptions,
+  type ContentHit,
+  type ContentResult,
+  type ContentSummary,
+  type ContentStats,
+  type ContentStream,
+  type ContentIncompleteReason,
+} from './content/types.js';
 export type { FindOptions, Clock, Platform, BackendOption } from './options.js';
 export type { ProcessRunner, ProcessRequest, ProcessListener } from './rg/runner.js';
 export {

@@ -68,9 +68,11 @@ export type FailureKind =
   /** ripgrep exited with a status or stderr that does not prove its answer (see docs/ripgrep.md). */
   | 'exit'
   /** The process could not be started. */
-  | 'spawn';
+  | 'spawn'
+  /** ripgrep's `--json` output held a line that is not a valid event (content search only, docs/content-search.md). */
+  | 'protocol';
 
-export const FAILURE_KINDS: readonly FailureKind[] = ['eagain', 'timeout', 'max_buffer', 'exit', 'spawn'];
+export const FAILURE_KINDS: readonly FailureKind[] = ['eagain', 'timeout', 'max_buffer', 'exit', 'spawn', 'protocol'];
 
 /** How the ripgrep executable was chosen: `explicit` (`rgPath` or `FIND_FILE_RG`) or `system` (the PATH). */
 export type SelectionMode = 'explicit' | 'system';
@@ -105,10 +107,11 @@ export type FallbackReason =
   | 'eagain'
   | 'max_buffer'
   | 'exit'
-  | 'spawn';
+  | 'spawn'
+  | 'protocol';
 
 export const FALLBACK_REASONS: readonly FallbackReason[] = [
-  'rg-not-found', 'fs-injected', 'max-depth', 'api', 'eagain', 'max_buffer', 'exit', 'spawn',
+  'rg-not-found', 'fs-injected', 'max-depth', 'api', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol',
 ];
 
 /** Everything a search reports except the list of matches: what the streaming form ends with. */
@@ -181,17 +184,17 @@ export function errorCodeOf(error: unknown): string {
  * (only the first stop counts: later ones cannot have happened), the others follow in the order
  * they were first met.
  */
-export class ReasonLog {
-  private stopReason: IncompleteReason | undefined;
-  private readonly others: IncompleteReason[] = [];
+export class ReasonLog<R extends string = IncompleteReason> {
+  private stopReason: R | undefined;
+  private readonly others: R[] = [];
 
   /** Record a gap that did not stop the walk. */
-  note(reason: IncompleteReason): void {
+  note(reason: R): void {
     if (reason !== this.stopReason && !this.others.includes(reason)) this.others.push(reason);
   }
 
   /** Record the reason the walk stopped; returns false if it had already stopped. */
-  stop(reason: IncompleteReason): boolean {
+  stop(reason: R): boolean {
     if (this.stopReason !== undefined) return false;
     this.stopReason = reason;
     const i = this.others.indexOf(reason);
@@ -203,11 +206,11 @@ export class ReasonLog {
     return this.stopReason !== undefined;
   }
 
-  has(reason: IncompleteReason): boolean {
+  has(reason: R): boolean {
     return this.stopReason === reason || this.others.includes(reason);
   }
 
-  list(): IncompleteReason[] {
+  list(): R[] {
     return this.stopReason === undefined ? [...this.others] : [this.stopReason, ...this.others];
   }
 }

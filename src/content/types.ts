@@ -3,6 +3,7 @@
  * `findFiles`: `complete: true` with no hits proves absence for that scope; `complete: false`
  * never does. `truncated` (a display cut: line or byte caps) and `complete: false` (the search did
  * not cover everything) are different facts and never stand in for each other.
+ * docs/content-search.md is the full contract.
  */
 import type { BackendOption, Clock, Platform } from '../options.js';
 import type { BackendName, FallbackReason, IncompleteReason, RecoveryEvent, RecoveryInfo, SkippedEntry } from '../result.js';
@@ -12,7 +13,12 @@ import type { ProcessRunner } from '../rg/runner.js';
 export interface ContentOptions {
   /** The directory to search. */
   root: string;
-  /** The text to find. Literal unless `mode: 'regex'`: a query is never guessed to be a regex. */
+  /**
+   * The text to find. Literal unless `mode: 'regex'`: a query is never guessed to be a regex.
+   * Refused before any I/O when empty (`FF_EMPTY_QUERY`), over `MAX_QUERY_BYTES` (64 KiB of UTF-8,
+   * `FF_QUERY_TOO_LONG`), holding a NUL character, or (regex mode) not a valid regex
+   * (`FF_INVALID_QUERY`). A query holding a line break matches across lines (see the docs).
+   */
   query: string;
   /** @default 'literal' */
   mode?: 'literal' | 'regex';
@@ -28,11 +34,13 @@ export interface ContentOptions {
   hidden?: boolean;
   /** At most this many hits (matching lines); the search stops when it sees one more. @default unlimited */
   maxResults?: number;
-  /** Each hit's `text` is cut to this many characters and flagged `textTruncated`. @default 500 */
+  /** Each hit's `text` is cut to this many characters (UTF-16 units) and flagged `textTruncated`. @default 500 */
   maxLineChars?: number;
   /**
-   * Cap on the total bytes of hit text kept. Reaching it stops the search: the result is incomplete
-   * (reason `output-limit`, since the unread rest may hold hits) and `truncated`. @default 1 MiB
+   * Cap on the total UTF-8 bytes of the hits kept (each hit's `path` plus its `text`, after the
+   * `maxLineChars` cut). The hit that would pass it is dropped and the search stops: the result is
+   * `truncated` (a found hit was not returned) and incomplete, reason `output-limit` (the unread
+   * rest may hold hits). @default 1 MiB
    */
   maxOutputBytes?: number;
   timeBudgetMs?: number;
@@ -40,6 +48,7 @@ export interface ContentOptions {
   signal?: AbortSignal;
   /** @default 'walker' */
   backend?: BackendOption;
+  /** A `node:fs`-shaped object; the pure-TS path also needs `open`, `read` and `close` (memfs has them). */
   fs?: unknown;
   clock?: Clock;
   platform?: Platform;
@@ -53,43 +62,80 @@ export interface ContentOptions {
 export interface ContentHit {
   /** Root-relative with `/`. */
   path: string;
-  /** 1-based line number. */
+  /** 1-based line number (of the first line, for a match that spans lines). */
   line: number;
   /** 1-based column of the line's first match, in characters of the line as a JavaScript string (UTF-16 code units). */
   column: number;
-  /** The line without its line ending, cut to `maxLineChars`. */
+  /** The line without its line ending (`\n`, `\r\n`), cut to `maxLineChars`. The first line only, for a match that spans lines. */
   text: string;
   /** Present and true when `text` was cut. */
   textTruncated?: true;
 }
 
+/**
+ * Why a content search is incomplete: the `findFiles` reasons, plus `output-limit` (the
+ * `maxOutputBytes` cap stopped the search).
+ */
+export type ContentIncompleteReason = IncompleteReason | 'output-limit';
+
+export const CONTENT_INCOMPLETE_REASONS: readonly ContentIncompleteReason[] = [
+  'time-budget', 'result-limit', 'output-limit', 'depth-limit', 'permission-denied', 'aborted', 'io-error',
+];
+
 export interface ContentStats {
+  /** Directories listed (pure-TS path; 0 for ripgrep, which does not say). */
   dirsRead: number;
+  /** Directory entries looked at (pure-TS path; 0 for ripgrep). */
   entriesSeen: number;
   elapsedMs: number;
-  /** Bytes of file content read (pure-TS path) or reported by ripgrep's summary. */
+  /** Bytes of file content read (pure-TS path); for ripgrep, what its summary reports (files with hits only). */
   bytesSearched: number;
 }
 
-export interface ContentResult {
-  /** In path order, then line order. */
-  hits: ContentHit[];
+/** Everything a content search reports except the hits: what the streaming form ends with. */
+export interface ContentSummary {
+  /** Hits returned (never more than `maxResults`). */
   hitCount: number;
-  /** Files whose content was searched (binary files not included). */
+  /**
+   * Files whose content was searched. Pure-TS path: every file opened and searched (binary files
+   * skipped at their first chunk not included). ripgrep path: the files ripgrep reported hits in
+   * (its JSON does not count the others): a lower bound.
+   */
   filesSearched: number;
-  /** Files skipped because they look binary (a NUL byte in the first 8 KiB). Policy, not a gap. */
+  /**
+   * Files where binary data (a NUL byte) was found: in the first 64 KiB the file is not searched
+   * at all; later, its search stops there and the hits before it are kept (as ripgrep does).
+   * ripgrep reports only the second kind. Policy, not a coverage gap.
+   */
   binarySkipped: number;
+  /** Directories and files that could not be read: directories first, then files, each in the order met. */
   skipped: SkippedEntry[];
   skippedCount: number;
   symlinkSkipped: number;
   excludedCount: number;
   complete: boolean;
-  incompleteReason?: IncompleteReason;
-  incompleteReasons: IncompleteReason[];
-  /** A display cut happened: some hit's text was cut (`maxLineChars`) or hits were dropped at `maxOutputBytes`. */
+  incompleteReason?: ContentIncompleteReason;
+  incompleteReasons: ContentIncompleteReason[];
+  /** A display cut happened: some hit's text was cut (`maxLineChars`) or a hit was dropped at `maxOutputBytes`. */
   truncated: boolean;
+  /** ripgrep output lines that were not valid `--json` events (failure kind `protocol`). 0 on the pure-TS path. */
+  protocolErrors: number;
   stats: ContentStats;
   backend: BackendName;
   recovery?: RecoveryInfo;
   fallbackReason?: FallbackReason;
+}
+
+export interface ContentResult extends ContentSummary {
+  /** In path order (UTF-16 code units, as `findFiles`), then line order. */
+  hits: ContentHit[];
+}
+
+/** Hits as they are found (not sorted), then the summary. */
+export interface ContentStream extends AsyncIterable<ContentHit> {
+  /**
+   * The summary once the search has ended. Iterate the stream to the end (or break out, which
+   * ends the search as `aborted`) before awaiting this.
+   */
+  readonly summary: Promise<ContentSummary>;
 }

@@ -44,6 +44,37 @@ export function buildFilesArgv(input: FilesArgvInput): string[] {
   return argv;
 }
 
+/** What content search adds to the file set (docs/content-search.md). */
+export interface ContentArgvInput extends FilesArgvInput {
+  /** The user's text: only ever the one element after `--`. */
+  query: string;
+  /** `--fixed-strings` unless the caller asked for a regex. */
+  literal: boolean;
+  caseMode: 'sensitive' | 'ignore' | 'smart';
+  /** The query can match a line break: `--multiline`. */
+  multiline: boolean;
+}
+
+const CASE_FLAGS = { sensitive: '--case-sensitive', ignore: '--ignore-case', smart: '--smart-case' } as const;
+
+/**
+ * The argv for content search: the listing's file set (same flags, same globs, same depth), then
+ * `--json` events instead of `--files`. Every flag is fixed and always explicit (case included, so
+ * no default can change under us); the query is the single element after `--`, followed only by
+ * `.` (the root is the cwd, and an explicit path keeps ripgrep from ever reading stdin). Nothing the
+ * user typed can be read as a flag, and no shell ever sees it.
+ */
+export function buildContentArgv(input: ContentArgvInput): string[] {
+  const argv = ['--json', '--hidden', '--no-ignore', '--no-config', '--path-separator', '/', '--threads', String(input.threads)];
+  if (Number.isFinite(input.maxDepth)) argv.push('--max-depth', String(input.maxDepth));
+  argv.push(CASE_FLAGS[input.caseMode]);
+  if (input.literal) argv.push('--fixed-strings');
+  if (input.multiline) argv.push('--multiline');
+  argv.push(...buildGlobArgs(input));
+  argv.push('--', input.query, '.');
+  return argv;
+}
+
 /**
  * The globs ripgrep pre-filters with. Only a speed-up: find-file filters every listed path with the
  * walker's own matcher, so ripgrep may list more than matches, never less. Hence an include set is

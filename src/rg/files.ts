@@ -109,7 +109,7 @@ function buildResult(
 }
 
 /** The walker's "no I/O at all" cases: an aborted signal, a spent budget. */
-function stoppedBeforeStart(plan: WalkPlan, startedAt: number): Verdict | undefined {
+export function stoppedBeforeStart(plan: WalkPlan, startedAt: number): Verdict | undefined {
   const empty = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false };
   if (plan.signal?.aborted) return judgeRun({ kind: 'stopped', cause: 'aborted' }, empty);
   if (plan.clock.now() - startedAt >= plan.timeBudgetMs) return judgeRun({ kind: 'stopped', cause: 'timeout' }, empty);
@@ -120,7 +120,7 @@ function stoppedBeforeStart(plan: WalkPlan, startedAt: number): Verdict | undefi
  * ripgrep runs in the root, so a missing root would look like a spawn failure: check it first, with
  * the walker's errors. Any other error (a parent that cannot be searched) is the walker's skipped root.
  */
-async function checkRoot(root: string): Promise<string | undefined> {
+export async function checkRoot(root: string): Promise<string | undefined> {
   try {
     if ((await fsp.stat(root)).isDirectory()) return undefined;
     throw new FindFileError('ENOTDIR', `root ${root} is not a directory (ENOTDIR)`, 'root');

@@ -1,0 +1,144 @@
+/**
+ * The query: checked once, before any I/O, and compiled into the matcher the pure-TS path runs.
+ *
+ * - Literal unless `mode: 'regex'`; a query is never guessed to be a regex.
+ * - Case: `true` exact, `false` ignore, `'smart'` (default) ignore unless the query holds an
+ *   upper-case letter, as `rg --smart-case` decides it (Unicode `Uppercase`, the property Rust's
+ *   `char::is_uppercase` tests). In regex mode, letters inside escapes (`\S`, `\p{Lu}`) do not count.
+ * - Ignoring case is Unicode simple case folding on both paths (`rg -i`; JS `iu` flags).
+ * - A query that holds a line break (regex mode: also the escape `\n`) is matched across lines
+ *   (`rg --multiline`); any other query is matched within one line at a time.
+ */
+import { FindFileError } from '../errors.js';
+import { describe, readChoice } from '../options.js';
+
+/** Longest query accepted, in UTF-8 bytes: far above any real search, far below argv limits. */
+export const MAX_QUERY_BYTES = 64 * 1024;
+
+export type QueryMode = 'literal' | 'regex';
+export type CaseMode = 'sensitive' | 'ignore' | 'smart';
+
+export interface Query {
+  text: string;
+  mode: QueryMode;
+  /** As asked: ripgrep gets the matching flag and decides smart case itself. */
+  caseMode: CaseMode;
+  /** Smart case resolved: what the pure-TS path does. */
+  ignoreCase: boolean;
+  /** The query can match a line break: search whole files, a hit per group of touching lines. */
+  multiline: boolean;
+}
+
+/**
+ * Checks the query options. `compileRegex` is false only when ripgrep alone will run: its regex
+ * dialect (Rust) accepts some patterns JavaScript does not, and it reports its own errors.
+ */
+export function readQuery(options: { query?: unknown; mode?: unknown; caseSensitive?: unknown }, compileRegex: boolean): Query {
+  const text = options.query;
+  if (text === undefined) throw new FindFileError('FF_MISSING_OPTION', 'query is required: the text to search for', 'query');
+  if (typeof text !== 'string') throw new FindFileError('FF_INVALID_QUERY', `query must be a string, got ${describe(text)}`, 'query');
+  if (text === '') throw new FindFileError('FF_EMPTY_QUERY', 'query is empty: it would match every line; give the text to search for', 'query');
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > MAX_QUERY_BYTES) {
+    throw new FindFileError('FF_QUERY_TOO_LONG', `query is ${bytes} bytes long; the limit is ${MAX_QUERY_BYTES} (64 KiB)`, 'query');
+  }
+  // Neither can reach ripgrep intact: argv cannot hold NUL, and a lone surrogate becomes U+FFFD.
+  if (text.includes('\0')) throw new FindFileError('FF_INVALID_QUERY', 'query holds a NUL character', 'query');
+  if (LONE_SURROGATE.test(text)) throw new FindFileError('FF_INVALID_QUERY', 'query holds an unpaired UTF-16 surrogate', 'query');
+  const mode = readChoice(options.mode, 'mode', ['literal', 'regex'] as const, 'literal');
+  const caseMode = readCaseMode(options.caseSensitive);
+  const ignoreCase = caseMode === 'ignore' || (caseMode === 'smart' && !hasUppercase(text, mode));
+  const query: Query = { text, mode, caseMode, ignoreCase, multiline: canMatchLineBreak(text, mode) };
+  if (mode === 'regex' && compileRegex) buildMatcher(query);
+  return query;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+function readCaseMode(value: unknown): CaseMode {
+  if (value === undefined || value === 'smart') return 'smart';
+  if (value === true) return 'sensitive';
+  if (value === false) return 'ignore';
+  throw new FindFileError('FF_INVALID_OPTION', `caseSensitive must be true, false or "smart", got ${describe(value)}`, 'caseSensitive');
+}
+
+const UPPERCASE = /\p{Uppercase}/u;
+const ESCAPE = /\\[pP]\{[^}]*\}|\\./gsu;
+
+function hasUppercase(text: string, mode: QueryMode): boolean {
+  return UPPERCASE.test(mode === 'regex' ? text.replace(ESCAPE, '') : text);
+}
+
+function canMatchLineBreak(text: string, mode: QueryMode): boolean {
+  if (mode === 'literal') return text.includes('\n');
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') return true;
+    if (c === '\\') {
+      if (text[i + 1] === 'n') return true;
+      i++; // an escaped character, whatever it is, is not the start of another escape
+    }
+  }
+  return false;
+}
+
+/**
+ * Finds matches in a string. `find` returns the index of the first match starting at or after
+ * `from`, or -1; `lastEnd` is then that match's end.
+ */
+export interface Matcher {
+  find(text: string, from: number): number;
+  lastEnd: number;
+  /** True when `find` over several lines at once finds exactly what it finds line by line. */
+  readonly blockSafe: boolean;
+}
+
+export function buildMatcher(query: Query): Matcher {
+  if (query.mode === 'literal' && !query.ignoreCase) return new LiteralMatcher(query.text);
+  const source = query.mode === 'literal' ? escapeRegExp(query.text) : query.text;
+  let regex: RegExp;
+  try {
+    // `g`: `lastIndex` sets where `find` starts. `m` only for whole-file (multi-line) search, where
+    // `^` and `$` must stop at line breaks as in ripgrep; line by line, a line is the whole input,
+    // so `$` does not match before a CRLF file's `\r` (ripgrep's line ends at `\n` too).
+    regex = new RegExp(source, `gu${query.ignoreCase ? 'i' : ''}${query.multiline ? 'm' : ''}`);
+  } catch (error) {
+    throw new FindFileError('FF_INVALID_QUERY', `query is not a valid regex: ${(error as Error).message}`, 'query');
+  }
+  // A literal can never match a line break (that query would be multi-line), so searching many
+  // lines at once finds what line-by-line search finds. A regex can (`\s`, `[^x]`): never.
+  return new RegExpMatcher(regex, query.mode === 'literal');
+}
+
+class LiteralMatcher implements Matcher {
+  lastEnd = -1;
+  readonly blockSafe = true;
+  constructor(private readonly text: string) {}
+
+  find(text: string, from: number): number {
+    const at = text.indexOf(this.text, from);
+    if (at >= 0) this.lastEnd = at + this.text.length;
+    return at;
+  }
+}
+
+class RegExpMatcher implements Matcher {
+  lastEnd = -1;
+  constructor(
+    private readonly regex: RegExp,
+    readonly blockSafe: boolean,
+  ) {}
+
+  find(text: string, from: number): number {
+    this.regex.lastIndex = from;
+    const match = this.regex.exec(text);
+    if (match === null) return -1;
+    this.lastEnd = match.index + match[0].length;
+    return match.index;
+  }
+}
+
+function escapeRegExp(text: string): string {
+  // Only syntax characters: with the `u` flag any other escaped character (`\-`) is an error.
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+}

@@ -1,0 +1,279 @@
+/**
+ * Content search through `rg --json`, on top of the listing backend's machinery: the same argv file
+ * set (src/rg/argv.ts), the same run with its settlement guard, budgets, kill and single EAGAIN retry
+ * (src/rg/run.ts), the same exit-status verdicts (src/rg/exit.ts) and stderr classification
+ * (src/rg/stderr.ts). What is new here is the record consumer for ripgrep's JSON event stream.
+ *
+ * The protocol rules this module enforces:
+ * - One record per stdout line (records split on bytes, so a chunk may end anywhere, inside a UTF-8
+ *   character too). Each line must be a JSON object with a string `type`.
+ * - Only `match` events become hits. `begin` and `context` are ignored; `end` is read for
+ *   `binary_offset` only, `summary` for `bytes_searched` only; unknown types are ignored.
+ * - Every field used is validated: `path` and `lines` as `{text}` or `{bytes}` (base64, decoded:
+ *   non-UTF-8 content is searched too), `line_number` a positive integer, `submatches[0].start` an
+ *   integer byte offset on a character boundary inside `lines`.
+ * - A line that breaks these rules is a protocol failure: counted (`protocolErrors`), failure kind
+ *   `protocol`, the result incomplete (`io-error`, as an `exit` failure is). Never dropped silently,
+ *   never "no matches". The search goes on: later lines are still read.
+ * - The hit's column is the first submatch's byte offset converted to a UTF-16 index, plus one; its
+ *   text is the first line of `lines` without its line ending.
+ */
+import { isDefaultClock } from '../options.js';
+import type { RecoveryInfo, SkippedEntry } from '../result.js';
+import { buildChildEnv, buildContentArgv, defaultThreads } from '../rg/argv.js';
+import { isDepthLimited } from '../rg/depth.js';
+import { collectReasons, type Verdict } from '../rg/exit.js';
+import { buildFileFilter, buildSkipFilter, checkRoot, stoppedBeforeStart } from '../rg/files.js';
+import type { Env, ResolvedRipgrep } from '../rg/resolve.js';
+import { runRipgrep, type RecordConsumer } from '../rg/run.js';
+import type { ProcessRunner } from '../rg/runner.js';
+import { decodeUtf8, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
+import type { ContentPlan } from './options.js';
+import type { ContentIncompleteReason, ContentSummary } from './types.js';
+
+/**
+ * Cap on one JSON event. An event repeats its line (base64 makes it 4/3 larger), so this allows
+ * lines of about 16 MiB, the pure-TS path's cap. A longer one stops the run (`max_buffer`).
+ */
+export const MAX_EVENT_BYTES = 64 * 1024 * 1024;
+
+export interface ContentRipgrepSetup {
+  rg: ResolvedRipgrep;
+  runner: ProcessRunner;
+  env: Env;
+  /** Normalised `pattern` and `exclude`. */
+  patterns: readonly string[];
+  excludes: readonly string[];
+  startedAt: number;
+  /** @default defaultThreads() */
+  threads?: number;
+  /** @default MAX_EVENT_BYTES */
+  maxRecordBytes?: number;
+}
+
+export async function searchWithRipgrep(plan: ContentPlan, setup: ContentRipgrepSetup, hits: HitCollector): Promise<ContentSummary> {
+  const { walk } = plan;
+  const recovery: RecoveryInfo = { selectionMode: setup.rg.selectionMode, retryTriggered: false };
+  const early = stoppedBeforeStart(walk, setup.startedAt);
+  if (early !== undefined) return buildSummary(plan, setup, hits, early, recovery, undefined, []);
+  const rootError = await checkRoot(walk.root);
+  if (rootError !== undefined) return buildSummary(plan, setup, hits, { retryable: false }, recovery, undefined, [{ path: '.', code: rootError }]);
+
+  // A retry must not hand the reader a hit the first run already gave it (the stream cannot take one
+  // back): the first run's hits are remembered, the second skips them.
+  let run = 0;
+  let firstRunHits: Set<string> | undefined;
+  const outcome = await runRipgrep({
+    rg: setup.rg,
+    argv: buildContentArgv({
+      threads: setup.threads ?? defaultThreads(),
+      maxDepth: walk.maxDepth,
+      patterns: setup.patterns,
+      excludes: setup.excludes,
+      hidden: walk.hidden,
+      platform: walk.platform,
+      query: plan.query.text,
+      literal: plan.query.mode === 'literal',
+      caseMode: plan.query.caseMode,
+      multiline: plan.query.multiline,
+    }),
+    cwd: walk.root,
+    env: buildChildEnv(setup.env, walk.platform),
+    runner: setup.runner,
+    platform: walk.platform,
+    signal: walk.signal,
+    budget: { clock: walk.clock, startedAt: setup.startedAt, ms: walk.timeBudgetMs, useTimer: isDefaultClock(walk.clock) },
+    delimiter: 10,
+    maxRecordBytes: setup.maxRecordBytes ?? MAX_EVENT_BYTES,
+    newConsumer: () => {
+      run++;
+      if (run === 1) return new JsonEventConsumer(plan, hits, (firstRunHits = new Set()), undefined);
+      return new JsonEventConsumer(plan, hits, undefined, firstRunHits);
+    },
+  });
+  const events = outcome.consumer;
+  const keep = buildSkipFilter(walk);
+  const accept = buildFileFilter(walk, () => {});
+  // A file ripgrep could not open is kept if the walker would have searched it; a directory if the walker would have read it.
+  const skipped = outcome.stderr.skipped.filter((entry) => keep(entry) || accept(entry.path));
+  skipped.push(...events.undecodable);
+  return buildSummary(plan, setup, hits, outcome.verdict, outcome.recovery, events, skipped, outcome.stderr.unclassified);
+}
+
+function buildSummary(
+  plan: ContentPlan,
+  setup: ContentRipgrepSetup,
+  hits: HitCollector,
+  verdict: Verdict,
+  recovery: RecoveryInfo,
+  events: JsonEventConsumer | undefined,
+  skipped: SkippedEntry[],
+  unclassified = 0,
+): ContentSummary {
+  const protocolErrors = events?.protocolErrors ?? 0;
+  // The consumer said "enough" for one of two reasons; the run only knows it was told to stop.
+  const outputLimit = hits.stopReason === 'output-limit' && verdict.stopReason === 'result-limit';
+  const gaps = isDepthLimited(plan.walk.maxDepth, setup.patterns) ? (['depth-limit'] as const) : [];
+  // A protocol failure is output no path explains: an io-error, as an unexplained stderr line is.
+  let incompleteReasons: ContentIncompleteReason[] = collectReasons(
+    outputLimit ? { ...verdict, stopReason: undefined } : verdict,
+    skipped,
+    unclassified + protocolErrors,
+    gaps,
+  );
+  if (outputLimit) incompleteReasons = ['output-limit', ...incompleteReasons];
+  const failureKind = verdict.failureKind ?? (protocolErrors > 0 ? 'protocol' : undefined);
+  return {
+    hitCount: hits.hitCount,
+    filesSearched: events?.filesWithHits ?? 0,
+    binarySkipped: events?.binarySkipped ?? 0,
+    skipped,
+    skippedCount: skipped.length,
+    // ripgrep does not report the links it passes over, nor what its own globs left out.
+    symlinkSkipped: 0,
+    excludedCount: events?.excluded ?? 0,
+    complete: incompleteReasons.length === 0,
+    ...(incompleteReasons.length > 0 ? { incompleteReason: incompleteReasons[0] } : {}),
+    incompleteReasons,
+    truncated: hits.truncated,
+    protocolErrors,
+    stats: { dirsRead: 0, entriesSeen: 0, elapsedMs: plan.walk.clock.now() - setup.startedAt, bytesSearched: events?.bytesSearched ?? 0 },
+    backend: 'ripgrep',
+    recovery: failureKind === undefined ? recovery : { ...recovery, failureKind },
+  };
+}
+
+/** A `{text}` or `{bytes}` value: the text, or the decoded bytes; undefined when neither is valid. */
+type Data = { text: string; bytes?: undefined } | { text?: undefined; bytes: Uint8Array };
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+function readData(value: unknown): Data | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { text, bytes } = value as { text?: unknown; bytes?: unknown };
+  if (typeof text === 'string') return { text };
+  if (typeof bytes === 'string' && bytes.length % 4 === 0 && BASE64.test(bytes)) return { bytes: Buffer.from(bytes, 'base64') };
+  return undefined;
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** The stdout consumer: JSON events in, hits out through the shared `HitCollector`. */
+export class JsonEventConsumer implements RecordConsumer {
+  protocolErrors = 0;
+  binarySkipped = 0;
+  bytesSearched = 0;
+  filesWithHits = 0;
+  excluded = 0;
+  /** Paths ripgrep gave as bytes (not valid UTF-8): the walker cannot open them either (EILSEQ). */
+  readonly undecodable: SkippedEntry[] = [];
+  private readonly undecodableSeen = new Set<string>();
+  private readonly accept: (rel: string) => boolean;
+  private lastPath: string | undefined;
+  private lastAccepted = false;
+
+  constructor(
+    plan: ContentPlan,
+    private readonly hits: HitCollector,
+    /** Where this run records its hits, when a retry may need to skip them. */
+    private readonly remember: Set<string> | undefined,
+    /** Hits an earlier run already handed on. */
+    private readonly skip: Set<string> | undefined,
+  ) {
+    this.accept = buildFileFilter(plan.walk, () => this.excluded++);
+  }
+
+  record(line: string): boolean {
+    let event: unknown;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      return this.fail();
+    }
+    if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string') return this.fail();
+    const { type, data } = event as { type: string; data?: unknown };
+    if (type === 'match') return this.match(data);
+    if (type === 'end') return this.end(data);
+    if (type === 'summary') return this.summary(data);
+    return true; // begin, context, and types a later ripgrep may add
+  }
+
+  private fail(): boolean {
+    this.protocolErrors++;
+    return true;
+  }
+
+  private match(data: unknown): boolean {
+    if (typeof data !== 'object' || data === null) return this.fail();
+    const { path, lines, line_number: lineNumber, submatches } = data as Record<string, unknown>;
+    const pathData = readData(path);
+    const linesData = readData(lines);
+    if (pathData === undefined || linesData === undefined) return this.fail();
+    if (typeof lineNumber !== 'number' || !Number.isSafeInteger(lineNumber) || lineNumber < 1) return this.fail();
+    if (!Array.isArray(submatches) || submatches.length === 0) return this.fail();
+    const first = submatches[0] as { start?: unknown; end?: unknown } | null;
+    if (typeof first !== 'object' || first === null || !isCount(first.start) || !isCount(first.end) || first.end < first.start) return this.fail();
+    const index = linesData.text !== undefined ? utf16IndexOfByteOffset(linesData.text, first.start) : utf16IndexOfByteOffsetIn(linesData.bytes, first.start);
+    if (index === undefined) return this.fail();
+    const raw = pathData.text ?? decodeUtf8(pathData.bytes!);
+    // `.` is ripgrep's only path argument: every path it prints starts with `./`.
+    if (!raw.startsWith('./')) return this.fail();
+    const rel = raw.slice(2);
+    if (rel !== this.lastPath) {
+      this.lastPath = rel;
+      this.lastAccepted = rel !== '' && this.accept(rel);
+      if (this.lastAccepted && pathData.bytes !== undefined) this.noteUndecodable(pathData.bytes);
+      else if (this.lastAccepted) this.filesWithHits++;
+    }
+    if (!this.lastAccepted || pathData.bytes !== undefined) return true;
+    const text = firstLine(linesData.text ?? decodeUtf8(linesData.bytes!));
+    if (this.skip !== undefined || this.remember !== undefined) {
+      const key = `${rel}\0${lineNumber}`;
+      if (this.skip?.has(key)) return true;
+      this.remember?.add(key);
+    }
+    return this.hits.add(rel, lineNumber, index + 1, text);
+  }
+
+  /**
+   * A path that is not valid UTF-8 names nothing once decoded: like the walker, record the first
+   * segment that does not decode (a directory the walker could not open, or the file) as EILSEQ.
+   */
+  private noteUndecodable(bytes: Uint8Array): void {
+    const strict = new TextDecoder('utf-8', { fatal: true });
+    let start = 2; // after "./"
+    for (;;) {
+      const slash = bytes.indexOf(0x2f, start);
+      const end = slash < 0 ? bytes.length : slash;
+      try {
+        strict.decode(bytes.subarray(start, end));
+      } catch {
+        const rel = decodeUtf8(bytes.subarray(2, end));
+        if (!this.undecodableSeen.has(rel)) {
+          this.undecodableSeen.add(rel);
+          this.undecodable.push({ path: rel, code: 'EILSEQ' });
+        }
+        return;
+      }
+      if (slash < 0) return;
+      start = slash + 1;
+    }
+  }
+
+  private end(data: unknown): boolean {
+    const offset = (data as { binary_offset?: unknown } | null)?.binary_offset;
+    const path = readData((data as { path?: unknown } | null)?.path);
+    if (path === undefined || (offset !== null && !isCount(offset))) return this.fail();
+    if (offset !== null && (path.text ?? decodeUtf8(path.bytes!)).slice(2) === this.lastPath && this.lastAccepted) this.binarySkipped++;
+    return true;
+  }
+
+  private summary(data: unknown): boolean {
+    const bytes = (data as { stats?: { bytes_searched?: unknown } } | null)?.stats?.bytes_searched;
+    if (!isCount(bytes)) return this.fail();
+    this.bytesSearched = bytes;
+    return true;
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * Searches one file's bytes, chunk by chunk, as ripgrep does, with no I/O of its own (the caller
+ * reads; tests feed bytes directly):
+ *
+ * - Encoding: a UTF-16 BOM (FF FE, FE FF) means UTF-16, decoded; anything else is UTF-8, a UTF-8
+ *   BOM dropped, invalid bytes as U+FFFD (ripgrep's default `--encoding auto` does the same).
+ * - Binary: a NUL in the first chunk (64 KiB, ripgrep's buffer size) and the file is not searched.
+ *   A NUL later: line by line, the search stops before the chunk that holds it, keeping the hits
+ *   already found; a multi-line search covers the text before the NUL. (ripgrep's later buffers are
+ *   not cut at the same offsets, so which lines near a late NUL are searched can differ slightly.)
+ * - Lines end at `\n`. A line's text drops a `\r` before it, so CRLF files give the text and
+ *   columns ripgrep gives; matching sees the `\r`, as ripgrep's does.
+ * - Memory: one chunk, plus the unfinished line (whole text, for a multi-line query). Past
+ *   `MAX_HELD_CHARS` the file is given up (`too-long`): the caller records it as skipped.
+ */
+import { TextDecoder } from 'node:util';
+import type { HitCollector } from './hits.js';
+import type { Matcher } from './query.js';
+
+/** Bytes read at a time, and the binary sniff window: ripgrep's default buffer size. */
+export const READ_CHUNK_BYTES = 64 * 1024;
+
+/** The longest line (whole text, for a multi-line query) held for one file. */
+export const MAX_HELD_CHARS = 16 * 1024 * 1024;
+
+export type ScanState =
+  /** Give it more bytes. */
+  | 'more'
+  /** The hit limits ended the search (see `HitCollector.stopReason`). */
+  | 'stop'
+  /** A NUL in the first chunk: the file was not searched. */
+  | 'binary'
+  /** A NUL in a later chunk: the search of this file ended there, the hits before it kept. */
+  | 'binary-late'
+  /** A line (or a multi-line query's whole text) outgrew `MAX_HELD_CHARS`. */
+  | 'too-long'
+  /** The whole file was searched. */
+  | 'done';
+
+export class FileScanner {
+  private decoder: TextDecoder | undefined;
+  private utf16 = false;
+  /** Line mode: the unfinished line. Multi-line mode: every piece of text so far. */
+  private carry = '';
+  private readonly parts: string[] = [];
+  private held = 0;
+  /** The number of the line `carry` starts on. */
+  private line = 1;
+  private state: ScanState = 'more';
+
+  constructor(
+    private readonly path: string,
+    private readonly matcher: Matcher,
+    private readonly multiline: boolean,
+    private readonly hits: HitCollector,
+  ) {}
+
+  /** Takes the next chunk of the file. */
+  push(chunk: Uint8Array): ScanState {
+    if (this.state !== 'more') return this.state;
+    const first = this.decoder === undefined;
+    if (first) this.decoder = this.openDecoder(chunk);
+    let text: string;
+    if (this.utf16) {
+      text = this.decoder!.decode(chunk, { stream: true });
+      const nul = text.indexOf('\0');
+      if (nul >= 0) return this.binary(first, text.slice(0, nul));
+    } else {
+      const nul = chunk.indexOf(0);
+      if (nul >= 0) return this.binary(first, this.decoder!.decode(chunk.subarray(0, nul)));
+      text = this.decoder!.decode(chunk, { stream: true });
+    }
+    return (this.state = this.multiline ? this.hold(text) : this.takeLines(text));
+  }
+
+  /** The end of the file: searches what is left. */
+  finish(): ScanState {
+    if (this.state !== 'more') return this.state;
+    const rest = this.decoder?.decode() ?? '';
+    if (this.multiline) {
+      if (this.hold(rest) !== 'more') return this.state;
+      return (this.state = this.searchWhole(this.parts.join('')) ? 'done' : 'stop');
+    }
+    const last = this.carry + rest;
+    this.carry = '';
+    if (last.length > MAX_HELD_CHARS) return (this.state = 'too-long');
+    return (this.state = last === '' || this.searchLines(last) ? 'done' : 'stop');
+  }
+
+  private openDecoder(chunk: Uint8Array): TextDecoder {
+    // A BOM is only a BOM at the start of the file: the decoder drops it there and nowhere else.
+    if (chunk[0] === 0xff && chunk[1] === 0xfe) {
+      this.utf16 = true;
+      return new TextDecoder('utf-16le');
+    }
+    if (chunk[0] === 0xfe && chunk[1] === 0xff) {
+      this.utf16 = true;
+      return new TextDecoder('utf-16be');
+    }
+    return new TextDecoder('utf-8');
+  }
+
+  private binary(first: boolean, before: string): ScanState {
+    if (first) return (this.state = 'binary');
+    // Multi-line: ripgrep searches the text before the NUL; line by line, nothing of this chunk.
+    if (this.multiline) {
+      if (this.hold(before) !== 'more') return this.state;
+      if (!this.searchWhole(this.parts.join(''))) return (this.state = 'stop');
+    }
+    return (this.state = 'binary-late');
+  }
+
+  private hold(text: string): ScanState {
+    this.held += text.length;
+    if (this.held > MAX_HELD_CHARS) return (this.state = 'too-long');
+    if (text !== '') this.parts.push(text);
+    return 'more';
+  }
+
+  /** Line mode: searches the lines this text completes, keeps the unfinished one. */
+  private takeLines(text: string): ScanState {
+    const nl = text.lastIndexOf('\n');
+    if (nl < 0) {
+      // Perf: `+=` builds a rope; the long line is flattened once, when it ends.
+      this.carry += text;
+      return this.carry.length > MAX_HELD_CHARS ? 'too-long' : 'more';
+    }
+    const block = this.carry + text.slice(0, nl + 1);
+    this.carry = text.slice(nl + 1);
+    return this.searchLines(block) ? 'more' : 'stop';
+  }
+
+  /**
+   * Searches whole lines (`block` ends with `\n`, or is the file's last line). Returns false when
+   * the hit limits ended the search. Advances `this.line` past the block.
+   */
+  private searchLines(block: string): boolean {
+    const { matcher, hits, path } = this;
+    if (!matcher.blockSafe) {
+      // A regex may match across a line break: one line at a time.
+      for (let start = 0; start < block.length; this.line++) {
+        let end = block.indexOf('\n', start);
+        if (end < 0) end = block.length;
+        const line = block.slice(start, end);
+        const at = matcher.find(line, 0);
+        if (at >= 0 && !hits.add(path, this.line, at + 1, dropCr(line))) return false;
+        start = end + 1;
+      }
+      return true;
+    }
+    // Perf: a literal cannot span lines, so the whole block is searched at once and only the
+    // lines that hold a match are cut out; the others are only counted.
+    let counted = 0;
+    for (let from = 0; from < block.length; ) {
+      const at = matcher.find(block, from);
+      if (at < 0) break;
+      const start = at === 0 ? 0 : block.lastIndexOf('\n', at - 1) + 1;
+      this.line += countNewlines(block, counted, start);
+      counted = start;
+      let end = block.indexOf('\n', at);
+      if (end < 0) end = block.length;
+      if (!hits.add(path, this.line, at - start + 1, dropCr(block.slice(start, end)))) return false;
+      from = end + 1;
+    }
+    this.line += countNewlines(block, counted, block.length);
+    return true;
+  }
+
+  /**
+   * Multi-line mode: every match in the whole text. Like ripgrep, matches whose lines touch or
+   * overlap (the next match starts on the line where the last one ended, or the line after) make
+   * one hit: the first match's line and column, and that line's text.
+   */
+  private searchWhole(text: string): boolean {
+    const { matcher, hits, path } = this;
+    let line = 1;
+    let counted = 0;
+    let groupEnd = -1; // offset just past the last line of the current group
+    for (let from = 0; from <= text.length; ) {
+      const at = matcher.find(text, from);
+      // An empty match after the last line break is on no line: ripgrep has no line there.
+      if (at < 0 || (at === text.length && at > 0 && text.endsWith('\n'))) break;
+      const end = matcher.lastEnd;
+      const start = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
+      const lastChar = end > at ? end - 1 : at;
+      const nl = text.indexOf('\n', lastChar);
+      const rangeEnd = nl < 0 ? text.length : nl + 1;
+      if (start <= groupEnd) {
+        groupEnd = Math.max(groupEnd, rangeEnd);
+      } else {
+        line += countNewlines(text, counted, start);
+        counted = start;
+        const lineEnd = text.indexOf('\n', start);
+        if (!hits.add(path, line, at - start + 1, dropCr(text.slice(start, lineEnd < 0 ? text.length : lineEnd)))) return false;
+        groupEnd = rangeEnd;
+      }
+      from = end > at ? end : at + codeUnitsAt(text, at);
+    }
+    return true;
+  }
+}
+
+function dropCr(line: string): string {
+  return line.endsWith('\r') ? line.slice(0, -1) : line;
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** 2 for a surrogate pair, else 1: an empty match moves on by a whole character. */
+function codeUnitsAt(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  return code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
+}
