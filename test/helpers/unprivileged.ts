@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,19 +35,32 @@ function openUp(path: string): void {
   if (stats.isDirectory()) for (const name of readdirSync(path)) openUp(join(path, name));
 }
 
-/** Copies the package's production dependencies (and theirs) into `dest/node_modules`. */
+/** Finds `name` as Node would from `from`: in node_modules folders up to the project root. */
+function locatePackage(from: string, name: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dir === PROJECT || dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * Copies the package's production dependencies, and theirs, into `dest`, each at the same place
+ * relative to the project (nested `node_modules` included), so Node resolves them as it does here.
+ */
 function copyRuntimeDependencies(dest: string): void {
-  const seen = new Set<string>();
-  const queue = Object.keys(JSON.parse(readFileSync(join(PROJECT, 'package.json'), 'utf8')).dependencies ?? {});
+  const copied = new Set<string>();
+  const queue = [PROJECT];
   while (queue.length > 0) {
-    const name = queue.shift()!;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const from = join(PROJECT, 'node_modules', name);
-    if (!existsSync(from)) continue; // nested under its parent, copied with it
-    cpSync(from, join(dest, 'node_modules', name), { recursive: true, dereference: true });
-    const manifest = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8'));
-    queue.push(...Object.keys(manifest.dependencies ?? {}));
+    const dir = queue.shift()!;
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    for (const name of Object.keys(manifest.dependencies ?? {})) {
+      const found = locatePackage(dir, name);
+      if (found === undefined || copied.has(found)) continue; // an optional dependency not installed
+      copied.add(found);
+      cpSync(found, join(dest, relative(PROJECT, found)), { recursive: true, dereference: true });
+      queue.push(found);
+    }
   }
 }
 
