@@ -3,7 +3,7 @@
  * an unknown reason still gets an honest incomplete answer, and the count says only what is known.
  */
 import { describe, expect, it } from 'vitest';
-import { INCOMPLETE_REASONS } from '../src/index.js';
+import { CONTENT_INCOMPLETE_REASONS, INCOMPLETE_REASONS } from '../src/index.js';
 import { describeReason, isKnownReason, nextStep, renderAnswer, summaryLine, truncatedLabel, type AnswerFacts, type Gaps } from '../src/agent/text.js';
 
 const gaps = (reasons: string[], over: Partial<Gaps> = {}): Gaps => ({ reasons, skipped: [], timeBudgetMs: 5000, maxDepth: 4, countCap: 1000, maxOutputBytes: 1048576, ...over });
@@ -27,12 +27,13 @@ describe('reasons', () => {
   ];
 
   it('has words for every reason the library defines, and for the content search\'s output limit', () => {
-    for (const reason of [...INCOMPLETE_REASONS, 'output-limit']) {
+    const all = [...new Set([...INCOMPLETE_REASONS, ...CONTENT_INCOMPLETE_REASONS])];
+    for (const reason of all) {
       expect(isKnownReason(reason), reason).toBe(true);
       expect(describeReason(reason, gaps([reason], { skipped }))).toBe(expected[reason]);
       expect(nextStep(reason, 'pattern')).not.toBe(nextStep('a-reason-from-the-future', 'pattern'));
     }
-    expect(Object.keys(expected).sort()).toEqual([...INCOMPLETE_REASONS, 'output-limit'].sort());
+    expect(Object.keys(expected).sort()).toEqual(all.sort());
   });
 
   it('words an unknown reason honestly, as a gap', () => {

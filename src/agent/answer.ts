@@ -9,7 +9,7 @@ import { errorCodeOf } from '../result.js';
 import type { Settings, ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
 import type { Refusal, Scope } from './paths.js';
-import { invalidPatternText, overviewLine, refusalText, searchFailedText, type Gaps, type Overview, type Policy, type Total } from './text.js';
+import { invalidPatternText, invalidQueryText, overviewLine, refusalText, searchFailedText, type Gaps, type Overview, type Policy, type Total } from './text.js';
 
 /** The search options every tool call takes from the context. */
 export function contextOptions(settings: Settings) {
@@ -119,7 +119,9 @@ export async function refusalAnswer<T extends 'glob' | 'grep'>(tool: T, settings
 /** A `FindFileError` (bad pattern, root gone) as an answer the model can act on; anything else is a bug and is thrown. */
 export function searchErrorAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, root: string, error: unknown): ToolResult<ErrorMetadata & { tool: T }> {
   if (!(error instanceof FindFileError)) throw error;
-  const isPattern = error.code === 'FF_INVALID_PATTERN' || error.code === 'FF_PATTERN_OUTSIDE_ROOT';
-  const message = isPattern ? invalidPatternText(error.message, root) : searchFailedText(error.message);
+  const code: string = error.code;
+  const isPattern = code === 'FF_INVALID_PATTERN' || code === 'FF_PATTERN_OUTSIDE_ROOT';
+  const isQuery = code === 'FF_EMPTY_QUERY' || code === 'FF_QUERY_TOO_LONG' || code === 'FF_INVALID_QUERY';
+  const message = isPattern ? invalidPatternText(error.message, root) : isQuery ? invalidQueryText(error.message) : searchFailedText(error.message);
   return errorAnswer(tool, settings, errorCodeOf(error), message);
 }

@@ -3,6 +3,7 @@
  * cannot misread. See docs/agent.md.
  */
 export { globTool, type GlobInput, type GlobMetadata, type GlobToolResult } from './glob.js';
+export { grepTool, GREP_MAX_LINE_CHARS, GREP_MAX_OUTPUT_BYTES, type GrepInput, type GrepMetadata, type GrepToolResult } from './grep.js';
 export { GLOB_INPUT_SCHEMA, GREP_INPUT_SCHEMA, validate, checkSchema, type JsonSchema } from './schema.js';
 export {
   DEFAULT_LIMIT,
@@ -15,4 +16,4 @@ export {
   type SortOrder,
 } from './context.js';
 export type { ErrorMetadata } from './answer.js';
-export type { Total, Policy, Overview, SimilarNames } from './text.js';
+export type { Total, Policy, Overview, SimilarNames, Attempt } from './text.js';

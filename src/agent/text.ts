@@ -11,6 +11,7 @@
  *   "at least M" when the search did not finish, "more than M" when counting itself stopped.
  * - Truncated (a display cut) and incomplete (a coverage gap) are separate labels; both can apply.
  */
+import type { ContentIncompleteReason } from '../content/types.js';
 import { classifyErrorCode, type IncompleteReason, type SkippedEntry } from '../result.js';
 import { MAX_LIMIT } from './context.js';
 import type { RefusalKind } from './paths.js';
@@ -144,7 +145,7 @@ export function summaryLine(unit: 'file' | 'match', rest: string, returned: numb
   return `${counted} ${rest}${status}`;
 }
 
-type KnownReason = IncompleteReason | 'output-limit';
+type KnownReason = IncompleteReason | ContentIncompleteReason;
 
 interface ReasonWording {
   words(gaps: Gaps): string;
@@ -222,7 +223,7 @@ function policyLine(policy: Policy): string | undefined {
   const parts: string[] = [];
   if (policy.excludedCount > 0) parts.push(`${count(policy.excludedCount, 'entry', 'entries')} matching the excludes ${policy.exclude.join(', ')}`);
   if (policy.symlinkSkipped > 0) parts.push(`${count(policy.symlinkSkipped, 'symbolic link')} not followed`);
-  if ((policy.binarySkipped ?? 0) > 0) parts.push(`${count(policy.binarySkipped!, 'binary file')} not searched`);
+  if ((policy.binarySkipped ?? 0) > 0) parts.push(`${count(policy.binarySkipped!, 'binary file')} skipped`);
   return parts.length === 0 ? undefined : `Left out by policy: ${parts.join('; ')}.`;
 }
 
@@ -271,24 +272,30 @@ export function similarNamesLine(similar: SimilarNames): string {
 export interface Attempt {
   /** What was tried, in words: `"Foo", exact case`. */
   what: string;
-  total: Total;
-  complete: boolean;
-  reasons: readonly string[];
+  /** Why it was not run, when it was not. */
+  notTried?: string;
+  total?: Total;
+  complete?: boolean;
+  reasons?: readonly string[];
   /** A few of the results (`path:line:column` or paths). */
-  examples: string[];
+  examples?: string[];
   /** `match` for text, `file` for names. */
   unit: 'match' | 'file';
 }
 
 export function triedLines(attempts: readonly Attempt[]): string[] {
-  return ['Tried:', ...attempts.map((a) => `- ${a.what}: ${attemptResult(a)}`)];
+  return ['Tried:', ...attempts.map((a) => `- ${a.what}: ${a.notTried === undefined ? attemptResult(a) : `not tried (${a.notTried})`}`)];
 }
 
 function attemptResult(a: Attempt): string {
-  const n = a.total.kind === 'exact' ? count(a.total.count, a.unit, a.unit === 'match' ? 'matches' : 'files') : `${totalText(a.total)} ${a.unit === 'match' ? 'matches' : 'files'}`;
-  const gap = !a.complete && !isCountCapOnly(a.complete, a.reasons);
+  const total = a.total ?? { count: 0, kind: 'exact' };
+  const many = a.unit === 'match' ? 'matches' : 'files';
+  const n = total.kind === 'exact' ? count(total.count, a.unit, many) : `${totalText(total)} ${many}`;
+  const complete = a.complete ?? true;
+  const gap = !complete && !isCountCapOnly(complete, a.reasons ?? []);
   const where = gap ? ' in the part that could be searched (incomplete)' : '';
-  return a.examples.length === 0 ? `${n}${where}` : `${n}${where}, e.g. ${a.examples.join(', ')}`;
+  const examples = a.examples ?? [];
+  return examples.length === 0 ? `${n}${where}` : `${n}${where}, e.g. ${examples.join(', ')}`;
 }
 
 export function attemptQuery(query: string, regex: boolean, caseMode: 'exact' | 'ignore' | 'smart-ignore'): string {
@@ -300,9 +307,10 @@ export function attemptNames(glob: string): string {
   return `file names matching ${quote(glob)}`;
 }
 
-export function namesNotTried(why: 'regex' | 'no-word'): string {
-  return why === 'regex' ? '- file names: not tried for a regular expression' : '- file names: not tried (the query holds no word of 3 or more letters, digits, "_", "." or "-")';
-}
+export const NAMES_NOT_TRIED = {
+  regex: 'the query is a regular expression',
+  noWord: 'the query holds no run of 3 or more letters, digits, "_", "." or "-"',
+} as const;
 
 export function cutLinesNote(maxLineChars: number): string {
   return `(lines ending in "…" were cut at ${maxLineChars} characters)`;
@@ -337,6 +345,10 @@ export function invalidInputText(tool: 'glob' | 'grep', problems: readonly strin
 
 export function invalidPatternText(message: string, root: string): string {
   return `Invalid pattern: ${message}. Patterns are relative to the search root ${root}.`;
+}
+
+export function invalidQueryText(message: string): string {
+  return `Invalid query: ${message}.`;
 }
 
 export function searchFailedText(message: string): string {

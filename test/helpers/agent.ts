@@ -1,16 +1,36 @@
 /**
  * Shared set-up for the agent tool tests: a workspace on memfs at /w with a fake clock, optionally
- * behind the fault-injecting fs.
+ * behind the fault-injecting fs (given the file reads content search needs, with faults of their own).
  */
 import type { ToolContext } from '../../src/agent/index.js';
+import type { FsLike } from '../../src/fs.js';
 import { FakeClock, asFs, buildVolume, faultyFs, type FaultOptions, type Tree } from './memfs.js';
 
 export const W = '/w';
 
-export function workspace(tree: Tree, ctx: Partial<Omit<ToolContext, 'clock'>> = {}, faults?: FaultOptions, root = W): ToolContext & { clock: FakeClock } {
+export interface AgentFaults extends FaultOptions {
+  /** Path → error code thrown by `open` on it. */
+  open?: Record<string, string>;
+}
+
+export function workspace(tree: Tree, ctx: Partial<Omit<ToolContext, 'clock'>> = {}, faults?: AgentFaults, root = W): ToolContext & { clock: FakeClock } {
   const vol = buildVolume(tree, root);
   const clock = new FakeClock();
-  const fs = faults === undefined ? asFs(vol) : faultyFs(asFs(vol), faults);
+  let fs: FsLike = asFs(vol);
+  if (faults !== undefined) {
+    const base = asFs(vol);
+    fs = {
+      ...faultyFs(base, faults),
+      open(path, flags, callback) {
+        const code = faults.open?.[path];
+        if (code === undefined) return base.open!(path, flags, callback);
+        const error: NodeJS.ErrnoException = Object.assign(new Error(`${code}: open '${path}'`), { code });
+        setImmediate(() => callback(error, -1));
+      },
+      read: base.read!.bind(base),
+      close: base.close!.bind(base),
+    };
+  }
   return { root, fs, platform: 'posix', ...ctx, clock };
 }
 
