@@ -2,11 +2,13 @@
  * Where does find-file spend its time on a workload? Runs it under `node --cpu-prof` in a fresh
  * process (one warm-up, then several runs) and sums the profile's self time per function.
  *
- *   node bench/profile.mjs TREE WORKLOAD [API] [RUNS]    e.g. node bench/profile.mjs synthetic all async
- *   node bench/profile.mjs synthetic cli                 the CLI printing every file, as a process
+ *   node bench/profile.mjs TREE WORKLOAD [TOOL] [RUNS]   e.g. node bench/profile.mjs synthetic all 'fdir async'
+ *   node bench/profile.mjs synthetic cli ['fdir CLI']    a CLI printing every file, as a process
  *
- * API is async (default), sync or stream. The .cpuprofile is kept under bench/results/profiles/
- * (gitignored) to open in Chrome DevTools; the summary is printed and returned.
+ * TOOL is a name from bench/tools.mjs (default `find-file async`), so a peer can be profiled on the
+ * same workload for comparison. The .cpuprofile is kept under bench/results/profiles/ (gitignored)
+ * to open in Chrome DevTools; the summary (top functions by self time, and time per category) is
+ * printed and returned. Times per walk divide by RUNS + 1 (the warm-up run is in the profile too).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -19,30 +21,56 @@ const BENCH = path.dirname(SELF);
 const REPO = path.dirname(BENCH);
 export const PROFILE_DIR = path.join(BENCH, 'results', 'profiles');
 
-/** Runs the profile and returns `{ file, totalMs, top: [{ fn, where, selfMs, share }] }`. */
-export async function profileWorkload({ tree, workload, api = 'async', runs = 5, top = 12 }) {
+/** Runs the profile and returns `{ name, file, walks, totalMs, top: [...], categories: {...} }`. */
+export async function profileWorkload({ tree, workload, tool = 'find-file async', runs = 5, top = 12 }) {
   const { treeRoot } = await import('./fixtures.mjs');
   const root = treeRoot(tree);
   fs.mkdirSync(PROFILE_DIR, { recursive: true });
-  const name = `${tree}-${workload}-${workload === 'cli' ? 'process' : api}`;
+  const name = `${tree}-${workload}-${tool.replace(/[^a-z0-9]+/gi, '-')}`;
   const dir = fs.mkdtempSync(path.join(PROFILE_DIR, '.tmp-'));
   const args =
-    workload === 'cli'
-      ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(REPO, 'bin', 'find-file.mjs'), '**/*']
-      : ['--cpu-prof', `--cpu-prof-dir=${dir}`, SELF, '--child', root, tree, workload, api, String(runs)];
+    workload !== 'cli'
+      ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, SELF, '--child', root, tree, workload, tool, String(runs)]
+      : tool === 'fdir CLI'
+        ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(BENCH, 'fdir-cli.mjs'), '.']
+        : ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(REPO, 'bin', 'find-file.mjs'), '**/*'];
   const child = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`profiling ${name} failed: ${child.stderr}`);
   const written = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
   const file = path.join(PROFILE_DIR, `${name}.cpuprofile`);
   fs.renameSync(path.join(dir, written), file);
   fs.rmSync(dir, { recursive: true, force: true });
-  return { name, file: path.relative(REPO, file), ...summarise(JSON.parse(fs.readFileSync(file, 'utf8')), top) };
+  const walks = workload === 'cli' ? 1 : runs + 1;
+  return { name, tree, workload, tool, walks, file: path.relative(REPO, file), ...summarise(JSON.parse(fs.readFileSync(file, 'utf8')), top) };
+}
+
+/** Coarse buckets, so that two tools' profiles can be set side by side. */
+export const CATEGORIES = [
+  'readdir calls (native, main thread)',
+  'idle (waiting for the thread pool)',
+  'garbage collection',
+  'find-file JS (dist/)',
+  'library JS (node_modules/)',
+  'bench and CLI JS',
+  'node internals (node:*)',
+  'VM and other native',
+];
+
+function categoryOf(functionName, url) {
+  if (functionName === '(idle)') return CATEGORIES[1];
+  if (functionName === '(garbage collector)') return CATEGORIES[2];
+  if (!url) return functionName === 'readdir' ? CATEGORIES[0] : CATEGORIES[7];
+  if (url.includes('/node_modules/')) return CATEGORIES[4];
+  if (url.includes('/dist/')) return CATEGORIES[3];
+  if (url.startsWith('node:')) return CATEGORIES[6];
+  return CATEGORIES[5];
 }
 
 /** Self time per function: each sample's time goes to the node it landed in. */
 export function summarise(profile, top) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map();
+  const categoryUs = Object.fromEntries(CATEGORIES.map((c) => [c, 0]));
   let totalUs = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     const dt = profile.timeDeltas[i] ?? 0;
@@ -51,6 +79,7 @@ export function summarise(profile, top) {
     const where = url ? `${shortUrl(url)}:${lineNumber + 1}` : '';
     const key = `${functionName || '(anonymous)'}\t${where}`;
     selfUs.set(key, (selfUs.get(key) ?? 0) + dt);
+    categoryUs[categoryOf(functionName, url)] += dt;
     totalUs += dt;
   }
   const rows = [...selfUs.entries()]
@@ -60,7 +89,8 @@ export function summarise(profile, top) {
       const [fn, where] = key.split('\t');
       return { fn, where, selfMs: us / 1000, share: us / totalUs };
     });
-  return { totalMs: totalUs / 1000, top: rows };
+  const categories = Object.fromEntries(Object.entries(categoryUs).map(([c, us]) => [c, us / 1000]));
+  return { totalMs: totalUs / 1000, top: rows, categories };
 }
 
 function shortUrl(url) {
@@ -71,24 +101,33 @@ function shortUrl(url) {
 
 export function renderProfile(summary) {
   return renderTable(
-    ['function', 'where', 'self ms', 'share'],
-    summary.top.map((r) => [r.fn, r.where || '(native / VM)', r.selfMs.toFixed(1), `${(r.share * 100).toFixed(1)}%`]),
+    ['function', 'where', 'self ms per walk', 'share'],
+    summary.top.map((r) => [r.fn, r.where || '(native / VM)', (r.selfMs / summary.walks).toFixed(1), `${(r.share * 100).toFixed(1)}%`]),
   );
 }
 
-async function runChild(root, tree, workload, api, runs) {
+/** Profiles side by side, by category, in ms per walk. */
+export function renderCategories(summaries) {
+  const rows = CATEGORIES.map((c) => [c, ...summaries.map((s) => (s.categories[c] / s.walks).toFixed(1))]);
+  rows.push(['total sampled', ...summaries.map((s) => (s.totalMs / s.walks).toFixed(1))]);
+  return renderTable(['ms per walk', ...summaries.map((s) => s.tool)], rows);
+}
+
+async function runChild(root, tree, workload, toolName, runs) {
   const { TOOLS, resolveWorkload } = await import('./tools.mjs');
-  const tool = TOOLS.find((t) => t.name === `find-file ${api}`);
+  const tool = TOOLS.find((t) => t.name === toolName);
+  if (!tool) throw new Error(`unknown tool ${toolName}`);
   const w = resolveWorkload(workload, tree);
   for (let i = 0; i <= runs; i++) await tool.run(root, w);
 }
 
 if (process.argv[2] === '--child') {
-  const [root, tree, workload, api, runs] = process.argv.slice(3);
-  await runChild(root, tree, workload, api, Number(runs));
+  const [root, tree, workload, tool, runs] = process.argv.slice(3);
+  await runChild(root, tree, workload, tool, Number(runs));
 } else if (process.argv[1] === SELF) {
-  const [tree = 'synthetic', workload = 'all', api = 'async', runs = '5'] = process.argv.slice(2);
-  const summary = await profileWorkload({ tree, workload, api, runs: Number(runs) });
-  console.log(`${summary.name}: ${summary.totalMs.toFixed(0)} ms sampled; profile in ${summary.file}\n`);
-  console.log(renderProfile(summary));
+  const [tree = 'synthetic', workload = 'all', tool = workload === 'cli' ? 'find-file CLI' : 'find-file async', runs = '5'] = process.argv.slice(2);
+  const summary = await profileWorkload({ tree, workload, tool, runs: Number(runs) });
+  console.log(`${summary.name}: ${summary.totalMs.toFixed(0)} ms sampled over ${summary.walks} walks; profile in ${summary.file}\n`);
+  console.log(renderProfile(summary) + '\n');
+  console.log(renderCategories([summary]));
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderScalingChart } from './chart.mjs';
-import { renderProfile } from './profile.mjs';
+import { renderCategories, renderProfile } from './profile.mjs';
 import { formatCount, formatMiB, formatMs, formatRatio, renderTable } from './stats.mjs';
 
 const REPO = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -30,7 +30,9 @@ export function renderTreeTable(tree, manifest, entries, toolNames, baseline) {
     }),
   ]);
   const samples = entries[0]?.tools[0]?.samplesMs.length ?? 0;
-  const title = `${treeTitle(tree, manifest)}: median of ${samples} samples (ratio to ${baseline})`;
+  const plan = entries[0]?.plan;
+  const how = plan ? ` (${plan.rounds} rounds of ${plan.iterations})` : '';
+  const title = `${treeTitle(tree, manifest)}: median of ${samples} samples${how}, ratio to ${baseline}`;
   const notes = [];
   for (const e of entries) {
     for (const t of e.tools) {
@@ -71,7 +73,13 @@ export function renderStreamMemoryTable(memory) {
  */
 export function evaluateTargets(results) {
   const entry = (tree, workload) => results.inProcess.find((e) => e.tree === tree && e.workload === workload);
-  const ms = (e, name) => e?.tools.find((t) => t.name === name)?.medianMs;
+  const tool = (e, name) => e?.tools.find((t) => t.name === name);
+  const ms = (e, name) => tool(e, name)?.medianMs;
+  // The spread of a ratio over the rounds: each round's medians, side by side.
+  const spread = (e, name, against) => {
+    const r = tool(e, name).roundMediansMs.map((m, i) => m / Math.min(...against.map((a) => tool(e, a).roundMediansMs[i])));
+    return r.length > 1 ? ` [rounds ${formatRatio(Math.min(...r))}-${formatRatio(Math.max(...r))}]` : '';
+  };
   const targets = [];
   const bigTrees = ['synthetic', 'realistic'];
 
@@ -83,12 +91,15 @@ export function evaluateTargets(results) {
       const e = entry(tree, workload);
       const target = { id: `${workload}/${tree}`, target: `${label}, ${tree}: ratio to fdir's fastest mode <= ${limit.toFixed(1)}` };
       if (e) {
-        const fdirBest = Math.min(ms(e, 'fdir async'), ms(e, 'fdir sync'));
-        const r = (name) => ms(e, name) / fdirBest;
+        const fdirModes = ['fdir async', 'fdir sync'];
+        const fastest = ms(e, 'fdir async') <= ms(e, 'fdir sync') ? 'fdir async' : 'fdir sync';
+        const r = (name) => ms(e, name) / ms(e, fastest);
         target.value = r('find-file async');
         target.met = target.value <= limit;
-        target.measured = `async ${formatRatio(r('find-file async'))}, sync ${formatRatio(r('find-file sync'))}, stream ${formatRatio(r('find-file stream'))} (fdir best ${formatMs(fdirBest)})`;
-        target.profile = [{ tree, workload, api: 'async' }];
+        target.measured =
+          `async ${formatRatio(r('find-file async'))}${spread(e, 'find-file async', fdirModes)}, sync ${formatRatio(r('find-file sync'))}, ` +
+          `stream ${formatRatio(r('find-file stream'))} (to ${fastest}, ${formatMs(ms(e, fastest))})`;
+        target.profile = { tree, workload, peer: fastest };
       }
       targets.push(target);
     }
@@ -103,8 +114,8 @@ export function evaluateTargets(results) {
       const ff = ms(e, 'find-file async');
       target.value = ff / best.medianMs;
       target.met = ff < best.medianMs;
-      target.measured = `async ${formatMs(ff)}, sync ${formatMs(ms(e, 'find-file sync'))}; best peer ${best.name} ${formatMs(best.medianMs)} (ratio ${formatRatio(target.value)})`;
-      target.profile = [{ tree, workload: 'rooted', api: 'async' }];
+      target.measured = `async ${formatMs(ff)}, sync ${formatMs(ms(e, 'find-file sync'))}; best peer ${best.name} ${formatMs(best.medianMs)} (ratio ${formatRatio(target.value)}${spread(e, 'find-file async', [best.name]).replace(' [', ', ').replace(']', '')})`;
+      target.profile = { tree, workload: 'rooted', peer: best.name };
     }
     targets.push(target);
   }
@@ -119,7 +130,7 @@ export function evaluateTargets(results) {
       target.value = speedup;
       target.met = speedup >= 10;
       target.measured = `${speedup.toFixed(0)}x faster (${formatMs(ms(limited, 'find-file async'))} vs ${formatMs(ms(full, 'find-file async'))}); ${stats ? `${stats.dirsRead} dirs read, ${stats.entriesSeen} entries seen` : ''}`;
-      target.profile = [{ tree, workload: 'first100', api: 'async' }];
+      target.profile = { tree, workload: 'first100', peer: 'fdir async' };
     }
     targets.push(target);
   }
@@ -134,7 +145,7 @@ export function evaluateTargets(results) {
     timeTarget.value = cli.medianMs / find.medianMs;
     timeTarget.met = timeTarget.value <= 1.8 && cli.medianMs < fdirCli.medianMs;
     timeTarget.measured = `${formatRatio(timeTarget.value)}x find (${formatMs(cli.medianMs)} vs ${formatMs(find.medianMs)}); fdir CLI ${formatRatio(fdirCli.medianMs / find.medianMs)}x`;
-    timeTarget.profile = [{ tree: 'synthetic', workload: 'cli' }];
+    timeTarget.profile = { tree: 'synthetic', workload: 'cli', peer: 'fdir CLI' };
   } else if (cli?.skipped) timeTarget.measured = `not measured: ${cli.skipped}`;
   targets.push(timeTarget);
   const rssTarget = { id: 'cli/rss', target: 'CLI peak RSS <= 80 MiB (streaming)' };
@@ -197,7 +208,8 @@ function renderGenerated(results, toolNames, baseline) {
   out.push('', '### In-process, per tree', '');
   out.push(
     `Each cell: median time, then the ratio to ${baseline} measured in the same run. Every tool runs once untimed first and its paths are compared with find-file's; ` +
-      'then all tools are timed in 3 rounds (tool order rotated each round, one warm-up each, a full GC before every sample). ' +
+      'then all tools are timed in interleaved rounds (tool order rotated each round, one warm-up run per tool and round, a full GC before every sample, ' +
+      'and a wait for idle CPUs before each round). ' +
       'Same work: regular files, hidden included, symlinks neither followed nor returned.',
   );
   for (const tree of Object.keys(results.trees)) {
@@ -217,8 +229,15 @@ function renderGenerated(results, toolNames, baseline) {
   out.push('### Targets', '', renderTargetsTable(results.targets), '');
   if (results.profiles.length) {
     out.push('### Profiles of the misses', '');
-    out.push('`node --cpu-prof`, self time per function summed over the samples (`node bench/profile.mjs TREE WORKLOAD` reproduces one; the .cpuprofile files stay in bench/results/profiles/, gitignored).', '');
-    for (const p of results.profiles) out.push(`#### ${p.name} (target ${p.target}): ${p.totalMs.toFixed(0)} ms sampled`, '', renderProfile(p), '');
+    out.push(
+      'For each missed target, find-file under `node --cpu-prof` in a fresh process (one warm-up walk, then enough walks for about 1.5 s), and the peer that set the bar on the same workload. ' +
+        'Self time per function, in ms per walk; then both profiles by category. `node bench/profile.mjs TREE WORKLOAD [TOOL]` reproduces one; the .cpuprofile files stay in bench/results/profiles/ (gitignored) for Chrome DevTools.',
+      '',
+    );
+    for (const p of results.profiles) {
+      const [ff] = p.summaries;
+      out.push(`#### ${p.tree} / ${p.workload} (target ${p.target}): ${ff.tool}, ${ff.walks} walks`, '', renderProfile(ff), '', renderCategories(p.summaries), '');
+    }
   }
   return out.join('\n');
 }

@@ -8,6 +8,8 @@
  *   --trees=a,b          only these trees (small, realistic, synthetic)
  *   --doc / --no-doc     write docs/performance.md (default: on a full run only)
  *
+ * The machine may be shared: before each round the suite waits (20 s at most, 2 minutes in all)
+ * for other processes to leave the CPUs mostly idle, and records how busy they were.
  * What it does, in order: builds dist/ if missing and the fixture trees if missing; for each tree
  * and workload, checks that every peer returns the files find-file returns (and says why where not),
  * then times them all with tinybench, interleaved in rounds (the machine is shared and noisy), GC
@@ -151,19 +153,64 @@ async function verify(tools, root, w, expected) {
   return report;
 }
 
-/** Times every tool on one workload: `rounds` tinybench runs, tool order rotated each round. */
-async function timeTools(tools, root, w, { rounds, iterations }) {
+function readCpuTimes() {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: fields[3] + fields[4], total: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined; // not Linux: no waiting
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The machine is shared: before each round, wait (up to `maxWaitMs`) until other processes use
+ * less than a quarter of the CPUs over half a second. Returns the share of CPU that was busy when
+ * the round started, for the record.
+ */
+let quietBudgetMs = 120_000; // for the whole run: a busy machine must not make it take forever
+
+async function waitForQuiet(maxWaitMs = 20_000) {
+  const started = Date.now();
+  for (;;) {
+    const a = readCpuTimes();
+    if (!a) return NaN;
+    await sleep(500);
+    const b = readCpuTimes();
+    const busy = 1 - (b.idle - a.idle) / Math.max(1, b.total - a.total);
+    const waited = Date.now() - started;
+    if (busy < 0.25 || waited > maxWaitMs || waited > quietBudgetMs) {
+      quietBudgetMs -= waited;
+      return busy;
+    }
+  }
+}
+
+/**
+ * Times every tool on one workload: `rounds` tinybench runs, tool order rotated each round.
+ * Returns, per tool, the samples of each round (a list of lists).
+ */
+async function timeTools(tools, root, w, { rounds, iterations }, busyLog) {
   const samples = new Map(tools.map((t) => [t.name, []]));
   for (let round = 0; round < rounds; round++) {
+    busyLog.push(await waitForQuiet());
     const bench = new Bench({ iterations, time: 0, warmup: true, warmupIterations: 1, warmupTime: 0, retainSamples: true, throws: true });
     for (let i = 0; i < tools.length; i++) {
       const tool = tools[(round + i) % tools.length];
       bench.add(tool.name, () => tool.run(root, w), { beforeEach: () => gc() });
     }
     await bench.run();
-    for (const task of bench.tasks) samples.get(task.name).push(...task.result.latency.samples);
+    for (const task of bench.tasks) samples.get(task.name).push([...task.result.latency.samples]);
   }
   return samples;
+}
+
+/** The median over all rounds, its ratio to the baseline's, and the range of the per-round ratios. */
+function summariseTimes(perRound, baselinePerRound) {
+  const medianMs = median(perRound.flat());
+  const roundRatios = perRound.map((r, i) => median(r) / median(baselinePerRound[i]));
+  return { medianMs, ratio: medianMs / median(baselinePerRound.flat()), roundRatios, roundMediansMs: perRound.map(median), samplesMs: perRound.flat() };
 }
 
 async function main() {
@@ -204,7 +251,7 @@ async function main() {
     if (workloads.length === 0) break;
     const root = treeRoot(tree);
     const big = manifests[tree].files > 50_000;
-    const plan = args.quick ? { rounds: 1, iterations: big ? 3 : 10 } : { rounds: 3, iterations: big ? 3 : 15 };
+    const plan = args.quick ? { rounds: 1, iterations: big ? 3 : 10 } : { rounds: big ? 6 : 3, iterations: big ? 2 : 15 };
     const entries = [];
     for (const name of workloads) {
       const w = resolveWorkload(name, tree);
@@ -215,18 +262,19 @@ async function main() {
       const checks = await verify(TOOLS, root, w, expected);
       process.stdout.write(`  ${tree} / ${WORKLOADS[name].title}: timing ${TOOLS.length} tools, ${plan.rounds}x${plan.iterations} samples ...`);
       const t0 = performance.now();
-      const samples = await timeTools(TOOLS, root, w, plan);
-      console.log(` ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-      const baseline = median(samples.get(BASELINE));
+      const busy = [];
+      const samples = await timeTools(TOOLS, root, w, plan, busy);
+      console.log(` ${((performance.now() - t0) / 1000).toFixed(0)} s (CPU busy before the rounds: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')})`);
       entries.push({
         tree,
         workload: name,
         title: WORKLOADS[name].title,
         pattern: WORKLOADS[name].describe(tree),
+        plan,
+        cpuBusyBeforeRounds: busy.map((b) => Number(b.toFixed(2))),
         tools: TOOLS.map((t) => {
-          const m = median(samples.get(t.name));
           const note = t.note?.(w);
-          return { name: t.name, medianMs: m, ratio: m / baseline, samplesMs: samples.get(t.name), count: checks[t.name].count, ...(checks[t.name].diff ? { diff: checks[t.name].diff } : {}), ...(note ? { note } : {}) };
+          return { name: t.name, ...summariseTimes(samples.get(t.name), samples.get(BASELINE)), count: checks[t.name].count, ...(checks[t.name].diff ? { diff: checks[t.name].diff } : {}), ...(note ? { note } : {}) };
         }),
       });
     }
@@ -238,6 +286,7 @@ async function main() {
   // Whole processes on the synthetic tree.
   if (wants('process')) {
     console.log('whole processes: every file of the synthetic tree to /dev/null ...');
+    await waitForQuiet();
     results.process = { tree: 'synthetic', runs: args.quick ? 5 : 15, commands: measureProcesses(treeRoot('synthetic'), { runs: args.quick ? 5 : 15 }) };
     console.log(report.renderProcessTable(results.process, manifests.synthetic) + '\n');
   }
@@ -257,20 +306,21 @@ async function main() {
   results.targets = report.evaluateTargets(results);
   console.log(report.renderTargetsTable(results.targets) + '\n');
   if (!args.quick) {
-    const { profileWorkload, renderProfile } = await import('./profile.mjs');
+    const { profileWorkload, renderProfile, renderCategories } = await import('./profile.mjs');
     const seen = new Set();
     for (const target of results.targets) {
       if (target.met !== false || !target.profile) continue;
-      for (const p of target.profile) {
-        const key = `${p.tree}/${p.workload}`;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        console.log(`profiling find-file on ${key} (target missed: ${target.id}) ...`);
-        const summary = await profileWorkload({ ...p, top: 12 });
-        summary.target = target.id;
-        results.profiles.push(summary);
-        console.log(renderProfile(summary) + '\n');
-      }
+      const { tree, workload, peer } = target.profile;
+      if (seen.has(`${tree}/${workload}`)) continue;
+      seen.add(`${tree}/${workload}`);
+      // Enough walks for about 1.5 s of samples, so that start-up does not dominate a short workload.
+      const ms = results.inProcess.find((e) => e.tree === tree && e.workload === workload)?.tools[0].medianMs;
+      const runs = ms ? Math.min(200, Math.max(5, Math.round(1500 / ms))) : 1;
+      console.log(`profiling ${tree}/${workload} (target ${target.id} missed): find-file${peer ? ` and ${peer}` : ''}, ${runs + 1} walks each ...`);
+      const summaries = [await profileWorkload({ tree, workload, tool: workload === 'cli' ? 'find-file CLI' : 'find-file async', runs })];
+      if (peer) summaries.push(await profileWorkload({ tree, workload, tool: peer, runs }));
+      results.profiles.push({ target: target.id, tree, workload, summaries });
+      console.log(renderProfile(summaries[0]) + '\n\n' + renderCategories(summaries) + '\n');
     }
   }
 
