@@ -4,7 +4,7 @@
  */
 import { runBackend, walkerOnly } from './backend.js';
 import { buildBackendPlan, buildPlan, type FindOptions, type WalkPlan } from './options.js';
-import type { FindResult, FindSummary } from './result.js';
+import type { FindProgress, FindResult, FindSummary } from './result.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
 import { Walk } from './walk/engine.js';
 
@@ -103,6 +103,8 @@ export interface FindStream extends AsyncIterable<string> {
    * it to the end (or break out, which ends the walk as `aborted`) before awaiting this.
    */
   readonly summary: Promise<FindSummary>;
+  /** Live counters (directories read, matches so far, elapsed), e.g. for a progress line. */
+  progress(): FindProgress;
 }
 
 /** How many found paths may wait for the reader before the walk pauses. */
@@ -175,5 +177,5 @@ export function findFilesStream(options: FindOptions): FindStream {
     }
   }
 
-  return { summary, [Symbol.asyncIterator]: iterate };
+  return { summary, progress: () => walk.progress(), [Symbol.asyncIterator]: iterate };
 }

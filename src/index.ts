@@ -28,6 +28,7 @@ export {
   type FindResult,
   type FindSummary,
   type FindStats,
+  type FindProgress,
   type IncompleteReason,
   type SkippedEntry,
   type BackendName,

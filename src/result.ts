@@ -51,6 +51,15 @@ export interface FindStats {
   dirsPeeked: number;
 }
 
+/** How far a search has got, while it runs (the streaming form's `progress()`). */
+export interface FindProgress {
+  dirsRead: number;
+  entriesSeen: number;
+  /** Matches found so far. */
+  matchedCount: number;
+  elapsedMs: number;
+}
+
 /** Which engine produced a result. */
 export type BackendName = 'walker' | 'ripgrep';
 

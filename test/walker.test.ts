@@ -489,6 +489,15 @@ describe('shape of the walk', () => {
     expect(base).toMatchObject({ matchedCount: 37, incompleteReasons: ['result-limit', 'permission-denied'] });
   });
 
+  it('the stream reports live progress while it runs', async () => {
+    const stream = findFilesStream(over(project, { pattern: '*.ts' }, {}, 1)());
+    const seen: number[] = [];
+    for await (const _ of stream) seen.push(stream.progress().matchedCount);
+    expect(seen.length).toBe(5);
+    expect(seen[seen.length - 1]).toBe(5);
+    expect(stream.progress()).toEqual({ dirsRead: 6, entriesSeen: 13, matchedCount: 5, elapsedMs: 6 });
+  });
+
   it('counts its work in stats', async () => {
     const result = await findAll(over(project, { pattern: '*.md' }, {}, 2));
     expect(result.stats).toEqual({ dirsRead: 6, entriesSeen: 13, elapsedMs: 12, dirsPeeked: 0 });

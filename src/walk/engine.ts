@@ -10,7 +10,7 @@
 import { FindFileError } from '../errors.js';
 import type { DirentLike, StatsLike } from '../fs.js';
 import type { WalkPlan } from '../options.js';
-import { ReasonLog, classifyErrorCode, errorCodeOf, type FindSummary, type SkippedEntry } from '../result.js';
+import { ReasonLog, classifyErrorCode, errorCodeOf, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 
 /** A directory the walk has decided to list. */
 export interface DirTask {
@@ -182,6 +182,11 @@ export class Walk {
       return;
     }
     this.skip(isRoot ? '.' : task.rel.slice(0, -1), code);
+  }
+
+  /** Live counters, cheap enough to read on every progress tick. */
+  progress(): FindProgress {
+    return { dirsRead: this.dirsRead, entriesSeen: this.entriesSeen, matchedCount: this.matchedCount, elapsedMs: this.plan.clock.now() - this.startedAt };
   }
 
   /** The summary of everything seen so far. */
