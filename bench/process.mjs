@@ -79,12 +79,20 @@ function peakRssBytes(command, cwd) {
  */
 export function measureProcesses(root, { runs, log = console.log }) {
   const commands = processCommands();
-  const available = commands.filter((c) => !c.missing);
-  for (const c of commands) if (c.missing) log(`  skipping ${c.name}: ${c.missing}`);
   const devNull = fs.openSync('/dev/null', 'w');
+  // Warm-up (page cache, code cache), which also finds a command that cannot run here.
+  for (const c of commands) {
+    if (c.missing) continue;
+    try {
+      timeOnce(c, root, devNull);
+    } catch (error) {
+      c.missing = error.message;
+    }
+  }
+  for (const c of commands) if (c.missing) log(`  skipping ${c.name}: ${c.missing}`);
+  const available = commands.filter((c) => !c.missing);
   const samples = new Map(available.map((c) => [c.name, []]));
   try {
-    for (const c of available) timeOnce(c, root, devNull); // warm-up: page cache, code cache
     for (let run = 0; run < runs; run++) {
       // Rotate the order each run: no command always follows the same neighbour.
       for (let i = 0; i < available.length; i++) {

@@ -19,7 +19,9 @@ export function formatRatio(ratio) {
 }
 
 export function formatMiB(bytes) {
-  return Number.isFinite(bytes) ? `${(bytes / 1048576).toFixed(1)} MiB` : 'n/a';
+  if (!Number.isFinite(bytes)) return 'n/a';
+  const mib = bytes / 1048576;
+  return `${(Math.abs(mib) < 0.05 ? 0 : mib).toFixed(1)} MiB`;
 }
 
 export function formatCount(n) {
