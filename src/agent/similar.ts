@@ -21,15 +21,17 @@ export interface Literal {
   fragment: boolean;
 }
 
-/** The literal part of a glob's last segment, or undefined when it has fewer than 2 characters. */
+/** The literal part of a glob's last segment; undefined for a bare `*.ext` or fewer than 2 characters. */
 export function literalOf(pattern: string): Literal | undefined {
   const last = pattern.replace(/\\/g, '/').split('/').filter((s) => s !== '' && s !== '**').pop() ?? '';
   const firstBrace = (s: string) => s.replace(/\{([^{}]*)\}/g, (_, body: string) => body.split(',')[0] ?? '');
+  // `*.ts`: only an extension, and no file name "resembles" an extension; the overview says more.
+  if (/^\*\.[^*?[\]{}]+$/.test(last)) return undefined;
   const text = firstBrace(last)
     .replace(/\[[^\]]*\]/g, '')
     .replace(/[*?!+@()|]/g, '');
   if (text.length < 2) return undefined;
-  return { text, fragment: /[*?[]/.test(last) && !/^\*\.[^*?[\]{}]+$/.test(last) };
+  return { text, fragment: /[*?[]/.test(last) };
 }
 
 function bigrams(s: string): Map<string, number> {
