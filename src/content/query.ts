@@ -95,19 +95,27 @@ export interface Matcher {
 
 export function buildMatcher(query: Query): Matcher {
   if (query.mode === 'literal' && !query.ignoreCase) return new LiteralMatcher(query.text);
-  const source = query.mode === 'literal' ? escapeRegExp(query.text) : query.text;
-  let regex: RegExp;
+  // A literal cannot match a line break (that query would be multi-line), so searching many lines
+  // at once finds what line-by-line search finds. A regex can (`\s`, `[^x]`): never.
+  if (query.mode === 'literal') return new FoldedLiteralMatcher(query.text);
+  // `g`: `lastIndex` sets where `find` starts. `m` only for whole-file (multi-line) search, where
+  // `^` and `$` must stop at line breaks as in ripgrep; line by line, a line is the whole input,
+  // so `$` does not match before a CRLF file's `\r` (ripgrep's line ends at `\n` too).
+  return new RegExpMatcher(compile(query.text, `gu${query.ignoreCase ? 'i' : ''}${query.multiline ? 'm' : ''}`));
+}
+
+/** A RegExp, compiled now: V8 compiles on first use, and a pattern too large for it fails only then. */
+function compile(source: string, flags: string): RegExp {
   try {
-    // `g`: `lastIndex` sets where `find` starts. `m` only for whole-file (multi-line) search, where
-    // `^` and `$` must stop at line breaks as in ripgrep; line by line, a line is the whole input,
-    // so `$` does not match before a CRLF file's `\r` (ripgrep's line ends at `\n` too).
-    regex = new RegExp(source, `gu${query.ignoreCase ? 'i' : ''}${query.multiline ? 'm' : ''}`);
+    const regex = new RegExp(source, flags);
+    regex.exec('');
+    regex.lastIndex = 0;
+    return regex;
   } catch (error) {
-    throw new FindFileError('FF_INVALID_QUERY', `query is not a valid regex: ${(error as Error).message}`, 'query');
+    // V8 says "Invalid regular expression: /<the whole source>/<flags>: <reason>": keep the reason.
+    const message = (error as Error).message;
+    throw new FindFileError('FF_INVALID_QUERY', `query is not a valid regex: ${message.slice(message.lastIndexOf(': ') + 2)}`, 'query');
   }
-  // A literal can never match a line break (that query would be multi-line), so searching many
-  // lines at once finds what line-by-line search finds. A regex can (`\s`, `[^x]`): never.
-  return new RegExpMatcher(regex, query.mode === 'literal');
 }
 
 class LiteralMatcher implements Matcher {
@@ -124,10 +132,8 @@ class LiteralMatcher implements Matcher {
 
 class RegExpMatcher implements Matcher {
   lastEnd = -1;
-  constructor(
-    private readonly regex: RegExp,
-    readonly blockSafe: boolean,
-  ) {}
+  readonly blockSafe = false;
+  constructor(private readonly regex: RegExp) {}
 
   find(text: string, from: number): number {
     this.regex.lastIndex = from;
@@ -136,6 +142,66 @@ class RegExpMatcher implements Matcher {
     this.lastEnd = match.index + match[0].length;
     return match.index;
   }
+}
+
+/**
+ * A literal, ignoring case. Perf and safety: V8 cannot compile a case-insensitive regex of tens of
+ * thousands of characters (stack overflow), and the query may be 64 KiB. So the literal is cut into
+ * pieces: the first finds candidates, each next one must follow at once (a sticky regex), the match
+ * length taken from each piece's match (folding may change it).
+ */
+class FoldedLiteralMatcher implements Matcher {
+  lastEnd = -1;
+  readonly blockSafe = true;
+  private readonly head: RegExp;
+  private readonly rest: RegExp[];
+
+  constructor(text: string) {
+    const pieces = splitPieces(text, PIECE_CHARS);
+    this.head = compile(escapeRegExp(pieces[0]!), 'giu');
+    this.rest = pieces.slice(1).map((piece) => compile(escapeRegExp(piece), 'yiu'));
+  }
+
+  find(text: string, from: number): number {
+    for (let start = from; ; ) {
+      this.head.lastIndex = start;
+      const match = this.head.exec(text);
+      if (match === null) return -1;
+      let end = match.index + match[0].length;
+      for (const piece of this.rest) {
+        piece.lastIndex = end;
+        const next = piece.exec(text);
+        if (next === null) {
+          end = -1;
+          break;
+        }
+        end += next[0].length;
+      }
+      if (end >= 0) {
+        this.lastEnd = end;
+        return match.index;
+      }
+      start = match.index + (isHighSurrogate(text.charCodeAt(match.index)) ? 2 : 1);
+    }
+  }
+}
+
+/** Characters per piece: far below what V8 compiles case-insensitively without trouble (~20k). */
+const PIECE_CHARS = 1024;
+
+function splitPieces(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(i + size, text.length);
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--; // never split a pair
+    pieces.push(text.slice(i, end));
+    i = end;
+  }
+  return pieces;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function escapeRegExp(text: string): string {

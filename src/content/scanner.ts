@@ -40,6 +40,8 @@ export type ScanState =
 export class FileScanner {
   private decoder: TextDecoder | undefined;
   private utf16 = false;
+  /** The first bytes, while fewer than a BOM's three have come. */
+  private head: Uint8Array | undefined;
   /** Line mode: the unfinished line. Multi-line mode: every piece of text so far. */
   private carry = '';
   private readonly parts: string[] = [];
@@ -59,7 +61,20 @@ export class FileScanner {
   push(chunk: Uint8Array): ScanState {
     if (this.state !== 'more') return this.state;
     const first = this.decoder === undefined;
-    if (first) this.decoder = this.openDecoder(chunk);
+    if (first) {
+      // The BOM decides the encoding: wait for its three bytes (a read may return fewer).
+      if (this.head !== undefined) chunk = concat(this.head, chunk);
+      if (chunk.length < 3) {
+        this.head = chunk;
+        return 'more';
+      }
+      this.head = undefined;
+      this.decoder = this.openDecoder(chunk);
+    }
+    return this.take(chunk, first);
+  }
+
+  private take(chunk: Uint8Array, first: boolean): ScanState {
     let text: string;
     if (this.utf16) {
       text = this.decoder!.decode(chunk, { stream: true });
@@ -76,6 +91,13 @@ export class FileScanner {
   /** The end of the file: searches what is left. */
   finish(): ScanState {
     if (this.state !== 'more') return this.state;
+    if (this.head !== undefined) {
+      // A file of one or two bytes.
+      this.decoder = this.openDecoder(this.head);
+      const state = this.take(this.head, true);
+      this.head = undefined;
+      if (state !== 'more') return state;
+    }
     const rest = this.decoder?.decode() ?? '';
     if (this.multiline) {
       if (this.hold(rest) !== 'more') return this.state;
@@ -198,6 +220,13 @@ export class FileScanner {
     }
     return true;
   }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
 }
 
 function dropCr(line: string): string {
