@@ -1,10 +1,13 @@
 /**
  * globTool on memfs workspaces with a fake clock: every answer the model can get, word for word.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { globTool, type GlobMetadata, type GlobToolResult } from '../src/agent/index.js';
 import { FakeClock, asFs, buildVolume, faultyFs, win32Fs, type Tree } from './helpers/memfs.js';
 import { manyFiles, workspace } from './helpers/agent.js';
+import { FakeRipgrep, makeFakeInstall, nul } from './helpers/rg-fake.js';
 
 const project: Tree = {
   '.git': { HEAD: '' },
@@ -415,5 +418,21 @@ describe('sort: relevance', () => {
     const result = await globTool({ pattern: 'login*', sort: 'relevance', limit: 3 }, { root: '/w', fs, platform: 'posix', clock: new FakeClock() });
     expect(result.content.split('\n').slice(0, 3)).toEqual(['src/auth/login.ts', 'src/auth/loginService.ts', 'src/big/loginServiceData.ts']);
     expect(fs.calls.filter((c) => c.call === 'lstat').map((c) => c.path).sort()).toEqual(['/w/src/auth/login.ts', '/w/src/auth/loginService.ts', '/w/src/big/loginServiceData.ts']);
+  });
+});
+
+describe('other backends', () => {
+  it('passes the ripgrep backend through, and gives the overview without similar names (no walk to draw them from)', async () => {
+    const { rgPath, root } = makeFakeInstall();
+    writeFileSync(join(root, 'loginService.ts'), '');
+    const fake = new FakeRipgrep([{ stdout: nul('loginService.ts') }, { exit: 0 }], [{ exit: 1 }]);
+    // The real filesystem and the running platform: ripgrep cannot read an injected fs.
+    const ctx = { root, backend: 'ripgrep' as const, rgPath, runner: fake.runner };
+    const found = await globTool({ pattern: 'loginService.ts' }, ctx);
+    expect(found.content).toBe('loginService.ts');
+    expect(ok(found).result.backend).toBe('ripgrep');
+    const none = await globTool({ pattern: 'loginServce.ts' }, ctx);
+    expect(none.content).toBe(`No files matching "loginServce.ts" under ${root} (search complete).\nThe search root ${root} holds 1 entry: loginService.ts`);
+    expect(fake.calls).toHaveLength(2);
   });
 });
