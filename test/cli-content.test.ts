@@ -1,8 +1,7 @@
 /**
- * The `--contains` hook against a stand-in for the library's planned `searchContent` (the
- * contract in src/content/types.ts): once the library exports it, the command prints hits, the
- * summary and the status with no change of its own. test/cli.test.ts checks the real binary's
- * refusal while the library does not export it.
+ * `--contains` against a stand-in for the library's content search (src/content/search.ts), so the
+ * printing, the summary and the status are checked on a result of the contract's shape.
+ * test/cli-contains.test.ts runs the real binary on a real tree.
  */
 import { sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,11 +10,20 @@ import type { ContentOptions, ContentResult } from '../src/content/types.js';
 const calls: ContentOptions[] = [];
 let answer: ContentResult;
 
-vi.mock('../src/index.js', async (importOriginal) => ({
-  ...(await importOriginal<Record<string, unknown>>()),
+vi.mock('../src/content/search.js', () => ({
   searchContent: async (options: ContentOptions) => {
     calls.push(options);
     return answer;
+  },
+  searchContentStream: (options: ContentOptions) => {
+    calls.push(options);
+    const { hits, ...summary } = answer;
+    return {
+      summary: Promise.resolve(summary),
+      async *[Symbol.asyncIterator]() {
+        yield* hits;
+      },
+    };
   },
 }));
 
@@ -75,12 +83,12 @@ describe('--contains through searchContent', () => {
     expect(signal).toBeInstanceOf(AbortSignal);
   });
 
-  it('prints hits as path:line:text and the summary, status 0', async () => {
+  it('prints hits as path:line:column: text and the summary, status 0', async () => {
     const status = await runSearch({ options: { root: '.', pattern: '*' }, output: 'human', strict: false, contains: 'TODO' });
     expect(status).toBe(0);
     const native = (rel: string) => rel.split('/').join(sep);
-    expect(stdout).toBe(`${native('src/a.ts')}:3:// TODO: split\n${native('docs/b.md')}:10:TODO list\n`);
-    expect(stderr).toMatch(/^find-file: 2 matches under .*: complete, every directory was read\n$/);
+    expect(stdout).toBe(`${native('src/a.ts')}:3:4: // TODO: split\n${native('docs/b.md')}:10:1: TODO list\n`);
+    expect(stderr).toMatch(/^find-file: 2 hits under .*: complete, every file was searched\n$/);
   });
 
   it('prints the result as one JSON object, and hit lines then a summary line as NDJSON', async () => {
@@ -99,7 +107,7 @@ describe('--contains through searchContent', () => {
     const status = await runSearch({ options: { root: '.', pattern: '*', timeBudgetMs: 5 }, output: 'human', strict: true, contains: 'TODO' });
     expect(status).toBe(3);
     expect(stdout).toBe('');
-    expect(stderr).toContain('no matches under');
+    expect(stderr).toContain('no hits under');
     expect(stderr).toContain('INCOMPLETE: NOT proof of absence');
     expect(stderr).toContain('why: time-budget: the 5 ms budget');
   });

@@ -425,7 +425,7 @@ describe('exit statuses', () => {
     const run = ff(['*.md', '--contains', 'guide']);
     if (typeof library.searchContent === 'function') {
       expect(run.status).toBe(0);
-      expect(lines(run.stdout)).toContain(`${join('docs', 'guide.md')}:1:docs/guide.md`); // each file holds its own path
+      expect(lines(run.stdout)).toContain(`${join('docs', 'guide.md')}:1:6: docs/guide.md`); // each file holds its own path; path:line:column: text
     } else {
       expect(run.status).toBe(2);
       expect(run.stdout).toBe('');

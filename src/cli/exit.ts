@@ -35,6 +35,10 @@ const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
   'FF_INVALID_PATTERN',
   'FF_PATTERN_OUTSIDE_ROOT',
   'FF_INVALID_ROOT',
+  // --contains TEXT (content search)
+  'FF_EMPTY_QUERY',
+  'FF_QUERY_TOO_LONG',
+  'FF_INVALID_QUERY',
 ]);
 
 /** The `code` of a thrown value, if it has a string one. */

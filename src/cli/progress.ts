@@ -81,6 +81,10 @@ export function buildCountingFs(): { fs: FsLike; dirsRead(): number } {
     readdirSync: (path, options) => base.readdirSync(path, options),
     lstat: (path, callback) => base.lstat(path, callback),
     lstatSync: (path) => base.lstatSync(path),
+    // Content search (--contains) also reads files through it.
+    open: (path, flags, callback) => base.open!(path, flags, callback),
+    read: (fd, buffer, offset, length, position, callback) => base.read!(fd, buffer, offset, length, position, callback),
+    close: (fd, callback) => base.close!(fd, callback),
   };
   return { fs, dirsRead: () => reads };
 }

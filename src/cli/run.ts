@@ -10,16 +10,16 @@
  * marked `aborted`, the status is 130. A second Ctrl-C stops waiting.
  */
 import * as path from 'node:path';
-import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
-import { FindFileError } from '../errors.js';
+import { searchContent, searchContentStream } from '../content/search.js';
+import type { ContentHit, ContentOptions, ContentSummary } from '../content/types.js';
 import { findFiles, findFilesStream } from '../find.js';
-import * as library from '../index.js';
 import type { FindOptions } from '../options.js';
 import type { FindSummary } from '../result.js';
 import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
 import { ChunkWriter, buildRelDisplay } from './output.js';
 import { ProgressLine, buildCountingFs } from './progress.js';
-import { formatSummary, shouldColor, stylesFor } from './summary.js';
+import { formatContentSummary } from './content-summary.js';
+import { formatSummary, shouldColor, stylesFor, type SummaryContext } from './summary.js';
 
 export type OutputMode = 'human' | 'print0' | 'json' | 'ndjson';
 
@@ -52,10 +52,10 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
   }
 }
 
-/** What the printers need of a search: the matches in the order found, then the summary. */
-interface Search<T> {
+/** What the printers need of a search: the matches (or hits) in the order found, then the summary. */
+interface Search<T, S extends Outcome = FindSummary> {
   items: AsyncIterable<T>;
-  summary(): Promise<FindSummary>;
+  summary(): Promise<S>;
   /** True when items arrive as they are found (the progress line can count them). */
   live: boolean;
 }
@@ -100,46 +100,33 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
   const end = output === 'print0' ? '\0' : '\n';
   // The library already made --absolute paths absolute and native.
   const format = options.absolute ? (match: string) => match + end : (match: string) => display(match) + end;
-  return printHuman(options, searchFiles, format);
+  return printHuman(options, searchFiles, format, formatSummary);
 }
 
 /**
- * `--contains`: the hook for the library's content search (`searchContent`, src/content/types.ts).
- * Until the library exports it, the flag is refused as a usage error that says so plainly; once
- * it does, hits print as `rg` prints them (`path:line:text`) with the same summary and statuses.
+ * `--contains`: content search (src/content/, docs/content-search.md). Hits print as found, as
+ * `path:line:column: text` (with -0, a NUL after the path), then the content summary; `--json` is
+ * the library's `ContentResult`; `--ndjson` a `{"type":"hit"}` line per hit, then the summary.
  */
 async function printContent(options: FindOptions, query: string, output: OutputMode): Promise<Outcome> {
-  const searchContent = (library as Record<string, unknown>).searchContent as ((options: ContentOptions) => Promise<ContentResult>) | undefined;
-  if (typeof searchContent !== 'function') {
-    throw new FindFileError('FF_UNKNOWN_OPTION', '--contains: content search is not available yet in this version of find-file', 'contains');
-  }
   // Hits carry root-relative paths; --absolute is applied here, when they are printed.
-  const contentOptions = ({ absolute: _absolute, ...rest }: FindOptions): ContentOptions => ({ ...rest, query });
+  const contentOptions = ({ absolute: _absolute, concurrency: _concurrency, ...rest }: FindOptions): ContentOptions => ({ ...rest, query });
   if (output === 'json') {
     const result = await searchContent(contentOptions(options));
     await writeAll(JSON.stringify(result) + '\n');
     return result;
   }
-  const start = (current: FindOptions): Search<ContentHit> => {
-    const pending = searchContent(contentOptions(current));
-    return {
-      items: (async function* () {
-        yield* (await pending).hits;
-      })(),
-      summary: async () => {
-        const { hits: _hits, ...summary } = await pending;
-        return { ...summary, matchedCount: summary.hitCount } as unknown as FindSummary;
-      },
-      live: false,
-    };
+  const start = (current: FindOptions): Search<ContentHit, ContentSummary> => {
+    const stream = searchContentStream(contentOptions(current));
+    return { items: stream, summary: () => stream.summary, live: true };
   };
   if (output === 'ndjson') return printNdjson(start(options), (hit) => JSON.stringify({ type: 'hit', ...hit }) + '\n');
   const display = buildRelDisplay(options.absolute ? path.resolve(options.root) : options.root, process.cwd());
   const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
-  return printHuman(options, start, (hit) => `${display(hit.path)}${sep}${hit.line}:${hit.text}\n`);
+  return printHuman(options, start, (hit) => `${display(hit.path)}${sep}${hit.line}:${hit.column}: ${hit.text}\n`, formatContentSummary);
 }
 
-async function printNdjson<T>(search: Search<T>, format: (item: T) => string): Promise<FindSummary> {
+async function printNdjson<T, S extends Outcome>(search: Search<T, S>, format: (item: T) => string): Promise<S> {
   const out = new ChunkWriter(process.stdout);
   for await (const item of search.items) {
     const wait = out.write(format(item));
@@ -152,12 +139,17 @@ async function printNdjson<T>(search: Search<T>, format: (item: T) => string): P
 }
 
 /** Items on stdout as found; the progress line while a person waits; the summary on stderr. */
-async function printHuman<T>(options: FindOptions, start: (options: FindOptions) => Search<T>, format: (item: T) => string): Promise<FindSummary> {
+async function printHuman<T, S extends Outcome>(
+  options: FindOptions,
+  start: (options: FindOptions) => Search<T, S>,
+  format: (item: T) => string,
+  summarize: (summary: S, ctx: SummaryContext) => string,
+): Promise<S> {
   const styles = stylesFor(shouldColor(process.stderr, process.env));
   let found = 0;
   let live = true;
   let progress: ProgressLine | undefined;
-  let search: Search<T>;
+  let search: Search<T, S>;
   if (process.stderr.isTTY) {
     // Directories are counted by serving the walker's reads; an injected fs would turn `auto` into the walker.
     const counting = isWalker(options) ? buildCountingFs() : undefined;
@@ -180,7 +172,7 @@ async function printHuman<T>(options: FindOptions, start: (options: FindOptions)
   }
   const summary = await search.summary();
   const root = path.resolve(options.root);
-  const text = formatSummary(summary, {
+  const text = summarize(summary, {
     root,
     maxResults: options.maxResults,
     maxDepth: options.maxDepth,

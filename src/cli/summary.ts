@@ -120,7 +120,7 @@ export function formatSummary(summary: FindSummary, ctx: SummaryContext): string
 }
 
 /** Said only when the engine is news: `auto` fell back to the walker, or ripgrep failed or was retried. */
-function describeEngine(summary: FindSummary): string | undefined {
+export function describeEngine(summary: Pick<FindSummary, 'backend' | 'fallbackReason' | 'recovery'>): string | undefined {
   const notes: string[] = [];
   if (summary.fallbackReason !== undefined) notes.push(`auto ran the walker (${summary.fallbackReason})`);
   const recovery = summary.recovery;

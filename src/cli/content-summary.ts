@@ -1,0 +1,57 @@
+/**
+ * The summary `find-file --contains` prints on stderr after the hits. Same layout and reasons as the
+ * file-listing summary (src/cli/summary.ts), worded for text: a complete search with no hit says
+ * the text does not occur in the files searched; an incomplete one never reads as "not there". A
+ * display cut (`truncated`) is said on its own line: it is not a coverage gap, and a gap is not it.
+ */
+import type { ContentSummary } from '../content/types.js';
+import type { FindSummary } from '../result.js';
+import { describeEngine, explainReason, type SummaryContext } from './summary.js';
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function verdict(summary: ContentSummary, ctx: SummaryContext): string {
+  const { good, warn } = ctx.styles;
+  if (summary.complete) {
+    if (summary.hitCount > 0) return good('complete') + ', every file was searched';
+    const aside = ctx.hiddenLeftOut || summary.excludedCount > 0 ? ' (among files not excluded or hidden)' : '';
+    return good('complete') + `, every file was searched, so the text does not occur there${aside}`;
+  }
+  if (summary.hitCount === 0) return warn('INCOMPLETE') + ': NOT proof of absence, part of the tree was not searched';
+  return warn('INCOMPLETE') + ': there may be more, part of the tree was not searched';
+}
+
+/** An io-error no skipped path explains: ripgrep failed, or its output could not be read. */
+function explainContentReason(reason: string, summary: ContentSummary, ctx: SummaryContext): string {
+  if (reason === 'result-limit') return `result-limit: stopped at --max-results ${ctx.maxResults ?? '?'}; more hits exist`;
+  if (reason === 'io-error' && summary.skipped.length === 0) {
+    if (summary.protocolErrors > 0) return `io-error: ripgrep printed ${count(summary.protocolErrors, 'line', 'lines')} that are not valid JSON events`;
+    return `io-error: ripgrep did not finish cleanly (${summary.recovery?.failureKind ?? 'failure'})`;
+  }
+  // The file-listing wording reads only the skipped entries and the limits: the same for content.
+  return explainReason(reason, { ...summary, matchedCount: summary.hitCount } as unknown as FindSummary, ctx);
+}
+
+export function formatContentSummary(summary: ContentSummary, ctx: SummaryContext): string {
+  const { dim } = ctx.styles;
+  const found = summary.hitCount === 0 ? 'no hits' : count(summary.hitCount, 'hit', 'hits');
+  const lines = [`find-file: ${found} under ${ctx.root}: ${verdict(summary, ctx)}`];
+  summary.incompleteReasons.forEach((reason, i) => {
+    lines.push(`  ${i === 0 ? 'why:' : '    '} ${explainContentReason(reason, summary, ctx)}`);
+  });
+  if (summary.truncated) lines.push('  truncated: some hit text was cut or left out for length (not a coverage gap; --json flags each cut line)');
+  const show = ctx.showSkipped ?? 5;
+  for (const entry of summary.skipped.slice(0, show)) lines.push(`  skipped: ${ctx.displayPath(entry.path)} ${dim(`(${entry.code})`)}`);
+  const rest = summary.skippedCount - Math.min(show, summary.skipped.length);
+  if (rest > 0) lines.push(`  ... and ${count(rest, 'more skipped path', 'more skipped paths')} (--json lists them all)`);
+  const policy: string[] = [];
+  if (summary.binarySkipped > 0) policy.push(count(summary.binarySkipped, 'binary file', 'binary files') + ' not searched');
+  if (summary.symlinkSkipped > 0) policy.push(count(summary.symlinkSkipped, 'symlink not followed', 'symlinks not followed'));
+  if (summary.excludedCount > 0) policy.push(count(summary.excludedCount, 'entry excluded', 'entries excluded'));
+  if (policy.length > 0) lines.push(`  ${policy.join(', ')} ${dim('(by policy, not coverage gaps)')}`);
+  const engine = describeEngine(summary);
+  if (engine !== undefined) lines.push(`  ${dim(engine)}`);
+  return lines.join('\n') + '\n';
+}
