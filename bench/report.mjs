@@ -66,6 +66,22 @@ export function renderStreamMemoryTable(memory) {
   return `The streaming API (findFilesStream, each path read and dropped) on each tree\n\n${renderTable(['tree', 'paths streamed', 'max live heap above start', 'peak heap (sampled)', 'peak RSS'], rows)}`;
 }
 
+export function renderContentTable(content) {
+  const names = content[0]?.tools.map((t) => t.name) ?? [];
+  const header = ['tool', ...content.map((c) => `${c.tree} (${formatCount(c.files)} files), ${c.runs} run${c.runs > 1 ? 's' : ''}`)];
+  const rows = names.map((name) => [
+    name,
+    ...content.map((c) => {
+      const t = c.tools.find((x) => x.name === name);
+      if (t.skipped) return `skipped: ${t.skipped}`;
+      const rg = c.tools.find((x) => x.name === 'find-file searchContent (ripgrep)');
+      const ratio = rg && !rg.skipped ? ` (${formatRatio(t.medianMs / rg.medianMs)})` : '';
+      return `${formatMs(t.medianMs)}${ratio}, ${formatCount(t.hits)} hits`;
+    }),
+  ]);
+  return `Content search for the literal \`NEEDLE_7f3a\` (in one file of 1,000) over every file: median (ratio to find-file's ripgrep backend), matching lines found\n\n${renderTable(header, rows)}`;
+}
+
 /**
  * Issue 7's targets, checked against the measurements. Each target: `{ id, target, measured, met
  * (true, false, or undefined when not measured), profile? }`, where `profile` says which
@@ -226,6 +242,7 @@ function renderGenerated(results, toolNames, baseline) {
   if (results.memory) {
     out.push('### Peak memory', '', renderMemoryTable(results.memory, results.trees[results.memory.tree]), '', renderStreamMemoryTable(results.memory), '');
   }
+  if (results.content?.length) out.push('### Content search', '', renderContentTable(results.content), '');
   out.push('### Targets', '', renderTargetsTable(results.targets), '');
   if (results.profiles.length) {
     out.push('### Profiles of the misses', '');

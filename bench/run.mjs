@@ -4,7 +4,7 @@
  *
  *   --quick              fewer samples, no profiles: a smoke run of a minute or two
  *   --only=a,b           only these parts: workloads (all, js, rooted, depth3, first100) and/or
- *                        sections (process, memory); the others are skipped
+ *                        sections (process, memory, content); the others are skipped
  *   --trees=a,b          only these trees (small, realistic, synthetic)
  *   --doc / --no-doc     write docs/performance.md (default: on a full run only)
  *
@@ -37,7 +37,7 @@ const RESULTS = path.join(BENCH, 'results');
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
 
-const SECTIONS = ['process', 'memory'];
+const SECTIONS = ['process', 'memory', 'content'];
 
 function parseArgs(argv) {
   const args = { quick: false, only: undefined, trees: TREE_NAMES, doc: undefined };
@@ -238,13 +238,14 @@ async function main() {
   const needed = new Set(workloads.length ? args.trees : []);
   if (wants('process') || wants('memory')) needed.add('synthetic');
   if (wants('memory')) for (const t of args.trees) needed.add(t);
+  if (wants('content')) for (const t of ['small', 'synthetic']) if (args.trees.includes(t)) needed.add(t);
   const manifests = {};
   for (const name of TREE_NAMES.filter((t) => needed.has(t))) {
     manifests[name] = ensureTree(name);
     console.log(describeTree(manifests[name]));
   }
 
-  const results = { meta, trees: manifests, inProcess: [], findFileStats: {}, process: null, memory: null, targets: [], profiles: [] };
+  const results = { meta, trees: manifests, inProcess: [], findFileStats: {}, process: null, memory: null, content: null, targets: [], profiles: [] };
 
   // In-process: every tool on every workload of every tree.
   for (const tree of args.trees) {
@@ -300,6 +301,20 @@ async function main() {
     results.memory = { tree: big.name, perTool, stream };
     console.log(report.renderMemoryTable(results.memory, manifests[big.name]) + '\n');
     console.log(report.renderStreamMemoryTable(results.memory) + '\n');
+  }
+
+  // Content search for a literal: small tree timed properly, the 200k tree once (the pure-TS path is slow there).
+  if (wants('content')) {
+    const { measureContent } = await import('./content.mjs');
+    results.content = [];
+    for (const tree of ['small', 'synthetic'].filter((t) => args.trees.includes(t) && (t === 'small' || !args.quick))) {
+      ensureTree(tree);
+      console.log(`content search on the ${tree} tree ...`);
+      await waitForQuiet();
+      const plan = tree === 'small' ? { runs: args.quick ? 3 : 7, warmup: 1 } : { runs: 1, warmup: 0 };
+      results.content.push({ tree, files: manifests[tree]?.files ?? ensureTree(tree).files, ...plan, tools: await measureContent(treeRoot(tree), plan) });
+    }
+    console.log(report.renderContentTable(results.content) + '\n');
   }
 
   // Issue 7's targets; a profile of find-file for each one missed.
