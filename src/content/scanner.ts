@@ -55,10 +55,12 @@ export class FileScanner {
     private readonly matcher: Matcher,
     private readonly multiline: boolean,
     private readonly hits: HitCollector,
+    /** The query's UTF-8 bytes, when finding none in a file's bytes proves there is no match (see `buildNeedle`). */
+    private readonly needle?: Uint8Array,
   ) {}
 
-  /** Takes the next chunk of the file. */
-  push(chunk: Uint8Array): ScanState {
+  /** Takes the next chunk of the file; `last` when the file is known to end with it. */
+  push(chunk: Uint8Array, last = false): ScanState {
     if (this.state !== 'more') return this.state;
     const first = this.decoder === undefined;
     if (first) {
@@ -70,6 +72,9 @@ export class FileScanner {
       }
       this.head = undefined;
       this.decoder = this.openDecoder(chunk);
+      // Perf: a whole file in one chunk, without the query's bytes and without a NUL, has no hit
+      // and is not binary: no need to decode it. (Most files are read this way.)
+      if (last && this.needle !== undefined && !this.utf16 && indexOfBytes(chunk, this.needle) < 0 && chunk.indexOf(0) < 0) return (this.state = 'done');
     }
     return this.take(chunk, first);
   }
@@ -220,6 +225,19 @@ export class FileScanner {
     }
     return true;
   }
+}
+
+/**
+ * The bytes a match must contain, or undefined when a byte search cannot decide: only an exact-case
+ * literal is the same bytes wherever it occurs, and U+FFFD also stands for invalid bytes.
+ */
+export function buildNeedle(query: { text: string; mode: string; ignoreCase: boolean }): Uint8Array | undefined {
+  if (query.mode !== 'literal' || query.ignoreCase || query.text.includes('\uFFFD')) return undefined;
+  return Buffer.from(query.text, 'utf8');
+}
+
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.length).indexOf(needle);
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

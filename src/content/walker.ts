@@ -19,11 +19,21 @@ import { Walk } from '../walk/engine.js';
 import type { HitCollector } from './hits.js';
 import type { ContentPlan } from './options.js';
 import { buildMatcher } from './query.js';
-import { FileScanner, READ_CHUNK_BYTES, type ScanState } from './scanner.js';
+import { FileScanner, READ_CHUNK_BYTES, buildNeedle, type ScanState } from './scanner.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
 
 /** Files the walk may find ahead of the search before it pauses. */
 const FILE_QUEUE = 256;
+
+/** Files opened, with their first chunk read, ahead of the one being searched. */
+const READ_AHEAD = 32;
+
+interface Ahead {
+  rel: string;
+  /** This file's read buffer (`READ_CHUNK_BYTES`), from a pool. */
+  buffer: Uint8Array;
+  first: Promise<First>;
+}
 
 /** Called before each file and chunk; a promise means "wait: the reader has enough". */
 export type WaitForReader = () => Promise<void> | undefined;
@@ -37,6 +47,7 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
   const fs: FileReaderFs = walkPlan.fs;
   const startedAt = clock.now();
   const matcher = buildMatcher(plan.query);
+  const needle = buildNeedle(plan.query);
   const own = new ReasonLog<ContentIncompleteReason>();
   const fileSkips: SkippedEntry[] = [];
   let filesSearched = 0;
@@ -99,45 +110,92 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
     else if (kind !== 'vanished') own.note('io-error');
   };
 
-  const buffer = new Uint8Array(READ_CHUNK_BYTES);
-
-  async function searchFile(rel: string): Promise<void> {
+  /**
+   * Opens a file and fills its buffer: run ahead of the search (`READ_AHEAD` files at once). Reads
+   * until the buffer is full or the file ends; a file that ends within it is closed here, so the
+   * search of a small file waits on no I/O at all.
+   */
+  const startFile = async (rel: string, buffer: Uint8Array): Promise<First> => {
     const path = walkPlan.sep === '/' ? walkPlan.rootPrefix + rel : walkPlan.rootPrefix + rel.replace(/\//g, walkPlan.sep);
-    const opening = openRetrying(fs, path);
-    const opened = await race(opening);
-    if (opened === undefined) {
-      // Stopped while the open was pending: close what it opens, whenever it does.
-      void opening.then((late) => late.ok && fs.close(late.fd, () => {}));
-      return;
+    const opened = await openRetrying(fs, path);
+    if (!opened.ok) return opened;
+    let bytes = 0;
+    for (;;) {
+      const read = await readChunk(fs, opened.fd, buffer, bytes);
+      if (!read.ok) return { ok: true, fd: opened.fd, bytes, eof: false, error: read.error };
+      if (read.bytes === 0) break;
+      bytes += read.bytes;
+      if (bytes === buffer.length) return { ok: true, fd: opened.fd, bytes, eof: false };
     }
-    if (!opened.ok) return skipFile(rel, errorCodeOf(opened.error));
-    const fd = opened.fd;
+    fs.close(opened.fd, () => {});
+    return { ok: true, fd: opened.fd, bytes, eof: true };
+  };
+  /** A file the search will not look at (it stopped): close it once its open and reads have settled. */
+  const abandon = (item: Ahead) => void item.first.then((first) => first.ok && !first.eof && fs.close(first.fd, () => {}));
+
+  async function searchFile(item: Ahead): Promise<void> {
+    const { rel, buffer } = item;
+    const first = await race(item.first);
+    if (first === undefined) return abandon(item);
+    if (!first.ok) return skipFile(rel, errorCodeOf(first.error));
+    const { fd, eof } = first;
     // The fd is closed once no read is pending on it (closing under a read could hit a reused fd).
     let reading: Promise<unknown> = Promise.resolve();
     try {
-      const scanner = new FileScanner(rel, matcher, plan.query.multiline, hits);
-      for (let first = true; ; first = false) {
-        if (shouldStop()) return;
-        const wait = waitForReader?.();
-        if (wait !== undefined && (await race(wait.then(() => true))) === undefined) return;
-        const pending = readChunk(fs, fd, buffer);
-        reading = pending;
-        const read = await race(pending);
-        if (read === undefined) return;
-        if (!read.ok) return skipFile(rel, errorCodeOf(read.error));
-        bytesSearched += read.bytes;
-        const state: ScanState = read.bytes === 0 ? scanner.finish() : scanner.push(buffer.subarray(0, read.bytes));
-        if (first && state !== 'binary') filesSearched++;
-        if (state === 'more') continue;
+      const scanner = new FileScanner(rel, matcher, plan.query.multiline, hits, needle);
+      let bytes = first.bytes;
+      let error = first.error;
+      for (let isFirst = true; ; isFirst = false) {
+        bytesSearched += bytes;
+        // The first buffer of a file that ended within it: the end is known, no read needed.
+        let state: ScanState = bytes === 0 ? (error === undefined ? scanner.finish() : 'more') : scanner.push(buffer.subarray(0, bytes), isFirst && eof);
+        if (isFirst && eof && state === 'more') state = scanner.finish();
+        if (isFirst && state !== 'binary' && (bytes > 0 || error === undefined)) filesSearched++;
+        // A read error ends the file: the hits of what was read are kept, the file is a gap.
+        if (error !== undefined && (state === 'more' || state === 'done')) return skipFile(rel, errorCodeOf(error));
         if (state === 'binary' || state === 'binary-late') binarySkipped++;
         else if (state === 'too-long') skipFile(rel, 'EFBIG');
         else if (state === 'stop') stop(hits.stopReason!);
-        return;
+        if (state !== 'more' || shouldStop()) return;
+        const wait = waitForReader?.();
+        if (wait !== undefined && (await race(wait.then(() => true))) === undefined) return;
+        const pending = readChunk(fs, fd, buffer, 0);
+        reading = pending;
+        const next = await race(pending);
+        if (next === undefined) return;
+        bytes = next.ok ? next.bytes : 0;
+        error = next.ok ? undefined : next.error;
       }
     } finally {
-      void reading.then(() => fs.close(fd, () => {}));
+      if (!eof) void reading.then(() => fs.close(fd, () => {}));
     }
   }
+
+  // Perf: most files fit in one chunk, so a search is mostly open/read/close round trips. Files are
+  // opened and their first chunk read `READ_AHEAD` at a time, but searched one at a time, in the
+  // walk's order: hits (and which ones a limit keeps) are the same as with no read-ahead.
+  const ahead: Ahead[] = [];
+  const pool: Uint8Array[] = [];
+  const takeFile = (): string | undefined => {
+    if (head >= files.length) return undefined;
+    const rel = files[head++]!;
+    if (head === files.length) {
+      files = [];
+      head = 0;
+      driver.resume();
+    } else if (files.length - head === FILE_QUEUE / 2) {
+      driver.resume();
+    }
+    return rel;
+  };
+  const fillAhead = () => {
+    while (ahead.length < READ_AHEAD) {
+      const rel = takeFile();
+      if (rel === undefined) return;
+      const buffer = pool.pop() ?? new Uint8Array(READ_CHUNK_BYTES);
+      ahead.push({ rel, buffer, first: startFile(rel, buffer) });
+    }
+  };
 
   try {
     for (;;) {
@@ -147,26 +205,23 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
         await race(wait);
         continue;
       }
-      if (head < files.length) {
-        const rel = files[head]!;
-        head++;
-        if (head === files.length) {
-          files = [];
-          head = 0;
-          driver.resume();
-        } else if (files.length - head === FILE_QUEUE / 2) {
-          driver.resume();
-        }
-        await searchFile(rel);
+      fillAhead();
+      const item = ahead.shift();
+      if (item === undefined) {
+        if (walkEnded) break;
+        await race(new Promise<void>((resolve) => (wake = resolve)));
+        wake = undefined;
         continue;
       }
-      if (walkEnded) break;
-      await race(new Promise<void>((resolve) => (wake = resolve)));
-      wake = undefined;
+      fillAhead();
+      await searchFile(item);
+      // A buffer is reused only once nothing can still be reading into it.
+      if (!stopped) pool.push(item.buffer);
     }
   } finally {
     if (timer !== undefined) clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
+    for (const item of ahead) abandon(item);
   }
   if (!walkEnded) {
     // Our own stop ended the walk: let the driver settle (it does at once once resumed).
@@ -207,6 +262,8 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
 }
 
 type Opened = { ok: true; fd: number } | { ok: false; error: unknown };
+/** An open file and its first buffer: `eof` when the file ended within it (it is closed then). */
+type First = { ok: true; fd: number; bytes: number; eof: boolean; error?: unknown } | { ok: false; error: unknown };
 
 /** `open(path, 'r')`, retried like a directory read when the process is out of file handles. */
 async function openRetrying(fs: FileReaderFs, path: string): Promise<Opened> {
@@ -226,10 +283,11 @@ async function openRetrying(fs: FileReaderFs, path: string): Promise<Opened> {
 
 type Read = { ok: true; bytes: number } | { ok: false; error: unknown };
 
-function readChunk(fs: FileReaderFs, fd: number, buffer: Uint8Array): Promise<Read> {
+/** Reads into `buffer` from `offset` to its end, at the file's current position. */
+function readChunk(fs: FileReaderFs, fd: number, buffer: Uint8Array, offset: number): Promise<Read> {
   return new Promise((resolve) => {
     try {
-      fs.read(fd, buffer, 0, buffer.length, null, (error, bytes) => resolve(error ? { ok: false, error } : { ok: true, bytes }));
+      fs.read(fd, buffer, offset, buffer.length - offset, null, (error, bytes) => resolve(error ? { ok: false, error } : { ok: true, bytes }));
     } catch (error) {
       resolve({ ok: false, error });
     }
