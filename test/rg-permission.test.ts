@@ -30,17 +30,20 @@ interface Summary {
 let tree: string;
 let sandbox: Sandbox | undefined;
 
-/** Every file is readable except what lies in `locked/` and `src/locked-too/`. */
+/** Every file is readable except what lies in `locked/`, `src/locked-too/` and below `noexec/` (mode r--). */
 function buildTree(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ff-rg-perm-'));
-  for (const file of ['a.ts', 'notes.md', 'src/index.ts', 'src/lib/util.ts', 'locked/hidden.ts', 'src/locked-too/inner/x.ts', 'open/z.ts']) {
+  for (const file of ['a.ts', 'notes.md', 'src/index.ts', 'src/lib/util.ts', 'locked/hidden.ts', 'src/locked-too/inner/x.ts', 'open/z.ts', 'noexec/listed.ts', 'noexec/sub/deep.ts']) {
     mkdirSync(join(dir, file, '..'), { recursive: true });
     writeFileSync(join(dir, file), file);
   }
   chmodSync(dir, 0o755); // mkdtemp makes it 0700: nobody could not even enter the root
   for (const sub of ['src', 'src/lib', 'open', 'src/locked-too/inner']) chmodSync(join(dir, sub), 0o755);
+  chmodSync(join(dir, 'noexec/sub'), 0o755);
   chmodSync(join(dir, 'locked'), 0o000);
   chmodSync(join(dir, 'src/locked-too'), 0o000);
+  // Readable but not searchable: its names can be listed, nothing below it can be opened.
+  chmodSync(join(dir, 'noexec'), 0o644);
   return dir;
 }
 
@@ -82,6 +85,7 @@ describe.skipIf(!isPosix || !hasRg)('an unreadable directory on a real disk', ()
   afterAll(() => {
     if (tree !== undefined) {
       chmodSync(join(tree, 'locked'), 0o755);
+      chmodSync(join(tree, 'noexec'), 0o755);
       chmodSync(join(tree, 'src/locked-too'), 0o755);
       rmSync(tree, { recursive: true, force: true });
     }
@@ -91,9 +95,10 @@ describe.skipIf(!isPosix || !hasRg)('an unreadable directory on a real disk', ()
   it(`gives the same matches and skipped entries from walker, ripgrep and auto${isRoot ? ' (run as nobody)' : ''}`, async () => {
     const [walker, ripgrep, auto] = await searchAll();
     const expected = {
-      matches: ['a.ts', 'open/z.ts', 'src/index.ts', 'src/lib/util.ts'],
+      matches: ['a.ts', 'noexec/listed.ts', 'open/z.ts', 'src/index.ts', 'src/lib/util.ts'],
       skipped: [
         { path: 'locked', code: 'EACCES' },
+        { path: 'noexec/sub', code: 'EACCES' },
         { path: 'src/locked-too', code: 'EACCES' },
       ],
       complete: false,
