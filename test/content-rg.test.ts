@@ -13,6 +13,7 @@ import { buildContentPlan } from '../src/content/options.js';
 import { searchWithRipgrep } from '../src/content/rg.js';
 import { defaultThreads } from '../src/rg/argv.js';
 import { beginEvent, endEvent, fileEvents, matchEvent, summaryEvent } from './helpers/content.js';
+import { buildVolume } from './helpers/memfs.js';
 import { EAGAIN_PANIC, FakeClock, FakeRipgrep, makeFakeInstall, type Step } from './helpers/rg-fake.js';
 
 let rgPath: string;
@@ -346,7 +347,16 @@ describe('auto', () => {
     const fake = new FakeRipgrep();
     const deep = await searchContent({ root, query: 'needle', backend: 'auto', rgPath, runner: fake.runner, maxDepth: 1 });
     expect(deep).toMatchObject({ backend: 'walker', fallbackReason: 'max-depth', hits: [], complete: false, incompleteReasons: ['depth-limit'] });
+    const injected = await searchContent({ root: '/root', query: 'needle', backend: 'auto', rgPath, runner: fake.runner, fs: buildVolume({ 'x.txt': 'needle\n' }), platform: 'posix' });
+    expect(injected).toMatchObject({ backend: 'walker', fallbackReason: 'fs-injected', hitCount: 1, complete: true });
     expect(fake.calls).toHaveLength(0);
+  });
+
+  it('without an executable: auto runs the walker (rg-not-found), a forced ripgrep rejects', async () => {
+    const missing = join(root, 'no-such-rg');
+    const auto = await searchContent({ root, query: 'needle', backend: 'auto', rgPath: missing });
+    expect(auto).toMatchObject({ backend: 'walker', fallbackReason: 'rg-not-found', hitCount: 1, complete: true });
+    await expect(searchContent({ root, query: 'needle', backend: 'ripgrep', rgPath: missing })).rejects.toMatchObject({ code: 'FF_RG_NOT_FOUND' });
   });
 
   it('a forced ripgrep with a depth limit says depth-limit (it cannot peek past it)', async () => {

@@ -1,8 +1,8 @@
 /**
  * Content search without ripgrep: the walker's file set, each file read in chunks and searched by
  * `FileScanner`. The walk (src/walk/) runs as `findFiles` runs it, streaming the files it accepts
- * into a short queue; the search takes them one at a time, so memory stays flat: a bounded file
- * queue, one read buffer, one unfinished line.
+ * into a short queue; files are opened and read a few dozen ahead, and searched one at a time in
+ * walk order. Memory stays flat: a bounded file queue, the read-ahead buffers, one unfinished line.
  *
  * The same reasons, decided the same way: a directory that cannot be read is the walk's `skipped`
  * entry; a file that cannot be opened or read is this module's, with the walker's classification
