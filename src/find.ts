@@ -5,6 +5,7 @@
 import { runBackend, walkerOnly } from './backend.js';
 import { buildBackendPlan, buildPlan, type FindOptions, type WalkPlan } from './options.js';
 import type { FindProgress, FindResult, FindSummary } from './result.js';
+import { HandOff } from './stream.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
 import { Walk } from './walk/engine.js';
 
@@ -119,63 +120,17 @@ export function findFilesStream(options: FindOptions): FindStream {
   const plan = buildPlan(options);
   const note = walkerOnly(options.backend, 'findFilesStream');
   const format = buildPathFormatter(plan);
-  let buffer: string[] = [];
-  let head = 0;
-  let wake: (() => void) | undefined;
-  let ended = false;
-  let failure: unknown;
-  const walk = new Walk(plan, (base, name) => {
-    buffer.push(format(base + name));
-    wake?.();
-  });
-  const driver = new AsyncDriver(walk, { isPaused: () => buffer.length - head >= STREAM_HIGH_WATER });
-  const summary = driver.done.then(
-    () => ({ ...walk.summary(), ...note }),
-    (error: unknown) => {
-      failure = error;
-      throw error;
-    },
-  );
-  summary.catch(() => {}); // the iterator reports the failure; an unread summary must not crash the process
-  const settled = summary.then(
-    () => {},
-    () => {},
-  ).then(() => {
-    ended = true;
-    wake?.();
-  });
-  void settled;
-
-  async function* iterate(): AsyncGenerator<string> {
-    try {
-      for (;;) {
-        if (head < buffer.length) {
-          const path = buffer[head++]!;
-          if (head === buffer.length) {
-            buffer = [];
-            head = 0;
-            driver.resume();
-          }
-          yield path;
-          continue;
-        }
-        if (ended) {
-          if (failure !== undefined) throw failure;
-          return;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-      }
-    } finally {
-      if (!ended) {
-        // The reader stopped early: end the walk rather than leave it paused forever.
-        walk.abort();
-        buffer = [];
-        head = 0;
-        driver.resume();
-      }
-    }
-  }
-
-  return { summary, progress: () => walk.progress(), [Symbol.asyncIterator]: iterate };
+  const handOff = new HandOff<string>(STREAM_HIGH_WATER);
+  const walk = new Walk(plan, (base, name) => handOff.push(format(base + name)));
+  const driver = new AsyncDriver(walk, { isPaused: () => handOff.isFull });
+  const summary = handOff.finish(driver.done.then(() => ({ ...walk.summary(), ...note })));
+  const endEarly = () => {
+    walk.abort();
+    driver.resume();
+  };
+  return {
+    summary,
+    progress: () => walk.progress(),
+    [Symbol.asyncIterator]: () => handOff.iterate(() => driver.resume(), endEarly),
+  };
 }

@@ -6,6 +6,7 @@
  */
 import { chooseBackend } from '../backend.js';
 import { spawnRunner } from '../rg/runner.js';
+import { HandOff } from '../stream.js';
 import { HitCollector } from './hits.js';
 import { buildContentPlan, type ContentPlan } from './options.js';
 import { searchWithRipgrep } from './rg.js';
@@ -54,71 +55,17 @@ export function searchContentStream(options: ContentOptions): ContentStream {
   const plan = buildContentPlan(options);
   const reader = new AbortController();
   const signal = plan.walk.signal === undefined ? reader.signal : AbortSignal.any([plan.walk.signal, reader.signal]);
-  let buffer: ContentHit[] = [];
-  let head = 0;
-  let wake: (() => void) | undefined;
+  const handOff = new HandOff<ContentHit>(STREAM_HIGH_WATER);
   let resumeSearch: (() => void) | undefined;
-  let ended = false;
-  let failure: unknown;
-
-  const waitForReader: WaitForReader = () =>
-    buffer.length - head < STREAM_HIGH_WATER ? undefined : new Promise<void>((resolve) => (resumeSearch = resolve));
-  const summary = runSearch(
-    { ...plan, walk: { ...plan.walk, signal } },
-    (hit) => {
-      buffer.push(hit);
-      wake?.();
-    },
-    waitForReader,
-  ).then(
-    (result) => result,
-    (error: unknown) => {
-      failure = error;
-      throw error;
-    },
-  );
-  summary.catch(() => {}); // the iterator reports the failure; an unread summary must not crash the process
-  void summary
-    .then(
-      () => {},
-      () => {},
-    )
-    .then(() => {
-      ended = true;
-      wake?.();
-    });
-
-  async function* iterate(): AsyncGenerator<ContentHit> {
-    try {
-      for (;;) {
-        if (head < buffer.length) {
-          const hit = buffer[head++]!;
-          if (head === buffer.length) {
-            buffer = [];
-            head = 0;
-            resumeSearch?.();
-            resumeSearch = undefined;
-          }
-          yield hit;
-          continue;
-        }
-        if (ended) {
-          if (failure !== undefined) throw failure;
-          return;
-        }
-        await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-      }
-    } finally {
-      if (!ended) {
-        // The reader stopped early: end the search rather than leave it waiting forever.
-        reader.abort();
-        buffer = [];
-        head = 0;
-        resumeSearch?.();
-      }
-    }
-  }
-
-  return { summary, [Symbol.asyncIterator]: iterate };
+  const waitForReader: WaitForReader = () => (handOff.isFull ? new Promise<void>((resolve) => (resumeSearch = resolve)) : undefined);
+  const resume = () => {
+    resumeSearch?.();
+    resumeSearch = undefined;
+  };
+  const summary = handOff.finish(runSearch({ ...plan, walk: { ...plan.walk, signal } }, handOff.push, waitForReader));
+  const endEarly = () => {
+    reader.abort();
+    resume();
+  };
+  return { summary, [Symbol.asyncIterator]: () => handOff.iterate(resume, endEarly) };
 }
