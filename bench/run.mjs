@@ -8,7 +8,7 @@
  *   --trees=a,b          only these trees (small, realistic, synthetic)
  *   --doc / --no-doc     write docs/performance.md (default: on a full run only)
  *
- * The machine may be shared: before each round the suite waits (20 s at most, 2 minutes in all)
+ * The machine may be shared: before each round the suite waits (10 s at most, 1 minute in all)
  * for other processes to leave the CPUs mostly idle, and records how busy they were.
  * What it does, in order: builds dist/ if missing and the fixture trees if missing; for each tree
  * and workload, checks that every peer returns the files find-file returns (and says why where not),
@@ -169,9 +169,9 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * less than a quarter of the CPUs over half a second. Returns the share of CPU that was busy when
  * the round started, for the record.
  */
-let quietBudgetMs = 120_000; // for the whole run: a busy machine must not make it take forever
+let quietBudgetMs = 60_000; // for the whole run: a busy machine must not make it take forever
 
-async function waitForQuiet(maxWaitMs = 20_000) {
+async function waitForQuiet(maxWaitMs = 10_000) {
   const started = Date.now();
   for (;;) {
     const a = readCpuTimes();
@@ -252,7 +252,7 @@ async function main() {
     if (workloads.length === 0) break;
     const root = treeRoot(tree);
     const big = manifests[tree].files > 50_000;
-    const plan = args.quick ? { rounds: 1, iterations: big ? 3 : 10 } : { rounds: big ? 6 : 3, iterations: big ? 2 : 15 };
+    const plan = args.quick ? { rounds: 1, iterations: big ? 3 : 10 } : { rounds: big ? 6 : 3, iterations: big ? 2 : 10 };
     const entries = [];
     for (const name of workloads) {
       const w = resolveWorkload(name, tree);
