@@ -72,6 +72,10 @@ describe('path matching and pruning', () => {
     expect(e.isExcluded('cache', 'cache', false)).toBe(false);
     expect(e.isExcluded('a/b.log', 'b.log', false)).toBe(true);
     expect(e.isExcluded('src', 'src', true)).toBe(false);
+    const nested = buildExcluder(['**/dist/**'], 'posix');
+    expect(nested.isExcluded('a/dist', 'dist', true)).toBe(true);
+    expect(nested.isExcluded('a/dist', 'dist', false)).toBe(false); // a file named dist is not below dist
+    expect(nested.isExcluded('a/dist/x.js', 'x.js', false)).toBe(true);
   });
 });
 
