@@ -37,6 +37,7 @@ export function processCommands() {
   return [
     { name: 'find-file CLI', file: node, args: [CLI, '**/*'], missing: fs.existsSync(CLI) ? undefined : 'bin/find-file.mjs does not exist yet' },
     { name: 'fdir CLI (bench/fdir-cli.mjs)', file: node, args: [path.join(BENCH, 'fdir-cli.mjs'), '.'] },
+    { name: 'findFilesStream script (bench/stream-cli.mjs)', file: node, args: [path.join(BENCH, 'stream-cli.mjs'), '.'] },
     { name: 'GNU find -type f', file: 'find', args: ['.', '-type', 'f'], missing: which('find') ? undefined : 'find is not installed' },
     { name: 'rg --files -uu', file: rg ?? 'rg', args: ['--files', '-uu'], missing: rg ? undefined : 'ripgrep is not installed (apt-get install ripgrep)' },
     { name: 'fdfind -u -t f', file: fd ?? 'fdfind', args: ['-u', '-t', 'f'], missing: fd ? undefined : 'fd is not installed (apt-get install fd-find)' },

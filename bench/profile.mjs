@@ -3,7 +3,8 @@
  * process (one warm-up, then several runs) and sums the profile's self time per function.
  *
  *   node bench/profile.mjs TREE WORKLOAD [TOOL] [RUNS]   e.g. node bench/profile.mjs synthetic all 'fdir async'
- *   node bench/profile.mjs synthetic cli ['fdir CLI']    a CLI printing every file, as a process
+ *   node bench/profile.mjs synthetic cli [CLI]            a process printing every file: 'find-file CLI'
+ *                                                        (default), 'fdir CLI' or 'stream script'
  *
  * TOOL is a name from bench/tools.mjs (default `find-file async`), so a peer can be profiled on the
  * same workload for comparison. The .cpuprofile is kept under bench/results/profiles/ (gitignored)
@@ -21,6 +22,13 @@ const BENCH = path.dirname(SELF);
 const REPO = path.dirname(BENCH);
 export const PROFILE_DIR = path.join(BENCH, 'results', 'profiles');
 
+/** The processes the `cli` workload can profile, each printing every file of the tree it runs in. */
+const CLI_SCRIPTS = {
+  'find-file CLI': [path.join(REPO, 'bin', 'find-file.mjs'), '**/*'],
+  'fdir CLI': [path.join(BENCH, 'fdir-cli.mjs'), '.'],
+  'stream script': [path.join(BENCH, 'stream-cli.mjs'), '.'],
+};
+
 /** Runs the profile and returns `{ name, file, walks, totalMs, top: [...], categories: {...} }`. */
 export async function profileWorkload({ tree, workload, tool = 'find-file async', runs = 5, top = 12 }) {
   const { treeRoot } = await import('./fixtures.mjs');
@@ -28,12 +36,9 @@ export async function profileWorkload({ tree, workload, tool = 'find-file async'
   fs.mkdirSync(PROFILE_DIR, { recursive: true });
   const name = `${tree}-${workload}-${tool.replace(/[^a-z0-9]+/gi, '-')}`;
   const dir = fs.mkdtempSync(path.join(PROFILE_DIR, '.tmp-'));
-  const args =
-    workload !== 'cli'
-      ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, SELF, '--child', root, tree, workload, tool, String(runs)]
-      : tool === 'fdir CLI'
-        ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(BENCH, 'fdir-cli.mjs'), '.']
-        : ['--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(REPO, 'bin', 'find-file.mjs'), '**/*'];
+  const script = workload === 'cli' ? CLI_SCRIPTS[tool] : [SELF, '--child', root, tree, workload, tool, String(runs)];
+  if (!script) throw new Error(`no CLI named ${tool}: one of ${Object.keys(CLI_SCRIPTS).join(', ')}`);
+  const args = ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...script];
   const child = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`profiling ${name} failed: ${child.stderr}`);
   const written = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));

@@ -332,8 +332,9 @@ async function main() {
       const ms = results.inProcess.find((e) => e.tree === tree && e.workload === workload)?.tools[0].medianMs;
       const runs = ms ? Math.min(200, Math.max(5, Math.round(1500 / ms))) : 1;
       console.log(`profiling ${tree}/${workload} (target ${target.id} missed): find-file${peer ? ` and ${peer}` : ''}, ${runs + 1} walks each ...`);
-      const summaries = [await profileWorkload({ tree, workload, tool: workload === 'cli' ? 'find-file CLI' : 'find-file async', runs })];
-      if (peer) summaries.push(await profileWorkload({ tree, workload, tool: peer, runs }));
+      const tools = workload === 'cli' ? ['find-file CLI', 'stream script', peer] : ['find-file async', peer];
+      const summaries = [];
+      for (const tool of tools.filter(Boolean)) summaries.push(await profileWorkload({ tree, workload, tool, runs }));
       results.profiles.push({ target: target.id, tree, workload, summaries });
       console.log(renderProfile(summaries[0]) + '\n\n' + renderCategories(summaries) + '\n');
     }
