@@ -106,6 +106,11 @@ export interface FindStream extends AsyncIterable<string> {
   readonly summary: Promise<FindSummary>;
   /** Live counters (directories read, matches so far, elapsed), e.g. for a progress line. */
   progress(): FindProgress;
+  /**
+   * The same matches in batches (all that waits at each turn): one promise per batch, for readers
+   * that print many paths. Read either the batches or the stream itself, not both.
+   */
+  batches(): AsyncIterable<string[]>;
 }
 
 /** How many found paths may wait for the reader before the walk pauses. */
@@ -128,9 +133,11 @@ export function findFilesStream(options: FindOptions): FindStream {
     walk.abort();
     driver.resume();
   };
+  const resume = () => driver.resume();
   return {
     summary,
     progress: () => walk.progress(),
-    [Symbol.asyncIterator]: () => handOff.iterate(() => driver.resume(), endEarly),
+    batches: () => handOff.batches(resume, endEarly),
+    [Symbol.asyncIterator]: () => handOff.items(resume, endEarly),
   };
 }

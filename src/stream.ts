@@ -1,12 +1,11 @@
 /**
  * The hand-off behind every streaming form (`findFilesStream`, `searchContentStream`): a producer
- * pushes items as it finds them, a reader iterates them. Memory stays flat because the producer
- * is asked to pause once `highWater` items wait (`isFull`) and is resumed when the reader has
- * taken them all. A reader that leaves early ends the producer rather than leaving it paused.
+ * pushes items as it finds them, a reader takes them. Memory stays flat because the producer is
+ * asked to pause once `highWater` items wait (`isFull`) and is resumed when the reader has taken
+ * them. A reader that leaves early ends the producer rather than leaving it paused.
  */
 export class HandOff<T> {
-  private buffer: T[] = [];
-  private head = 0;
+  private waiting: T[] = [];
   private wake: (() => void) | undefined;
   private ended = false;
   private failure: unknown;
@@ -14,19 +13,19 @@ export class HandOff<T> {
   constructor(private readonly highWater: number) {}
 
   readonly push = (item: T): void => {
-    this.buffer.push(item);
+    this.waiting.push(item);
     this.wake?.();
   };
 
-  /** True while the reader has `highWater` items or more to take: the producer should pause. */
+  /** True while `highWater` items or more wait for the reader: the producer should pause. */
   get isFull(): boolean {
-    return this.buffer.length - this.head >= this.highWater;
+    return this.waiting.length >= this.highWater;
   }
 
   /**
-   * Ties the iteration to the producer's end: it finishes when `done` resolves and throws what
+   * Ties the reading to the producer's end: it finishes when `done` resolves and throws what
    * `done` rejects with. The returned promise is `done`, marked handled, so a summary nobody
-   * awaits cannot crash the process (the iteration reports the failure).
+   * awaits cannot crash the process (the reading reports the failure).
    */
   finish<S>(done: Promise<S>): Promise<S> {
     const settled = done.then(
@@ -44,18 +43,19 @@ export class HandOff<T> {
     return settled;
   }
 
-  /** `onDrained`: the reader took everything (resume the producer). `onEarlyExit`: the reader left first (end it). */
-  async *iterate(onDrained: () => void, onEarlyExit: () => void): AsyncGenerator<T> {
+  /**
+   * Everything waiting, a batch at a time: one promise per batch rather than per item (the
+   * command prints 200k paths this way). `onTaken`: the reader took what was waiting (resume the
+   * producer). `onEarlyExit`: the reader left before the end (end the producer).
+   */
+  async *batches(onTaken: () => void, onEarlyExit: () => void): AsyncGenerator<T[]> {
     try {
       for (;;) {
-        if (this.head < this.buffer.length) {
-          const item = this.buffer[this.head++]!;
-          if (this.head === this.buffer.length) {
-            this.buffer = [];
-            this.head = 0;
-            onDrained();
-          }
-          yield item;
+        if (this.waiting.length > 0) {
+          const batch = this.waiting;
+          this.waiting = [];
+          onTaken();
+          yield batch;
           continue;
         }
         if (this.ended) {
@@ -67,11 +67,15 @@ export class HandOff<T> {
       }
     } finally {
       if (!this.ended) {
-        this.buffer = [];
-        this.head = 0;
+        this.waiting = [];
         onEarlyExit();
       }
     }
+  }
+
+  /** The items one by one (the public streams' `for await`). */
+  async *items(onTaken: () => void, onEarlyExit: () => void): AsyncGenerator<T> {
+    for await (const batch of this.batches(onTaken, onEarlyExit)) yield* batch;
   }
 
   private end(): void {

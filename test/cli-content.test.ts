@@ -20,6 +20,9 @@ vi.mock('../src/content/search.js', () => ({
     const { hits, ...summary } = answer;
     return {
       summary: Promise.resolve(summary),
+      async *batches() {
+        yield hits;
+      },
       async *[Symbol.asyncIterator]() {
         yield* hits;
       },

@@ -498,6 +498,15 @@ describe('shape of the walk', () => {
     expect(stream.progress()).toEqual({ dirsRead: 6, entriesSeen: 13, matchedCount: 5, elapsedMs: 6 });
   });
 
+  it('the stream also gives its matches in batches, every match once', async () => {
+    const stream = findFilesStream(over(project, { pattern: '*.ts' })());
+    const batches: string[][] = [];
+    for await (const batch of stream.batches()) batches.push(batch);
+    expect(batches.length).toBeGreaterThan(0);
+    expect(batches.flat().sort()).toEqual(['.hidden/secret.ts', 'src/index.ts', 'src/lib/deep.ts', 'src/util.ts', 'test/index.test.ts']);
+    expect(await stream.summary).toMatchObject({ matchedCount: 5, complete: true });
+  });
+
   it('counts its work in stats', async () => {
     const result = await findAll(over(project, { pattern: '*.md' }, {}, 2));
     expect(result.stats).toEqual({ dirsRead: 6, entriesSeen: 13, elapsedMs: 12, dirsPeeked: 0 });

@@ -53,7 +53,8 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
 
 /** What the printers need of a search: the matches (or hits) in the order found, then the summary. */
 interface Search<T, S extends Outcome = FindSummary> {
-  items: AsyncIterable<T>;
+  /** Perf: in batches, one promise per batch rather than per path. */
+  batches: AsyncIterable<T[]>;
   summary(): Promise<S>;
   /** True when items arrive as they are found (the progress line can count them). */
   live: boolean;
@@ -66,12 +67,12 @@ interface Search<T, S extends Outcome = FindSummary> {
 function searchFiles(options: FindOptions): Search<string> {
   if (isWalker(options)) {
     const stream = findFilesStream(options);
-    return { items: stream, summary: () => stream.summary, live: true };
+    return { batches: stream.batches(), summary: () => stream.summary, live: true };
   }
   const pending = findFiles(options);
   return {
-    items: (async function* () {
-      yield* (await pending).matches;
+    batches: (async function* () {
+      yield (await pending).matches;
     })(),
     summary: async () => {
       const { matches: _matches, ...summary } = await pending;
@@ -119,7 +120,7 @@ async function printContent(options: FindOptions, query: string, output: OutputM
   }
   const start = (current: FindOptions): Search<ContentHit, ContentSummary> => {
     const stream = searchContentStream(contentOptions(current));
-    return { items: stream, summary: () => stream.summary, live: true };
+    return { batches: stream.batches(), summary: () => stream.summary, live: true };
   };
   if (output === 'ndjson') return printNdjson(start(options), (hit) => JSON.stringify({ type: 'hit', ...hit }) + '\n');
   const display = buildRelDisplay(options.absolute ? path.resolve(options.root) : options.root, process.cwd());
@@ -129,9 +130,11 @@ async function printContent(options: FindOptions, query: string, output: OutputM
 
 async function printNdjson<T, S extends Outcome>(search: Search<T, S>, format: (item: T) => string): Promise<S> {
   const out = new ChunkWriter(process.stdout);
-  for await (const item of search.items) {
-    const wait = out.write(format(item));
-    if (wait) await wait;
+  for await (const batch of search.batches) {
+    for (const item of batch) {
+      const wait = out.write(format(item));
+      if (wait) await wait;
+    }
   }
   const summary = await search.summary();
   out.write(JSON.stringify({ type: 'summary', ...summary }) + '\n');
@@ -162,10 +165,12 @@ async function printHuman<T, S extends Outcome>(
   try {
     search = start(options);
     live = search.live;
-    for await (const item of search.items) {
-      found++;
-      const wait = out.write(format(item));
-      if (wait) await wait;
+    for await (const batch of search.batches) {
+      for (const item of batch) {
+        found++;
+        const wait = out.write(format(item));
+        if (wait) await wait;
+      }
     }
     await out.end();
   } finally {

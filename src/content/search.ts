@@ -67,5 +67,5 @@ export function searchContentStream(options: ContentOptions): ContentStream {
     reader.abort();
     resume();
   };
-  return { summary, [Symbol.asyncIterator]: () => handOff.iterate(resume, endEarly) };
+  return { summary, batches: () => handOff.batches(resume, endEarly), [Symbol.asyncIterator]: () => handOff.items(resume, endEarly) };
 }

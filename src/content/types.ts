@@ -138,4 +138,6 @@ export interface ContentStream extends AsyncIterable<ContentHit> {
    * ends the search as `aborted`) before awaiting this.
    */
   readonly summary: Promise<ContentSummary>;
+  /** The same hits in batches (all that waits at each turn). Read either the batches or the stream itself, not both. */
+  batches(): AsyncIterable<ContentHit[]>;
 }
