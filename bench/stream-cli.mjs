@@ -3,17 +3,28 @@
  * A minimal CLI over find-file's streaming API, for the whole-process benchmark: what the library
  * costs as a process, without bin/find-file.mjs's argument parsing, summary and output layer.
  * `node bench/stream-cli.mjs [DIR]` prints every file under DIR (default `.`), written in chunks.
+ * It reads the stream in batches (one promise per batch, as the CLI does) where the stream offers
+ * them, else path by path.
  */
 import { findFilesStream } from '../dist/index.js';
 
 const root = process.argv[2] ?? '.';
+const stream = findFilesStream({ root, pattern: '**/*' });
 const CHUNK = 4096; // paths per write
 let lines = [];
-for await (const path of findFilesStream({ root, pattern: '**/*' })) {
-  lines.push(path);
-  if (lines.length === CHUNK) {
-    process.stdout.write(lines.join('\n') + '\n');
-    lines = [];
+const flush = () => {
+  process.stdout.write(lines.join('\n') + '\n');
+  lines = [];
+};
+if (typeof stream.batches === 'function') {
+  for await (const batch of stream.batches()) {
+    for (const path of batch) lines.push(path);
+    if (lines.length >= CHUNK) flush();
+  }
+} else {
+  for await (const path of stream) {
+    lines.push(path);
+    if (lines.length >= CHUNK) flush();
   }
 }
-if (lines.length > 0) process.stdout.write(lines.join('\n') + '\n');
+if (lines.length > 0) flush();
