@@ -262,6 +262,17 @@ describe('depth-limit', () => {
     expect(await findAll(over(tree, { maxDepth: 1, pattern: 'notes/*.js' }))).toMatchObject({ matches: [], complete: true });
   });
 
+  it('stops peeking at the limit once one peek has found something, in the async walk too', async () => {
+    const tree: Tree = {};
+    for (let i = 0; i < 40; i++) tree[`d${i}`] = { 'x.txt': '' };
+    const make = over(tree, { maxDepth: 1 });
+    const options = make();
+    const result = await findFiles(options);
+    expect(result).toMatchObject({ complete: false, incompleteReason: 'depth-limit', stats: { dirsRead: 1, dirsPeeked: 1 } });
+    // The root, and the first peek: the other 39 directories at the limit are never listed.
+    expect((options.fs as ReturnType<typeof faultyFs>).calls).toHaveLength(2);
+  });
+
   it('maxDepth 0 reads nothing and is incomplete when the root holds something to match', async () => {
     expect(await findAll(over({ 'a.txt': '' }, { maxDepth: 0 }))).toMatchObject({ matches: [], complete: false, incompleteReason: 'depth-limit', stats: { dirsRead: 0 } });
     expect(await findAll(over({}, { maxDepth: 0 }))).toMatchObject({ matches: [], complete: true });

@@ -87,6 +87,8 @@ export class AsyncDriver {
   private pumping = false;
   private pumpAgain = false;
   private waitingForStats = false;
+  private peeksInFlight = 0;
+  private peekAllowance = 1;
   private timer: NodeJS.Timeout | undefined;
   private settle!: (error?: unknown) => void;
   private readonly onAbort = () => {
@@ -160,18 +162,30 @@ export class AsyncDriver {
       this.window.shift();
       if (head.entries === undefined) {
         walk.acceptError(head.task, head.error);
-        continue;
+      } else {
+        const unknown = walk.acceptEntries(head.task, head.entries);
+        if (unknown !== undefined) this.statUnknown(head, unknown);
       }
-      const unknown = walk.acceptEntries(head.task, head.entries);
-      if (unknown !== undefined) this.statUnknown(head, unknown);
+      if (head.task.peek) this.settlePeek();
     }
+  }
+
+  /**
+   * Perf: the first peek at the depth limit that finds something ends all peeking, so peeks are not
+   * issued 64 at a time: one at first, twice as many after each peek that found nothing.
+   */
+  private settlePeek(): void {
+    this.peeksInFlight--;
+    if (!this.walk.depthLimitSeen) this.peekAllowance = Math.min(this.peekAllowance * 2, this.walk.plan.concurrency);
   }
 
   private issueReads(): void {
     const walk = this.walk;
     while (this.inFlight < this.walk.plan.concurrency && walk.hasQueued) {
+      if (walk.nextIsPeek && this.peeksInFlight >= this.peekAllowance) return;
       const task = walk.nextTask();
       if (task === undefined || walk.shouldStop()) return;
+      if (task.peek) this.peeksInFlight++;
       const read: PendingRead = { task, path: walk.pathOf(task), done: false, entries: undefined, error: undefined, attempt: 0 };
       this.window.push(read);
       this.startRead(read);

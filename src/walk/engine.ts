@@ -89,6 +89,16 @@ export class Walk {
     return undefined;
   }
 
+  /** True when the next queued task is a peek at the depth limit. */
+  get nextIsPeek(): boolean {
+    return this.head < this.queue.length && this.queue[this.head]!.peek;
+  }
+
+  /** True once a peek has shown something beyond the depth limit (further peeks are pointless). */
+  get depthLimitSeen(): boolean {
+    return this.reasons.has('depth-limit');
+  }
+
   get hasQueued(): boolean {
     return this.head < this.queue.length;
   }
