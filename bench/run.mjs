@@ -75,7 +75,10 @@ function git(...args) {
 }
 
 function machine() {
-  const fsType = spawnSync('stat', ['-f', '-c', '%T', BENCH], { encoding: 'utf8' }).stdout?.trim();
+  // findmnt names ext4 as such; `stat -f` (the fallback) says ext2/ext3 for every ext.
+  const fsType =
+    spawnSync('findmnt', ['-no', 'FSTYPE', '-T', BENCH], { encoding: 'utf8' }).stdout?.trim() ||
+    spawnSync('stat', ['-f', '-c', '%T', BENCH], { encoding: 'utf8' }).stdout?.trim();
   return {
     date: new Date().toISOString(),
     nproc: os.availableParallelism(),
