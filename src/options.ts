@@ -57,7 +57,11 @@ export interface FindOptions {
   onEvent?: (event: RecoveryEvent) => void;
   /** Where `FIND_FILE_RG` and `PATH` are read, and what ripgrep's (minimal) environment is taken from. @default process.env */
   env?: Env;
-  /** Directory reads in flight at once in the async walk. Tuning only. @default 64 */
+  /**
+   * Directory reads in flight (or read and waiting to be taken) at once in the async walk. Tuning
+   * only: it never changes the answer. 256 kept the libuv pool busy here; 64 was 1.2x slower
+   * (bench/concurrency.mjs). @default 256
+   */
   concurrency?: number;
 }
 
@@ -86,6 +90,8 @@ export const FIND_OPTION_NAMES: readonly string[] = [
   'root', 'pattern', 'exclude', 'hidden', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
   'signal', 'platform', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'env',
 ];
+
+const DEFAULT_CONCURRENCY = 256;
 
 const monotonicClock: Clock = { now: () => performance.now() };
 
@@ -160,7 +166,7 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
   const signal = options.signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new FindFileError('FF_INVALID_OPTION', 'signal must be an AbortSignal', 'signal');
   readChoice(options.backend, 'backend', BACKEND_OPTIONS, 'walker');
-  const concurrency = options.concurrency === undefined ? 64 : readLimit(options.concurrency, 'concurrency');
+  const concurrency = options.concurrency === undefined ? DEFAULT_CONCURRENCY : readLimit(options.concurrency, 'concurrency');
   if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
   return {
     root,

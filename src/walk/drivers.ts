@@ -181,7 +181,9 @@ export class AsyncDriver {
 
   private issueReads(): void {
     const walk = this.walk;
-    while (this.inFlight < this.walk.plan.concurrency && walk.hasQueued) {
+    // The window holds reads in flight and reads done but not yet taken: bounding it (not just the
+    // reads in flight) bounds the listings held in memory while a stream's reader is slow.
+    while (this.window.length < this.walk.plan.concurrency && walk.hasQueued) {
       if (walk.nextIsPeek && this.peeksInFlight >= this.peekAllowance) return;
       const task = walk.nextTask();
       if (task === undefined || walk.shouldStop()) return;
