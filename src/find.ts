@@ -117,12 +117,18 @@ export interface FindStream extends AsyncIterable<string> {
 const STREAM_HIGH_WATER = 1024;
 
 /**
+ * A stream's reader sets the pace (it prints), so reads far ahead of it only sit in memory: 64
+ * at once printed the 200k-file tree as fast as 256 did, with 15 MiB less peak RSS.
+ */
+const STREAM_CONCURRENCY = 64;
+
+/**
  * Yields each match as it is found (discovery order, not sorted), holding at most about
  * `STREAM_HIGH_WATER` paths plus one directory's entries, however many matches there are.
  * Bad options throw here, at once; a missing root surfaces from the iteration and `summary`.
  */
 export function findFilesStream(options: FindOptions): FindStream {
-  const plan = buildPlan(options);
+  const plan = buildPlan({ concurrency: STREAM_CONCURRENCY, ...options });
   const note = walkerOnly(options.backend, 'findFilesStream');
   const format = buildPathFormatter(plan);
   const handOff = new HandOff<string>(STREAM_HIGH_WATER);
