@@ -67,6 +67,9 @@ export interface FindOptions {
 
 /** The options as the walk uses them: checked, normalised and compiled. */
 export interface WalkPlan {
+  /** `pattern` and `exclude` as checked and normalised (the matcher was compiled from them; ripgrep gets them as globs). */
+  patterns: string[];
+  excludes: string[];
   /** The root, resolved, in native form. */
   root: string;
   /** `root` ending in exactly one separator: a child's path is `rootPrefix + rel`. */
@@ -169,6 +172,8 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
   const concurrency = options.concurrency === undefined ? DEFAULT_CONCURRENCY : readLimit(options.concurrency, 'concurrency');
   if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
   return {
+    patterns,
+    excludes,
     root,
     rootPrefix: root.endsWith(sep) ? root : root + sep,
     sep,
@@ -240,8 +245,8 @@ export function buildBackendPlan(options: FindOptions, plan: WalkPlan): BackendP
     onEvent,
     env: env ?? process.env,
     fsInjected,
-    patterns: normalizePatternList(options.pattern, plan.platform, 'pattern', false),
-    excludes: options.exclude === undefined ? [] : normalizePatternList(options.exclude, plan.platform, 'exclude', true),
+    patterns: plan.patterns,
+    excludes: plan.excludes,
   };
 }
 
