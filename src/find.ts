@@ -34,6 +34,7 @@ function toResult(plan: WalkPlan, walk: Walk, rels: string[]): FindResult {
  */
 class SortedCollector {
   private readonly byDir = new Map<string, string[]>();
+  private unsorted: string[][] = [];
   private lastDir = '\0';
   private lastNames: string[] = [];
 
@@ -41,13 +42,27 @@ class SortedCollector {
     if (base !== this.lastDir) {
       this.lastDir = base;
       let names = this.byDir.get(base);
-      if (names === undefined) this.byDir.set(base, (names = []));
+      if (names === undefined) {
+        this.byDir.set(base, (names = []));
+        this.unsorted.push(names);
+      }
       this.lastNames = names;
     }
     this.lastNames.push(name);
   };
 
+  /**
+   * Sorts the names of the directories taken since the last call. Perf: the async walk calls this
+   * while it waits for reads (a quarter of its time in a profile), so the final pass mostly merges.
+   */
+  readonly settle = (): void => {
+    // Every directory here was taken whole: the walk idles only between directories.
+    for (const names of this.unsorted) names.sort();
+    this.unsorted = [];
+  };
+
   sorted(): string[] {
+    this.settle();
     const out: string[] = [];
     const open: { dir: string; names: string[]; next: number }[] = [];
     // Emits a directory's files that sort before `limit` (all of them when there is none).
@@ -62,7 +77,7 @@ class SortedCollector {
     for (const dir of [...this.byDir.keys()].sort()) {
       while (open.length > 0 && !dir.startsWith(open[open.length - 1]!.dir)) flush(open.pop()!);
       if (open.length > 0) flush(open[open.length - 1]!, dir);
-      open.push({ dir, names: this.byDir.get(dir)!.sort(), next: 0 });
+      open.push({ dir, names: this.byDir.get(dir)!, next: 0 });
     }
     while (open.length > 0) flush(open.pop()!);
     return out;
@@ -83,7 +98,7 @@ export async function findFiles(options: FindOptions): Promise<FindResult> {
 async function walkAsync(plan: WalkPlan): Promise<FindResult> {
   const collector = new SortedCollector();
   const walk = new Walk(plan, collector.add);
-  await new AsyncDriver(walk).done;
+  await new AsyncDriver(walk, { onIdle: collector.settle }).done;
   return toResult(plan, walk, collector.sorted());
 }
 

@@ -71,9 +71,12 @@ interface PendingRead {
   attempt: number;
 }
 
-/** Lets a consumer (the streaming API) hold the walk while it catches up. */
+/** Lets a consumer steer the async walk. */
 export interface FlowControl {
-  isPaused(): boolean;
+  /** The streaming API holds the walk while its reader catches up. */
+  isPaused?(): boolean;
+  /** Called when the walk has nothing to do until a read finishes: free main-thread time. */
+  onIdle?(): void;
 }
 
 /** Runs the walk with reads in flight; `resume()` restarts it after `FlowControl` paused it. */
@@ -153,12 +156,12 @@ export class AsyncDriver {
     const walk = this.walk;
     while (!this.finished) {
       if (walk.stopped) return this.finish();
-      if (this.waitingForStats || this.flow?.isPaused()) return;
+      if (this.waitingForStats || this.flow?.isPaused?.()) return;
       this.issueReads();
       if (walk.stopped) return this.finish();
       const head = this.window[0];
       if (head === undefined) return this.finish(); // nothing queued, nothing in flight
-      if (!head.done) return; // its callback will pump again
+      if (!head.done) return this.flow?.onIdle?.(); // its callback will pump again
       this.window.shift();
       if (head.entries === undefined) {
         walk.acceptError(head.task, head.error);
