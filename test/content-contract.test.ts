@@ -4,22 +4,17 @@
  * `complete: false` (coverage missing) are different facts: each row sets them independently, and
  * no incomplete row, with or without hits, can read as "no matches".
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONTENT_INCOMPLETE_REASONS, searchContent, type ContentOptions, type ContentResult } from '../src/index.js';
 import { matchEvent, readFaultyFs } from './helpers/content.js';
 import { buildVolume } from './helpers/memfs.js';
-import { FakeRipgrep, makeFakeInstall, type Step } from './helpers/rg-fake.js';
+import { FakeRipgrep, useFakeInstall, type Step } from './helpers/rg-fake.js';
 
 let rgPath: string;
 let root: string;
-let dirs: string[];
-beforeAll(() => {
-  const made = makeFakeInstall();
+useFakeInstall((made) => {
   ({ rgPath, root } = made);
-  dirs = [made.dir, made.root];
 });
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 interface Row {
   run: string;

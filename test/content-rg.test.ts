@@ -4,9 +4,9 @@
  * budgets that kill the child, the exit-status contract and the retry shared with file listing,
  * and how `auto` decides.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { searchContent, searchContentStream, type ContentHit, type ContentOptions, type RecoveryEvent } from '../src/index.js';
 import { HitCollector } from '../src/content/hits.js';
 import { buildContentPlan } from '../src/content/options.js';
@@ -14,21 +14,16 @@ import { searchWithRipgrep } from '../src/content/rg.js';
 import { defaultThreads } from '../src/rg/argv.js';
 import { beginEvent, endEvent, fileEvents, matchEvent, summaryEvent } from './helpers/content.js';
 import { buildVolume } from './helpers/memfs.js';
-import { EAGAIN_PANIC, FakeClock, FakeRipgrep, makeFakeInstall, type Step } from './helpers/rg-fake.js';
+import { EAGAIN_PANIC, FakeClock, FakeRipgrep, useFakeInstall, type Step } from './helpers/rg-fake.js';
 
 let rgPath: string;
 let root: string;
-let dirs: string[];
-
-beforeAll(() => {
-  const made = makeFakeInstall();
+useFakeInstall((made) => {
   ({ rgPath, root } = made);
-  dirs = [made.dir, made.root];
   // A real tree for the walker when auto falls back.
   mkdirSync(join(root, 'src'));
   writeFileSync(join(root, 'src', 'a.ts'), 'const needle = 1;\n');
 });
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const THREADS = String(defaultThreads());
 const HEAD = ['--json', '--hidden', '--no-ignore', '--no-config', '--path-separator', '/', '--threads', THREADS];

@@ -4,21 +4,16 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FindFileError, findFiles, findFilesStream, findFilesSync, type FindOptions, type RecoveryEvent } from '../src/index.js';
 import { defaultThreads } from '../src/rg/argv.js';
-import { EAGAIN_PANIC, FakeClock, FakeRipgrep, makeFakeInstall, nul, type Step } from './helpers/rg-fake.js';
+import { EAGAIN_PANIC, FakeClock, FakeRipgrep, useFakeInstall, nul, type Step } from './helpers/rg-fake.js';
 
 let rgPath: string;
 let root: string;
-let dirs: string[];
-
-beforeAll(() => {
-  const made = makeFakeInstall();
+useFakeInstall((made) => {
   ({ rgPath, root } = made);
-  dirs = [made.dir, made.root];
 });
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const THREADS = String(defaultThreads());
 const FIXED = ['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', THREADS];

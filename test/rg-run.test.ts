@@ -3,24 +3,18 @@
  * the win32 flavour (the Windows machine is not here; its lines are), and the listing backend with
  * a small cap.
  */
-import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildPlan, type FindOptions } from '../src/options.js';
 import { buildFilesArgv } from '../src/rg/argv.js';
 import { listFilesWithRipgrep } from '../src/rg/files.js';
 import { runRipgrep, type RecordConsumer } from '../src/rg/run.js';
-import { FakeClock, FakeRipgrep, makeFakeInstall, nul, type Step } from './helpers/rg-fake.js';
+import { FakeClock, FakeRipgrep, useFakeInstall, nul, type Step } from './helpers/rg-fake.js';
 
 let rgPath: string;
 let root: string;
-let dirs: string[];
-
-beforeAll(() => {
-  const made = makeFakeInstall();
+useFakeInstall((made) => {
   ({ rgPath, root } = made);
-  dirs = [made.dir, made.root];
 });
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 class Collect implements RecordConsumer {
   readonly records: string[] = [];

@@ -3,7 +3,8 @@
  * asynchronously (as a real child does), and records what it was asked to run and whether it was
  * killed. A killed child stops playing and reports exit `null`/`SIGTERM`, as Node does.
  */
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProcessListener, ProcessRequest, ProcessRunner } from '../../src/rg/runner.js';
@@ -90,6 +91,22 @@ export class FakeClock {
 }
 
 /** An empty executable file to use as `rgPath` (resolution checks it exists), and an empty root. */
+/**
+ * A fake install for a whole test file: made before its tests, removed after them. `onReady`
+ * receives it (tests keep `rgPath` and `root` in their own variables).
+ */
+export function useFakeInstall(onReady: (install: { rgPath: string; root: string; dir: string }) => void): void {
+  let made: { rgPath: string; root: string; dir: string } | undefined;
+  beforeAll(() => {
+    made = makeFakeInstall();
+    onReady(made);
+  });
+  afterAll(() => {
+    if (made === undefined) return;
+    for (const dir of [made.dir, made.root]) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
 export function makeFakeInstall(): { rgPath: string; root: string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ff-rg-fake-'));
   const rgPath = join(dir, process.platform === 'win32' ? 'rg.exe' : 'rg');
