@@ -44,3 +44,9 @@ export class FindFileError extends Error {
     this.option = option;
   }
 }
+
+/** The error for a root that cannot be searched at all: it does not exist, or is not a directory. */
+export function rootError(root: string, code: 'ENOENT' | 'ENOTDIR'): FindFileError {
+  const what = code === 'ENOENT' ? 'does not exist' : 'is not a directory';
+  return new FindFileError(code, `root ${root} ${what} (${code})`, 'root');
+}

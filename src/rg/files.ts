@@ -5,7 +5,7 @@
  * is decided here, the walker's way, so the two backends agree (docs/ripgrep.md).
  */
 import { promises as fsp } from 'node:fs';
-import { FindFileError } from '../errors.js';
+import { rootError } from '../errors.js';
 import { isDefaultClock, type WalkPlan } from '../options.js';
 import { errorCodeOf, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { buildChildEnv, buildFilesArgv, defaultThreads } from './argv.js';
@@ -121,16 +121,16 @@ export function stoppedBeforeStart(plan: WalkPlan, startedAt: number): Verdict |
  * the walker's errors. Any other error (a parent that cannot be searched) is the walker's skipped root.
  */
 export async function checkRoot(root: string): Promise<string | undefined> {
+  let isDirectory: boolean;
   try {
-    if ((await fsp.stat(root)).isDirectory()) return undefined;
-    throw new FindFileError('ENOTDIR', `root ${root} is not a directory (ENOTDIR)`, 'root');
+    isDirectory = (await fsp.stat(root)).isDirectory();
   } catch (error) {
-    if (error instanceof FindFileError) throw error;
     const code = errorCodeOf(error);
-    if (code === 'ENOENT') throw new FindFileError('ENOENT', `root ${root} does not exist (ENOENT)`, 'root');
-    if (code === 'ENOTDIR') throw new FindFileError('ENOTDIR', `root ${root} is not a directory (ENOTDIR)`, 'root');
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw rootError(root, code);
     return code;
   }
+  if (!isDirectory) throw rootError(root, 'ENOTDIR');
+  return undefined;
 }
 
 /**

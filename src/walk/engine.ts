@@ -7,7 +7,7 @@
  * The order is breadth first: a match limit returns the shallowest matches, and the queue holds
  * small records (a relative path and a depth), never open handles.
  */
-import { FindFileError } from '../errors.js';
+import { rootError } from '../errors.js';
 import type { DirentLike, StatsLike } from '../fs.js';
 import type { WalkPlan } from '../options.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
@@ -182,10 +182,7 @@ export class Walk {
   acceptError(task: DirTask, error: unknown): void {
     const code = addressableCode(errorCodeOf(error), task.rel);
     const isRoot = task.rel === '';
-    if (isRoot && (code === 'ENOENT' || code === 'ENOTDIR')) {
-      const what = code === 'ENOENT' ? 'does not exist' : 'is not a directory';
-      throw new FindFileError(code, `root ${this.plan.root} ${what} (${code})`, 'root');
-    }
+    if (isRoot && (code === 'ENOENT' || code === 'ENOTDIR')) throw rootError(this.plan.root, code);
     // A directory at the limit that cannot be listed may hold anything: that is the depth limit's gap.
     if (task.peek) {
       if (classifyErrorCode(code) !== 'vanished') this.reasons.note('depth-limit');
