@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, type FindOptions, type FindResult } from '../dist/index.js';
 import { hasRg, requireRipgrepInCi } from './helpers/real-rg.js';
-import { buildSandbox, dropPrivilegesPrefix } from './helpers/unprivileged.js';
+import { buildNobodySandbox } from './helpers/unprivileged.js';
 
 const BIN = fileURLToPath(new URL('../bin/find-file.mjs', import.meta.url));
 const TEST_FS = fileURLToPath(new URL('./cli-test-fs.mjs', import.meta.url));
@@ -47,9 +47,7 @@ let nobodyCommand: { node: string; bin: string } | undefined;
  */
 function commandForNobody(): { node: string; bin: string } {
   if (nobodyCommand === undefined) {
-    const prefix = dropPrivilegesPrefix();
-    if (prefix === undefined) throw new Error('running as root, but neither setpriv nor runuser is here to drop to nobody');
-    const sandbox = buildSandbox(prefix);
+    const sandbox = buildNobodySandbox();
     const bin = join(sandbox.dir, 'bin', 'find-file.mjs');
     copyFileSync(BIN, bin);
     chmodSync(bin, 0o644);

@@ -108,6 +108,13 @@ export function buildSandbox(prefix: string[]): Sandbox {
   };
 }
 
+/** The sandbox for running as nobody on this machine; throws when there is no way to drop to nobody. */
+export function buildNobodySandbox(): Sandbox {
+  const prefix = dropPrivilegesPrefix();
+  if (prefix === undefined) throw new Error('running as root, and neither setpriv nor runuser is here to drop to an unprivileged user');
+  return buildSandbox(prefix);
+}
+
 /** Where a probe script sits in the sandbox, next to its compiled find-file. */
 export function writeProbe(sandbox: Sandbox, name: string, source: string): string {
   const file = join(sandbox.dir, name);
