@@ -23,10 +23,8 @@ import type { RecoveryInfo, SkippedEntry } from '../result.js';
 import { buildChildEnv, buildContentArgv, defaultThreads } from '../rg/argv.js';
 import { isDepthLimited } from '../rg/depth.js';
 import { collectReasons, type Verdict } from '../rg/exit.js';
-import { buildFileFilter, buildSkipFilter, checkRoot, stoppedBeforeStart } from '../rg/files.js';
-import type { Env, ResolvedRipgrep } from '../rg/resolve.js';
+import { buildFileFilter, buildSkipFilter, checkRoot, stoppedBeforeStart, type RipgrepRunSetup } from '../rg/files.js';
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
-import type { ProcessRunner } from '../rg/runner.js';
 import { decodeUtf8, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
 import type { ContentPlan } from './options.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
@@ -37,19 +35,8 @@ import type { ContentIncompleteReason, ContentSummary } from './types.js';
  */
 export const MAX_EVENT_BYTES = 64 * 1024 * 1024;
 
-export interface ContentRipgrepSetup {
-  rg: ResolvedRipgrep;
-  runner: ProcessRunner;
-  env: Env;
-  /** Normalised `pattern` and `exclude`. */
-  patterns: readonly string[];
-  excludes: readonly string[];
-  startedAt: number;
-  /** @default defaultThreads() */
-  threads?: number;
-  /** @default MAX_EVENT_BYTES */
-  maxRecordBytes?: number;
-}
+/** Content search runs ripgrep with the listing backend's setup (records are JSON events). */
+export type ContentRipgrepSetup = RipgrepRunSetup;
 
 export async function searchWithRipgrep(plan: ContentPlan, setup: ContentRipgrepSetup, hits: HitCollector): Promise<ContentSummary> {
   const { walk } = plan;

@@ -19,7 +19,8 @@ import { REPLACEMENT_CHAR, settleUndecodable } from './undecodable.js';
 /** Cap on one path record or stderr line. A real path is at most a few KiB (Windows: 32k UTF-16 units). */
 export const MAX_RECORD_BYTES = 1 << 20;
 
-export interface RipgrepSetup {
+/** What running ripgrep needs, whatever the search (file listing here, content in src/content/rg.ts). */
+export interface RipgrepRunSetup {
   rg: ResolvedRipgrep;
   runner: ProcessRunner;
   /** The environment to take PATH and friends from (the child gets only those). */
@@ -29,12 +30,15 @@ export interface RipgrepSetup {
   excludes: readonly string[];
   /** When the search started, by `plan.clock`. */
   startedAt: number;
-  /** Paths as the caller asked for them (root-relative or absolute). */
-  format: (rel: string) => string;
   /** @default defaultThreads() */
   threads?: number;
-  /** @default MAX_RECORD_BYTES */
+  /** Cap on one stdout record or stderr line. @default MAX_RECORD_BYTES here, MAX_EVENT_BYTES for content */
   maxRecordBytes?: number;
+}
+
+export interface RipgrepSetup extends RipgrepRunSetup {
+  /** Paths as the caller asked for them (root-relative or absolute). */
+  format: (rel: string) => string;
 }
 
 export async function listFilesWithRipgrep(plan: WalkPlan, setup: RipgrepSetup): Promise<FindResult> {
