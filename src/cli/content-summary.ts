@@ -6,11 +6,7 @@
  */
 import type { ContentSummary } from '../content/types.js';
 import type { FindSummary } from '../result.js';
-import { describeEngine, explainReason, type SummaryContext } from './summary.js';
-
-function count(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+import { count, explainReason, layoutSummary, type SummaryContext } from './summary.js';
 
 function verdict(summary: ContentSummary, ctx: SummaryContext): string {
   const { good, warn } = ctx.styles;
@@ -35,23 +31,11 @@ function explainContentReason(reason: string, summary: ContentSummary, ctx: Summ
 }
 
 export function formatContentSummary(summary: ContentSummary, ctx: SummaryContext): string {
-  const { dim } = ctx.styles;
   const found = summary.hitCount === 0 ? 'no hits' : count(summary.hitCount, 'hit', 'hits');
-  const lines = [`find-file: ${found} under ${ctx.root}: ${verdict(summary, ctx)}`];
-  summary.incompleteReasons.forEach((reason, i) => {
-    lines.push(`  ${i === 0 ? 'why:' : '    '} ${explainContentReason(reason, summary, ctx)}`);
+  return layoutSummary(summary, ctx, {
+    headline: `find-file: ${found} under ${ctx.root}: ${verdict(summary, ctx)}`,
+    explain: (reason) => explainContentReason(reason, summary, ctx),
+    notes: summary.truncated ? ['  truncated: some hit text was cut or left out for length (not a coverage gap; --json flags each cut line)'] : [],
+    policy: summary.binarySkipped > 0 ? [count(summary.binarySkipped, 'binary file', 'binary files') + ' not searched'] : [],
   });
-  if (summary.truncated) lines.push('  truncated: some hit text was cut or left out for length (not a coverage gap; --json flags each cut line)');
-  const show = ctx.showSkipped ?? 5;
-  for (const entry of summary.skipped.slice(0, show)) lines.push(`  skipped: ${ctx.displayPath(entry.path)} ${dim(`(${entry.code})`)}`);
-  const rest = summary.skippedCount - Math.min(show, summary.skipped.length);
-  if (rest > 0) lines.push(`  ... and ${count(rest, 'more skipped path', 'more skipped paths')} (--json lists them all)`);
-  const policy: string[] = [];
-  if (summary.binarySkipped > 0) policy.push(count(summary.binarySkipped, 'binary file', 'binary files') + ' not searched');
-  if (summary.symlinkSkipped > 0) policy.push(count(summary.symlinkSkipped, 'symlink not followed', 'symlinks not followed'));
-  if (summary.excludedCount > 0) policy.push(count(summary.excludedCount, 'entry excluded', 'entries excluded'));
-  if (policy.length > 0) lines.push(`  ${policy.join(', ')} ${dim('(by policy, not coverage gaps)')}`);
-  const engine = describeEngine(summary);
-  if (engine !== undefined) lines.push(`  ${dim(engine)}`);
-  return lines.join('\n') + '\n';
 }

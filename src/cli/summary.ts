@@ -48,7 +48,7 @@ export interface SummaryContext {
   showSkipped?: number;
 }
 
-function count(n: number, one: string, many: string): string {
+export function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
@@ -92,31 +92,54 @@ function verdict(summary: FindSummary, ctx: SummaryContext): string {
   return warn('INCOMPLETE') + ': there may be more, part of the tree was not searched';
 }
 
+/** What the file and content summaries share: everything but the count, the verdict and the reasons' wording. */
+type SummaryBody = Pick<FindSummary, 'skipped' | 'skippedCount' | 'symlinkSkipped' | 'excludedCount' | 'backend' | 'fallbackReason' | 'recovery'> & {
+  incompleteReasons: readonly string[];
+};
+
+/** What a summary says that the shared layout does not. */
+export interface SummaryParts {
+  /** The first line: the count and the verdict. */
+  headline: string;
+  explain(reason: string): string;
+  /** Lines after the reasons (e.g. a display cut, which is not a gap). */
+  notes?: string[];
+  /** Policy counts said before the shared ones (e.g. binary files not searched). */
+  policy?: string[];
+}
+
 /**
- * The summary printed on stderr after the paths: the count and the verdict, then for an
- * incomplete result every reason, then the first few skipped paths with their codes and a count of
- * the rest, then the policy counts (symlinks not followed, entries excluded), which are not gaps.
+ * The layout every summary on stderr follows: the count and the verdict, then for an incomplete
+ * result every reason, then the first few skipped paths with their codes and a count of the rest,
+ * then the policy counts (symlinks not followed, entries excluded), which are not gaps.
  */
-export function formatSummary(summary: FindSummary, ctx: SummaryContext): string {
+export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: SummaryParts): string {
   const { dim } = ctx.styles;
-  const found = summary.matchedCount === 0 ? 'no matches' : count(summary.matchedCount, 'match', 'matches');
-  const lines = [`find-file: ${found} under ${ctx.root}: ${verdict(summary, ctx)}`];
-  summary.incompleteReasons.forEach((reason, i) => {
-    lines.push(`  ${i === 0 ? 'why:' : '    '} ${explainReason(reason, summary, ctx)}`);
-  });
+  const lines = [parts.headline];
+  summary.incompleteReasons.forEach((reason, i) => lines.push(`  ${i === 0 ? 'why:' : '    '} ${parts.explain(reason)}`));
+  lines.push(...(parts.notes ?? []));
   const show = ctx.showSkipped ?? 5;
   for (const entry of summary.skipped.slice(0, show)) {
     lines.push(`  skipped: ${ctx.displayPath(entry.path)} ${dim(`(${entry.code})`)}`);
   }
   const rest = summary.skippedCount - Math.min(show, summary.skipped.length);
   if (rest > 0) lines.push(`  ... and ${count(rest, 'more skipped path', 'more skipped paths')} (--json lists them all)`);
-  const policy: string[] = [];
+  const policy = [...(parts.policy ?? [])];
   if (summary.symlinkSkipped > 0) policy.push(count(summary.symlinkSkipped, 'symlink not followed', 'symlinks not followed'));
   if (summary.excludedCount > 0) policy.push(count(summary.excludedCount, 'entry excluded', 'entries excluded'));
   if (policy.length > 0) lines.push(`  ${policy.join(', ')} ${dim('(by policy, not coverage gaps)')}`);
   const engine = describeEngine(summary);
   if (engine !== undefined) lines.push(`  ${dim(engine)}`);
   return lines.join('\n') + '\n';
+}
+
+/** The summary printed on stderr after the paths. */
+export function formatSummary(summary: FindSummary, ctx: SummaryContext): string {
+  const found = summary.matchedCount === 0 ? 'no matches' : count(summary.matchedCount, 'match', 'matches');
+  return layoutSummary(summary, ctx, {
+    headline: `find-file: ${found} under ${ctx.root}: ${verdict(summary, ctx)}`,
+    explain: (reason) => explainReason(reason, summary, ctx),
+  });
 }
 
 /** Said only when the engine is news: `auto` fell back to the walker, or ripgrep failed or was retried. */
