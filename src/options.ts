@@ -43,8 +43,10 @@ export interface FindOptions {
   clock?: Clock;
   /** Stops the walk; the partial result is returned, marked `aborted`. */
   signal?: AbortSignal;
-  /** Path flavour: separators, drive letters, case-insensitive matching on win32. @default the running platform */
+  /** Path flavour: separators, drive letters, `\\` as a separator in patterns on win32. @default the running platform */
   platform?: Platform;
+  /** Whether patterns and excludes match case exactly. @default false on win32, true elsewhere */
+  caseSensitive?: boolean;
   /** Return native absolute paths instead of root-relative ones. @default false */
   absolute?: boolean;
   /** Which engine runs the search (`findFiles` only: the sync and stream forms run the walker). @default 'walker' */
@@ -76,6 +78,7 @@ export interface WalkPlan {
   rootPrefix: string;
   sep: '/' | '\\';
   platform: Platform;
+  caseSensitive: boolean;
   matcher: PathMatcher;
   excluder: Excluder;
   hidden: boolean;
@@ -91,7 +94,7 @@ export interface WalkPlan {
 
 export const FIND_OPTION_NAMES: readonly string[] = [
   'root', 'pattern', 'exclude', 'hidden', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
-  'signal', 'platform', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'env',
+  'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'env',
 ];
 
 const DEFAULT_CONCURRENCY = 256;
@@ -153,13 +156,14 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
   checkOptionNames(options, known);
   const platform = readChoice(options.platform, 'platform', ['posix', 'win32'] as const, runningPlatform);
   if (options.pattern === undefined) throw new FindFileError('FF_MISSING_OPTION', 'pattern is required: a glob such as "*.ts" or "src/**/*.ts"', 'pattern');
-  const patterns = normalizePatternList(options.pattern, platform, 'pattern', false);
+  const flavor = { platform, caseSensitive: readBoolean(options.caseSensitive, 'caseSensitive', platform !== 'win32') };
+  const patterns = normalizePatternList(options.pattern, flavor, 'pattern', false);
   for (const p of patterns) {
     if (p.endsWith('/')) {
       throw new FindFileError('FF_INVALID_PATTERN', `pattern ${JSON.stringify(p)} ends with "/": it names a directory, and find-file returns files (try "${p}**")`, 'pattern');
     }
   }
-  const excludes = options.exclude === undefined ? [] : normalizePatternList(options.exclude, platform, 'exclude', true);
+  const excludes = options.exclude === undefined ? [] : normalizePatternList(options.exclude, flavor, 'exclude', true);
   const root = readRoot(options.root, platform);
   const sep = platform === 'win32' ? '\\' : '/';
   const fs = options.fs === undefined ? defaultFs : options.fs;
@@ -178,8 +182,9 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
     rootPrefix: root.endsWith(sep) ? root : root + sep,
     sep,
     platform,
-    matcher: buildMatcher(patterns, platform),
-    excluder: buildExcluder(excludes, platform),
+    caseSensitive: flavor.caseSensitive,
+    matcher: buildMatcher(patterns, flavor),
+    excluder: buildExcluder(excludes, flavor),
     hidden: readBoolean(options.hidden, 'hidden', true),
     maxResults: readLimit(options.maxResults, 'maxResults'),
     maxDepth: readLimit(options.maxDepth, 'maxDepth'),

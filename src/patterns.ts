@@ -1,13 +1,18 @@
 /**
- * Glob patterns: checked once, then compiled into the two small functions the walk calls.
+ * Glob patterns: checked and normalised once, then compiled into the two small functions the walk
+ * calls. The dialect itself (what `*`, `**`, `[...]`, `!(...)` mean) is src/glob.ts.
  *
- * Rules (docs/contract.md): minimatch globs over the root-relative path with `/` separators; a
- * pattern without `/` matches the base name at any depth (as `rg --glob` and `.gitignore` do);
- * hidden names match `*` (hidden entries are filtered by the walk, not here); on win32 `\` is a
- * separator and matching ignores case. A pattern may not be absolute nor climb out with `..`.
+ * Rules (docs/contract.md): globs over the root-relative path with `/` separators; braces expand
+ * first, once (minimatch's `braceExpand`, as bash expands them before globbing); each alternative is
+ * then normalised on its own: a leading `./` and inner `.` segments dropped, `//` read as `/`, `..`
+ * and absolute alternatives refused. An alternative without `/` matches the base name at any depth
+ * (as `rg --glob` and `.gitignore` do). A pattern whose literal text names a path also matches that
+ * path (`app/[id]/page.tsx` finds the folder `[id]`, as agent hosts do). Case: `caseSensitive`,
+ * by default insensitive on win32 only; on win32 `\` is a separator, elsewhere an escape.
  */
-import { Minimatch, braceExpand, type MinimatchOptions } from 'minimatch';
+import { braceExpand } from 'minimatch';
 import { FindFileError } from './errors.js';
+import { buildPartialTest, compilePath, compileSegment, pathSource, GLOBSTAR, type PathSegment } from './glob.js';
 
 export type Platform = 'posix' | 'win32';
 
@@ -30,111 +35,133 @@ export interface Excluder {
   active: boolean;
 }
 
-const MAGIC = /[*?[\]{}()!+@\\]/;
-
-function minimatchOptions(platform: Platform): MinimatchOptions {
-  return {
-    dot: true,
-    nocomment: true,
-    nonegate: true,
-    nocase: platform === 'win32',
-    windowsPathsNoEscape: platform === 'win32',
-    platform: platform === 'win32' ? 'win32' : 'linux',
-  };
+/** How globs are read: the path flavour and whether case matters. */
+export interface GlobFlavor {
+  platform: Platform;
+  caseSensitive: boolean;
 }
 
 /**
- * Checks one pattern and brings it to the `/`-separated, root-relative form. Throws
+ * Checks one pattern and brings it to its normalised alternatives (braces expanded, `/`-separated,
+ * root-relative), plus its literal reading when that names something the glob does not. Throws
  * `FindFileError` with a message that names the pattern and the rule it broke.
  */
-export function normalizePattern(raw: unknown, platform: Platform, option: string): string {
+export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: string): string[] {
   if (typeof raw !== 'string') {
     throw new FindFileError('FF_INVALID_PATTERN', `${option} must be a string or an array of strings, got ${typeName(raw)}`, option);
   }
   if (raw.trim() === '') throw new FindFileError('FF_INVALID_PATTERN', `${option} is empty: give a glob such as "*.ts" or "src/**/*.ts"`, option);
   if (raw.includes('\0')) throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} holds a NUL byte`, option);
-  let p = platform === 'win32' ? raw.replace(/\\/g, '/') : raw;
-  if (p.startsWith('!')) {
+  const p = flavor.platform === 'win32' ? raw.replace(/\\/g, '/') : raw;
+  // `!(a)` is an extglob; any other leading `!` would be a negation, which belongs in exclude.
+  if (p.startsWith('!') && !p.startsWith('!(')) {
     throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} is a negation: list what to leave out in "exclude" instead`, option);
   }
-  if (p.startsWith('/') || (platform === 'win32' && /^[a-zA-Z]:/.test(p))) {
-    throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} is absolute: patterns are relative to the root`, option);
+  const alternatives: string[] = [];
+  for (const expanded of braceExpand(p)) {
+    const alternative = normalizeAlternative(expanded, raw, flavor.platform, option);
+    if (!alternatives.includes(alternative)) alternatives.push(alternative);
   }
-  while (p.startsWith('./')) p = p.slice(2);
-  for (const alternative of braceExpand(p)) {
-    if (alternative.split('/').includes('..')) {
-      throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} climbs out of the root with "..": search from a higher root instead`, option);
-    }
-    if (alternative.startsWith('/')) {
-      throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} expands to an absolute pattern`, option);
-    }
-  }
-  if (p === '' || p === '.') throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} names the root itself, not files under it`, option);
-  return p;
+  const literal = literalReading(p, raw, flavor, option);
+  if (literal !== undefined && !alternatives.includes(literal)) alternatives.push(literal);
+  return alternatives;
 }
 
-/** Normalises `pattern` or `exclude`: one string or a non-empty array of strings. */
-export function normalizePatternList(raw: unknown, platform: Platform, option: string, allowEmpty: boolean): string[] {
+/** One brace alternative, brought to the root-relative form every backend uses. */
+function normalizeAlternative(alternative: string, raw: string, platform: Platform, option: string): string {
+  if (alternative.startsWith('/') || (platform === 'win32' && /^[a-zA-Z]:/.test(alternative))) {
+    throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} is absolute: patterns are relative to the root`, option);
+  }
+  const dirOnly = alternative.endsWith('/');
+  const segments = alternative.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.includes('..')) {
+    throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} climbs out of the root with "..": search from a higher root instead`, option);
+  }
+  if (segments.length === 0) throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} names the root itself, not files under it`, option);
+  return segments.join('/') + (dirOnly ? '/' : '');
+}
+
+/**
+ * The pattern read as a plain path, escaped into a glob, when the glob does not already match that
+ * text (`app/[id]/page.tsx`: the class `[id]` does not match the folder `[id]`). Undefined otherwise.
+ */
+function literalReading(p: string, raw: string, flavor: GlobFlavor, option: string): string | undefined {
+  // A backslash escape says the glob is meant as a glob: its literal text is no path anyone means.
+  if (flavor.platform !== 'win32' && p.includes('\\')) return undefined;
+  let text: string;
+  let selfMatch: boolean;
+  try {
+    text = normalizeAlternative(p, raw, flavor.platform, option);
+    const body = text.endsWith('/') ? text.slice(0, -1) : text;
+    const re = new RegExp(pathSource(compilePath(body, false, raw), !text.endsWith('/')), flavor.caseSensitive ? '' : 'i');
+    selfMatch = re.test(body);
+  } catch {
+    // No path under the root (`..`, absolute), or a glob the alternatives will refuse on their own.
+    return undefined;
+  }
+  if (selfMatch) return undefined;
+  const forFiles = !text.endsWith('/');
+  const body = forFiles ? text : text.slice(0, -1);
+  const escaped = flavor.platform === 'win32' ? body.replace(/[*?[(]/g, '[$&]') : body.replace(/[\\*?[(]/g, '\\$&');
+  return escaped + (forFiles ? '' : '/');
+}
+
+/** Normalises `pattern` or `exclude`: one string or a non-empty array of strings, into alternatives. */
+export function normalizePatternList(raw: unknown, flavor: GlobFlavor, option: string, allowEmpty: boolean): string[] {
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0 && !allowEmpty) throw new FindFileError('FF_INVALID_PATTERN', `${option} is an empty list: give at least one glob`, option);
-  return list.map((p, i) => normalizePattern(p, platform, list.length > 1 || Array.isArray(raw) ? `${option}[${i}]` : option));
+  const alternatives: string[] = [];
+  list.forEach((p, i) => {
+    for (const a of normalizePattern(p, flavor, list.length > 1 || Array.isArray(raw) ? `${option}[${i}]` : option)) {
+      if (!alternatives.includes(a)) alternatives.push(a);
+    }
+  });
+  return alternatives;
 }
 
 type NameTest = (name: string) => boolean;
 type PathTest = (rel: string) => boolean;
 
-/** The cheapest test that matches a slash-less pattern against a base name. */
-function compileNameTest(pattern: string, options: MinimatchOptions): NameTest {
-  const nocase = options.nocase === true;
-  const fold = (s: string) => (nocase ? s.toLowerCase() : s);
-  if (!MAGIC.test(pattern)) {
-    const literal = fold(pattern);
-    return nocase ? (name) => name.toLowerCase() === literal : (name) => name === literal;
+/** The cheapest test that matches one slash-less segment against a base name. */
+function compileNameTest(glob: string, flavor: GlobFlavor, escapes: boolean): NameTest {
+  const segment = compileSegment(glob, escapes, glob);
+  // Perf: literals and `*.js` are string checks, no regex (PERF-NOTES: matching is not free). Only
+  // when case matters: a folded compare would have to fold exactly as the regex's `i` does.
+  if (flavor.caseSensitive) {
+    const literal = segment.literal;
+    if (literal !== undefined) return (name) => name === literal;
+    if (glob.startsWith('*') && glob[1] !== '(') {
+      const suffix = compileSegment(glob.slice(1), escapes, glob).literal;
+      if (suffix !== undefined) return (name) => name.endsWith(suffix);
+    }
   }
-  // Perf: `*.js` and friends are a suffix check, no regex (PERF-NOTES: matching is not free).
-  if (pattern.startsWith('*') && !MAGIC.test(pattern.slice(1))) {
-    const suffix = fold(pattern.slice(1));
-    return nocase ? (name) => name.toLowerCase().endsWith(suffix) : (name) => name.endsWith(suffix);
-  }
-  const re = new Minimatch(pattern, options).makeRe();
-  if (re === false) return () => false;
+  const re = new RegExp(`^${segment.source}$`, flavor.caseSensitive ? '' : 'i');
   return (name) => re.test(name);
-}
-
-/** Strips leading `**\/` segments: `**\/x` matches what `x` matches at any depth. */
-function stripGlobstarPrefix(pattern: string): string {
-  let p = pattern;
-  while (p.startsWith('**/')) p = p.slice(3);
-  return p;
 }
 
 interface CompiledSet {
   nameTests: NameTest[];
   pathTests: PathTest[];
-  pathPatterns: Minimatch[];
+  partialTests: PathTest[];
 }
 
 /** `forFiles`: the set tests file paths (then `a/**` must not match a file named `a`). */
-function compileSet(patterns: string[], platform: Platform, forFiles: boolean): CompiledSet {
-  const options = minimatchOptions(platform);
-  const set: CompiledSet = { nameTests: [], pathTests: [], pathPatterns: [] };
-  for (const pattern of patterns) {
-    for (const alternative of braceExpand(pattern)) {
-      const stripped = stripGlobstarPrefix(alternative);
-      if (stripped !== '' && !stripped.includes('/')) {
-        set.nameTests.push(compileNameTest(stripped, options));
-        continue;
-      }
-      const mm = new Minimatch(alternative, { ...options, nobrace: true });
-      set.pathPatterns.push(mm);
-      // Perf: one compiled regex per path, not mm.match (which splits the path every call: 15% of
-      // a rooted-glob walk). But minimatch's regex for `a/**` also matches `a` itself, which
-      // mm.match and `rg --glob` do not for a file; for files `a/**` means `a/**/*`, so compile
-      // that. (For a directory, matching `a` itself is what exclude wants: `dist/**` skips dist.)
-      const source = forFiles && alternative.endsWith('/**') ? `${alternative}/*` : alternative;
-      const re = new Minimatch(source, { ...options, nobrace: true }).makeRe();
-      if (re !== false) set.pathTests.push((rel) => re.test(rel));
+function compileSet(globs: readonly string[], flavor: GlobFlavor, forFiles: boolean): CompiledSet {
+  const escapes = flavor.platform !== 'win32';
+  const flags = flavor.caseSensitive ? '' : 'i';
+  const set: CompiledSet = { nameTests: [], pathTests: [], partialTests: [] };
+  for (const glob of globs) {
+    const segments: PathSegment[] = compilePath(glob, escapes, glob);
+    // `x` and `**/x` (one segment after any leading `**`) test the base name at any depth.
+    const last = segments[segments.length - 1];
+    if (last !== GLOBSTAR && segments.slice(0, -1).every((s) => s === GLOBSTAR)) {
+      set.nameTests.push(compileNameTest(glob.slice(glob.lastIndexOf('/') + 1), flavor, escapes));
+      continue;
     }
+    // Perf: one compiled regex per path, never a split per call (15% of a rooted-glob walk).
+    const re = new RegExp(pathSource(segments, forFiles), flags);
+    set.pathTests.push((rel) => re.test(rel));
+    set.partialTests.push(buildPartialTest(segments, flags));
   }
   return set;
 }
@@ -149,13 +176,11 @@ function anyPath(tests: PathTest[], rel: string): boolean {
   return false;
 }
 
-/** Compiles the `pattern` option once, before the walk. */
-export function buildMatcher(patterns: string[], platform: Platform): PathMatcher {
-  const { nameTests, pathTests, pathPatterns } = compileSet(patterns, platform, true);
+/** Compiles the `pattern` alternatives once, before the walk. */
+export function buildMatcher(globs: readonly string[], flavor: GlobFlavor): PathMatcher {
+  const { nameTests, pathTests, partialTests } = compileSet(globs, flavor, true);
   const prunes = nameTests.length === 0;
-  const couldMatchInside = prunes
-    ? (relDir: string) => pathPatterns.some((mm) => mm.match(relDir, true))
-    : () => true;
+  const couldMatchInside = prunes ? (relDir: string) => anyPath(partialTests, relDir) : () => true;
   let matches: PathMatcher['matches'];
   // Perf: pick the plainest function for the common shapes, so the hot loop makes one call.
   if (pathTests.length === 0 && nameTests.length === 1) {
@@ -170,14 +195,14 @@ export function buildMatcher(patterns: string[], platform: Platform): PathMatche
 }
 
 /**
- * Compiles `exclude` once. A slash-less glob leaves out every entry of that name at any depth; one
- * ending in `/` applies to directories only; a directory is left out (not entered) when the glob
- * matches it or everything below it (`dist/**`).
+ * Compiles the `exclude` alternatives once. A slash-less glob leaves out every entry of that name
+ * at any depth; one ending in `/` applies to directories only; a directory is left out (not
+ * entered) when the glob matches it or everything below it (`dist/**`).
  */
-export function buildExcluder(patterns: string[], platform: Platform): Excluder {
-  const files = compileSet(patterns.filter((p) => !p.endsWith('/')), platform, true);
-  const dirs = compileSet(patterns.map((p) => (p.endsWith('/') ? p.slice(0, -1) : p)), platform, false);
-  if (patterns.length === 0) return { isExcluded: () => false, active: false };
+export function buildExcluder(globs: readonly string[], flavor: GlobFlavor): Excluder {
+  if (globs.length === 0) return { isExcluded: () => false, active: false };
+  const files = compileSet(globs.filter((p) => !p.endsWith('/')), flavor, true);
+  const dirs = compileSet(globs.map((p) => (p.endsWith('/') ? p.slice(0, -1) : p)), flavor, false);
   return {
     active: true,
     isExcluded(rel, name, isDir) {

@@ -51,7 +51,7 @@ describe('the argv', () => {
     const { fake } = await search([[{ exit: 1 }]], { env, exclude: ['node_modules/'] });
     expect(fake.calls[0]).toEqual({
       executable: rgPath,
-      argv: [...HEAD, '--smart-case', '--fixed-strings', '--glob=*', '--glob=!node_modules/', '--', 'needle', '.'],
+      argv: [...HEAD, '--smart-case', '--fixed-strings', '--glob=!node_modules/', '--', 'needle', '.'],
       cwd: root,
       env: { PATH: '/usr/bin' },
       killed: false,
@@ -63,9 +63,9 @@ describe('the argv', () => {
     expect(await argv({ caseSensitive: true })).toContain('--case-sensitive');
     expect(await argv({ caseSensitive: false })).toContain('--ignore-case');
     expect(await argv({ mode: 'regex', query: 'ne+dle' })).not.toContain('--fixed-strings');
-    expect(await argv({ query: 'a\nb' })).toEqual([...HEAD, '--smart-case', '--fixed-strings', '--multiline', '--glob=*', '--', 'a\nb', '.']);
+    expect(await argv({ query: 'a\nb' })).toEqual([...HEAD, '--smart-case', '--fixed-strings', '--multiline', '--', 'a\nb', '.']);
     expect(await argv({ pattern: 'src/*.ts', maxDepth: 2, hidden: false })).toEqual([
-      ...HEAD, '--max-depth', '2', '--smart-case', '--fixed-strings', '--glob=src/*.ts', '--glob=!.*', '--', 'needle', '.',
+      ...HEAD, '--max-depth', '2', '--smart-case', '--fixed-strings', '--glob=!.*', '--', 'needle', '.',
     ]);
   });
 

@@ -31,7 +31,7 @@ afterAll(() => [fake.dir, fake.root, tree].forEach((d) => rmSync(d, { recursive:
 function skeleton(multiline: boolean): string[] {
   return [
     '--json', '--hidden', '--no-ignore', '--no-config', '--path-separator', '/', '--threads', String(defaultThreads()),
-    '--case-sensitive', '--fixed-strings', ...(multiline ? ['--multiline'] : []), '--glob=*', '--', '.',
+    '--case-sensitive', '--fixed-strings', ...(multiline ? ['--multiline'] : []), '--', '.',
   ];
 }
 

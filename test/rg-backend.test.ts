@@ -41,7 +41,7 @@ describe('running ripgrep', () => {
     expect(fake.calls).toHaveLength(1);
     expect(fake.calls[0]).toEqual({
       executable: rgPath,
-      argv: [...FIXED, '--glob=*.ts', '--glob=!node_modules/'],
+      argv: [...FIXED, '--glob=!node_modules/'],
       cwd: root,
       env: { PATH: '/usr/bin' },
       killed: false,
@@ -275,7 +275,7 @@ describe('limits', () => {
 
   it('reports the depth limit whenever the patterns reach past maxDepth, and not when they cannot', async () => {
     const deep = await search([[{ stdout: nul('a.ts') }, { exit: 0 }]], { maxDepth: 1 });
-    expect(deep.fake.calls[0]!.argv).toEqual([...FIXED, '--max-depth', '1', '--glob=*.ts']);
+    expect(deep.fake.calls[0]!.argv).toEqual([...FIXED, '--max-depth', '1']);
     expect(deep.result).toMatchObject({ matches: ['a.ts'], complete: false, incompleteReasons: ['depth-limit'] });
     const anchored = await search([[{ stdout: nul('src/a.ts') }, { exit: 0 }]], { maxDepth: 2, pattern: 'src/*.ts' });
     expect(anchored.result).toMatchObject({ matches: ['src/a.ts'], complete: true });

@@ -26,7 +26,7 @@ class Collect implements RecordConsumer {
 
 function run(script: Step[], platform: 'posix' | 'win32' = 'posix', maxRecordBytes = 1 << 20) {
   const fake = new FakeRipgrep(script);
-  const argv = buildFilesArgv({ threads: 4, maxDepth: Infinity, patterns: ['*'], excludes: [], hidden: true, platform });
+  const argv = buildFilesArgv({ threads: 4, maxDepth: Infinity, excludes: [], hidden: true, caseSensitive: platform !== 'win32' });
   const outcome = runRipgrep({
     rg: { path: rgPath, selectionMode: 'system' },
     argv,
@@ -62,7 +62,7 @@ describe('a Windows run', () => {
   it('passes --path-separator / so listed paths are already in the walker form', async () => {
     const { fake, outcome } = run([{ exit: 1 }], 'win32');
     await outcome;
-    expect(fake.calls[0]!.argv).toEqual(['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', '4', '--iglob=*']);
+    expect(fake.calls[0]!.argv).toEqual(['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', '4']);
   });
 });
 

@@ -32,7 +32,8 @@ export function buildContentPlan(options: ContentOptions): ContentPlan {
   if (typeof options !== 'object' || options === null) {
     throw new FindFileError('FF_INVALID_OPTION', `options must be an object, got ${options === null ? 'null' : typeof options}`);
   }
-  const asFind = { ...options, pattern: options.pattern ?? EVERY_FILE } as unknown as FindOptions;
+  // `caseSensitive` is the query's case here; the file globs keep the platform's default.
+  const asFind = { ...options, pattern: options.pattern ?? EVERY_FILE, caseSensitive: undefined } as unknown as FindOptions;
   const walk = buildPlan(asFind, CONTENT_OPTION_NAMES);
   const backend = buildBackendPlan(asFind, walk);
   if (backend.backend !== 'ripgrep' && !canReadFiles(walk.fs)) {

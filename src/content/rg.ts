@@ -55,10 +55,9 @@ export async function searchWithRipgrep(plan: ContentPlan, setup: ContentRipgrep
     argv: buildContentArgv({
       threads: setup.threads ?? defaultThreads(),
       maxDepth: walk.maxDepth,
-      patterns: setup.patterns,
       excludes: setup.excludes,
       hidden: walk.hidden,
-      platform: walk.platform,
+      caseSensitive: walk.caseSensitive,
       query: plan.query.text,
       literal: plan.query.mode === 'literal',
       caseMode: plan.query.caseMode,

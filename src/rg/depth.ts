@@ -8,18 +8,18 @@
  * When they cannot (every pattern anchored, no `**`, no more segments than the limit), nothing past the
  * limit could match and the result may be complete.
  */
-import { braceExpand } from 'minimatch';
 
-/** The deepest level (1 = the root's children) any pattern can match at; Infinity when unbounded. */
+/**
+ * The deepest level (1 = the root's children) any pattern can match at; Infinity when unbounded.
+ * `patterns` are the plan's normalised alternatives (braces already expanded, never again).
+ */
 export function patternReach(patterns: readonly string[]): number {
   let reach = 0;
-  for (const pattern of patterns) {
-    for (const alternative of braceExpand(pattern)) {
-      const segments = alternative.split('/');
-      // No `/`: a base name at any depth. A `**` segment: any number of levels.
-      if (segments.length === 1 || segments.includes('**')) return Infinity;
-      reach = Math.max(reach, segments.length);
-    }
+  for (const alternative of patterns) {
+    const segments = alternative.split('/');
+    // No `/`: a base name at any depth. A `**` segment: any number of levels.
+    if (segments.length === 1 || segments.includes('**')) return Infinity;
+    reach = Math.max(reach, segments.length);
   }
   return reach;
 }

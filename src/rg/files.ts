@@ -53,10 +53,9 @@ export async function listFilesWithRipgrep(plan: WalkPlan, setup: RipgrepSetup):
     argv: buildFilesArgv({
       threads: setup.threads ?? defaultThreads(),
       maxDepth: plan.maxDepth,
-      patterns: setup.patterns,
       excludes: setup.excludes,
       hidden: plan.hidden,
-      platform: plan.platform,
+      caseSensitive: plan.caseSensitive,
     }),
     cwd: plan.root,
     env: buildChildEnv(setup.env, plan.platform),
