@@ -40,6 +40,8 @@ function buildParser() {
     .option('exclude', { type: 'string', requiresArg: true, coerce: (v) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' })
     .option('hidden', { type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' })
     .option('backend', { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker]' })
+    .option('ignore-case', { alias: 'i', type: 'boolean', describe: 'Match the pattern (with --contains: the text) ignoring case [default: on Windows only]' })
+    .option('case-sensitive', { alias: 's', type: 'boolean', describe: 'Match the pattern (with --contains: the text) with case [default: except on Windows]' })
     .option('contains', { type: 'string', requiresArg: true, coerce: last, describe: 'Search file content for TEXT and print path:line:text (needs the library\'s content search)' })
     .option('max-results', { type: 'string', requiresArg: true, coerce: limit('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' })
     .option('max-depth', { type: 'string', requiresArg: true, coerce: limit('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' })
@@ -49,10 +51,10 @@ function buildParser() {
     .option('ndjson', { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' })
     .option('absolute', { type: 'boolean', describe: 'Print absolute paths' })
     .option('print0', { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' })
-    .group(['root', 'exclude', 'hidden', 'backend', 'contains'], 'Search:')
+    .group(['root', 'exclude', 'hidden', 'ignore-case', 'case-sensitive', 'backend', 'contains'], 'Search:')
     .group(['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:')
     .group(['json', 'ndjson', 'absolute', 'print0'], 'Output:')
-    .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0' })
+    .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0', 'ignore-case': 'case-sensitive' })
     .check((args) => {
       if (args._.length === 0) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
       return true;
@@ -140,6 +142,7 @@ function toFindOptions(args, root, patterns) {
     pattern: patterns.length === 1 ? patterns[0] : patterns, // so errors name "pattern", not "pattern[0]"
     exclude: args.exclude,
     hidden: args.hidden,
+    caseSensitive: args.caseSensitive === true ? true : args.ignoreCase === true ? false : undefined,
     maxResults: args.maxResults,
     maxDepth: args.maxDepth,
     timeBudgetMs: args.timeBudgetMs,

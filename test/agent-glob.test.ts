@@ -40,6 +40,14 @@ describe('complete answers', () => {
     expect(ok(result)).toMatchObject({ paths: ['src/a.ts', 'src/b.ts'], returned: 2, total: { count: 2, kind: 'exact' }, truncated: false, complete: true, limit: 100, sort: 'path' });
   });
 
+  it('matches case as the platform does unless case_sensitive says otherwise', async () => {
+    const tree = { 'README.md': '', docs: { 'readme.txt': '' } };
+    expect(ok(await globTool({ pattern: 'readme*' }, workspace(tree))).paths).toEqual(['docs/readme.txt']);
+    expect(ok(await globTool({ pattern: 'readme*', case_sensitive: false }, workspace(tree))).paths).toEqual(['README.md', 'docs/readme.txt']);
+    const invalid = await globTool({ pattern: 'x', case_sensitive: 'yes' }, workspace(tree));
+    expect(invalid).toMatchObject({ isError: true, content: 'Invalid glob input: input.case_sensitive must be true or false, got "yes".' });
+  });
+
   it('says "(search complete)" for nothing found, then the overview and the names closest to a typo', async () => {
     const result = await globTool({ pattern: 'loginServce.ts' }, workspace(project));
     expect(result.content).toBe(
@@ -342,7 +350,7 @@ describe('input', () => {
     [{ pattern: 'x', limit: 0 }, 'Invalid glob input: input.limit must be at least 1, got 0.'],
     [{ pattern: 'x', limit: 2.5 }, 'Invalid glob input: input.limit must be a whole number, got 2.5.'],
     [{ pattern: 'x', sort: 'size' }, 'Invalid glob input: input.sort must be one of "path", "relevance", got "size".'],
-    [{ pattern: 'x', query: 'y' }, 'Invalid glob input: input.query is not a known field (known: "pattern", "path", "limit", "sort").'],
+    [{ pattern: 'x', query: 'y' }, 'Invalid glob input: input.query is not a known field (known: "pattern", "path", "case_sensitive", "limit", "sort").'],
     ['*.ts', 'Invalid glob input: input must be an object, got "*.ts".'],
     [{ pattern: 3, path: null }, 'Invalid glob input: input.pattern must be a string, got 3; input.path must be a string, got null.'],
   ])('answers %j with what is wrong', async (input, message) => {

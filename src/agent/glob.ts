@@ -24,6 +24,8 @@ export interface GlobInput {
   limit?: number;
   /** @default 'path' */
   sort?: SortOrder;
+  /** @default false on win32, true elsewhere */
+  case_sensitive?: boolean;
 }
 
 export interface GlobMetadata {
@@ -55,7 +57,7 @@ export async function globTool(input: unknown, ctx: ToolContext): Promise<GlobTo
   const settings = readContext(ctx);
   const problems = validate(GLOB_INPUT_SCHEMA, input);
   if (problems.length > 0) return errorAnswer('glob', settings, 'invalid-input', invalidInputText('glob', problems));
-  const { pattern, path, limit: asked, sort = 'path' } = input as GlobInput;
+  const { pattern, path, limit: asked, sort = 'path', case_sensitive: caseSensitive } = input as GlobInput;
   const { limit, capped } = pageSize(asked);
   const scope = await resolveScope(settings, path);
   if (!scope.ok) return refusalAnswer('glob', settings, scope);
@@ -69,6 +71,7 @@ export async function globTool(input: unknown, ctx: ToolContext): Promise<GlobTo
       ...contextOptions(settings),
       root: scope.root,
       pattern,
+      ...(caseSensitive === undefined ? {} : { caseSensitive }),
       maxResults: settings.countCap,
       ...(seen !== undefined ? { fs: seen.fs } : settings.fsInjected ? { fs: settings.fs } : {}),
     });

@@ -47,6 +47,10 @@ export const GLOB_INPUT_SCHEMA: JsonSchema = {
       description: 'A glob over paths relative to the search directory, "/" separated. Without "/", it matches file names at any depth: "*.ts", "loginService.ts". With "/": "src/**/*.test.ts".',
     },
     path: searchPath,
+    case_sensitive: {
+      type: 'boolean',
+      description: 'Match the pattern with case. Default: true, except on Windows, where file names ignore case.',
+    },
     limit,
     sort,
   },
