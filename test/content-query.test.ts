@@ -82,9 +82,11 @@ describe('the query is refused before any I/O', () => {
     expect((await refusal({ backend: 'ripgrep' })).code).toBe('FF_INVALID_OPTION');
   });
 
-  it('leaves a regex JavaScript cannot compile to ripgrep when ripgrep alone runs (its dialect, its errors)', () => {
-    expect(() => readQuery({ query: '(?i)abc', mode: 'regex' }, true)).toThrow(FindFileError);
-    expect(readQuery({ query: '(?i)abc', mode: 'regex' }, false)).toMatchObject({ mode: 'regex', text: '(?i)abc' });
+  it('reads a regex as RE2 (ripgrep\'s dialect): inline flags yes, lookaround and backreferences no; left to ripgrep when ripgrep alone runs', () => {
+    expect(readQuery({ query: '(?i)abc', mode: 'regex' }, true)).toMatchObject({ mode: 'regex', text: '(?i)abc' });
+    expect(() => readQuery({ query: '(?=x)', mode: 'regex' }, true)).toThrow(FindFileError);
+    expect(() => readQuery({ query: '(a)\\1', mode: 'regex' }, true)).toThrow(/invalid escape sequence/);
+    expect(readQuery({ query: '(?=x)', mode: 'regex' }, false)).toMatchObject({ mode: 'regex', text: '(?=x)' });
   });
 });
 
@@ -167,10 +169,18 @@ describe('long queries', () => {
     expect(m.find('😀'.repeat(700) + 'r', 0)).toBe(-1);
   });
 
-  it('a regex too large for the JS engine is refused up front, with the engine\'s reason', () => {
-    expect(() => readQuery({ query: 'x'.repeat(MAX_QUERY_BYTES), mode: 'regex', caseSensitive: false }, true)).toThrow(
-      expect.objectContaining({ code: 'FF_INVALID_QUERY', message: 'query is not a valid regex: Stack overflow' }),
-    );
-    expect(() => readQuery({ query: 'a(b', mode: 'regex' }, true)).toThrow('query is not a valid regex: Unterminated group');
+  it('a 64 KiB case-insensitive regex compiles and matches; a bad one is refused up front with the engine\'s reason', () => {
+    const big = buildMatcher(readQuery({ query: 'x'.repeat(MAX_QUERY_BYTES), mode: 'regex', caseSensitive: false }, true));
+    expect(big.find('a', 0)).toBe(-1);
+    const mid = buildMatcher(readQuery({ query: 'x'.repeat(1024), mode: 'regex', caseSensitive: false }, true));
+    expect(mid.find(`a${'X'.repeat(1024)}`, 0)).toBe(1);
+    expect(() => readQuery({ query: 'a(b', mode: 'regex' }, true)).toThrow(/^query is not a valid regex \(RE2 syntax, as ripgrep's\): missing closing \)/);
+  });
+
+  it('matches a catastrophic-backtracking regex in linear time: (a+)+$ over 100,000 a\'s and a ! returns at once', () => {
+    const m = buildMatcher(readQuery({ query: '(a+)+$', mode: 'regex' }, true));
+    expect(m.find(`${'a'.repeat(100_000)}!`, 0)).toBe(-1);
+    expect(m.find('aaa', 0)).toBe(0);
+    expect(m.lastEnd).toBe(3);
   });
 });

@@ -193,6 +193,18 @@ describe('budgets', () => {
     expect(await search({ maxOutputBytes: 0 }, tree)).toMatchObject({ hitCount: 0, complete: false, incompleteReasons: ['output-limit'], truncated: true });
   });
 
+  it('a catastrophic regex ((a+)+$, the model writes the query) cannot hold the search past its budget', async () => {
+    // V8's backtracking engine takes minutes on one such line; RE2 is linear, and the budget is
+    // asked before every line it searches: a clock that moves 1 ms per reading ends it at 50 lines.
+    const evil = `${'a'.repeat(5_000)}!\n`.repeat(400);
+    let t = 0;
+    const clock = { now: () => t++ };
+    const result = await searchContent({ root: '/root', query: '(a+)+$', mode: 'regex', fs: buildVolume({ 'evil.txt': evil, 'z.txt': 'aaa\n' }), clock, timeBudgetMs: 50 });
+    expect(result).toMatchObject({ hitCount: 0, complete: false, incompleteReasons: ['time-budget'] });
+    const unbounded = await searchContent({ root: '/root', query: '(a+)+$', mode: 'regex', fs: buildVolume({ 'evil.txt': evil, 'z.txt': 'aaa\n' }) });
+    expect(unbounded).toMatchObject({ hitCount: 1, complete: true, hits: [{ path: 'z.txt', line: 1, column: 1, text: 'aaa' }] });
+  });
+
   it('the time budget, by the injected clock, checked before every file and chunk', async () => {
     const clock = new FakeClock();
     const fs = readFaultyFs(buildVolume(TREE), { beforeRead: () => clock.advance(10) });

@@ -8,7 +8,11 @@
  * - Ignoring case is Unicode simple case folding on both paths (`rg -i`; JS `iu` flags).
  * - A query that holds a line break (regex mode: also the escape `\n`) is matched across lines
  *   (`rg --multiline`); any other query is matched within one line at a time.
+ * - A regex runs on RE2 (re2js), never on V8's backtracking engine: the model writes the query, and
+ *   `(a+)+$` over `aaaa…!` would hold the event loop for minutes, past any time budget. RE2 matches
+ *   in linear time, and its syntax is close to ripgrep's (no lookaround, no backreferences).
  */
+import { RE2JS } from 're2js';
 import { FindFileError } from '../errors.js';
 import { describe, readChoice } from '../options.js';
 
@@ -93,15 +97,30 @@ export interface Matcher {
   readonly blockSafe: boolean;
 }
 
-export function buildMatcher(query: Query): Matcher {
+/**
+ * `overBudget`, when given, is asked before each regex search: once it says yes, `find` finds
+ * nothing more (the caller's own budget check then ends the search, marked `time-budget`). RE2 is
+ * linear in the text, but one call still costs up to the regex's size times the line's length.
+ */
+export function buildMatcher(query: Query, overBudget?: () => boolean): Matcher {
   if (query.mode === 'literal' && !query.ignoreCase) return new LiteralMatcher(query.text);
   // A literal cannot match a line break (that query would be multi-line), so searching many lines
   // at once finds what line-by-line search finds. A regex can (`\s`, `[^x]`): never.
   if (query.mode === 'literal') return new FoldedLiteralMatcher(query.text);
-  // `g`: `lastIndex` sets where `find` starts. `m` only for whole-file (multi-line) search, where
-  // `^` and `$` must stop at line breaks as in ripgrep; line by line, a line is the whole input,
-  // so `$` does not match before a CRLF file's `\r` (ripgrep's line ends at `\n` too).
-  return new RegExpMatcher(compile(query.text, `gu${query.ignoreCase ? 'i' : ''}${query.multiline ? 'm' : ''}`));
+  // MULTILINE only for whole-file (multi-line) search, where `^` and `$` must stop at line breaks as
+  // in ripgrep (at `\n`, as RE2 does); line by line, a line is the whole input.
+  const flags = (query.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | (query.multiline ? RE2JS.MULTILINE : 0);
+  return new Re2Matcher(compileRe2(query.text, flags), overBudget ?? (() => false));
+}
+
+function compileRe2(source: string, flags: number): RE2JS {
+  try {
+    return RE2JS.compile(source, flags);
+  } catch (error) {
+    // re2js says "error parsing regexp: <reason>: `<part>`": keep it, it names the bad part.
+    const message = (error as Error).message.replace(/^error parsing regexp: /, '');
+    throw new FindFileError('FF_INVALID_QUERY', `query is not a valid regex (RE2 syntax, as ripgrep's): ${message}`, 'query');
+  }
 }
 
 /** A RegExp, compiled now: V8 compiles on first use, and a pattern too large for it fails only then. */
@@ -130,17 +149,20 @@ class LiteralMatcher implements Matcher {
   }
 }
 
-class RegExpMatcher implements Matcher {
+class Re2Matcher implements Matcher {
   lastEnd = -1;
   readonly blockSafe = false;
-  constructor(private readonly regex: RegExp) {}
+  constructor(
+    private readonly regex: RE2JS,
+    private readonly overBudget: () => boolean,
+  ) {}
 
   find(text: string, from: number): number {
-    this.regex.lastIndex = from;
-    const match = this.regex.exec(text);
-    if (match === null) return -1;
-    this.lastEnd = match.index + match[0].length;
-    return match.index;
+    if (this.overBudget()) return -1;
+    const match = this.regex.matcher(text);
+    if (!match.find(from)) return -1;
+    this.lastEnd = match.end();
+    return match.start();
   }
 }
 
