@@ -46,7 +46,8 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
   if (!canReadFiles(walkPlan.fs)) throw new Error('unreachable: buildContentPlan checks the fs can read files');
   const fs: FileReaderFs = walkPlan.fs;
   const startedAt = clock.now();
-  const matcher = buildMatcher(plan.query);
+  // The budget is asked before every regex search too, so one long file cannot run far past it.
+  const matcher = buildMatcher(plan.query, () => clock.now() - startedAt >= timeBudgetMs);
   const needle = buildNeedle(plan.query);
   const own = new ReasonLog<ContentIncompleteReason>();
   const fileSkips: SkippedEntry[] = [];
