@@ -33,8 +33,10 @@ export interface FsLike {
   readdirSync(path: string, options: { withFileTypes: true }): DirentLike[];
   lstat(path: string, callback: Callback<StatsLike>): void;
   lstatSync(path: string): StatsLike;
-  /** Content search only (its pure-TS path reads files in chunks): `open(path, 'r')`, `read`, `close`. */
-  open?(path: string, flags: 'r', callback: Callback<number>): void;
+  /** Content search only (its pure-TS path reads files in chunks): `open`, `read`, `close`, and `fstat` where the fs has it. */
+  open?(path: string, flags: string | number, callback: Callback<number>): void;
+  /** Content search checks that what it opened is still a regular file (skipped when absent). */
+  fstat?(fd: number, callback: Callback<StatsLike>): void;
   read?(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null, callback: Callback<number>): void;
   close?(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
 }

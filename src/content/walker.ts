@@ -11,7 +11,8 @@
  * stuck in a hung read. Stops (`result-limit`, `output-limit`, `time-budget`, `aborted`) end the
  * walk too.
  */
-import { canReadFiles, type FileReaderFs } from '../fs.js';
+import { constants as fsConstants } from 'node:fs';
+import { canReadFiles, type FileReaderFs, type StatsLike } from '../fs.js';
 import { isDefaultClock } from '../options.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, type IncompleteReason, type SkippedEntry } from '../result.js';
 import { AsyncDriver, RETRY_DELAYS_MS } from '../walk/drivers.js';
@@ -266,20 +267,47 @@ type Opened = { ok: true; fd: number } | { ok: false; error: unknown };
 /** An open file and its first buffer: `eof` when the file ended within it (it is closed then). */
 type First = { ok: true; fd: number; bytes: number; eof: boolean; error?: unknown } | { ok: false; error: unknown };
 
-/** `open(path, 'r')`, retried like a directory read when the process is out of file handles. */
+/**
+ * How a listed file is opened, where the platform has the flags (not Windows). `O_NOFOLLOW`: a file
+ * swapped for a link after the walk listed it is not followed (`ELOOP`, a gap), so the search never
+ * reads through a link into another tree. `O_NONBLOCK`: a FIFO swapped in, or a file that waits for
+ * data (`/proc/kmsg`), cannot hold a libuv thread (and with it the process's exit) forever.
+ */
+const OPEN_FLAGS: string | number =
+  fsConstants.O_NOFOLLOW === undefined || fsConstants.O_NONBLOCK === undefined ? 'r' : fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+
+/**
+ * Opens a listed file (retried like a directory read when the process is out of file handles) and
+ * checks, on the descriptor itself, that it is a regular file: a FIFO, device or directory swapped in
+ * since the listing is closed unread and reported as `EFTYPE` (a gap: it is not what was listed).
+ */
 async function openRetrying(fs: FileReaderFs, path: string): Promise<Opened> {
   for (let attempt = 0; ; attempt++) {
     const opened = await new Promise<Opened>((resolve) => {
       try {
-        fs.open(path, 'r', (error, fd) => resolve(error ? { ok: false, error } : { ok: true, fd }));
+        fs.open(path, OPEN_FLAGS, (error, fd) => resolve(error ? { ok: false, error } : { ok: true, fd }));
       } catch (error) {
         resolve({ ok: false, error });
       }
     });
     const retryable = !opened.ok && classifyErrorCode(errorCodeOf(opened.error)) === 'retryable';
-    if (!retryable || attempt >= RETRY_DELAYS_MS.length) return opened;
+    if (!retryable || attempt >= RETRY_DELAYS_MS.length) return opened.ok ? checkRegular(fs, opened.fd) : opened;
     await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
   }
+}
+
+async function checkRegular(fs: FileReaderFs, fd: number): Promise<Opened> {
+  if (fs.fstat === undefined) return { ok: true, fd };
+  const stats = await new Promise<StatsLike | undefined>((resolve) => {
+    try {
+      fs.fstat!(fd, (error, value) => resolve(error ? undefined : value));
+    } catch {
+      resolve(undefined);
+    }
+  });
+  if (stats === undefined || stats.isFile()) return { ok: true, fd }; // a failed fstat: the read will say
+  fs.close(fd, () => {});
+  return { ok: false, error: Object.assign(new Error('not a regular file any more'), { code: 'EFTYPE' }) };
 }
 
 type Read = { ok: true; bytes: number } | { ok: false; error: unknown };

@@ -1,0 +1,72 @@
+/**
+ * Issue 12, rows 5 and 8: content search opens only what the walk listed. Real disk, with an fs
+ * that swaps an entry between the listing and the open (the race an attacker with write access
+ * to the tree can win): a FIFO cannot block the search, a link is not read through, and a file
+ * that waits for data (/proc/kmsg) cannot keep the process from exiting.
+ */
+import { spawnSync } from 'node:child_process';
+import * as nodeFs from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { searchContent } from '../src/index.js';
+
+let base: string;
+let root: string;
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'ff-swap-'));
+  root = join(base, 'root');
+  nodeFs.mkdirSync(root);
+  writeFileSync(join(root, 'a.txt'), 'needle in a\n');
+  writeFileSync(join(root, 'z.txt'), 'needle in z\n');
+  writeFileSync(join(base, 'secret'), 'needle SECRET\n');
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+/** node:fs, except that opening `victim` first replaces it by what `swap` makes. */
+function swappingFs(victim: string, swap: (path: string) => void) {
+  return {
+    ...nodeFs,
+    open(path: string, flags: string | number, callback: (error: NodeJS.ErrnoException | null, fd: number) => void) {
+      if (path === victim) {
+        unlinkSync(path);
+        swap(path);
+      }
+      nodeFs.open(path, flags, callback);
+    },
+  };
+}
+
+describe.skipIf(process.platform === 'win32')('an entry swapped between listing and reading', () => {
+  it('a FIFO swapped in for a file is not read (no blocked thread): skipped as EFTYPE, incomplete', async () => {
+    const fs = swappingFs(join(root, 'a.txt'), (path) => expect(spawnSync('mkfifo', [path]).status).toBe(0));
+    const result = await searchContent({ root, query: 'needle', fs, timeBudgetMs: 10_000 });
+    expect(result.hits.map((h) => h.path)).toEqual(['z.txt']);
+    expect(result.skipped).toEqual([{ path: 'a.txt', code: 'EFTYPE' }]);
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'] });
+  });
+
+  it('a link swapped in for a file is not followed: the file outside the root is never read', async () => {
+    const fs = swappingFs(join(root, 'z.txt'), (path) => symlinkSync(join(base, 'secret'), path));
+    const result = await searchContent({ root, query: 'needle', fs });
+    expect(result.hits.map((h) => h.text)).toEqual(['needle in a']);
+    expect(JSON.stringify(result)).not.toContain('SECRET');
+    expect(result.skipped).toEqual([{ path: 'z.txt', code: 'ELOOP' }]);
+    expect(result.complete).toBe(false);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux' || !existsSync('/proc/kmsg'))('a file that waits for data', () => {
+  it('/proc/kmsg: the search returns and the process exits (it used to stay blocked in a libuv thread)', () => {
+    const script = `
+      const { searchContent } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+      const r = await searchContent({ root: '/proc', pattern: 'kmsg', query: 'zzzz-not-there', maxDepth: 1, timeBudgetMs: 2000 });
+      console.log(JSON.stringify(r.skipped.filter((s) => s.path === 'kmsg')));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 15_000 });
+    expect(run.error).toBeUndefined(); // a timeout would be ETIMEDOUT here
+    expect(run.status).toBe(0);
+    // Root can open it: the read answers EAGAIN at once. Anyone else: EACCES/EPERM. Never a hang.
+    expect(JSON.parse(run.stdout.trim())).toEqual([{ path: 'kmsg', code: expect.stringMatching(/^(EAGAIN|EACCES|EPERM)$/) }]);
+  });
+});
