@@ -9,7 +9,10 @@
  * - ripgrep ran and failed without a single match (`spawn`, `exit`, `eagain`, `max_buffer`, and for
  *   content search `protocol`): the walker runs in the time left. A failure with matches keeps
  *   them, marked incomplete; a spent time budget is not retried by the walker (it has no time
- *   left either).
+ *   left either);
+ * - file listing only: ripgrep's answer was complete and empty (`links-unexamined`). `rg --files`
+ *   never lists symlinks, so its empty answer cannot name a matching link (`/usr/bin/python3`);
+ *   the walker, in the time left, can. An answer with a match keeps ripgrep's.
  */
 import { FindFileError } from './errors.js';
 import type { BackendOption, BackendPlan, WalkPlan } from './options.js';
@@ -36,6 +39,7 @@ export async function runBackend(plan: WalkPlan, backend: BackendPlan, walk: Wal
       });
     },
     countOf: (result) => result.matchedCount,
+    recheck: (result) => (result.complete && result.matchedCount === 0 && !result.linksExamined ? 'links-unexamined' : undefined),
   });
 }
 
@@ -54,6 +58,8 @@ export interface BackendEngines<R extends BackendAnswer> {
   ripgrep(rg: ResolvedRipgrep, startedAt: number): Promise<R>;
   /** How many results an answer holds: a ripgrep failure with none is retried on the walker. */
   countOf(result: R): number;
+  /** For an answer ripgrep gave without failing: a reason to have the walker answer instead, if any. */
+  recheck?(result: R): FallbackReason | undefined;
 }
 
 /** The decision above, for any kind of search: `findFiles` and `searchContent` both come through here. */
@@ -72,19 +78,26 @@ export async function chooseBackend<R extends BackendAnswer>(plan: WalkPlan, bac
     return withReason(await engines.walker(plan), 'rg-not-found');
   }
   let result = await engines.ripgrep(rg, startedAt);
-  const failure = result.recovery?.failureKind;
-  if (auto && failure !== undefined && failure !== 'timeout' && engines.countOf(result) === 0 && !plan.signal?.aborted) {
+  const fallback = auto && !plan.signal?.aborted ? walkerReason(result, engines) : undefined;
+  if (fallback !== undefined) {
     const spent = plan.clock.now() - startedAt;
     const walked = await engines.walker({ ...plan, timeBudgetMs: Math.max(0, plan.timeBudgetMs - spent) });
     result = {
       ...walked,
       stats: { ...walked.stats, elapsedMs: plan.clock.now() - startedAt },
       recovery: result.recovery,
-      fallbackReason: failure,
+      fallbackReason: fallback,
     };
   }
   emitRecovery(backend, result.recovery);
   return result;
+}
+
+/** Why `auto` should let the walker answer after this ripgrep answer, or undefined to keep it. */
+function walkerReason<R extends BackendAnswer>(result: R, engines: BackendEngines<R>): FallbackReason | undefined {
+  const failure = result.recovery?.failureKind;
+  if (failure !== undefined) return failure !== 'timeout' && engines.countOf(result) === 0 ? failure : undefined;
+  return engines.recheck?.(result);
 }
 
 /** The walker-only API forms (`findFilesSync`, `findFilesStream`): what to add to their summary. */

@@ -16,9 +16,16 @@ export function buildPathFormatter(plan: WalkPlan): (rel: string) => string {
   return sep === '/' ? (rel) => rootPrefix + rel : (rel) => rootPrefix + rel.replace(/\//g, sep);
 }
 
+/** The walk's summary with its paths (the matching links) in the form the caller asked for. */
+function summarize(plan: WalkPlan, walk: Walk): FindSummary {
+  const summary = walk.summary();
+  if (!plan.absolute) return summary;
+  return { ...summary, linkMatches: summary.linkMatches.map(buildPathFormatter(plan)) };
+}
+
 function toResult(plan: WalkPlan, walk: Walk, rels: string[]): FindResult {
   const format = buildPathFormatter(plan);
-  return { matches: plan.absolute ? rels.map(format) : rels, ...walk.summary() };
+  return { matches: plan.absolute ? rels.map(format) : rels, ...summarize(plan, walk) };
 }
 
 /**
@@ -149,7 +156,7 @@ export function findFilesStream(options: FindOptions): FindStream {
   const handOff = new HandOff<string>(STREAM_HIGH_WATER);
   const walk = new Walk(plan, (base, name) => handOff.push(format(base + name)));
   const driver = new AsyncDriver(walk, { isPaused: () => handOff.isFull });
-  const summary = handOff.finish(driver.done.then(() => ({ ...walk.summary(), ...note })));
+  const summary = handOff.finish(driver.done.then(() => ({ ...summarize(plan, walk), ...note })));
   const endEarly = () => {
     walk.abort();
     driver.resume();

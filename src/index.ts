@@ -20,6 +20,7 @@ export {
   INCOMPLETE_REASONS,
   FAILURE_KINDS,
   FALLBACK_REASONS,
+  MAX_LINK_MATCHES,
   type FailureKind,
   type FallbackReason,
   type RecoveryInfo,

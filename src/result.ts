@@ -112,6 +112,11 @@ export type FallbackReason =
   | 'max-depth'
   /** `findFilesSync` and `findFilesStream` run the walker only. */
   | 'api'
+  /**
+   * ripgrep's file listing was complete and empty, but `rg --files` never lists symlinks: the walker
+   * answered instead, so an empty answer has looked at the links too (file listing only).
+   */
+  | 'links-unexamined'
   /** ripgrep failed without a single match: the failure kind that sent the search to the walker. */
   | 'eagain'
   | 'max_buffer'
@@ -120,8 +125,14 @@ export type FallbackReason =
   | 'protocol';
 
 export const FALLBACK_REASONS: readonly FallbackReason[] = [
-  'rg-not-found', 'fs-injected', 'max-depth', 'api', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol',
+  'rg-not-found', 'fs-injected', 'max-depth', 'api', 'links-unexamined', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol',
 ];
+
+/**
+ * How many matching symlink paths a result stores in `linkMatches`; `linkMatchedCount` goes on
+ * counting past it. Memory stays bounded in a tree of a million matching links.
+ */
+export const MAX_LINK_MATCHES = 1000;
 
 /** Everything a search reports except the list of matches: what the streaming form ends with. */
 export interface FindSummary {
@@ -133,6 +144,23 @@ export interface FindSummary {
   skippedCount: number;
   /** Symlinks and junctions met and, by policy, neither followed nor returned. Not a coverage gap. */
   symlinkSkipped: number;
+  /**
+   * Symlinks (and junctions) whose path matches the pattern and is not excluded: not regular files,
+   * so never in `matches`, but named so that "no matching file" is never read as "nothing by that
+   * name" (`/usr/bin/python3` is a link). Root-relative with `/` (native absolute with `absolute:
+   * true`), sorted as `matches` are; at most `MAX_LINK_MATCHES` of them (the first met, breadth
+   * first). Never limited by `maxResults`, never a reason for `complete`. Empty when
+   * `linksExamined` is false.
+   */
+  linkMatches: string[];
+  /** How many matching symlinks were met, all of them (`linkMatches` stops at `MAX_LINK_MATCHES`). */
+  linkMatchedCount: number;
+  /**
+   * True when the engine saw the symlinks (the walker). False for ripgrep: `rg --files` lists
+   * regular files only, so it cannot know of a matching link, and `linkMatches` is empty for that
+   * reason, not because there is none.
+   */
+  linksExamined: boolean;
   /** Entries left out by `exclude`. Policy, not a coverage gap. */
   excludedCount: number;
   /** True when every directory the pattern could match into was read. */

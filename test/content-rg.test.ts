@@ -332,6 +332,13 @@ describe('auto', () => {
     }
   });
 
+  it('keeps a complete, empty ripgrep answer: the links recheck is for file listing only', async () => {
+    const { result, fake } = await search([[{ exit: 1 }]], { backend: 'auto', query: 'absent' });
+    expect(fake.calls).toHaveLength(1);
+    expect(result).toMatchObject({ backend: 'ripgrep', hitCount: 0, complete: true });
+    expect(result).not.toHaveProperty('fallbackReason');
+  });
+
   it('keeps ripgrep\'s hits when it failed after finding some, marked incomplete', async () => {
     const { result } = await search([[{ stdout: matchEvent('./x.ts', 'needle\n', 1, 0) }, { stderr: 'rg: boom\n' }, { exit: 2 }]], { backend: 'auto' });
     expect(result).toMatchObject({ backend: 'ripgrep', hitCount: 1, complete: false });

@@ -360,6 +360,35 @@ describe('backend selection', () => {
     expect(result).not.toHaveProperty('fallbackReason');
   });
 
+  it('ripgrep cannot see links and says so: linkMatches empty, linksExamined false', async () => {
+    const { result } = await search([[{ exit: 1 }]]);
+    expect(result).toMatchObject({ backend: 'ripgrep', complete: true, matchedCount: 0, linkMatches: [], linkMatchedCount: 0, linksExamined: false });
+    expect(result).not.toHaveProperty('fallbackReason');
+  });
+
+  it('auto lets the walker answer a complete, empty ripgrep listing (links-unexamined), keeping the recovery record', async () => {
+    const { result, fake, events } = await search([[{ exit: 1 }]], { backend: 'auto' });
+    expect(fake.calls).toHaveLength(1);
+    expect(result).toMatchObject({ backend: 'walker', fallbackReason: 'links-unexamined', linksExamined: true, complete: true, recovery: { selectionMode: 'explicit', retryTriggered: false } });
+    expect(result.recovery).not.toHaveProperty('failureKind');
+    expect(events).toEqual([]); // not a failure: nothing to report
+  });
+
+  it('auto keeps ripgrep\'s answer when it found a file, or when its empty answer is incomplete', async () => {
+    const found = await search([[{ stdout: nul('a.ts') }, { exit: 0 }]], { backend: 'auto' });
+    expect(found.result).toMatchObject({ backend: 'ripgrep', matches: ['a.ts'], linksExamined: false });
+    expect(found.result).not.toHaveProperty('fallbackReason');
+    const denied = await search([[{ stderr: './deny: Permission denied (os error 13)\n' }, { exit: 2 }]], { backend: 'auto' });
+    expect(denied.result).toMatchObject({ backend: 'ripgrep', complete: false, linksExamined: false });
+    expect(denied.result).not.toHaveProperty('fallbackReason');
+  });
+
+  it('the links-unexamined walk runs in the time ripgrep left', async () => {
+    const clock = new FakeClock();
+    const { result } = await search([[{ run: () => clock.advance(10) }, { exit: 1 }]], { backend: 'auto', clock, timeBudgetMs: 10 });
+    expect(result).toMatchObject({ backend: 'walker', fallbackReason: 'links-unexamined', complete: false, incompleteReasons: ['time-budget'], stats: { dirsRead: 0 } });
+  });
+
   it('auto runs the walker, saying why, when ripgrep is not found', async () => {
     const { result, fake } = await search([], { backend: 'auto', rgPath: undefined, env: emptyPath() });
     expect(fake.calls).toHaveLength(0);

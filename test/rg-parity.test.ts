@@ -101,8 +101,12 @@ describe.skipIf(!hasRg)(`walker and ripgrep (${realRg.path ?? 'missing'}) agree 
     expect(ripgrep.incompleteReasons).toEqual(walker.incompleteReasons);
     expect(ripgrep).toMatchObject({ backend: 'ripgrep', recovery: { selectionMode: 'system', retryTriggered: false } });
     expect(ripgrep.recovery).not.toHaveProperty('failureKind');
+    expect(ripgrep).toMatchObject({ linkMatches: [], linkMatchedCount: 0, linksExamined: false });
     const auto = await findFiles({ root, pattern: '*', ...options, backend: 'auto' });
-    expect(auto.backend).toBe('ripgrep');
+    // A complete, empty ripgrep answer has not looked at links: auto lets the walker answer it.
+    const recheck = ripgrep.complete && ripgrep.matchedCount === 0;
+    expect(auto.backend).toBe(recheck ? 'walker' : 'ripgrep');
+    expect(auto.fallbackReason).toBe(recheck ? 'links-unexamined' : undefined);
     expect(auto.matches).toEqual(walker.matches);
   });
 
@@ -153,5 +157,38 @@ describe.skipIf(!hasRg)(`walker and ripgrep (${realRg.path ?? 'missing'}) agree 
     const ripgrep = await findFiles({ root, pattern: '*.ts', backend: 'ripgrep', maxResults: 3 });
     expect(ripgrep).toMatchObject({ matchedCount: 3, complete: false, incompleteReasons: ['result-limit'] });
     for (const match of ripgrep.matches) expect(walker.matches).toContain(match);
+  });
+});
+
+describe.skipIf(!hasRg || !isPosix)('(POSIX) symlinks whose name matches, on a real disk: walker, ripgrep and auto', () => {
+  // /usr/bin in small, made with real links: python3 -> python3.11, python3-config -> nothing.
+  let bin: string;
+  beforeAll(() => {
+    bin = mkdtempSync(join(tmpdir(), 'ff-rg-links-'));
+    writeFileSync(join(bin, 'python3.11'), '');
+    writeFileSync(join(bin, 'env'), '');
+    symlinkSync('python3.11', join(bin, 'python3'));
+    symlinkSync(join(bin, 'missing'), join(bin, 'python3-config'));
+    mkdirSync(join(bin, 'sub'));
+    symlinkSync('..', join(bin, 'sub', 'python3'));
+  });
+  afterAll(() => rmSync(bin, { recursive: true, force: true }));
+
+  it('the walker names the links; ripgrep cannot see them and says so; auto falls back on the empty answer', async () => {
+    const walker = await findFiles({ root: bin, pattern: 'python3', backend: 'walker' });
+    expect(walker).toMatchObject({ matches: [], complete: true, linkMatches: ['python3', 'sub/python3'], linkMatchedCount: 2, linksExamined: true, symlinkSkipped: 3 });
+    const ripgrep = await findFiles({ root: bin, pattern: 'python3', backend: 'ripgrep' });
+    expect(ripgrep).toMatchObject({ backend: 'ripgrep', matches: [], complete: true, linkMatches: [], linkMatchedCount: 0, linksExamined: false });
+    const auto = await findFiles({ root: bin, pattern: 'python3', backend: 'auto' });
+    expect(auto).toMatchObject({ backend: 'walker', fallbackReason: 'links-unexamined', matches: [], complete: true, linkMatches: walker.linkMatches, linksExamined: true });
+    expect(auto.recovery).toMatchObject({ selectionMode: 'system', retryTriggered: false });
+  });
+
+  it('auto keeps ripgrep\'s answer when ripgrep found a file, links unexamined', async () => {
+    const auto = await findFiles({ root: bin, pattern: 'python3*', backend: 'auto' });
+    expect(auto).toMatchObject({ backend: 'ripgrep', matches: ['python3.11'], linksExamined: false, linkMatches: [] });
+    expect(auto).not.toHaveProperty('fallbackReason');
+    const walker = await findFiles({ root: bin, pattern: 'python3*', absolute: true });
+    expect(walker).toMatchObject({ matches: [join(bin, 'python3.11')], linkMatches: [join(bin, 'python3'), join(bin, 'python3-config'), join(bin, 'sub', 'python3')] });
   });
 });

@@ -61,6 +61,17 @@ describe('real disk, default node:fs', () => {
     expect(result.matches).toHaveLength(7);
   });
 
+  it.runIf(isPosix)('(POSIX) names the links whose name matches, the same through every API flavour', async () => {
+    const expected = { matches: [], matchedCount: 0, linkMatches: ['dangling', 'link-to-src'], linkMatchedCount: 2, linksExamined: true, complete: true };
+    const options = { root, pattern: '{link-*,dangling}' };
+    expect(await findFiles(options)).toMatchObject(expected);
+    expect(findFilesSync(options)).toMatchObject(expected);
+    const stream = findFilesStream(options);
+    for await (const _ of stream) throw new Error('a link is never a match');
+    const { matches: _matches, ...summary } = expected;
+    expect(await stream.summary).toMatchObject(summary);
+  });
+
   it.runIf(process.platform === 'linux')('(Linux) reports names that are not valid UTF-8 as EILSEQ, never as vanished', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'find-file-utf8-'));
     try {

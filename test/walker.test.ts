@@ -4,7 +4,7 @@
  * these tests say `platform: 'posix'` and run the same on Windows.
  */
 import { describe, expect, it } from 'vitest';
-import { findFiles, findFilesStream, findFilesSync, type FindOptions, type FindResult } from '../src/index.js';
+import { MAX_LINK_MATCHES, findFiles, findFilesStream, findFilesSync, type FindOptions, type FindResult } from '../src/index.js';
 import { FakeClock, asFs, buildVolume, faultyFs, win32Fs, type FaultOptions, type Tree } from './helpers/memfs.js';
 
 const ROOT = '/root';
@@ -389,6 +389,94 @@ describe('links and untyped entries', () => {
   it('records an entry whose lstat fails', async () => {
     const result = await findAll(over({ 'a.ts': '', 'b.ts': '' }, { pattern: '*.ts' }, { untyped: true, lstat: { [`${ROOT}/b.ts`]: 'EACCES' } }));
     expect(result).toMatchObject({ matches: ['a.ts'], skipped: [{ path: 'b.ts', code: 'EACCES' }], complete: false, incompleteReason: 'permission-denied' });
+  });
+});
+
+describe('symlinks whose name matches: named, never matches', () => {
+  // /usr/bin in small: python3 links to a file, python3-dir to a directory, python3-gone to nothing.
+  const bin: Tree = {
+    bin: {
+      'python3.11': '',
+      python3: { link: 'python3.11' },
+      'python3-dir': { link: `${ROOT}/lib` },
+      'python3-gone': { link: '/nowhere' },
+      env: '',
+    },
+    lib: { 'os.py': '' },
+  };
+
+  it('a link to a file, to a directory and a dangling one: named in linkMatches, sorted, never in matches', async () => {
+    const result = await findAll(over(bin, { pattern: 'python3*' }));
+    expect(result).toMatchObject({
+      matches: ['bin/python3.11'],
+      matchedCount: 1,
+      linkMatches: ['bin/python3', 'bin/python3-dir', 'bin/python3-gone'],
+      linkMatchedCount: 3,
+      linksExamined: true,
+      symlinkSkipped: 3,
+      complete: true,
+    });
+  });
+
+  it('no regular file matches: still complete, with the link named (the /usr/bin/python3 case)', async () => {
+    const result = await findAll(over(bin, { pattern: 'python3' }));
+    expect(result).toMatchObject({ matches: [], matchedCount: 0, linkMatches: ['bin/python3'], linkMatchedCount: 1, symlinkSkipped: 3, complete: true, incompleteReasons: [] });
+    const none = await findAll(over(bin, { pattern: 'ruby' }));
+    expect(none).toMatchObject({ matches: [], linkMatches: [], linkMatchedCount: 0, linksExamined: true, complete: true });
+  });
+
+  it('matches links by path too, and through the lstat path when the filesystem gives no types', async () => {
+    expect((await findAll(over(bin, { pattern: 'bin/python3-*' }))).linkMatches).toEqual(['bin/python3-dir', 'bin/python3-gone']);
+    const untyped = await findAll(over(bin, { pattern: 'python3*' }, { untyped: true }));
+    expect(untyped).toMatchObject({ matches: ['bin/python3.11'], linkMatches: ['bin/python3', 'bin/python3-dir', 'bin/python3-gone'], linkMatchedCount: 3 });
+  });
+
+  it('an excluded link is counted as excluded, not named', async () => {
+    for (const faults of [{}, { untyped: true }]) {
+      const result = await findAll(over(bin, { pattern: 'python3*', exclude: ['python3', 'python3-g*'] }, faults));
+      expect(result).toMatchObject({ linkMatches: ['bin/python3-dir'], linkMatchedCount: 1, excludedCount: 2, symlinkSkipped: 1 });
+    }
+  });
+
+  it('a link at the depth limit is not a match (nothing there is returned), typed or not', async () => {
+    const tree: Tree = { 'python3.11': '', deep: { python3: { link: '../python3.11' } } };
+    for (const faults of [{}, { untyped: true }]) {
+      const result = await findAll(over(tree, { pattern: 'python3', maxDepth: 1 }, faults));
+      expect(result).toMatchObject({ matches: [], linkMatches: [], linkMatchedCount: 0, stats: { dirsPeeked: 1 } });
+    }
+    // One level deeper is inside the limit: named.
+    expect((await findAll(over(tree, { pattern: 'python3', maxDepth: 2 }))).linkMatches).toEqual(['deep/python3']);
+  });
+
+  it('a hidden link is left out with hidden: false, and named otherwise', async () => {
+    const tree: Tree = { '.python3': { link: 'x' }, sub: { '.python3': { link: 'y' } } };
+    expect(await findAll(over(tree, { pattern: '.python3', hidden: false }))).toMatchObject({ linkMatches: [], linkMatchedCount: 0, symlinkSkipped: 0 });
+    expect((await findAll(over(tree, { pattern: '.python3' }))).linkMatches).toEqual(['.python3', 'sub/.python3']);
+  });
+
+  it('names them as native absolute paths with absolute: true, on posix and win32', async () => {
+    expect((await findAll(over(bin, { pattern: 'python3', absolute: true }))).linkMatches).toEqual([`${ROOT}/bin/python3`]);
+    const vol = buildVolume({ Tools: { 'python.exe': { link: 'C:\\Python\\python.exe' } } }, '/C/proj');
+    const win = await findAll(() => ({ root: 'C:\\proj', platform: 'win32', fs: win32Fs(asFs(vol)), clock: new FakeClock(), pattern: 'PYTHON.EXE', absolute: true }));
+    expect(win).toMatchObject({ matches: [], linkMatches: ['C:\\proj\\Tools\\python.exe'], linkMatchedCount: 1 });
+  });
+
+  it('are never limited by maxResults and never make the result incomplete', async () => {
+    const result = await findAll(over(bin, { pattern: 'python3*', maxResults: 1 }));
+    expect(result).toMatchObject({ matches: ['bin/python3.11'], linkMatchedCount: 3, complete: true });
+    expect(await findAll(over(bin, { pattern: 'python3', maxResults: 0 }))).toMatchObject({ matches: [], linkMatches: ['bin/python3'], complete: true });
+  });
+
+  it('stores at most MAX_LINK_MATCHES names (the first met, breadth first) and counts them all', async () => {
+    const tree: Tree = { deeper: { 'a.lnk': { link: 'x' } } };
+    for (let i = 0; i < MAX_LINK_MATCHES + 4; i++) tree[`l${String(i).padStart(4, '0')}.lnk`] = { link: 'x' };
+    const result = await findAll(over(tree, { pattern: '*.lnk' }));
+    expect(MAX_LINK_MATCHES).toBe(1000);
+    expect(result.linkMatchedCount).toBe(MAX_LINK_MATCHES + 5);
+    expect(result.linkMatches).toHaveLength(MAX_LINK_MATCHES);
+    expect(result.linkMatches).not.toContain('deeper/a.lnk'); // the root's links were met first
+    expect(result.linkMatches).toEqual([...result.linkMatches].sort());
+    expect(result).toMatchObject({ matchedCount: 0, complete: true });
   });
 });
 

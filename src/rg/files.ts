@@ -101,6 +101,10 @@ function buildResult(
     skippedCount: skipped.length,
     // ripgrep does not report the links it passes over, nor what its own globs left out.
     symlinkSkipped: 0,
+    // `rg --files` lists regular files only: a matching link cannot be known, and the result says so.
+    linkMatches: [],
+    linkMatchedCount: 0,
+    linksExamined: false,
     excludedCount: files.excluded,
     complete: incompleteReasons.length === 0,
     ...(incompleteReasons.length > 0 ? { incompleteReason: incompleteReasons[0] } : {}),

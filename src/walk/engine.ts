@@ -10,7 +10,7 @@
 import { rootError } from '../errors.js';
 import type { DirentLike, StatsLike } from '../fs.js';
 import type { WalkPlan } from '../options.js';
-import { ReasonLog, classifyErrorCode, errorCodeOf, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
+import { MAX_LINK_MATCHES, ReasonLog, classifyErrorCode, errorCodeOf, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 
 /** A directory the walk has decided to list. */
 export interface DirTask {
@@ -48,6 +48,9 @@ export class Walk {
   private readonly onMatch: MatchSink;
   private matchedCount = 0;
   private symlinkSkipped = 0;
+  /** Root-relative paths of matching links, the first `MAX_LINK_MATCHES` met. */
+  private readonly linkMatches: string[] = [];
+  private linkMatchedCount = 0;
   private excludedCount = 0;
   private dirsRead = 0;
   private dirsPeeked = 0;
@@ -147,7 +150,10 @@ export class Walk {
         this.addDir(base + name, name, childDepth, descend);
       } else if (entry.isSymbolicLink()) {
         if (filterExcluded && excluder.isExcluded(base + name, name, false)) this.excludedCount++;
-        else this.symlinkSkipped++;
+        else {
+          this.symlinkSkipped++;
+          if (matcher.matches(needsPath ? base + name : name, name)) this.addLinkMatch(base + name);
+        }
       } else if (!isSpecialFile(entry)) {
         (unknown ??= []).push(name);
       }
@@ -172,6 +178,8 @@ export class Walk {
       this.excludedCount++;
     } else if (stats.isSymbolicLink()) {
       this.symlinkSkipped++;
+      // Beyond the depth limit nothing is returned, links included.
+      if (!task.peek && matcher.matches(rel, name)) this.addLinkMatch(rel);
     } else if (stats.isFile() && matcher.matches(rel, name)) {
       if (task.peek) this.peekFound(rel, false);
       else this.addMatch(task.rel, name);
@@ -204,6 +212,10 @@ export class Walk {
       skipped: this.skipped,
       skippedCount: this.skipped.length,
       symlinkSkipped: this.symlinkSkipped,
+      // Sorted here, as `matches` are: the same tree gives the same list whatever the read timing.
+      linkMatches: [...this.linkMatches].sort(),
+      linkMatchedCount: this.linkMatchedCount,
+      linksExamined: true,
       excludedCount: this.excludedCount,
       complete: incompleteReasons.length === 0,
       ...(incompleteReasons.length > 0 ? { incompleteReason: incompleteReasons[0] } : {}),
@@ -227,6 +239,12 @@ export class Walk {
     this.matchedCount++;
     this.onMatch(base, name);
     return true;
+  }
+
+  /** Records a matching link: counted always, named up to the cap. Never a match, never a limit. */
+  private addLinkMatch(rel: string): void {
+    this.linkMatchedCount++;
+    if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(rel);
   }
 
   private addDir(rel: string, name: string, depth: number, descend: boolean): void {
