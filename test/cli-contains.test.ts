@@ -73,7 +73,7 @@ describe('human output', () => {
     const run = ff(['*', '--contains', 'TODO', '--max-results', '1']);
     expect(run.status).toBe(0);
     expect(run.stdout.split('\n').filter(Boolean)).toHaveLength(1);
-    expect(run.stderr).toContain('INCOMPLETE: there may be more');
+    expect(run.stderr).toMatch(/^find-file: INCOMPLETE search under .+: 1 hit in the part searched, there may be more\n/);
     expect(run.stderr).toContain('why: result-limit: stopped at --max-results 1; more hits exist');
     expect(ff(['*', '--contains', 'TODO', '--max-results', '1', '--strict']).status).toBe(3);
     expect(ff(['*', '--contains', 'TODO', '--strict']).status).toBe(0);

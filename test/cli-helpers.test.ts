@@ -18,6 +18,9 @@ function summaryOf(overrides: Partial<FindSummary>): FindSummary {
     skipped: [],
     skippedCount: overrides.skipped?.length ?? 0,
     symlinkSkipped: 0,
+    linkMatches: [],
+    linkMatchedCount: 0,
+    linksExamined: true,
     excludedCount: 0,
     complete: reasons.length === 0,
     ...(reasons.length > 0 ? { incompleteReason: reasons[0] } : {}),
@@ -81,7 +84,7 @@ describe('summary', () => {
   it('an incomplete search with no match says, first, that it proves nothing', () => {
     const text = formatSummary(summaryOf({ incompleteReasons: ['permission-denied'], skipped: [{ path: 'WindowsApps', code: 'EPERM' }] }), ctx);
     const [first, ...rest] = text.trimEnd().split('\n');
-    expect(first).toBe('find-file: no matches under /home/u: INCOMPLETE: NOT proof of absence, part of the tree was not searched');
+    expect(first).toBe('find-file: INCOMPLETE search under /home/u: no matches in the part searched, NOT proof of absence');
     expect(first).not.toContain('complete,');
     expect(rest).toEqual(['  why: permission-denied: 1 path could not be read (access denied)', '  skipped: WindowsApps (EPERM)']);
   });
@@ -90,7 +93,7 @@ describe('summary', () => {
     const reasons = ['time-budget', 'permission-denied', 'depth-limit', 'io-error'] as const;
     const skipped = [{ path: 'a', code: 'EACCES' }, { path: 'b', code: 'EIO' }, { path: 'c', code: 'EMFILE' }, { path: 'gone', code: 'ENOENT' }];
     const lines = formatSummary(summaryOf({ matchedCount: 4, incompleteReasons: [...reasons], skipped }), ctx).split('\n');
-    expect(lines[0]).toBe('find-file: 4 matches under /home/u: INCOMPLETE: there may be more, part of the tree was not searched');
+    expect(lines[0]).toBe('find-file: INCOMPLETE search under /home/u: 4 matches in the part searched, there may be more');
     expect(lines.slice(1, 5)).toEqual([
       '  why: time-budget: the 500 ms budget (--time-budget-ms) ran out before the walk ended',
       '       permission-denied: 1 path could not be read (access denied)',
@@ -122,6 +125,48 @@ describe('summary', () => {
       'find-file: 1 match under /home/u: complete, every directory was read\n' +
         '  1 symlink not followed, 3 entries excluded (by policy, not coverage gaps)\n',
     );
+  });
+
+  it('names matching symlinks instead of claiming absence when no regular file matched', () => {
+    const text = formatSummary(summaryOf({ symlinkSkipped: 2, linkMatches: ['python3', 'sub/python3'], linkMatchedCount: 2 }), ctx);
+    expect(text).toBe(
+      'find-file: no regular file matches under /home/u (complete, every directory was read); 2 symlinks match (not followed): python3, sub/python3\n' +
+        '  2 symlinks not followed (by policy, not coverage gaps)\n',
+    );
+    expect(text).not.toContain('no matching file exists');
+  });
+
+  it('adds one line for matching symlinks when files matched too, and names the first five', () => {
+    const linkMatches = ['l0', 'l1', 'l2', 'l3', 'l4', 'l5', 'l6'];
+    const lines = formatSummary(summaryOf({ matchedCount: 1, linkMatches, linkMatchedCount: 1200 }), { ...ctx, displayMatch: (p) => `/abs/${p}` }).split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      'find-file: 1 match under /home/u: complete, every directory was read',
+      '  also 1200 symlinks match (not followed): /abs/l0, /abs/l1, /abs/l2, /abs/l3, /abs/l4, and 1195 more (--json lists the first 7)',
+    ]);
+    const one = formatSummary(summaryOf({ matchedCount: 2, linkMatches: ['a'], linkMatchedCount: 1 }), ctx).split('\n');
+    expect(one[1]).toBe('  also 1 symlink matches (not followed): a');
+  });
+
+  it('an incomplete search with only matching symlinks starts with INCOMPLETE and still names them', () => {
+    const lines = formatSummary(summaryOf({ incompleteReasons: ['permission-denied'], skipped: [{ path: 'x', code: 'EACCES' }], linkMatches: ['a'], linkMatchedCount: 1 }), ctx).split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'find-file: INCOMPLETE search under /home/u: no regular file matches in the part searched, NOT proof of absence',
+      '  1 symlink matches (not followed): a',
+      '  why: permission-denied: 1 path could not be read (access denied)',
+    ]);
+  });
+
+  it('says symlinks were not examined when ripgrep answered empty, instead of claiming every entry was seen', () => {
+    const ripgrep = { backend: 'ripgrep' as const, linksExamined: false };
+    expect(formatSummary(summaryOf(ripgrep), ctx)).toBe(
+      'find-file: no matches under /home/u: complete, every directory was read, so no matching regular file exists there\n' +
+        '  symlinks were not examined (ripgrep lists regular files only)\n',
+    );
+    expect(formatSummary(summaryOf({ ...ripgrep, incompleteReasons: ['time-budget'] }), ctx).split('\n').slice(0, 2)).toEqual([
+      'find-file: INCOMPLETE search under /home/u: no matches in the part searched, NOT proof of absence',
+      '  symlinks were not examined (ripgrep lists regular files only)',
+    ]);
+    expect(formatSummary(summaryOf({ ...ripgrep, matchedCount: 1 }), ctx)).toBe('find-file: 1 match under /home/u: complete, every directory was read\n');
   });
 
   it('colours only for a terminal, and never with NO_COLOR', () => {

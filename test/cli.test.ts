@@ -177,7 +177,7 @@ describe('human output', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('');
     const [first, why] = lines(run.stderr);
-    expect(first).toBe(`find-file: no matches under ${tree}: INCOMPLETE: NOT proof of absence, part of the tree was not searched`);
+    expect(first).toBe(`find-file: INCOMPLETE search under ${tree}: no matches in the part searched, NOT proof of absence`);
     expect(why).toBe('  why: depth-limit: --max-depth 2 kept the search out of deeper directories that may hold matches');
   });
 
@@ -213,8 +213,8 @@ describe('limits', () => {
     const run = ff(['*.md', '--max-results', '2']);
     expect(run.status).toBe(0);
     expect(lines(run.stdout)).toHaveLength(2);
-    expect(run.stderr).toContain('find-file: 2 matches under');
-    expect(run.stderr).toContain('INCOMPLETE: there may be more');
+    expect(run.stderr).toContain('find-file: INCOMPLETE search under');
+    expect(run.stderr).toContain(': 2 matches in the part searched, there may be more');
     expect(run.stderr).toContain('why: result-limit: stopped at --max-results 2; more matches exist');
     expect(ff(['*.md', '--max-results', '2', '--strict']).status).toBe(3);
     // Exactly as many as exist: complete, and --strict has nothing to object to.
@@ -310,6 +310,59 @@ describe('backends', () => {
   });
 });
 
+describe.runIf(isPosix)('(POSIX) symlinks whose name matches', () => {
+  // /usr/bin in small: python3 is a link to python3.11, python3-config a dangling one.
+  let bin: string;
+  beforeAll(() => {
+    bin = join(base, 'links', 'bin');
+    writeTree(bin, ['python3.11', 'env']);
+    symlinkSync('python3.11', join(bin, 'python3'));
+    symlinkSync('missing', join(bin, 'python3-config'));
+  });
+
+  it('names them instead of claiming absence when no regular file matches', () => {
+    const run = ff(['python3', '--root', bin]);
+    expect(run).toMatchObject({ status: 0, stdout: '' });
+    expect(run.stderr).toBe(
+      `find-file: no regular file matches under ${bin} (complete, every directory was read); 1 symlink matches (not followed): ${join(bin, 'python3')}\n` +
+        '  2 symlinks not followed (by policy, not coverage gaps)\n',
+    );
+    expect(run.stderr).not.toContain('no matching file exists');
+  });
+
+  it('adds one line for them when regular files match too, shown as the matches are', () => {
+    const run = ff(['python3*'], { cwd: bin });
+    expect(lines(run.stdout)).toEqual(['python3.11']);
+    expect(lines(run.stderr).slice(0, 2)).toEqual([`find-file: 1 match under ${bin}: complete, every directory was read`, '  also 2 symlinks match (not followed): python3, python3-config']);
+    const absolute = ff(['python3*', '--absolute'], { cwd: bin });
+    expect(lines(absolute.stderr)[1]).toBe(`  also 2 symlinks match (not followed): ${join(bin, 'python3')}, ${join(bin, 'python3-config')}`);
+  });
+
+  it('--json and --ndjson carry linkMatches, linkMatchedCount and linksExamined', () => {
+    const json = JSON.parse(ff(['python3*', '--json', '--root', bin]).stdout) as FindResult;
+    expect(json).toMatchObject({ matches: ['python3.11'], matchedCount: 1, linkMatches: ['python3', 'python3-config'], linkMatchedCount: 2, linksExamined: true, symlinkSkipped: 2, complete: true });
+    const absolute = JSON.parse(ff(['python3', '--json', '--absolute', '--root', bin]).stdout) as FindResult;
+    expect(absolute).toMatchObject({ matches: [], linkMatches: [join(bin, 'python3')], linkMatchedCount: 1 });
+    const summary = JSON.parse(lines(ff(['python3', '--ndjson', '--root', bin]).stdout).at(-1)!) as { type: string } & FindResult;
+    expect(summary).toMatchObject({ type: 'summary', matchedCount: 0, linkMatches: ['python3'], linkMatchedCount: 1, linksExamined: true });
+  });
+
+  it.runIf(hasRg)('--backend ripgrep says links were not examined; auto lets the walker name them', () => {
+    const rg = ff(['python3', '--backend', 'ripgrep', '--root', bin]);
+    expect(rg.stderr).toBe(
+      `find-file: no matches under ${bin}: complete, every directory was read, so no matching regular file exists there\n` +
+        '  symlinks were not examined (ripgrep lists regular files only)\n',
+    );
+    expect(JSON.parse(ff(['python3', '--backend', 'ripgrep', '--json', '--root', bin]).stdout)).toMatchObject({ linkMatches: [], linkMatchedCount: 0, linksExamined: false });
+    const auto = ff(['python3', '--backend', 'auto', '--root', bin]);
+    expect(lines(auto.stderr)).toEqual([
+      `find-file: no regular file matches under ${bin} (complete, every directory was read); 1 symlink matches (not followed): ${join(bin, 'python3')}`,
+      '  2 symlinks not followed (by policy, not coverage gaps)',
+      '  backend walker: auto ran the walker (links-unexamined)',
+    ]);
+  });
+});
+
 describe('unreadable directories', () => {
   let perm: string;
   const native = (rel: string) => rel.split('/').join(sep());
@@ -325,7 +378,7 @@ describe('unreadable directories', () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toBe('');
     const out = lines(run.stderr);
-    expect(out[0]).toBe(`find-file: no matches under ${perm}: INCOMPLETE: NOT proof of absence, part of the tree was not searched`);
+    expect(out[0]).toBe(`find-file: INCOMPLETE search under ${perm}: no matches in the part searched, NOT proof of absence`);
     expect(out).toContain('  why: permission-denied: 2 paths could not be read (access denied)');
     expect(out).toContain('  skipped: locked (EACCES)');
     expect(out).toContain(`  skipped: ${native('src/private')} (EPERM)`);
@@ -336,8 +389,8 @@ describe('unreadable directories', () => {
     const run = ff(['*.md'], { cwd: perm, env });
     expect(run.status).toBe(0);
     expect(lines(run.stdout).sort()).toEqual(['src/open.md', 'top.md'].map(native).sort());
-    expect(run.stderr).toContain('find-file: 2 matches under');
-    expect(run.stderr).toContain('INCOMPLETE: there may be more');
+    expect(run.stderr).toContain('find-file: INCOMPLETE search under');
+    expect(run.stderr).toContain(': 2 matches in the part searched, there may be more');
     expect(run.stderr).toMatch(/permission-denied: 2 paths could not be read \(access denied\)/);
     expect(run.stderr).toMatch(/io-error: 1 path could not be read \(read errors\)/);
     const json = ff(['*.md', '--json'], { cwd: perm, env });
@@ -372,7 +425,7 @@ describe('unreadable directories', () => {
       expect(run.status).toBe(0);
       expect(lines(run.stdout)).toEqual(['top.md']);
       expect(lines(run.stderr)).toEqual([
-        `find-file: 1 match under ${real}: INCOMPLETE: there may be more, part of the tree was not searched`,
+        `find-file: INCOMPLETE search under ${real}: 1 match in the part searched, there may be more`,
         '  why: permission-denied: 1 path could not be read (access denied)',
         '  skipped: locked (EACCES)',
       ]);
@@ -510,7 +563,7 @@ describe('pipes and signals', () => {
     const run = await done;
     expect(run.status).toBe(130);
     expect(lines(run.stdout).sort()).toEqual(['top-00000-with-a-long-name.md', 'top-00001-with-a-long-name.md', 'top-00002-with-a-long-name.md']);
-    expect(run.stderr).toContain(`find-file: 3 matches under ${root}: INCOMPLETE: there may be more`);
+    expect(run.stderr).toContain(`find-file: INCOMPLETE search under ${root}: 3 matches in the part searched, there may be more`);
     expect(run.stderr).toContain('why: aborted: interrupted before the walk ended');
   });
 

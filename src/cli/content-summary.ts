@@ -6,17 +6,16 @@
  */
 import type { ContentSummary } from '../content/types.js';
 import type { FindSummary } from '../result.js';
-import { count, explainReason, layoutSummary, type SummaryContext } from './summary.js';
+import { count, explainReason, incompleteHeadline, layoutSummary, type SummaryContext } from './summary.js';
 
-function verdict(summary: ContentSummary, ctx: SummaryContext): string {
-  const { good, warn } = ctx.styles;
-  if (summary.complete) {
-    if (summary.hitCount > 0) return good('complete') + ', every file was searched';
-    const aside = ctx.hiddenLeftOut || summary.excludedCount > 0 ? ' (among files not excluded or hidden)' : '';
-    return good('complete') + `, every file was searched, so the text does not occur there${aside}`;
-  }
-  if (summary.hitCount === 0) return warn('INCOMPLETE') + ': NOT proof of absence, part of the tree was not searched';
-  return warn('INCOMPLETE') + ': there may be more, part of the tree was not searched';
+/** The first line: the incompleteness first when there is one, as in the file-listing summary. */
+function headline(summary: ContentSummary, ctx: SummaryContext): string {
+  const { good } = ctx.styles;
+  const found = summary.hitCount === 0 ? 'no hits' : count(summary.hitCount, 'hit', 'hits');
+  if (!summary.complete) return incompleteHeadline(found, summary.hitCount === 0, ctx);
+  if (summary.hitCount > 0) return `find-file: ${found} under ${ctx.root}: ${good('complete')}, every file was searched`;
+  const aside = ctx.hiddenLeftOut || summary.excludedCount > 0 ? ' (among files not excluded or hidden)' : '';
+  return `find-file: ${found} under ${ctx.root}: ${good('complete')}, every file was searched, so the text does not occur there${aside}`;
 }
 
 /** An io-error no skipped path explains: ripgrep failed, or its output could not be read. */
@@ -31,9 +30,8 @@ function explainContentReason(reason: string, summary: ContentSummary, ctx: Summ
 }
 
 export function formatContentSummary(summary: ContentSummary, ctx: SummaryContext): string {
-  const found = summary.hitCount === 0 ? 'no hits' : count(summary.hitCount, 'hit', 'hits');
   return layoutSummary(summary, ctx, {
-    headline: `find-file: ${found} under ${ctx.root}: ${verdict(summary, ctx)}`,
+    headline: headline(summary, ctx),
     explain: (reason) => explainContentReason(reason, summary, ctx),
     notes: summary.truncated ? ['  truncated: some hit text was cut or left out for length (not a coverage gap; --json flags each cut line)'] : [],
     policy: summary.binarySkipped > 0 ? [count(summary.binarySkipped, 'binary file', 'binary files') + ' not searched'] : [],

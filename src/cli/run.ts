@@ -186,6 +186,8 @@ async function printHuman<T, S extends Outcome>(
     hiddenLeftOut: options.hidden === false,
     // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
     displayPath: buildRelDisplay(options.absolute ? root : options.root, process.cwd()),
+    // Matching links come as the matches do: already absolute and native with --absolute.
+    displayMatch: options.absolute ? (match) => match : buildRelDisplay(options.root, process.cwd()),
     styles,
   });
   await writeAll(text, process.stderr);

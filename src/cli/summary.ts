@@ -1,7 +1,10 @@
 /**
  * The words the `find-file` command prints on stderr: the summary after a search and the live
  * progress line. The summary's first line carries the verdict, and the verdict is worded so that
- * "no matches, but the search was incomplete" cannot be read as "the file does not exist".
+ * "no matches, but the search was incomplete" cannot be read as "the file does not exist": an
+ * incomplete summary starts with `INCOMPLETE`, before any count. Symlinks whose name matches are
+ * named (they are not regular files, so never matches), so "no matching file" is never read as
+ * "nothing by that name"; an engine that cannot see links (ripgrep) says so.
  */
 import { classifyErrorCode, type FindSummary, type IncompleteReason } from '../result.js';
 
@@ -43,6 +46,11 @@ export interface SummaryContext {
   hiddenLeftOut: boolean;
   /** Turns a root-relative skipped path into the form the command prints paths in. */
   displayPath: (rel: string) => string;
+  /**
+   * Turns a path the library returned (a matching link: root-relative, or already native absolute
+   * with `--absolute`) into the form the command prints matches in. @default displayPath
+   */
+  displayMatch?: (path: string) => string;
   styles: Styles;
   /** How many skipped paths to name before counting the rest. @default 5 */
   showSkipped?: number;
@@ -80,16 +88,50 @@ export function explainReason(reason: IncompleteReason | string, summary: FindSu
   }
 }
 
-/** The verdict: a complete search proves absence, an incomplete one never does. */
-function verdict(summary: FindSummary, ctx: SummaryContext): string {
-  const { good, warn } = ctx.styles;
-  if (summary.complete) {
-    if (summary.matchedCount > 0) return good('complete') + ', every directory was read';
-    const aside = ctx.hiddenLeftOut || summary.excludedCount > 0 ? ' (among entries not excluded or hidden)' : '';
-    return good('complete') + `, every directory was read, so no matching file exists there${aside}`;
+/**
+ * The first line of an incomplete summary, file or content: the incompleteness first, so a reader
+ * who stops after a few words (or a tool that keeps only the start) never sees a bare "no matches".
+ */
+export function incompleteHeadline(found: string, none: boolean, ctx: SummaryContext): string {
+  const rest = none ? 'NOT proof of absence' : 'there may be more';
+  return `find-file: ${ctx.styles.warn('INCOMPLETE')} search under ${ctx.root}: ${found} in the part searched, ${rest}`;
+}
+
+/** How many matching links a summary names before counting the rest. */
+const SHOWN_LINKS = 5;
+
+/** `2 symlinks match (not followed): a, b`, with the first few named and the rest counted. */
+export function linkSentence(summary: Pick<FindSummary, 'linkMatches' | 'linkMatchedCount'>, ctx: SummaryContext): string {
+  const display = ctx.displayMatch ?? ctx.displayPath;
+  const shown = summary.linkMatches.slice(0, SHOWN_LINKS).map(display);
+  const rest = summary.linkMatchedCount - shown.length;
+  const listed = summary.linkMatches.length;
+  const more = rest > 0 ? `, and ${rest} more (--json lists ${listed < summary.linkMatchedCount ? `the first ${listed}` : 'them all'})` : '';
+  return `${count(summary.linkMatchedCount, 'symlink matches', 'symlinks match')} (not followed): ${shown.join(', ')}${more}`;
+}
+
+export const LINKS_UNEXAMINED = 'symlinks were not examined (ripgrep lists regular files only)';
+
+/**
+ * The first line, then what the links add: a complete search proves absence of a regular file,
+ * an incomplete one never does, and a matching link is named either way.
+ */
+function headlines(summary: FindSummary, ctx: SummaryContext): { headline: string; details: string[] } {
+  const { good } = ctx.styles;
+  const files = summary.matchedCount;
+  const links = summary.linkMatchedCount;
+  const details: string[] = [];
+  if (links > 0 && (files > 0 || !summary.complete)) details.push(`  ${files > 0 ? 'also ' : ''}${linkSentence(summary, ctx)}`);
+  if (files === 0 && links === 0 && !summary.linksExamined) details.push(`  ${LINKS_UNEXAMINED}`);
+  if (!summary.complete) {
+    const found = files > 0 ? count(files, 'match', 'matches') : links > 0 ? 'no regular file matches' : 'no matches';
+    return { headline: incompleteHeadline(found, files === 0, ctx), details };
   }
-  if (summary.matchedCount === 0) return warn('INCOMPLETE') + ': NOT proof of absence, part of the tree was not searched';
-  return warn('INCOMPLETE') + ': there may be more, part of the tree was not searched';
+  if (files > 0) return { headline: `find-file: ${count(files, 'match', 'matches')} under ${ctx.root}: ${good('complete')}, every directory was read`, details };
+  if (links > 0) return { headline: `find-file: no regular file matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
+  const aside = ctx.hiddenLeftOut || summary.excludedCount > 0 ? ' (among entries not excluded or hidden)' : '';
+  const what = summary.linksExamined ? 'file' : 'regular file';
+  return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, so no matching ${what} exists there${aside}`, details };
 }
 
 /** What the file and content summaries share: everything but the count, the verdict and the reasons' wording. */
@@ -101,6 +143,8 @@ type SummaryBody = Pick<FindSummary, 'skipped' | 'skippedCount' | 'symlinkSkippe
 export interface SummaryParts {
   /** The first line: the count and the verdict. */
   headline: string;
+  /** Lines right after the first (e.g. the symlinks whose name matches). */
+  details?: string[];
   explain(reason: string): string;
   /** Lines after the reasons (e.g. a display cut, which is not a gap). */
   notes?: string[];
@@ -109,13 +153,14 @@ export interface SummaryParts {
 }
 
 /**
- * The layout every summary on stderr follows: the count and the verdict, then for an incomplete
+ * The layout every summary on stderr follows: the count and the verdict (and the details that go
+ * with it: matching symlinks), then for an incomplete
  * result every reason, then the first few skipped paths with their codes and a count of the rest,
  * then the policy counts (symlinks not followed, entries excluded), which are not gaps.
  */
 export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: SummaryParts): string {
   const { dim } = ctx.styles;
-  const lines = [parts.headline];
+  const lines = [parts.headline, ...(parts.details ?? [])];
   summary.incompleteReasons.forEach((reason, i) => lines.push(`  ${i === 0 ? 'why:' : '    '} ${parts.explain(reason)}`));
   lines.push(...(parts.notes ?? []));
   const show = ctx.showSkipped ?? 5;
@@ -135,11 +180,7 @@ export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: 
 
 /** The summary printed on stderr after the paths. */
 export function formatSummary(summary: FindSummary, ctx: SummaryContext): string {
-  const found = summary.matchedCount === 0 ? 'no matches' : count(summary.matchedCount, 'match', 'matches');
-  return layoutSummary(summary, ctx, {
-    headline: `find-file: ${found} under ${ctx.root}: ${verdict(summary, ctx)}`,
-    explain: (reason) => explainReason(reason, summary, ctx),
-  });
+  return layoutSummary(summary, ctx, { ...headlines(summary, ctx), explain: (reason) => explainReason(reason, summary, ctx) });
 }
 
 /** Said only when the engine is news: `auto` fell back to the walker, or ripgrep failed or was retried. */
