@@ -53,6 +53,8 @@ const EXAMPLES: Record<string, Example> = {
   ],
   'glob-depth-limit': ['glob', { pattern: '*.ts' }, () => at({ maxDepth: 2 })],
   'glob-refused': ['glob', { pattern: '*', path: '../other-project' }, () => at()],
+  'glob-links': ['glob', { pattern: 'python3' }, () => at({}, { ...project, bin: { 'python3.11': '', python3: { link: 'python3.11' } } })],
+  'glob-links-also': ['glob', { pattern: 'python3*' }, () => at({}, { ...project, bin: { 'python3.11': '', python3: { link: 'python3.11' } } })],
   'glob-relevance': ['glob', { pattern: 'loginService*', sort: 'relevance' }, () => at({}, { ...project, dist: { 'loginService.js': '' } })],
   'grep-found': ['grep', { query: 'LoginService' }, () => at()],
   'grep-none': ['grep', { query: 'QueryEngine' }, () => at({}, { ...project, src: { ...(project.src as Tree), 'engine.ts': 'export class queryEngine {}\n' } })],

@@ -5,6 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { globTool, type GlobMetadata, type GlobToolResult } from '../src/agent/index.js';
+import { policyOf, workspacePath } from '../src/agent/answer.js';
+import { readContext } from '../src/agent/context.js';
 import { FakeClock, asFs, buildVolume, faultyFs, win32Fs, type Tree } from './helpers/memfs.js';
 import { manyFiles, workspace } from './helpers/agent.js';
 import { FakeRipgrep, makeFakeInstall, nul } from './helpers/rg-fake.js';
@@ -78,7 +80,7 @@ describe('complete answers', () => {
   it('says so when nothing seen resembles the pattern, and when the root is empty', async () => {
     const none = await globTool({ pattern: 'zzqqxx.bin' }, workspace({ 'a.txt': '' }));
     expect(none.content).toBe(
-      ['No files matching "zzqqxx.bin" under /w (search complete).', 'The search root /w holds 1 entry: a.txt', 'No file name seen in the search resembles "zzqqxx.bin".'].join('\n'),
+      ['No files matching "zzqqxx.bin" under /w (search complete).', 'The search root /w holds 1 entry: a.txt', 'Similar file names seen in the search: none resembles "zzqqxx.bin".'].join('\n'),
     );
     const empty = await globTool({ pattern: '*' }, workspace({}));
     expect(empty.content).toBe('No files matching "*" under /w (search complete).\nThe search root /w is empty.');
@@ -140,7 +142,7 @@ describe('incomplete answers', () => {
         'Next: search a path that avoids the unreadable ones, or another folder where it may be.',
       ].join('\n'),
     );
-    expect(result.summary).toBe('1 file matching "pdftotext.exe" (incomplete: permission-denied)');
+    expect(result.summary).toBe('Incomplete search (permission denied): 1 file matching "pdftotext.exe" found in the part searched');
     const meta = ok(result);
     expect(meta).toMatchObject({ returned: 1, total: { count: 1, kind: 'at-least' }, truncated: false, complete: false });
     expect(meta.result.skipped).toEqual([{ path: 'Program Files/WindowsApps', code: 'EACCES' }]);
@@ -156,11 +158,11 @@ describe('incomplete answers', () => {
         '- 1 path could not be read (permission denied): Program Files/WindowsApps',
         'Next: search a path that avoids the unreadable ones, or another folder where it may be.',
         'The search root /w/Program Files holds 3 entries: Common/, WindowsApps/, xpdf/',
-        'No file name seen in the search resembles "winword.exe".',
+        'Similar file names seen in the search: none resembles "winword.exe".',
       ].join('\n'),
     );
     expect(result.content).not.toMatch(/No files/);
-    expect(result.summary).toBe('No files matching "winword.exe" in the part searched (incomplete: permission-denied)');
+    expect(result.summary).toBe('Incomplete search (permission denied): 0 files matching "winword.exe" found in the part searched');
   });
 
   it('names up to five unreadable paths, then how many more', async () => {
@@ -258,7 +260,7 @@ describe('incomplete answers', () => {
         'Next: search a path that avoids the unreadable ones, or another folder where it may be; for the rest, make the pattern or path more specific, or raise limit (at most 500).',
       ].join('\n'),
     );
-    expect(result.summary).toBe('2 of at least 5 files matching "*.txt" (incomplete: permission-denied)');
+    expect(result.summary).toBe('Incomplete search (permission denied): 2 of at least 5 files matching "*.txt" found in the part searched');
     expect(ok(result)).toMatchObject({ total: { count: 5, kind: 'at-least' }, truncated: true, complete: false });
   });
 
@@ -372,12 +374,72 @@ describe('input', () => {
   });
 });
 
+describe('symlinks whose name matches', () => {
+  // /usr/bin in small, in a workspace: bin/python3 is a link to python3.11.
+  const tree: Tree = { bin: { 'python3.11': '', python3: { link: 'python3.11' }, env: '' }, locked: { 'python3.tmp': '' } };
+
+  it('no regular file matched: names the link instead of the absence headline', async () => {
+    const result = await globTool({ pattern: 'python3' }, workspace(tree));
+    expect(result.content).toBe(
+      [
+        'Search complete: no regular file matches (files matching "python3" under /w); 1 symlink matches (not followed): bin/python3.',
+        'Left out by policy: 1 symbolic link not followed.',
+        'The search root /w holds 2 entries: bin/, locked/',
+        'Similar file names seen in the search: bin/python3.11, locked/python3.tmp',
+      ].join('\n'),
+    );
+    expect(result.content).not.toContain('No files');
+    const meta = ok(result);
+    expect(meta).toMatchObject({ returned: 0, complete: true, policy: { symlinkSkipped: 1, links: { paths: ['bin/python3'], count: 1, examined: true } } });
+    expect(meta.result).toMatchObject({ linkMatches: ['bin/python3'], linkMatchedCount: 1, linksExamined: true });
+  });
+
+  it('an incomplete search names them too, after saying it is incomplete', async () => {
+    const result = await globTool({ pattern: 'python3' }, workspace(tree, {}, { readdir: { '/w/locked/': 'EACCES' } }));
+    expect(result.content.split('\n').slice(0, 5)).toEqual([
+      'Search incomplete: no regular file matches in the part that could be searched (files matching "python3" under /w); 1 symlink matches (not followed): bin/python3.',
+      'Absence cannot be concluded: part of the tree was not searched.',
+      'Not searched:',
+      '- 1 path could not be read (permission denied): locked',
+      'Next: search a path that avoids the unreadable ones, or another folder where it may be.',
+    ]);
+    expect(result.summary).toBe('Incomplete search (permission denied): 0 files matching "python3" found in the part searched');
+  });
+
+  it('files matched too: one line after the list, the first five named', async () => {
+    const links: Tree = { 'python3.11': '' };
+    for (const name of ['python3', 'python3-a', 'python3-b', 'python3-c', 'python3-d', 'python3-e', 'python3-f']) links[name] = { link: 'python3.11' };
+    const result = await globTool({ pattern: 'python3*' }, workspace({ bin: links }));
+    expect(result.content).toBe(
+      [
+        'bin/python3.11',
+        'Also 7 symlinks match (not followed): bin/python3, bin/python3-a, bin/python3-b, bin/python3-c, bin/python3-d, and 2 more.',
+        'Left out by policy: 7 symbolic links not followed.',
+      ].join('\n'),
+    );
+  });
+
+  it('policyOf puts the link paths in workspace terms when given the search scope', () => {
+    const settings = readContext({ root: '/w', platform: 'posix' });
+    const counts = { excludedCount: 0, symlinkSkipped: 1, linkMatches: ['python3'], linkMatchedCount: 1, linksExamined: true };
+    expect(policyOf(settings, counts, workspacePath({ ok: true, rel: 'bin', root: '/w/bin' })).links).toEqual({ paths: ['bin/python3'], count: 1, examined: true });
+    expect(policyOf(settings, { excludedCount: 0, symlinkSkipped: 0 })).not.toHaveProperty('links'); // content search: no link facts
+  });
+});
+
 describe('policy', () => {
   it('reports the default excludes and links as policy, never as a gap', async () => {
     const tree: Tree = { ...project, 'link.ts': { link: 'src/index.ts' } };
     const result = await globTool({ pattern: '*.ts' }, workspace(tree));
     expect(result.content).toBe(
-      ['src/auth/loginService.ts', 'src/auth/logoutService.ts', 'src/index.ts', 'test/auth/loginService.test.ts', 'Left out by policy: 2 entries matching the excludes .git/, node_modules/; 1 symbolic link not followed.'].join('\n'),
+      [
+        'src/auth/loginService.ts',
+        'src/auth/logoutService.ts',
+        'src/index.ts',
+        'test/auth/loginService.test.ts',
+        'Also 1 symlink matches (not followed): link.ts.',
+        'Left out by policy: 2 entries matching the excludes .git/, node_modules/; 1 symbolic link not followed.',
+      ].join('\n'),
     );
     expect(ok(result)).toMatchObject({ complete: true, policy: { exclude: ['.git/', 'node_modules/'], excludedCount: 2, symlinkSkipped: 1 } });
   });
@@ -440,7 +502,14 @@ describe('other backends', () => {
     expect(found.content).toBe('loginService.ts');
     expect(ok(found).result.backend).toBe('ripgrep');
     const none = await globTool({ pattern: 'loginServce.ts' }, ctx);
-    expect(none.content).toBe(`No files matching "loginServce.ts" under ${root} (search complete).\nThe search root ${root} holds 1 entry: loginService.ts`);
+    expect(none.content).toBe(
+      [
+        `No files matching "loginServce.ts" under ${root} (search complete).`,
+        'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches would not be named here.',
+        `The search root ${root} holds 1 entry: loginService.ts`,
+      ].join('\n'),
+    );
+    expect(none.summary).toBe('No files matching "loginServce.ts" (search complete)');
     expect(fake.calls).toHaveLength(2);
   });
 });

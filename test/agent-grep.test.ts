@@ -124,7 +124,7 @@ describe('incomplete answers', () => {
         'Left out by policy: 1 entry matching the excludes .git/, node_modules/; 1 binary file skipped.',
       ].join('\n'),
     );
-    expect(result.summary).toBe('1 match for "QueryEngine" (incomplete: permission-denied)');
+    expect(result.summary).toBe('Incomplete search (permission denied): 1 match for "QueryEngine" found in the part searched');
   });
 
   it('a file that cannot be opened is a gap too', async () => {
@@ -142,6 +142,8 @@ describe('incomplete answers', () => {
     );
     // No retries after an incomplete search: its "nothing" is not an answer to improve on.
     expect(ok(result).guidance?.tried).toBeUndefined();
+    // A host that shows only the summary line must not show an absence.
+    expect(result.summary).toBe('Incomplete search (permission denied): 0 matches for "QueryEngine" found in the part searched');
   });
 
   it('the output limit: both labels, and the count is only "at least"', async () => {

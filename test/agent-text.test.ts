@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONTENT_INCOMPLETE_REASONS, INCOMPLETE_REASONS } from '../src/index.js';
-import { describeReason, isKnownReason, nextStep, renderAnswer, summaryLine, truncatedLabel, type AnswerFacts, type Gaps } from '../src/agent/text.js';
+import { describeReason, isKnownReason, nextStep, reasonLabel, renderAnswer, similarNamesLine, summaryLine, triedLines, truncatedLabel, type AnswerFacts, type Gaps } from '../src/agent/text.js';
 
 const gaps = (reasons: string[], over: Partial<Gaps> = {}): Gaps => ({ reasons, skipped: [], timeBudgetMs: 5000, maxDepth: 4, countCap: 1000, maxOutputBytes: 1048576, ...over });
 
@@ -96,7 +96,69 @@ describe('counts', () => {
   it('summaries', () => {
     expect(summaryLine('file', 'matching "*.ts"', 1, { count: 1, kind: 'exact' }, true, [])).toBe('1 file matching "*.ts"');
     expect(summaryLine('match', 'for "q"', 0, { count: 0, kind: 'exact' }, true, [])).toBe('No matches for "q" (search complete)');
-    expect(summaryLine('match', 'for "q"', 0, { count: 0, kind: 'at-least' }, false, ['time-budget'])).toBe('No matches for "q" in the part searched (incomplete: time-budget)');
+    expect(summaryLine('match', 'for "q"', 0, { count: 0, kind: 'at-least' }, false, ['time-budget'])).toBe('Incomplete search (time budget): 0 matches for "q" found in the part searched');
     expect(summaryLine('file', 'matching "*"', 3, { count: 1000, kind: 'more-than' }, false, ['result-limit'])).toBe('3 of more than 1000 files matching "*"');
+  });
+
+  it('an incomplete summary starts with the incompleteness, for glob and grep, empty or not', () => {
+    const atLeast = (count: number) => ({ count, kind: 'at-least' as const });
+    expect(summaryLine('file', 'matching "x"', 0, atLeast(0), false, ['permission-denied'])).toBe('Incomplete search (permission denied): 0 files matching "x" found in the part searched');
+    expect(summaryLine('match', 'for "q"', 0, atLeast(0), false, ['io-error', 'time-budget'])).toBe('Incomplete search (I/O error, time budget): 0 matches for "q" found in the part searched');
+    expect(summaryLine('file', 'matching "x"', 1, atLeast(1), false, ['depth-limit'])).toBe('Incomplete search (depth limit): 1 file matching "x" found in the part searched');
+    expect(summaryLine('match', 'for "q"', 2, atLeast(7), false, ['output-limit'])).toBe('Incomplete search (output limit): 2 of at least 7 matches for "q" found in the part searched');
+    expect(summaryLine('file', 'matching "x"', 0, atLeast(0), false, [])).toBe('Incomplete search (reason not stated): 0 files matching "x" found in the part searched');
+    expect(summaryLine('file', 'matching "x"', 0, atLeast(0), false, ['quota'])).toBe('Incomplete search (quota): 0 files matching "x" found in the part searched');
+    for (const reason of [...INCOMPLETE_REASONS, ...CONTENT_INCOMPLETE_REASONS]) {
+      if (reason === 'result-limit') continue; // alone, counting stopped: not a gap (above)
+      expect(summaryLine('file', 'matching "x"', 0, atLeast(0), false, [reason]).startsWith(`Incomplete search (${reasonLabel(reason)}): `), reason).toBe(true);
+    }
+  });
+
+  it('summaries name matching symlinks, and say when links were not examined', () => {
+    const exact = (count: number) => ({ count, kind: 'exact' as const });
+    expect(summaryLine('file', 'matching "python3"', 0, exact(0), true, [], { count: 1, examined: true })).toBe('No regular files matching "python3" (search complete); 1 symlink matches (not followed)');
+    expect(summaryLine('file', 'matching "p*"', 2, exact(2), true, [], { count: 3, examined: true })).toBe('2 files matching "p*"; also 3 symlinks match (not followed)');
+    expect(summaryLine('file', 'matching "x"', 0, { count: 0, kind: 'at-least' }, false, ['aborted'], { count: 2, examined: true })).toBe(
+      'Incomplete search (cancelled): 0 files matching "x" found in the part searched; 2 symlinks match (not followed)',
+    );
+    expect(summaryLine('file', 'matching "x"', 0, exact(0), true, [], { count: 0, examined: false })).toBe('No files matching "x" (search complete; symlinks not examined)');
+    expect(summaryLine('file', 'matching "x"', 0, exact(0), true, [], { count: 0, examined: true })).toBe('No files matching "x" (search complete)');
+  });
+});
+
+describe('symlinks and lines that could start with "No"', () => {
+  const base: AnswerFacts = {
+    tool: 'glob',
+    emptyHeadline: 'No files matching "x" under /w (search complete).',
+    scope: 'files matching "x" under /w',
+    lines: [],
+    total: { count: 0, kind: 'exact' },
+    complete: true,
+    gaps: gaps([]),
+    policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0, links: { paths: [], count: 0, examined: false } },
+    limit: 100,
+  };
+
+  it('says symlinks were not examined after an empty answer from an engine that cannot see them', () => {
+    expect(renderAnswer(base)).toBe('No files matching "x" under /w (search complete).\nSymlinks were not examined (ripgrep lists regular files only): a symlink whose name matches would not be named here.');
+    const incomplete = renderAnswer({ ...base, complete: false, total: { count: 0, kind: 'at-least' }, gaps: gaps(['time-budget']) }).split('\n');
+    expect(incomplete.slice(0, 3)).toEqual([
+      'Search incomplete: no matches in the part that could be searched (files matching "x" under /w).',
+      'Absence cannot be concluded: part of the tree was not searched.',
+      'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches would not be named here.',
+    ]);
+    expect(renderAnswer({ ...base, lines: ['a'], total: { count: 1, kind: 'exact' } })).toBe('a');
+  });
+
+  it('words similar names and incomplete retries without a leading "No"', () => {
+    expect(similarNamesLine({ literal: 'x', paths: [], seen: 3, poolCapped: false })).toBe('Similar file names seen in the search: none resembles "x".');
+    expect(similarNamesLine({ literal: 'x', paths: [], seen: 50000, poolCapped: true })).toBe('Similar file names seen in the search: none resembles "x" (compared with the first 50000 file names seen).');
+    expect(triedLines([{ what: '"q", ignoring case', total: { count: 0, kind: 'at-least' }, complete: false, reasons: ['time-budget'], unit: 'match' }])).toEqual([
+      'Tried:',
+      '- "q", ignoring case: incomplete search (time budget): at least 0 matches in the part that could be searched',
+    ]);
+    expect(triedLines([{ what: 'file names matching "**/*q*"', total: { count: 1, kind: 'at-least' }, complete: false, reasons: ['permission-denied'], examples: ['a/q.ts'], unit: 'file' }])[1]).toBe(
+      '- file names matching "**/*q*": incomplete search (permission denied): at least 1 files in the part that could be searched, e.g. a/q.ts',
+    );
   });
 });

@@ -58,9 +58,31 @@ export function gapsOf(settings: Settings, reasons: readonly string[], skipped: 
   };
 }
 
-export function policyOf(settings: Settings, counts: { excludedCount: number; symlinkSkipped: number; binarySkipped?: number }): Policy {
-  const { excludedCount, symlinkSkipped, binarySkipped } = counts;
-  return { exclude: settings.exclude, excludedCount, symlinkSkipped, ...(binarySkipped === undefined ? {} : { binarySkipped }) };
+/** The counts a result gives: a file search's also name its matching symlinks (`FindResult`). */
+export interface PolicyCounts {
+  excludedCount: number;
+  symlinkSkipped: number;
+  binarySkipped?: number;
+  linkMatches?: readonly string[];
+  linkMatchedCount?: number;
+  linksExamined?: boolean;
+}
+
+/**
+ * What was left out on purpose, in workspace terms. `toWorkspace` turns the result's root-relative
+ * link paths into workspace-relative ones; without it they stay relative to the search root (the
+ * same thing when the search root is the workspace root).
+ */
+export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: (rel: string) => string = (rel) => rel): Policy {
+  const { excludedCount, symlinkSkipped, binarySkipped, linkMatches, linkMatchedCount, linksExamined } = counts;
+  const links = linksExamined === undefined ? undefined : { paths: (linkMatches ?? []).map(toWorkspace), count: linkMatchedCount ?? 0, examined: linksExamined };
+  return {
+    exclude: settings.exclude,
+    excludedCount,
+    symlinkSkipped,
+    ...(binarySkipped === undefined ? {} : { binarySkipped }),
+    ...(links === undefined ? {} : { links }),
+  };
 }
 
 /** Sizes of a page's files (workspace-relative), from one `lstat` each. Unreadable sizes are left out. */

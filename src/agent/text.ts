@@ -10,6 +10,10 @@
  * - A cut list says so, `(truncated: showing N of M)`, and M is only ever what was counted:
  *   "at least M" when the search did not finish, "more than M" when counting itself stopped.
  * - Truncated (a display cut) and incomplete (a coverage gap) are separate labels; both can apply.
+ * - A one-line summary of an incomplete search starts with "Incomplete search": a host that shows
+ *   only that line (or only its start) must not show an absence.
+ * - Symlinks whose name matches are named (not followed, never results), so "no regular file" is
+ *   never read as "nothing by that name"; an engine that cannot see links says so.
  */
 import type { ContentIncompleteReason } from '../content/types.js';
 import { classifyErrorCode, type IncompleteReason, type SkippedEntry } from '../result.js';
@@ -39,6 +43,18 @@ export interface Policy {
   excludedCount: number;
   symlinkSkipped: number;
   binarySkipped?: number;
+  /** Symlinks whose path matches (file search only): not followed, never results, but named. */
+  links?: LinkMatches;
+}
+
+/** The result's `linkMatches`, `linkMatchedCount` and `linksExamined`, in workspace terms. */
+export interface LinkMatches {
+  /** Workspace-relative with `/`: the first of them (the result stores at most 1,000). */
+  paths: readonly string[];
+  /** How many there are, all of them. */
+  count: number;
+  /** False when the engine could not see links (ripgrep): then `count` is 0 for that reason. */
+  examined: boolean;
 }
 
 /** The facts of one answer, as the tools hand them over. */
@@ -83,7 +99,18 @@ export const INCOMPLETE_LABEL = '(incomplete)';
 export const INCOMPLETE_WARNING = 'Warning: the search did not cover everything, so absence elsewhere cannot be concluded.';
 export const INCOMPLETE_EMPTY = 'Search incomplete: no matches in the part that could be searched';
 export const NOT_PROOF = 'Absence cannot be concluded: part of the tree was not searched.';
+export const LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches would not be named here.';
 
+/** `2 symlinks match (not followed): a, b`: the first few named, the rest counted. */
+export function linksText(links: LinkMatches): string {
+  const named = links.paths.slice(0, LISTED_PATHS);
+  const more = links.count > named.length ? `, and ${links.count - named.length} more` : '';
+  return `${linkCount(links.count)} (not followed): ${named.join(', ')}${more}`;
+}
+
+function linkCount(n: number): string {
+  return count(n, 'symlink matches', 'symlinks match');
+}
 export function truncatedLabel(shown: number, total: Total): string {
   return `(truncated: showing ${shown} of ${totalText(total)})`;
 }
@@ -104,15 +131,19 @@ export function renderAnswer(facts: AnswerFacts): string {
   const gap = !facts.complete && !isCountCapOnly(facts.complete, facts.gaps.reasons);
   const truncated = facts.lines.length < facts.total.count || facts.total.kind === 'more-than';
   const noun = facts.tool === 'glob' ? 'pattern' : 'query';
+  const links = facts.policy.links;
+  const hasLinks = links !== undefined && links.count > 0;
   if (facts.lines.length === 0 && !gap) {
-    out.push(facts.emptyHeadline);
+    out.push(hasLinks ? `Search complete: no regular file matches (${facts.scope}); ${linksText(links)}.` : facts.emptyHeadline);
   } else if (facts.lines.length === 0) {
-    out.push(`${INCOMPLETE_EMPTY} (${facts.scope}).`, NOT_PROOF);
+    out.push(hasLinks ? `Search incomplete: no regular file matches in the part that could be searched (${facts.scope}); ${linksText(links)}.` : `${INCOMPLETE_EMPTY} (${facts.scope}).`, NOT_PROOF);
   } else {
     out.push(...facts.lines);
     if (truncated) out.push(truncatedLabel(facts.lines.length, facts.total));
     if (gap) out.push(INCOMPLETE_LABEL, INCOMPLETE_WARNING);
+    if (hasLinks) out.push(`Also ${linksText(links)}.`);
   }
+  if (facts.lines.length === 0 && links?.examined === false) out.push(LINKS_UNEXAMINED);
   const steps: string[] = [];
   if (gap) {
     // An incomplete result without a reason breaks the contract; it is still worded as a gap.
@@ -134,20 +165,42 @@ export function renderAnswer(facts: AnswerFacts): string {
   return out.join('\n');
 }
 
-/** The one-line summary for a UI or a log: `3 files matching "*.ts"`, `No matches for "q" (search complete)`. */
-export function summaryLine(unit: 'file' | 'match', rest: string, returned: number, total: Total, complete: boolean, reasons: readonly string[]): string {
+/**
+ * The one-line summary for a UI or a log: `3 files matching "*.ts"`, `No matches for "q" (search
+ * complete)`, `Incomplete search (permission denied): 0 files matching "x" found in the part
+ * searched`. An incomplete one starts with the incompleteness, whatever it found. `links` (file
+ * search): the result's matching symlinks, said after the count.
+ */
+export function summaryLine(
+  unit: 'file' | 'match',
+  rest: string,
+  returned: number,
+  total: Total,
+  complete: boolean,
+  reasons: readonly string[],
+  links?: Pick<LinkMatches, 'count' | 'examined'>,
+): string {
   const gap = !complete && !isCountCapOnly(complete, reasons);
-  const status = gap ? ` (incomplete: ${reasons.join(', ')})` : returned === 0 ? ' (search complete)' : '';
   const many = unit === 'file' ? 'files' : 'matches';
-  if (returned === 0) return `No ${many} ${rest}${gap ? ' in the part searched' : ''}${status}`;
+  const linkCountText = links !== undefined && links.count > 0 ? linkCount(links.count) : undefined;
   const truncated = returned < total.count || total.kind === 'more-than';
   const counted = truncated ? `${returned} of ${totalText(total)} ${many}` : `${returned} ${returned === 1 ? unit : many}`;
-  return `${counted} ${rest}${status}`;
+  if (gap) {
+    const labels = (reasons.length > 0 ? reasons : [UNSTATED]).map(reasonLabel).join(', ');
+    return `Incomplete search (${labels}): ${counted} ${rest} found in the part searched${linkCountText === undefined ? '' : `; ${linkCountText} (not followed)`}`;
+  }
+  if (returned === 0) {
+    if (linkCountText !== undefined) return `No regular ${many} ${rest} (search complete); ${linkCountText} (not followed)`;
+    return `No ${many} ${rest} (search complete${links?.examined === false ? '; symlinks not examined' : ''})`;
+  }
+  return `${counted} ${rest}${linkCountText === undefined ? '' : `; also ${linkCountText} (not followed)`}`;
 }
 
 type KnownReason = IncompleteReason | ContentIncompleteReason;
 
 interface ReasonWording {
+  /** A few words for a one-line summary: `permission denied`. */
+  label: string;
   words(gaps: Gaps): string;
   next(noun: 'pattern' | 'query'): string;
 }
@@ -159,30 +212,37 @@ interface ReasonWording {
  */
 const REASONS: Record<KnownReason, ReasonWording> = {
   'permission-denied': {
+    label: 'permission denied',
     words: (g) => unreadable(g.skipped, 'permission-denied', 'permission denied'),
     next: () => 'search a path that avoids the unreadable ones, or another folder where it may be',
   },
   'io-error': {
+    label: 'I/O error',
     words: (g) => unreadable(g.skipped, 'io-error', 'I/O error'),
     next: () => 'search again; if the error persists, search a path that avoids the failing ones',
   },
   'time-budget': {
+    label: 'time budget',
     words: (g) => `time budget of ${g.timeBudgetMs} ms reached`,
     next: (noun) => `narrow the path or make the ${noun} more specific, so the search fits the time budget`,
   },
   'depth-limit': {
+    label: 'depth limit',
     words: (g) => (g.maxDepth === undefined ? 'depth limit reached' : `depth limit ${g.maxDepth} reached`),
     next: () => 'search from a deeper path, so the depth limit reaches further',
   },
   'result-limit': {
+    label: 'count limit',
     words: (g) => `stopped counting at ${g.countCap} matches`,
     next: (noun) => `make the ${noun} or path more specific`,
   },
   aborted: {
+    label: 'cancelled',
     words: () => 'the search was cancelled before it finished',
     next: () => 'search again if it is still needed',
   },
   'output-limit': {
+    label: 'output limit',
     words: (g) => (g.maxOutputBytes === undefined ? 'output limit reached' : `output limit of ${g.maxOutputBytes} bytes of matching text reached`),
     next: () => 'make the query or include glob more specific',
   },
@@ -198,6 +258,12 @@ export function describeReason(reason: string, gaps: Gaps): string {
   if (isKnownReason(reason)) return REASONS[reason].words(gaps);
   if (reason === UNSTATED) return 'the search did not say why it is incomplete';
   return `the search stopped short for a reason this tool cannot describe (${quote(reason)})`;
+}
+
+/** The reason in a few words, for a one-line summary; an unknown reason as it came. */
+export function reasonLabel(reason: string): string {
+  if (isKnownReason(reason)) return REASONS[reason].label;
+  return reason === UNSTATED ? 'reason not stated' : reason;
 }
 
 export function nextStep(reason: string, noun: 'pattern' | 'query'): string {
@@ -264,7 +330,8 @@ export interface SimilarNames {
 
 export function similarNamesLine(similar: SimilarNames): string {
   const pool = similar.poolCapped ? ` (compared with the first ${similar.seen} file names seen)` : '';
-  if (similar.paths.length === 0) return `No file name seen in the search resembles ${quote(similar.literal)}${pool}.`;
+  // Never a line starting with "No": it follows incomplete answers too.
+  if (similar.paths.length === 0) return `Similar file names seen in the search: none resembles ${quote(similar.literal)}${pool}.`;
   return `Similar file names seen in the search: ${similar.paths.join(', ')}${pool}`;
 }
 
@@ -292,10 +359,12 @@ function attemptResult(a: Attempt): string {
   const many = a.unit === 'match' ? 'matches' : 'files';
   const n = total.kind === 'exact' ? count(total.count, a.unit, many) : `${totalText(total)} ${many}`;
   const complete = a.complete ?? true;
-  const gap = !complete && !isCountCapOnly(complete, a.reasons ?? []);
-  const where = gap ? ' in the part that could be searched (incomplete)' : '';
+  const reasons = a.reasons ?? [];
+  const gap = !complete && !isCountCapOnly(complete, reasons);
+  // The incompleteness first, as in every summary.
+  const found = gap ? `incomplete search (${(reasons.length > 0 ? reasons : [UNSTATED]).map(reasonLabel).join(', ')}): ${n} in the part that could be searched` : n;
   const examples = a.examples ?? [];
-  return examples.length === 0 ? `${n}${where}` : `${n}${where}, e.g. ${examples.join(', ')}`;
+  return examples.length === 0 ? found : `${found}, e.g. ${examples.join(', ')}`;
 }
 
 export function attemptQuery(query: string, regex: boolean, caseMode: 'exact' | 'ignore' | 'smart-ignore'): string {
