@@ -3,9 +3,16 @@
  * `FIND_FILE_RG` environment variable, then a PATH lookup done here rather than by the OS.
  *
  * Why not let the OS look `rg` up: on Windows a program in the current directory runs before
- * anything on the PATH, so a repository being searched could plant its own `rg.exe`. Here only
- * absolute PATH entries are tried (an empty or relative entry means "the current directory"), and
- * an entry that is the current directory or the searched root is skipped.
+ * anything on the PATH, so a repository being searched could plant its own `rg.exe`. And the PATH
+ * itself often points into the tree being searched: `npm run` and `npx` put
+ * `<repo>/node_modules/.bin` first, an activated venv `<repo>/.venv/bin`. The rule enforced here:
+ *
+ * - only absolute PATH entries are tried (an empty or relative entry means "the current directory");
+ * - no executable is taken from inside (or at) the searched root, the current directory or the
+ *   workspace, compared by real path: a PATH entry that is a link into the tree, and an `rg` that is
+ *   a link to a file in the tree, count as inside. Compared case-insensitively on Windows.
+ *
+ * An explicit `rgPath` or `FIND_FILE_RG` is the caller's own choice and is taken as given.
  */
 import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -31,9 +38,11 @@ export interface ResolveInput {
   rgPath: string | undefined;
   env: Env;
   platform: Platform;
-  /** The searched root and the current directory: never places to find an executable in. */
+  /** The searched root and the current directory: nothing inside them is ever run from the PATH. */
   root: string;
   cwd: string;
+  /** A folder the search is confined to (the agent's workspace), when there is one: also never a source. */
+  workspace?: string;
 }
 
 export async function resolveRipgrep(input: ResolveInput): Promise<ResolvedRipgrep | RipgrepMissing> {
@@ -52,34 +61,91 @@ export async function resolveRipgrep(input: ResolveInput): Promise<ResolvedRipgr
       : { path: undefined, why: `FIND_FILE_RG ${fromEnv} is not an executable file` };
   }
   const name = input.platform === 'win32' ? 'rg.exe' : 'rg';
-  for (const dir of buildSearchDirs(input)) {
+  const isBanned = await buildBannedCheck(input);
+  const refused: string[] = [];
+  for (const dir of readPathEntries(input)) {
     const candidate = paths.join(dir, name);
-    if (await isExecutableFile(candidate, input.platform)) return { path: candidate, selectionMode: 'system' };
+    if (!(await isExecutableFile(candidate, input.platform))) continue;
+    // Both the folder and the file by real path: a link can lead into the tree from either.
+    if (isBanned(dir) || isBanned(await realPath(dir, paths)) || isBanned(await realPath(candidate, paths))) {
+      refused.push(candidate);
+      continue;
+    }
+    return { path: candidate, selectionMode: 'system' };
   }
-  return { path: undefined, why: `no ${name} on the PATH (set rgPath or FIND_FILE_RG to its absolute path)` };
+  const why = refused.length === 0 ? `no ${name} on the PATH` : `no ${name} on the PATH outside the searched root and the current directory (not run: ${refused.join(', ')})`;
+  return { path: undefined, why: `${why} (set rgPath or FIND_FILE_RG to its absolute path)` };
 }
 
-/** The PATH's absolute entries, minus the current directory and the searched root. */
+/**
+ * The PATH's absolute entries, minus those at or inside the current directory, the searched root or
+ * the workspace, compared as written (`resolveRipgrep` also compares real paths). On Windows an
+ * entry must name its drive (`C:\...`) or be a UNC path: `\bin` and `C:bin` depend on the current drive
+ * or directory.
+ */
 export function buildSearchDirs(input: Omit<ResolveInput, 'rgPath'>): string[] {
+  const paths = input.platform === 'win32' ? path.win32 : path.posix;
+  const isBanned = buildInsideCheck(bannedBases(input).map((b) => paths.resolve(b)), input.platform);
+  return readPathEntries(input).filter((dir) => !isBanned(dir));
+}
+
+/** The PATH's absolute entries, resolved, in order. */
+function readPathEntries(input: Pick<ResolveInput, 'env' | 'platform'>): string[] {
   const win = input.platform === 'win32';
   const paths = win ? path.win32 : path.posix;
   const raw = readEnv(input.env, 'PATH', input.platform) ?? '';
-  const same = (a: string, b: string) => (win ? a.toLowerCase() === b.toLowerCase() : a === b);
-  const banned = [paths.resolve(input.cwd), paths.resolve(input.root)];
   const dirs: string[] = [];
   for (let entry of raw.split(win ? ';' : ':')) {
     if (win) entry = entry.replace(/^"(.*)"$/, '$1');
     if (entry === '' || !paths.isAbsolute(entry)) continue;
-    const dir = paths.resolve(entry);
-    if (banned.some((b) => same(b, dir))) continue;
-    dirs.push(dir);
+    if (win && !/^(?:[A-Za-z]:[\\/]|[\\/]{2})/.test(entry)) continue;
+    dirs.push(paths.resolve(entry));
   }
   return dirs;
 }
 
-/** Environment names are case-insensitive on Windows (`Path`). */
+function bannedBases(input: Omit<ResolveInput, 'rgPath'>): string[] {
+  return input.workspace === undefined ? [input.root, input.cwd] : [input.root, input.cwd, input.workspace];
+}
+
+/** True for a path at or inside one of the bases, as written and by real path. */
+async function buildBannedCheck(input: ResolveInput): Promise<(p: string) => boolean> {
+  const paths = input.platform === 'win32' ? path.win32 : path.posix;
+  const bases: string[] = [];
+  for (const base of bannedBases(input)) {
+    const resolved = paths.resolve(base);
+    bases.push(resolved, await realPath(resolved, paths));
+  }
+  return buildInsideCheck(bases, input.platform);
+}
+
+function buildInsideCheck(bases: readonly string[], platform: Platform): (p: string) => boolean {
+  const win = platform === 'win32';
+  const sep = win ? '\\' : '/';
+  const fold = (p: string) => (win ? p.replace(/\//g, '\\').toLowerCase() : p);
+  // A base that ends in a separator is a filesystem root (`/`, `C:\`): everything is inside it.
+  const prefixes = bases.map((b) => {
+    const f = fold(b);
+    return { exact: f, prefix: f.endsWith(sep) ? f : f + sep };
+  });
+  return (p) => {
+    const f = fold(p);
+    return prefixes.some(({ exact, prefix }) => f === exact || f.startsWith(prefix));
+  };
+}
+
+/** The real path, or the path as given when it cannot be resolved (it then names nothing to run anyway). */
+async function realPath(p: string, paths: typeof path.posix): Promise<string> {
+  try {
+    return paths.resolve(await fsp.realpath(p));
+  } catch {
+    return p;
+  }
+}
+
+/** Environment names are case-insensitive on Windows (`Path`). Own keys only: an inherited `PATH` is no setting. */
 function readEnv(env: Env, name: string, platform: Platform): string | undefined {
-  if (platform !== 'win32') return env[name];
+  if (platform !== 'win32') return Object.hasOwn(env, name) ? env[name] : undefined;
   const key = Object.keys(env).find((k) => k.toUpperCase() === name);
   return key === undefined ? undefined : env[key];
 }
