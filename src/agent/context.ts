@@ -79,8 +79,11 @@ export interface Settings {
  * Checks the host's context. A bad context is a bug in the host, not something the model can fix,
  * so it throws (a `TypeError`) instead of answering.
  */
-export function readContext(ctx: ToolContext): Settings {
-  if (typeof ctx !== 'object' || ctx === null) throw new TypeError('the tool context must be an object with a root');
+export function readContext(given: ToolContext): Settings {
+  if (typeof given !== 'object' || given === null) throw new TypeError('the tool context must be an object with a root');
+  // Own properties only, copied once: a setting on Object.prototype (or on any prototype of the
+  // host's object) is not a setting, and everything later reads this copy.
+  const ctx = ownContext(given);
   const platform = ctx.platform ?? runningPlatform;
   const paths = platform === 'win32' ? path.win32 : path.posix;
   if (typeof ctx.root !== 'string' || !paths.isAbsolute(ctx.root)) {
@@ -105,6 +108,20 @@ export function readContext(ctx: ToolContext): Settings {
     countCap,
     ctx,
   };
+}
+
+// A record, so a new ToolContext field does not compile until it is copied too.
+const CONTEXT_FIELDS: Record<keyof ToolContext, true> = {
+  root: true, fs: true, clock: true, timeBudgetMs: true, maxDepth: true, exclude: true, backend: true,
+  runner: true, rgPath: true, env: true, platform: true, signal: true, countCap: true,
+};
+const CONTEXT_KEYS = Object.keys(CONTEXT_FIELDS) as (keyof ToolContext)[];
+
+/** The context's own settings; a key it does not own is absent, whatever its prototypes hold. */
+function ownContext(given: ToolContext): ToolContext {
+  const own: Partial<Record<keyof ToolContext, unknown>> = {};
+  for (const key of CONTEXT_KEYS) own[key] = Object.hasOwn(given, key) ? given[key] : undefined;
+  return own as ToolContext;
 }
 
 /** The page size: the model's `limit`, or the default, never above `MAX_LIMIT`. */

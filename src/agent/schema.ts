@@ -6,6 +6,11 @@
  * The validator knows exactly the keywords used here (type, properties, required,
  * additionalProperties: false, minLength, minimum, enum, description). A schema using any other
  * keyword is rejected by `checkSchema`, so it can never be silently half-validated.
+ *
+ * Every lookup is of an own property: the model's keys are arbitrary text, and `constructor`,
+ * `toString` or a JSON `__proto__` must not find Object.prototype's members (in the schema or in the
+ * input). A known field that is readable on the input without being its own (an inherited value)
+ * is refused, because the tools read their fields with ordinary property access.
  */
 import { DEFAULT_LIMIT, MAX_LIMIT } from './context.js';
 
@@ -88,11 +93,16 @@ export function validate(schema: JsonSchema, value: unknown, at = 'input'): stri
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${at} must be an object, got ${kindOf(value)}`];
       const record = value as Record<string, unknown>;
       const errors: string[] = [];
-      for (const name of schema.required ?? []) {
-        if (record[name] === undefined) errors.push(`${at}.${name} is required`);
+      const inherited = (name: string) => `${at}.${name} is inherited, not given: send it as a field of the input`;
+      const required = new Set(schema.required ?? []);
+      for (const name of required) {
+        if (ownValue(record, name) === undefined) errors.push(record[name] === undefined ? `${at}.${name} is required` : inherited(name));
+      }
+      for (const name of Object.keys(schema.properties ?? {})) {
+        if (!required.has(name) && !Object.hasOwn(record, name) && record[name] !== undefined) errors.push(inherited(name));
       }
       for (const [name, field] of Object.entries(record)) {
-        const property = schema.properties?.[name];
+        const property = ownValue(schema.properties, name);
         if (property === undefined) {
           if (schema.additionalProperties === false) {
             const known = Object.keys(schema.properties ?? {}).map((k) => `"${k}"`).join(', ');
@@ -117,7 +127,15 @@ export function validate(schema: JsonSchema, value: unknown, at = 'input'): stri
       return [];
     case 'boolean':
       return typeof value === 'boolean' ? [] : [`${at} must be true or false, got ${kindOf(value)}`];
+    default:
+      // Unreachable for a schema checkSchema accepts; an answer, never a throw, for one it would not.
+      return [`${at}: the schema has no type the validator knows`];
   }
+}
+
+/** `object[name]` when it is the object's own property; never a member of its prototype. */
+function ownValue<T>(object: Readonly<Record<string, T>> | undefined, name: string): T | undefined {
+  return object !== undefined && Object.hasOwn(object, name) ? object[name] : undefined;
 }
 
 const KEYWORDS = new Set(['type', 'description', 'properties', 'required', 'additionalProperties', 'minLength', 'minimum', 'enum']);
@@ -130,7 +148,7 @@ export function checkSchema(schema: JsonSchema, at = '#'): string[] {
   if (!TYPES.has(schema.type)) problems.push(`${at}: unsupported type ${JSON.stringify(schema.type)}`);
   if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) problems.push(`${at}: additionalProperties must be false`);
   for (const name of schema.required ?? []) {
-    if (schema.properties?.[name] === undefined) problems.push(`${at}: required "${name}" is not a property`);
+    if (ownValue(schema.properties, name) === undefined) problems.push(`${at}: required "${name}" is not a property`);
   }
   for (const [name, property] of Object.entries(schema.properties ?? {})) problems.push(...checkSchema(property, `${at}/properties/${name}`));
   return problems;
