@@ -188,7 +188,7 @@ describe('input, path and sort', () => {
   it('answers a bad regex and bad input with what is wrong', async () => {
     const regex = await grepTool({ query: '(', regex: true }, workspace(tree));
     // The reason after the colon is the content search's own wording; ours is the frame around it.
-    expect(regex.content).toMatch(/^Invalid query: query is not a valid regex: .*group.*\.$/);
+    expect(regex.content).toMatch(/^Invalid query: query is not a valid regex \(RE2 syntax, as ripgrep's\): missing closing \).*\.$/);
     expect(regex.metadata).toMatchObject({ error: { code: 'FF_INVALID_QUERY' } });
     const input = await grepTool({ query: 'x', limit: '10' }, workspace(tree));
     expect(input.content).toBe('Invalid grep input: input.limit must be a whole number, got "10".');

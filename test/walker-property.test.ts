@@ -53,10 +53,17 @@ function nodeAt(tree: Tree, rel: string): Node {
 
 const matchOpts = { dot: true, matchBase: true };
 
-/** Could anything under `rel` match? (minimatch's own partial matching, or any base-name pattern.) */
+/**
+ * Could anything under `rel` match? Any base-name pattern; else minimatch's own partial matching,
+ * where the pattern still has a segment left for a path below `rel` (minimatch's partial match
+ * says yes to `sub/x` for `sub/*`, though nothing below `sub/x` has two segments).
+ */
 function couldEnter(pattern: string, rel: string): boolean {
   if (minimatch.braceExpand(pattern).some((p) => !p.replace(/^(\*\*\/)+/, '').includes('/'))) return true;
-  return minimatch.braceExpand(pattern).some((p) => new minimatch.Minimatch(p, { dot: true }).match(rel, true));
+  const depth = rel.split('/').length;
+  return minimatch.braceExpand(pattern).some(
+    (p) => (p.includes('**') || p.split('/').length > depth) && new minimatch.Minimatch(p, { dot: true }).match(rel, true),
+  );
 }
 
 interface Case {

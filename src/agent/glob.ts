@@ -90,7 +90,7 @@ export async function globTool(input: unknown, ctx: ToolContext): Promise<GlobTo
     page = found.slice(0, limit);
   }
   const total = totalOf(result.matchedCount, result.complete, result.incompleteReasons);
-  const policy = policyOf(settings, result);
+  const policy = policyOf(settings, result, toWorkspace);
 
   let guidance: GlobMetadata['guidance'];
   if (page.length === 0) {
@@ -114,7 +114,7 @@ export async function globTool(input: unknown, ctx: ToolContext): Promise<GlobTo
       : { guidance: [overviewLine(guidance.overview), ...(guidance.similarNames === undefined ? [] : [similarNamesLine(guidance.similarNames)])] }),
   });
   return {
-    summary: summaryLine('file', `matching ${JSON.stringify(pattern)}`, page.length, total, result.complete, result.incompleteReasons),
+    summary: summaryLine('file', `matching ${JSON.stringify(pattern)}`, page.length, total, result.complete, result.incompleteReasons, policy.links),
     content,
     metadata: {
       tool: 'glob',
