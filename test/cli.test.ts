@@ -152,6 +152,16 @@ describe('human output', () => {
     expect(lines(ff(['index.ts', 'src', '--root', 'src']).stdout)).toEqual([join('src', 'index.ts')]);
   });
 
+  it('-i / --ignore-case and -s / --case-sensitive set how the pattern matches case; both at once is a usage error', () => {
+    const insensitive = process.platform === 'win32';
+    expect(lines(ff(['readme*', '--exclude', 'node_modules']).stdout)).toEqual(insensitive ? ['README.md'] : []);
+    for (const flag of ['-i', '--ignore-case']) expect(lines(ff(['readme*', flag, '--exclude', 'node_modules']).stdout), flag).toEqual(['README.md']);
+    for (const flag of ['-s', '--case-sensitive']) expect(lines(ff(['readme*', flag, '--exclude', 'node_modules']).stdout), flag).toEqual([]);
+    const both = ff(['readme*', '-i', '-s']);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('find-file: error: Arguments ignore-case and case-sensitive are mutually exclusive');
+  });
+
   it('prints NUL-separated paths with -0 / --print0, and nothing else on stdout', () => {
     for (const flag of ['-0', '--print0']) {
       const run = ff(['*.md', flag]);
