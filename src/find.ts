@@ -113,6 +113,7 @@ async function walkAsync(plan: WalkPlan): Promise<FindResult> {
 export function findFilesSync(options: FindOptions): FindResult {
   const plan = buildPlan(options);
   const note = walkerOnly(options.backend, 'findFilesSync');
+  buildBackendPlan(options, plan); // unused here, but a bad rgPath, env or runner is refused as findFiles refuses it
   const collector = new SortedCollector();
   const walk = new Walk(plan, collector.add);
   runSync(walk);
@@ -152,6 +153,7 @@ const STREAM_CONCURRENCY = 64;
 export function findFilesStream(options: FindOptions): FindStream {
   const plan = buildPlan({ concurrency: STREAM_CONCURRENCY, ...options });
   const note = walkerOnly(options.backend, 'findFilesStream');
+  buildBackendPlan(options, plan); // unused here, but a bad rgPath, env or runner is refused as findFiles refuses it
   const format = buildPathFormatter(plan);
   const handOff = new HandOff<string>(STREAM_HIGH_WATER);
   const walk = new Walk(plan, (base, name) => handOff.push(format(base + name)));

@@ -106,6 +106,73 @@ export function isDefaultClock(clock: Clock): boolean {
   return clock === monotonicClock;
 }
 
+/** The longest delay Node's timers take (about 24.8 days); a longer one warns on stderr and fires after 1 ms. */
+export const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
+
+export interface BudgetTimer {
+  clear(): void;
+}
+
+/**
+ * The one timer for a time budget (the async walk, content search and ripgrep runs arm it, with the
+ * real clock only): calls `onDue` once `ms` milliseconds have passed. A delay past
+ * `MAX_TIMER_DELAY_MS` is waited out in steps that each read the clock again, so a budget of
+ * 2^32 ms neither prints `TimeoutOverflowWarning` nor ends the search at once. Infinity (and NaN)
+ * arm nothing: no budget.
+ */
+export function setBudgetTimer(ms: number, onDue: () => void): BudgetTimer {
+  let timer: NodeJS.Timeout | undefined;
+  if (Number.isFinite(ms)) {
+    const due = monotonicClock.now() + ms;
+    const arm = (left: number) => {
+      timer = left > MAX_TIMER_DELAY_MS ? setTimeout(() => arm(due - monotonicClock.now()), MAX_TIMER_DELAY_MS) : setTimeout(onDue, Math.max(0, left));
+    };
+    arm(ms);
+  }
+  return { clear: () => clearTimeout(timer) };
+}
+
+/**
+ * An injected clock as the search reads it. Its first reading must be a finite number
+ * (`FF_INVALID_OPTION` otherwise); it is taken before any I/O and is the search's first reading,
+ * so the clock is read no more often than before. A later reading that is not a finite number must
+ * not pass for "no time has passed" (`NaN >= budget` is false, which would disable the budget), so
+ * from then on every reading lies a whole budget past the one before (the budget is spent, wherever
+ * it was measured from), or stands still when there is no budget.
+ */
+function buildCheckedClock(clock: Clock, timeBudgetMs: number): Clock {
+  let first: unknown;
+  try {
+    first = clock.now();
+  } catch (error) {
+    throw new FindFileError('FF_INVALID_OPTION', `clock.now() threw: ${error instanceof Error ? error.message : String(error)}`, 'clock');
+  }
+  if (typeof first !== 'number' || !Number.isFinite(first)) {
+    throw new FindFileError('FF_INVALID_OPTION', `clock.now() must return a finite number of milliseconds, got ${describe(first)}`, 'clock');
+  }
+  let pending: number | undefined = first;
+  let highest = first;
+  let broken = 0;
+  return {
+    now() {
+      if (pending !== undefined) {
+        const reading = pending;
+        pending = undefined;
+        return reading;
+      }
+      if (broken === 0) {
+        const reading: unknown = clock.now();
+        if (typeof reading === 'number' && Number.isFinite(reading)) {
+          if (reading > highest) highest = reading;
+          return reading;
+        }
+      }
+      broken++;
+      return Number.isFinite(timeBudgetMs) ? highest + timeBudgetMs * broken : highest;
+    },
+  };
+}
+
 export const runningPlatform: Platform = process.platform === 'win32' ? 'win32' : 'posix';
 
 /** Throws on an option name the API does not know, suggesting the one that was probably meant. */
@@ -168,13 +235,20 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
   const sep = platform === 'win32' ? '\\' : '/';
   const fs = options.fs === undefined ? defaultFs : options.fs;
   if (!isFsLike(fs)) throw new FindFileError('FF_INVALID_OPTION', 'fs must be shaped like node:fs (readdir, readdirSync, lstat, lstatSync)', 'fs');
-  const clock = options.clock ?? monotonicClock;
-  if (typeof clock?.now !== 'function') throw new FindFileError('FF_INVALID_OPTION', 'clock must have a now() method returning milliseconds', 'clock');
+  const injectedClock = options.clock ?? undefined;
+  if (injectedClock !== undefined && typeof injectedClock?.now !== 'function') throw new FindFileError('FF_INVALID_OPTION', 'clock must have a now() method returning milliseconds', 'clock');
   const signal = options.signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) throw new FindFileError('FF_INVALID_OPTION', 'signal must be an AbortSignal', 'signal');
   readChoice(options.backend, 'backend', BACKEND_OPTIONS, 'walker');
   const concurrency = options.concurrency === undefined ? DEFAULT_CONCURRENCY : readLimit(options.concurrency, 'concurrency');
   if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
+  const hidden = readBoolean(options.hidden, 'hidden', true);
+  const maxResults = readLimit(options.maxResults, 'maxResults');
+  const maxDepth = readLimit(options.maxDepth, 'maxDepth');
+  const timeBudgetMs = readLimit(options.timeBudgetMs, 'timeBudgetMs');
+  const absolute = readBoolean(options.absolute, 'absolute', false);
+  // Read last: every option checked here is checked before the clock's first reading is taken.
+  const clock = injectedClock === undefined ? monotonicClock : buildCheckedClock(injectedClock, timeBudgetMs);
   return {
     patterns,
     excludes,
@@ -185,14 +259,14 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
     caseSensitive: flavor.caseSensitive,
     matcher: buildMatcher(patterns, flavor),
     excluder: buildExcluder(excludes, flavor),
-    hidden: readBoolean(options.hidden, 'hidden', true),
-    maxResults: readLimit(options.maxResults, 'maxResults'),
-    maxDepth: readLimit(options.maxDepth, 'maxDepth'),
-    timeBudgetMs: readLimit(options.timeBudgetMs, 'timeBudgetMs'),
+    hidden,
+    maxResults,
+    maxDepth,
+    timeBudgetMs,
     fs,
     clock,
     signal,
-    absolute: readBoolean(options.absolute, 'absolute', false),
+    absolute,
     concurrency,
   };
 }

@@ -13,7 +13,7 @@
  */
 import { constants as fsConstants } from 'node:fs';
 import { canReadFiles, type FileReaderFs, type StatsLike } from '../fs.js';
-import { isDefaultClock } from '../options.js';
+import { isDefaultClock, setBudgetTimer, type BudgetTimer } from '../options.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, type IncompleteReason, type SkippedEntry } from '../result.js';
 import { AsyncDriver, RETRY_DELAYS_MS } from '../walk/drivers.js';
 import { Walk } from '../walk/engine.js';
@@ -99,8 +99,8 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
   };
   const onAbort = () => stop('aborted');
   signal?.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  if (Number.isFinite(timeBudgetMs) && isDefaultClock(clock)) timer = setTimeout(() => stop('time-budget'), Math.max(0, timeBudgetMs - (clock.now() - startedAt)));
+  let timer: BudgetTimer | undefined;
+  if (isDefaultClock(clock)) timer = setBudgetTimer(timeBudgetMs - (clock.now() - startedAt), () => stop('time-budget'));
 
   /** The I/O result, or undefined when the search stopped first. */
   const race = <T>(io: Promise<T>): Promise<T | undefined> => Promise.race([io, stoppedPromise]);
@@ -221,7 +221,7 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
       if (!stopped) pool.push(item.buffer);
     }
   } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    timer?.clear();
     signal?.removeEventListener('abort', onAbort);
     for (const item of ahead) abandon(item);
   }

@@ -12,7 +12,7 @@
  *   thread-creation EAGAIN, never after an abort or a spawn failure. A retry starts from a fresh
  *   consumer, so a retry that succeeds answers cleanly. Nothing is remembered for the next search.
  */
-import type { Clock } from '../options.js';
+import { setBudgetTimer, type BudgetTimer, type Clock } from '../options.js';
 import type { Platform } from '../patterns.js';
 import { errorCodeOf, type RecoveryInfo } from '../result.js';
 import { threadsOf, withThreads } from './argv.js';
@@ -97,7 +97,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
     const err = new RecordSplitter(NEWLINE, request.maxRecordBytes);
     const child = new AbortController();
     let settled = false;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: BudgetTimer | undefined;
     const onAbort = () => settle({ kind: 'stopped', cause: 'aborted' });
     const takeLine = (line: string) => {
       stderr.line(line);
@@ -108,7 +108,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
     function settle(end: RunEnd): void {
       if (settled) return;
       settled = true;
-      if (timer !== undefined) clearTimeout(timer);
+      timer?.clear();
       signal?.removeEventListener('abort', onAbort);
       if (end.kind === 'stopped') child.abort();
       else {
@@ -122,9 +122,9 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
     if (signal?.aborted) return settle({ kind: 'stopped', cause: 'aborted' });
     if (overBudget()) return settle({ kind: 'stopped', cause: 'timeout' });
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (budget.useTimer && Number.isFinite(budget.ms)) {
+    if (budget.useTimer) {
       const left = budget.ms - (budget.clock.now() - budget.startedAt);
-      timer = setTimeout(() => settle({ kind: 'stopped', cause: 'timeout' }), Math.max(0, left));
+      timer = setBudgetTimer(left, () => settle({ kind: 'stopped', cause: 'timeout' }));
     }
 
     const listener: ProcessListener = {

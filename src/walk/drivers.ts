@@ -8,7 +8,7 @@
  * times with a growing pause, then record it as skipped like any other error.
  */
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
-import { isDefaultClock } from '../options.js';
+import { isDefaultClock, setBudgetTimer, type BudgetTimer } from '../options.js';
 import { classifyErrorCode, errorCodeOf } from '../result.js';
 import type { DirTask, Walk } from './engine.js';
 
@@ -92,7 +92,7 @@ export class AsyncDriver {
   private waitingForStats = false;
   private peeksInFlight = 0;
   private peekAllowance = 1;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: BudgetTimer | undefined;
   private settle!: (error?: unknown) => void;
   private readonly onAbort = () => {
     this.walk.abort();
@@ -118,17 +118,17 @@ export class AsyncDriver {
   }
 
   private armTimer(ms: number): void {
-    this.timer = setTimeout(() => {
+    this.timer = setBudgetTimer(ms, () => {
       if (this.finished) return;
       if (this.walk.shouldStop()) this.finish();
       else this.armTimer(5);
-    }, ms);
+    });
   }
 
   private finish(error?: unknown): void {
     if (this.finished) return;
     this.finished = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer?.clear();
     this.walk.plan.signal?.removeEventListener('abort', this.onAbort);
     this.settle(error);
   }
