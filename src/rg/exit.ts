@@ -18,9 +18,11 @@
  * | any other status, or killed by a signal we did not send| `exit`       | `io-error`                       |
  *
  * Whatever the status, every path already printed is kept, and every stderr line of the form
- * `<path>: <message> (os error N)` is a `skipped` entry. Success is never inferred from an empty
- * stderr alone (exit 2 with nothing on stderr is a failure), which is also why `--no-messages` is
- * never passed.
+ * `<path>: <message> (os error N)` is a `skipped` entry, once the disk bears it out (when ripgrep
+ * ran here; src/rg/stderr.ts). A line the disk does not bear out counts as unclassified: a name
+ * that forges a line (a newline, `: `, `(os error 2)` in it) makes the answer `io-error`, never
+ * complete. Success is never inferred from an empty stderr alone (exit 2 with nothing on stderr is
+ * a failure), which is also why `--no-messages` is never passed.
  */
 import { ReasonLog, classifyErrorCode, type FailureKind, type IncompleteReason, type SkippedEntry } from '../result.js';
 import type { StderrReport } from './stderr.js';

@@ -11,6 +11,9 @@
  * - At most one retry, with `--threads 1` in place of the thread count, only for a confirmed
  *   thread-creation EAGAIN, never after an abort or a spawn failure. A retry starts from a fresh
  *   consumer, so a retry that succeeds answers cleanly. Nothing is remembered for the next search.
+ * - What stderr says about paths is believed only once held to the disk (src/rg/stderr.ts), when
+ *   the run is the real ripgrep started here (`spawnRunner`): an injected runner's output need not
+ *   describe this disk. A run we stopped for the caller's signal or the budget does no more I/O.
  */
 import { setBudgetTimer, type BudgetTimer, type Clock } from '../options.js';
 import type { Platform } from '../patterns.js';
@@ -19,7 +22,7 @@ import { threadsOf, withThreads } from './argv.js';
 import { judgeRun, type RunEnd, type Verdict } from './exit.js';
 import { RecordSplitter } from './records.js';
 import type { ResolvedRipgrep } from './resolve.js';
-import type { ProcessListener, ProcessRunner } from './runner.js';
+import { spawnRunner, type ProcessListener, type ProcessRunner } from './runner.js';
 import { StderrReader, type StderrReport } from './stderr.js';
 
 /** Takes stdout records; returns false when it wants no more (the child is then killed). */
@@ -115,8 +118,16 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
         const last = err.rest(); // a last stderr line without a newline is still a line
         if (last !== undefined) stderr.line(last);
       }
-      const report = stderr.report();
-      resolve({ consumer, stderr: report, verdict: judgeRun(end, report) });
+      resolve(judge(end));
+    }
+
+    async function judge(end: RunEnd): Promise<Attempt<C>> {
+      const stoppedForCaller = end.kind === 'stopped' && (end.cause === 'aborted' || end.cause === 'timeout');
+      const report =
+        request.runner === spawnRunner && !stoppedForCaller
+          ? await stderr.checkedReport(request.cwd, () => signal?.aborted === true || overBudget())
+          : stderr.report();
+      return { consumer, stderr: report, verdict: judgeRun(end, report) };
     }
 
     if (signal?.aborted) return settle({ kind: 'stopped', cause: 'aborted' });

@@ -8,10 +8,27 @@
  * - ripgrep 14.1 and later: `rg: ./deny: Permission denied (os error 13)`
  * - Windows, any language: `rg: ./deny: Access is denied. (os error 5)`, `./deny: 拒绝访问。 (os error 5)`
  * The code comes from the number, never from the message, so the language does not matter.
+ *
+ * A line is only text, and a name can hold a newline, `: ` and `(os error N)`. A directory named
+ * `x: gone (os error 2)⏎.` holding a denied `deny` makes ripgrep print one message that reads as two
+ * lines: `./x: gone (os error 2)` (a forged "vanished") and `./deny: Permission denied (os error 13)`
+ * (a path that is not the one denied). So, when find-file started ripgrep itself on this disk,
+ * `checkedReport` holds every path line to the disk before it is believed:
+ *
+ * - a line can be the start of a message cut by a newline in a name: `./<dir>/<rest>` where `<dir>`
+ *   holds an entry whose name is `<rest>` followed by a newline. Such a line is not believed (and,
+ *   once there are two lines or more, every line is checked for it);
+ * - a permission or I/O line must name a path that exists (or that the OS refuses to show us);
+ * - a "vanished" line (os error 2) must name a path that exists no longer.
+ *
+ * A line not believed counts as unclassified: the result is incomplete (`io-error`), never complete.
+ * The raw text of path lines is held only until that check; no text reaches the result.
  */
+import { promises as fsp } from 'node:fs';
 import { constants } from 'node:os';
+import * as path from 'node:path';
 import type { Platform } from '../patterns.js';
-import type { SkippedEntry } from '../result.js';
+import { classifyErrorCode, errorCodeOf, type SkippedEntry } from '../result.js';
 
 export interface StderrReport {
   /** Paths ripgrep reported it could not read, root-relative with `/`, in the order printed. */
@@ -28,8 +45,23 @@ export interface StderrReport {
 const PATH_ERROR = /^(.+): (.+) \(os error (\d+)\)$/;
 const THREAD_CONTEXT = /failed to spawn (?:scoped )?thread/i;
 
+/** How much path-line text is held for `checkedReport`; lines past it are not believed. */
+const MAX_HELD_LINES = 10_000;
+const MAX_HELD_CHARS = 8 << 20;
+
+/** A path line as printed (without `rg: `), and what it parsed to. */
+interface PathLine {
+  text: string;
+  entry: SkippedEntry;
+}
+
 export class StderrReader {
   private readonly skipped: SkippedEntry[] = [];
+  private readonly held: PathLine[] = [];
+  private heldChars = 0;
+  /** Path lines past the holding caps: never checked, so never believed. */
+  private unheld = 0;
+  private lines = 0;
   private unclassified = 0;
   private nonEmpty = false;
   private threadContext = false;
@@ -47,13 +79,24 @@ export class StderrReader {
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (line.trim() === '') return;
     this.nonEmpty = true;
+    this.lines++;
     if (THREAD_CONTEXT.test(line)) this.threadContext = true;
     if (this.eagainPattern.test(line)) this.eagainEvidence = true;
     const entry = parsePathError(line, this.platform);
-    if (entry === undefined) this.unclassified++;
-    else this.skipped.push(entry);
+    if (entry === undefined) {
+      this.unclassified++;
+      return;
+    }
+    this.skipped.push(entry);
+    if (this.held.length < MAX_HELD_LINES && this.heldChars + line.length <= MAX_HELD_CHARS) {
+      this.held.push({ text: line.startsWith('rg: ') ? line.slice(4) : line, entry });
+      this.heldChars += line.length;
+    } else {
+      this.unheld++;
+    }
   }
 
+  /** The lines as parsed, unchecked: for a run we stopped, or output that did not come from this disk. */
   report(): StderrReport {
     return {
       skipped: this.skipped,
@@ -61,6 +104,86 @@ export class StderrReader {
       nonEmpty: this.nonEmpty,
       eagain: this.threadContext && this.eagainEvidence,
     };
+  }
+
+  /**
+   * The report with every path line held to the disk under `root` (ripgrep's cwd), as the module
+   * comment says. `shouldStop` is asked before each check: the lines left unchecked are not believed.
+   */
+  async checkedReport(root: string, shouldStop: () => boolean): Promise<StderrReport> {
+    const skipped: SkippedEntry[] = [];
+    let unbelieved = this.unheld;
+    const disk = new DiskLook(root, this.platform);
+    // A message cut in two makes two lines at least: one line alone cannot be half of one.
+    const canBeCut = this.lines >= 2;
+    for (const line of this.held) {
+      if (!shouldStop() && (await isBelieved(line, disk, canBeCut))) skipped.push(line.entry);
+      else unbelieved++;
+    }
+    this.held.length = 0;
+    return { ...this.report(), skipped, unclassified: this.unclassified + unbelieved };
+  }
+}
+
+async function isBelieved(line: PathLine, disk: DiskLook, canBeCut: boolean): Promise<boolean> {
+  if (canBeCut && (await disk.isCutMessage(line.text, line.entry.path))) return false;
+  const found = await disk.look(line.entry.path);
+  if (classifyErrorCode(line.entry.code) === 'vanished') {
+    // Gone, or (for ENOTDIR) no longer a directory: what the line says happened.
+    if (found === 'ENOENT' || found === 'ENOTDIR') return true;
+    return line.entry.code === 'ENOTDIR' && found === 'other';
+  }
+  // Present, or hidden from us by the OS (a parent we cannot search): a denial can be true of it.
+  return found !== 'ENOENT' && found !== 'ENOTDIR';
+}
+
+/** The few reads the check needs, each directory listed at most once. */
+class DiskLook {
+  private readonly listings = new Map<string, Promise<string[] | string>>();
+
+  constructor(
+    private readonly root: string,
+    private readonly platform: Platform,
+  ) {}
+
+  /** `rel` by lstat: 'dir', 'other', or the error code. */
+  async look(rel: string): Promise<string> {
+    try {
+      return (await fsp.lstat(this.native(rel))).isDirectory() ? 'dir' : 'other';
+    } catch (error) {
+      return errorCodeOf(error);
+    }
+  }
+
+  /**
+   * Whether `text` (a whole line, `./<dir>/<rest>`) can be the first line of a message whose path
+   * holds a newline: `<dir>` holds a name that is `<rest>`, then a newline. A `<dir>` that cannot
+   * be listed cannot rule it out, unless it is gone (then so is all below it) or it is the very
+   * directory the line says cannot be read.
+   */
+  async isCutMessage(text: string, entryPath: string): Promise<boolean> {
+    const p = this.platform === 'win32' ? text.replace(/\\/g, '/') : text;
+    if (!p.startsWith('./')) return false;
+    const rest = p.slice(2);
+    const slash = rest.lastIndexOf('/');
+    const dir = slash < 0 ? '.' : rest.slice(0, slash) || '.';
+    const start = rest.slice(slash + 1);
+    const names = await this.list(dir);
+    if (typeof names === 'string') return names !== 'ENOENT' && names !== 'ENOTDIR' && dir !== entryPath;
+    return names.some((name) => name.startsWith(start) && (name[start.length] === '\n' || name.startsWith('\r\n', start.length)));
+  }
+
+  private list(dir: string): Promise<string[] | string> {
+    let listing = this.listings.get(dir);
+    if (listing === undefined) {
+      listing = fsp.readdir(this.native(dir)).catch((error: unknown) => errorCodeOf(error));
+      this.listings.set(dir, listing);
+    }
+    return listing;
+  }
+
+  private native(rel: string): string {
+    return rel === '.' ? this.root : path.join(this.root, rel);
   }
 }
 
