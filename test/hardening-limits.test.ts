@@ -8,6 +8,10 @@
  *     `findFiles` does, before any I/O.
  * (c) a clock whose first reading is not a finite number is refused; a later bad reading spends the
  *     budget (it never disables it).
+ * (d) at `ulimit -n 32` the command died with a stack trace while Node loaded its modules: the ESM
+ *     loader opens every file of the module graph at once (EMFILE), before bin/find-file.mjs runs a
+ *     line. The fix belongs in bin/find-file.mjs (load with require, which reads one file at a time);
+ *     until then the test below is marked as failing.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +25,7 @@ import { asFs, buildVolume, faultyFs } from './helpers/memfs.js';
 import { hasRg } from './helpers/real-rg.js';
 import { FakeRipgrep, makeFakeInstall, nul } from './helpers/rg-fake.js';
 
-const BIN = fileURLToPath(new URL('../bin/find-file.mjs', import.meta.url));
+const BIN = process.env.FF_HARDENING_BIN ?? fileURLToPath(new URL('../bin/find-file.mjs', import.meta.url));
 const HUGE = 2 ** 32; // 49.7 days
 
 let tree: string;
@@ -216,5 +220,33 @@ describe('(c) a clock that does not read as a number', () => {
       expect(result).toMatchObject({ backend: 'ripgrep', complete: false, incompleteReason: 'time-budget', matches: ['a.md'] });
       expect(fake.calls[0]!.killed).toBe(true);
     });
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('(d) a low open-file limit', () => {
+  const hasBash = spawnSync('bash', ['-c', 'true']).status === 0;
+
+  /**
+   * Either it works, or it says why in one line and exits 1: never a stack trace. Marked as failing
+   * (`it.fails`) while bin/find-file.mjs loads its modules with static imports; remove `.fails` with
+   * the fix (FF_HARDENING_BIN=<a patched copy> runs this file against another bin).
+   */
+  const pinned = process.env.FF_HARDENING_BIN === undefined ? it.fails : it;
+  pinned.skipIf(!hasBash)('the CLI at ulimit -n 32 answers, or fails with one clear line and status 1', () => {
+    const run = spawnSync('bash', ['-c', 'ulimit -n 32 && exec "$0" "$1" "*.md"', process.execPath, BIN], {
+      cwd: tree,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    expect(run.stderr).not.toMatch(/node:internal/);
+    if (run.status === 0) {
+      expect(run.stdout.split('\n').filter(Boolean).sort()).toEqual(['README.md', 'docs/guide.md']);
+    } else {
+      expect(run.status).toBe(1);
+      expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(/^find-file: error: .*(EMFILE|too many open files)/);
+    }
   });
 });
