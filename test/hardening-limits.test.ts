@@ -231,8 +231,8 @@ describe.skipIf(process.platform === 'win32')('(d) a low open-file limit', () =>
    * (`it.fails`) while bin/find-file.mjs loads its modules with static imports; remove `.fails` with
    * the fix (FF_HARDENING_BIN=<a patched copy> runs this file against another bin).
    */
-  const pinned = process.env.FF_HARDENING_BIN === undefined ? it.fails : it;
-  pinned.skipIf(!hasBash)('the CLI at ulimit -n 32 answers, or fails with one clear line and status 1', () => {
+  const pinned = process.env.FF_HARDENING_BIN === undefined ? it.skipIf(!hasBash).fails : it.skipIf(!hasBash);
+  pinned('the CLI at ulimit -n 32 answers, or fails with one clear line and status 1', () => {
     const run = spawnSync('bash', ['-c', 'ulimit -n 32 && exec "$0" "$1" "*.md"', process.execPath, BIN], {
       cwd: tree,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
