@@ -6,9 +6,24 @@
  * dist/cli/) and the search itself is the library's, so the command and the API always agree.
  */
 import { readFileSync, statSync } from 'node:fs';
-import yargs from 'yargs';
-import { EXIT, errorCodeOf, exitCodeForError } from '../dist/cli/exit.js';
-import { runSearch } from '../dist/cli/run.js';
+import { createRequire } from 'node:module';
+
+// The modules are loaded with require (Node >= 20.19 loads ES modules that way, synchronously), not
+// with static imports: the ESM loader opens every file of the module graph at once, and under a low
+// open-file limit (`ulimit -n 32`) it fails with EMFILE, with a stack trace, before this file runs.
+// require reads them one at a time. Should loading still fail, the cause is one line and status 1.
+const { yargs, EXIT, errorCodeOf, exitCodeForError, runSearch } = loadModules();
+
+function loadModules() {
+  const require = createRequire(import.meta.url);
+  try {
+    return { yargs: require('yargs'), ...require('../dist/cli/exit.js'), ...require('../dist/cli/run.js') };
+  } catch (error) {
+    const hint = error?.code === 'EMFILE' || error?.code === 'ENFILE' ? ' (too many open files: raise the limit, e.g. ulimit -n 1024)' : '';
+    process.stderr.write(`find-file: error: cannot load find-file: ${error?.message ?? String(error)}${hint}\n`);
+    process.exit(1);
+  }
+}
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 

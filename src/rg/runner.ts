@@ -52,12 +52,14 @@ export const spawnRunner: ProcessRunner = (request, listener) => {
     listener.error(error);
     return;
   }
+  // First: a spawn that fails (EMFILE, ENOENT) emits 'error' a tick later, with no stdio at all
+  // (stdout is null), and an 'error' without a listener would crash the caller's process.
+  child.on('error', (error) => listener.error(error));
   const kill = () => child.kill();
   if (request.signal.aborted) kill();
   else request.signal.addEventListener('abort', kill, { once: true });
-  child.stdout!.on('data', (chunk: Buffer) => listener.stdout(chunk));
-  child.stderr!.on('data', (chunk: Buffer) => listener.stderr(chunk));
-  child.on('error', (error) => listener.error(error));
+  child.stdout?.on('data', (chunk: Buffer) => listener.stdout(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => listener.stderr(chunk));
   // 'close', not 'exit': it comes after the last stdout and stderr chunk.
   child.on('close', (code, signal) => {
     request.signal.removeEventListener('abort', kill);
