@@ -403,7 +403,7 @@ describe('symlinks whose name matches', () => {
       '- 1 path could not be read (permission denied): locked',
       'Next: search a path that avoids the unreadable ones, or another folder where it may be.',
     ]);
-    expect(result.summary).toBe('Incomplete search (permission denied): 0 files matching "python3" found in the part searched');
+    expect(result.summary).toBe('Incomplete search (permission denied): 0 files matching "python3" found in the part searched; 1 symlink matches (not followed)');
   });
 
   it('files matched too: one line after the list, the first five named', async () => {
@@ -509,7 +509,7 @@ describe('other backends', () => {
         `The search root ${root} holds 1 entry: loginService.ts`,
       ].join('\n'),
     );
-    expect(none.summary).toBe('No files matching "loginServce.ts" (search complete)');
+    expect(none.summary).toBe('No files matching "loginServce.ts" (search complete; symlinks not examined)');
     expect(fake.calls).toHaveLength(2);
   });
 });
