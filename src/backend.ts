@@ -72,7 +72,7 @@ export async function chooseBackend<R extends BackendAnswer>(plan: WalkPlan, bac
   if (auto && isDepthLimited(plan.maxDepth, backend.patterns)) return withReason(await engines.walker(plan), 'max-depth');
 
   const { resolveRipgrep } = await import('./rg/resolve.js');
-  const rg = await resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: plan.platform, root: plan.root, cwd: process.cwd() });
+  const rg = await resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: plan.platform, root: plan.root, cwd: process.cwd(), ...(backend.workspace === undefined ? {} : { workspace: backend.workspace }) });
   if (rg.path === undefined) {
     if (!auto) throw new FindFileError('FF_RG_NOT_FOUND', `backend "ripgrep": ${rg.why}`, 'backend');
     return withReason(await engines.walker(plan), 'rg-not-found');

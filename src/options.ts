@@ -57,6 +57,12 @@ export interface FindOptions {
   runner?: ProcessRunner;
   /** Receives a recovery event when ripgrep was retried or failed; never the pattern, paths or output. */
   onEvent?: (event: RecoveryEvent) => void;
+  /**
+   * The project the search belongs to (an agent's workspace), absolute. ripgrep is never run from a
+   * PATH folder inside it, as it is never run from inside the root or the cwd (docs/ripgrep.md).
+   * @default none
+   */
+  workspace?: string;
   /** Where `FIND_FILE_RG` and `PATH` are read, and what ripgrep's (minimal) environment is taken from. @default process.env */
   env?: Env;
   /**
@@ -94,7 +100,7 @@ export interface WalkPlan {
 
 export const FIND_OPTION_NAMES: readonly string[] = [
   'root', 'pattern', 'exclude', 'hidden', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
-  'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'env',
+  'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'env', 'workspace',
 ];
 
 const DEFAULT_CONCURRENCY = 256;
@@ -292,6 +298,8 @@ export interface BackendPlan {
   runner: ProcessRunner | undefined;
   onEvent: ((event: RecoveryEvent) => void) | undefined;
   env: Env;
+  /** Checked to be absolute. */
+  workspace: string | undefined;
   fsInjected: boolean;
   /** `pattern` and `exclude` normalised as the matcher saw them: ripgrep gets them as globs. */
   patterns: string[];
@@ -301,11 +309,17 @@ export interface BackendPlan {
 /** Checks the backend options; call after `buildPlan` (which has checked the rest). */
 export function buildBackendPlan(options: FindOptions, plan: WalkPlan): BackendPlan {
   const backend = readChoice(options.backend, 'backend', BACKEND_OPTIONS, 'walker');
-  const { rgPath, runner, onEvent, env } = options;
+  const { rgPath, runner, onEvent, env, workspace } = options;
   if (rgPath !== undefined) {
     const isAbsolute = (plan.platform === 'win32' ? path.win32 : path.posix).isAbsolute;
     if (typeof rgPath !== 'string' || rgPath.includes('\0') || !isAbsolute(rgPath)) {
       throw new FindFileError('FF_INVALID_OPTION', `rgPath must be an absolute path to the ripgrep executable, got ${describe(rgPath)}`, 'rgPath');
+    }
+  }
+  if (workspace !== undefined) {
+    const isAbsolute = (plan.platform === 'win32' ? path.win32 : path.posix).isAbsolute;
+    if (typeof workspace !== 'string' || workspace.includes('\0') || !isAbsolute(workspace)) {
+      throw new FindFileError('FF_INVALID_OPTION', `workspace must be an absolute path, got ${describe(workspace)}`, 'workspace');
     }
   }
   if (runner !== undefined && typeof runner !== 'function') throw new FindFileError('FF_INVALID_OPTION', `runner must be a function, got ${describe(runner)}`, 'runner');
@@ -323,6 +337,7 @@ export function buildBackendPlan(options: FindOptions, plan: WalkPlan): BackendP
     runner,
     onEvent,
     env: env ?? process.env,
+    workspace,
     fsInjected,
     patterns: plan.patterns,
     excludes: plan.excludes,

@@ -102,6 +102,23 @@ describe.skipIf(!isPosix)('a planted rg inside the searched root (real disk)', (
   });
 });
 
+describe.skipIf(!isPosix)('a planted rg inside the workspace, searching a folder of it (real disk)', () => {
+  it.skipIf(!hasRg)('findFiles with workspace, and globTool (which passes its workspace), never run <workspace>/node_modules/.bin/rg', async () => {
+    const PATH = [join(root, 'node_modules', '.bin'), join(root, '.venv', 'bin'), dirname(realRg.path!)].join(':');
+    // Without the workspace the planted one is outside the searched root and the cwd: it would run.
+    const result = await findFiles({ root: join(root, 'src'), pattern: '*.ts', backend: 'ripgrep', env: { PATH }, workspace: root });
+    expect(result).toMatchObject({ backend: 'ripgrep', matches: ['index.ts'], complete: true });
+    const { globTool } = await import('../src/agent/index.js');
+    const answer = await globTool({ pattern: '*.ts', path: 'src' }, { root, backend: 'ripgrep', env: { PATH } });
+    expect(answer).toMatchObject({ isError: false, content: 'src/index.ts' });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('refuses a workspace that is not an absolute path, before any I/O', async () => {
+    await expect(findFiles({ root, pattern: '*', workspace: 'repo' })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION', option: 'workspace' });
+  });
+});
+
 describe('a planted rg.exe on Windows paths', () => {
   it('compares folders inside the root and the cwd case-insensitively, and wants a drive or UNC path', async () => {
     const base = { rgPath: undefined, platform: 'win32' as const, root: 'C:\\Repo', cwd: 'D:\\Work' };

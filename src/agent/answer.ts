@@ -19,6 +19,8 @@ export function contextOptions(settings: Settings) {
     timeBudgetMs: settings.timeBudgetMs,
     exclude: settings.exclude,
     backend: settings.backend,
+    // ripgrep is never run from inside the workspace (a planted node_modules/.bin/rg).
+    workspace: settings.workspaceRoot,
     ...(settings.clock === undefined ? {} : { clock: settings.clock }),
     ...(settings.maxDepth === undefined ? {} : { maxDepth: settings.maxDepth }),
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
