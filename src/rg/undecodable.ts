@@ -29,6 +29,7 @@ export async function settleUndecodable(plan: WalkPlan, suspects: readonly strin
   const settled: Settled = { matches: [], skipped: [] };
   const checked = new Map<string, Promise<string | undefined>>();
   const reported = new Set<string>();
+  const matched = new Set<string>();
   const check = (rel: string, wantFile: boolean) => {
     let answer = checked.get(rel);
     if (answer === undefined) checked.set(rel, (answer = lstatCode(plan, rel, wantFile)));
@@ -40,8 +41,9 @@ export async function settleUndecodable(plan: WalkPlan, suspects: readonly strin
     let ok = true;
     for (let i = 0; i < segments.length && ok; i++) {
       prefix = i === 0 ? segments[0]! : `${prefix}/${segments[i]}`;
-      if (!segments[i]!.includes(REPLACEMENT_CHAR)) continue;
       const isFile = i === segments.length - 1;
+      // The file itself is always checked: a directory that passes may be the twin of the one listed.
+      if (!isFile && !segments[i]!.includes(REPLACEMENT_CHAR)) continue;
       const code = await check(prefix, isFile);
       if (code === undefined) continue;
       ok = false;
@@ -52,7 +54,21 @@ export async function settleUndecodable(plan: WalkPlan, suspects: readonly strin
         settled.skipped.push(entry);
       }
     }
-    if (ok) settled.matches.push(rel);
+    if (!ok) continue;
+    // Twins: `d\xff/x` and a real `d\uFFFD/x` decode alike; only one path is what the string opens.
+    // The first is returned (it exists), each later one is the gap of an unreadable name.
+    if (matched.has(rel)) {
+      const at = rel.split('/').findIndex((segment) => segment.includes(REPLACEMENT_CHAR));
+      const twin = rel.split('/').slice(0, at + 1).join('/');
+      const entry = { path: twin, code: 'EILSEQ' };
+      if (!reported.has(twin) && (twin === rel || keepDir(entry))) {
+        reported.add(twin);
+        settled.skipped.push(entry);
+      }
+      continue;
+    }
+    matched.add(rel);
+    settled.matches.push(rel);
   }
   return settled;
 }

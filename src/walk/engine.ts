@@ -133,12 +133,23 @@ export class Walk {
     const filterExcluded = excluder.active;
     const needsPath = !matcher.nameOnly;
     let unknown: UnknownEntries;
+    let undecodable: Set<string> | undefined;
     let i = 0;
     for (; i < entries.length; i++) {
       if (i % CHECK_EVERY === CHECK_EVERY - 1 && this.shouldStop()) break;
       const entry = entries[i]!;
       const name = entry.name;
       if (!hidden && name.charCodeAt(0) === 46 /* . */) continue;
+      // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is
+      // what the string opens. The first is handled as usual (a read or an lstat then finds which it
+      // is); every later one can never be opened: a gap, never a second copy of the first.
+      if (name.includes(REPLACEMENT_CHAR)) {
+        if ((undecodable ??= new Set()).has(name)) {
+          this.skipTwin(base + name, name);
+          continue;
+        }
+        undecodable.add(name);
+      }
       if (entry.isFile()) {
         if (filterExcluded && excluder.isExcluded(base + name, name, false)) this.excludedCount++;
         else if (matcher.matches(needsPath ? base + name : name, name)) {
@@ -289,6 +300,17 @@ export class Walk {
     return true;
   }
 
+  /** A later name that decodes like an earlier one in the same directory: unreadable, if it could matter. */
+  private skipTwin(rel: string, name: string): void {
+    const { matcher, excluder } = this.plan;
+    if (excluder.active && excluder.isExcluded(rel, name, false) && excluder.isExcluded(rel, name, true)) {
+      this.excludedCount++;
+      return;
+    }
+    const couldMatter = matcher.matches(rel, name) || !matcher.prunes || matcher.couldMatchInside(rel);
+    if (couldMatter) this.skip(rel, 'EILSEQ');
+  }
+
   private skip(path: string, code: string): void {
     const kind = classifyErrorCode(code);
     this.skipped.push({ path, code });
@@ -301,11 +323,13 @@ const REPLACEMENT_CHAR = '\uFFFD';
 
 /**
  * Node decodes names as UTF-8 (UTF-16 on Windows). A name that is not valid in that encoding comes
- * back with U+FFFD and cannot be opened by that string: its "ENOENT" does not mean it vanished.
+ * back with U+FFFD and cannot be opened by that string: its "ENOENT" (or "ENOTDIR", when the string
+ * opens a twin of another type) does not mean it vanished.
  * Reported as EILSEQ (illegal byte sequence), an io-error, so the gap is never read as absence.
  */
 function addressableCode(code: string, rel: string): string {
-  return code === 'ENOENT' && rel.includes(REPLACEMENT_CHAR) ? 'EILSEQ' : code;
+  // ENOTDIR too: the string may open a twin of another type (a file where a directory was listed).
+  return (code === 'ENOENT' || code === 'ENOTDIR') && rel.includes(REPLACEMENT_CHAR) ? 'EILSEQ' : code;
 }
 
 /** FIFOs, sockets and devices: reported by type, never returned (as `rg --files` and `fd -t f`). */
