@@ -10,13 +10,15 @@
  *   content search `protocol`): the walker runs in the time left. A failure with matches keeps
  *   them, marked incomplete; a spent time budget is not retried by the walker (it has no time
  *   left either);
+ * - ripgrep could not enter the root, its cwd, and found nothing (`root-unreadable`): the walker
+ *   gives the same skipped root, or lists what a `r--` root shows;
  * - file listing only: ripgrep's answer was complete and empty (`links-unexamined`). `rg --files`
  *   never lists symlinks, so its empty answer cannot name a matching link (`/usr/bin/python3`);
  *   the walker, in the time left, can. An answer with a match keeps ripgrep's.
  */
 import { FindFileError } from './errors.js';
 import type { BackendOption, BackendPlan, WalkPlan } from './options.js';
-import type { FallbackReason, FindResult, FindSummary, RecoveryInfo } from './result.js';
+import type { FallbackReason, FindResult, FindSummary, RecoveryInfo, SkippedEntry } from './result.js';
 import { isDepthLimited } from './rg/depth.js';
 import type { ResolvedRipgrep } from './rg/resolve.js';
 
@@ -46,6 +48,7 @@ export async function runBackend(plan: WalkPlan, backend: BackendPlan, walk: Wal
 /** What `auto` needs to read and amend in an answer, whatever the search (file listing, content). */
 export interface BackendAnswer {
   stats: { elapsedMs: number };
+  skipped: readonly SkippedEntry[];
   recovery?: RecoveryInfo;
   fallbackReason?: FallbackReason;
 }
@@ -95,6 +98,8 @@ export async function chooseBackend<R extends BackendAnswer>(plan: WalkPlan, bac
 
 /** Why `auto` should let the walker answer after this ripgrep answer, or undefined to keep it. */
 function walkerReason<R extends BackendAnswer>(result: R, engines: BackendEngines<R>): FallbackReason | undefined {
+  // A root ripgrep cannot enter may still be listed by the walker (`r--`: names without search).
+  if (engines.countOf(result) === 0 && result.skipped.some((s) => s.path === '.')) return 'root-unreadable';
   const failure = result.recovery?.failureKind;
   if (failure !== undefined) return failure !== 'timeout' && engines.countOf(result) === 0 ? failure : undefined;
   return engines.recheck?.(result);

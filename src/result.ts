@@ -117,6 +117,8 @@ export type FallbackReason =
    * answered instead, so an empty answer has looked at the links too (file listing only).
    */
   | 'links-unexamined'
+  /** ripgrep could not enter the root (its cwd): the walker, which may still list it, answered. */
+  | 'root-unreadable'
   /** ripgrep failed without a single match: the failure kind that sent the search to the walker. */
   | 'eagain'
   | 'max_buffer'
@@ -125,7 +127,7 @@ export type FallbackReason =
   | 'protocol';
 
 export const FALLBACK_REASONS: readonly FallbackReason[] = [
-  'rg-not-found', 'fs-injected', 'max-depth', 'api', 'links-unexamined', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol',
+  'rg-not-found', 'fs-injected', 'max-depth', 'api', 'links-unexamined', 'root-unreadable', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol',
 ];
 
 /**

@@ -108,3 +108,48 @@ describe.skipIf(!isPosix || !hasRg)('an unreadable directory on a real disk', ()
     expect(auto!.fallbackReason).toBeUndefined();
   }, 60_000);
 });
+
+/** Issue 12, row 9: a root ripgrep cannot enter (it must be its cwd). */
+describe.skipIf(!isPosix || !hasRg)('a root that cannot be entered, on a real disk', () => {
+  let base: string;
+  let own: Sandbox | undefined;
+  beforeAll(() => {
+    base = mkdtempSync(join(tmpdir(), 'ff-rg-root-'));
+    chmodSync(base, 0o755);
+    for (const [name, mode] of [['none', 0o000], ['list-only', 0o644]] as const) {
+      mkdirSync(join(base, name, 'sub'), { recursive: true });
+      writeFileSync(join(base, name, 'x.ts'), '');
+      writeFileSync(join(base, name, 'sub', 'y.ts'), '');
+      chmodSync(join(base, name), mode);
+    }
+    if (isRoot) own = buildNobodySandbox();
+  }, 120_000);
+
+  afterAll(() => {
+    for (const name of ['none', 'list-only']) chmodSync(join(base, name), 0o755);
+    rmSync(base, { recursive: true, force: true });
+    if (own !== undefined) rmSync(own.dir, { recursive: true, force: true });
+  });
+
+  async function searchRoot(root: string): Promise<Summary[]> {
+    if (!isRoot) return Promise.all(BACKENDS.map(async (backend) => findFiles({ root, pattern: '*.ts', backend })));
+    const probe = writeProbe(own!, 'probe-root.mjs', PROBE);
+    return JSON.parse(own!.runAsNobody(probe, [root, own!.reachable(realRg.path!)], { PATH: process.env.PATH ?? '/usr/bin:/bin' })) as Summary[];
+  }
+
+  it(`mode 000: forced ripgrep gives the walker's skipped root, never a spawn failure; auto the same${isRoot ? ' (run as nobody)' : ''}`, async () => {
+    const [walker, ripgrep, auto] = await searchRoot(join(base, 'none'));
+    const expected = { matches: [], skipped: [{ path: '.', code: 'EACCES' }], complete: false, incompleteReasons: ['permission-denied'] };
+    expect(walker).toMatchObject({ backend: 'walker', ...expected });
+    expect(ripgrep).toMatchObject({ backend: 'ripgrep', ...expected });
+    expect(auto).toMatchObject({ backend: 'walker', fallbackReason: 'root-unreadable', ...expected });
+  }, 60_000);
+
+  it(`mode r--: ripgrep cannot run there and says so (skipped root); auto lets the walker list what it can${isRoot ? ' (run as nobody)' : ''}`, async () => {
+    const [walker, ripgrep, auto] = await searchRoot(join(base, 'list-only'));
+    const listed = { matches: ['x.ts'], skipped: [{ path: 'sub', code: 'EACCES' }], complete: false, incompleteReasons: ['permission-denied'] };
+    expect(walker).toMatchObject({ backend: 'walker', ...listed });
+    expect(ripgrep).toMatchObject({ backend: 'ripgrep', matches: [], skipped: [{ path: '.', code: 'EACCES' }], complete: false, incompleteReasons: ['permission-denied'] });
+    expect(auto).toMatchObject({ backend: 'walker', fallbackReason: 'root-unreadable', ...listed });
+  }, 60_000);
+});

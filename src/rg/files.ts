@@ -4,7 +4,7 @@
  * FindResult the walker gives. ripgrep's globs only shrink what it prints; which paths are returned
  * is decided here, the walker's way, so the two backends agree (docs/ripgrep.md).
  */
-import { promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { rootError } from '../errors.js';
 import { isDefaultClock, type WalkPlan } from '../options.js';
 import { errorCodeOf, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
@@ -125,7 +125,9 @@ export function stoppedBeforeStart(plan: WalkPlan, startedAt: number): Verdict |
 
 /**
  * ripgrep runs in the root, so a missing root would look like a spawn failure: check it first, with
- * the walker's errors. Any other error (a parent that cannot be searched) is the walker's skipped root.
+ * the walker's errors. A root that exists but cannot be entered (no search permission: `r--`, `000`)
+ * cannot be ripgrep's cwd either: it is the walker's skipped root (`.`), with the same code, and
+ * any other error (a parent that cannot be searched) too.
  */
 export async function checkRoot(root: string): Promise<string | undefined> {
   let isDirectory: boolean;
@@ -137,6 +139,12 @@ export async function checkRoot(root: string): Promise<string | undefined> {
     return code;
   }
   if (!isDirectory) throw rootError(root, 'ENOTDIR');
+  try {
+    // Read and search permission: what listing it and being its cwd need (Windows checks neither).
+    await fsp.access(root, fsConstants.R_OK | fsConstants.X_OK);
+  } catch (error) {
+    return errorCodeOf(error);
+  }
   return undefined;
 }
 
