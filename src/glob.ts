@@ -25,6 +25,8 @@ export interface SegmentGlob {
   source: string;
   /** The segment's characters when it has no magic (escapes resolved): a string compare does. */
   literal: string | undefined;
+  /** It holds a POSIX class, whose Unicode form needs the regex's `u` flag. */
+  unicode: boolean;
 }
 
 /** A `**` segment. */
@@ -36,27 +38,33 @@ export type PathSegment = SegmentGlob | typeof GLOBSTAR;
 const ONE_CHAR = '(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|[^/\\uD800-\\uDBFF])';
 const ANY_RUN = '[^/]*';
 
+/**
+ * POSIX classes as bash reads them in a UTF-8 locale (glibc's C.UTF-8: letters and digits of every
+ * script, not ASCII only): Unicode properties, so a regex holding one gets the `u` flag. Every
+ * other piece of source here is written to mean the same with and without that flag.
+ */
 const POSIX_CLASSES: Record<string, string> = {
-  alnum: 'A-Za-z0-9',
-  alpha: 'A-Za-z',
+  alnum: '\\p{L}\\p{Nd}',
+  alpha: '\\p{L}',
   ascii: '\\x00-\\x7F',
   blank: ' \\t',
-  cntrl: '\\x00-\\x1F\\x7F',
+  cntrl: '\\p{Cc}',
   digit: '0-9',
-  graph: '!-~',
-  lower: 'a-z',
-  print: ' -~',
-  punct: '!-\\/:-@\\[-`{-~',
-  space: ' \\t\\n\\r\\f\\v',
-  upper: 'A-Z',
-  word: 'A-Za-z0-9_',
+  graph: '\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}',
+  lower: '\\p{Ll}',
+  print: ' \\p{L}\\p{M}\\p{N}\\p{P}\\p{S}',
+  punct: '\\p{P}\\p{S}',
+  space: '\\s',
+  upper: '\\p{Lu}',
+  word: '\\p{L}\\p{Nd}_',
   xdigit: '0-9A-Fa-f',
 };
 
 const EXTGLOB_KINDS = '?*+@!';
 
+/** Syntax characters only: valid with and without the `u` flag (where `\\-` outside a class is an error). */
 function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }
 
 /** Escapes one character for use inside `[...]`. */
@@ -69,6 +77,7 @@ interface Parser {
   i: number;
   escapes: boolean;
   raw: string;
+  unicode: boolean;
 }
 
 /**
@@ -76,9 +85,9 @@ interface Parser {
  * `FindFileError` for what the dialect refuses.
  */
 export function compileSegment(glob: string, escapes: boolean, raw: string): SegmentGlob {
-  const parser: Parser = { glob, i: 0, escapes, raw };
+  const parser: Parser = { glob, i: 0, escapes, raw, unicode: false };
   const { source, literal } = parseSequence(parser, 0);
-  return { source, literal };
+  return { source, literal, unicode: parser.unicode };
 }
 
 /**
@@ -212,6 +221,7 @@ function parseClass(p: Parser): string | undefined {
       const name = end < 0 ? undefined : p.glob.slice(i + 2, end);
       if (name !== undefined && POSIX_CLASSES[name] !== undefined) {
         members += POSIX_CLASSES[name];
+        p.unicode = true;
         i = end + 2;
         continue;
       }

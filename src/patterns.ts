@@ -73,12 +73,21 @@ function normalizeAlternative(alternative: string, raw: string, platform: Platfo
     throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} is absolute: patterns are relative to the root`, option);
   }
   const dirOnly = alternative.endsWith('/');
-  const segments = alternative.split('/').filter((s) => s !== '' && s !== '.');
+  const body = dirOnly ? alternative.slice(0, -1) : alternative;
+  const segments = body.split('/').filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) {
     throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} climbs out of the root with "..": search from a higher root instead`, option);
   }
   if (segments.length === 0) throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} names the root itself, not files under it`, option);
-  return segments.join('/') + (dirOnly ? '/' : '');
+  // `./x` is the root's `x` (as in bash), not `x` at any depth: a one-segment glob that was written
+  // with a `/` before its name stays anchored, marked by a leading `/` (never absolute here).
+  const anchored = segments.length === 1 && body.includes('/');
+  return (anchored ? '/' : '') + segments.join('/') + (dirOnly ? '/' : '');
+}
+
+/** A normalised alternative without its anchor mark (see `normalizeAlternative`). */
+export function unanchored(glob: string): string {
+  return glob.startsWith('/') ? glob.slice(1) : glob;
 }
 
 /**
@@ -86,13 +95,14 @@ function normalizeAlternative(alternative: string, raw: string, platform: Platfo
  * text (`app/[id]/page.tsx`: the class `[id]` does not match the folder `[id]`). Undefined otherwise.
  */
 function literalReading(p: string, raw: string, flavor: GlobFlavor, option: string): string | undefined {
-  // A backslash escape says the glob is meant as a glob: its literal text is no path anyone means.
-  if (flavor.platform !== 'win32' && p.includes('\\')) return undefined;
+  // A backslash escape says the glob is meant as a glob, and a `*` or `?` that its text is no path
+  // anyone means (a file named `*` exists, but no one types it as a pattern to find it).
+  if ((flavor.platform !== 'win32' && p.includes('\\')) || /[*?]/.test(p)) return undefined;
   let text: string;
   let selfMatch: boolean;
   try {
     text = normalizeAlternative(p, raw, flavor.platform, option);
-    const body = text.endsWith('/') ? text.slice(0, -1) : text;
+    const body = unanchored(text.endsWith('/') ? text.slice(0, -1) : text);
     const re = new RegExp(pathSource(compilePath(body, false, raw), !text.endsWith('/')), flavor.caseSensitive ? '' : 'i');
     selfMatch = re.test(body);
   } catch {
@@ -101,9 +111,10 @@ function literalReading(p: string, raw: string, flavor: GlobFlavor, option: stri
   }
   if (selfMatch) return undefined;
   const forFiles = !text.endsWith('/');
-  const body = forFiles ? text : text.slice(0, -1);
+  const anchor = text.startsWith('/') ? '/' : '';
+  const body = unanchored(forFiles ? text : text.slice(0, -1));
   const escaped = flavor.platform === 'win32' ? body.replace(/[*?[(]/g, '[$&]') : body.replace(/[\\*?[(]/g, '\\$&');
-  return escaped + (forFiles ? '' : '/');
+  return anchor + escaped + (forFiles ? '' : '/');
 }
 
 /** Normalises `pattern` or `exclude`: one string or a non-empty array of strings, into alternatives. */
@@ -135,7 +146,7 @@ function compileNameTest(glob: string, flavor: GlobFlavor, escapes: boolean): Na
       if (suffix !== undefined) return (name) => name.endsWith(suffix);
     }
   }
-  const re = new RegExp(`^${segment.source}$`, flavor.caseSensitive ? '' : 'i');
+  const re = new RegExp(`^${segment.source}$`, (flavor.caseSensitive ? '' : 'i') + (segment.unicode ? 'u' : ''));
   return (name) => re.test(name);
 }
 
@@ -151,19 +162,25 @@ function compileSet(globs: readonly string[], flavor: GlobFlavor, forFiles: bool
   const flags = flavor.caseSensitive ? '' : 'i';
   const set: CompiledSet = { nameTests: [], pathTests: [], partialTests: [] };
   for (const glob of globs) {
-    const segments: PathSegment[] = compilePath(glob, escapes, glob);
+    const anchored = glob.startsWith('/');
+    const segments: PathSegment[] = compilePath(unanchored(glob), escapes, glob);
     // `x` and `**/x` (one segment after any leading `**`) test the base name at any depth.
     const last = segments[segments.length - 1];
-    if (last !== GLOBSTAR && segments.slice(0, -1).every((s) => s === GLOBSTAR)) {
+    if (!anchored && last !== GLOBSTAR && segments.slice(0, -1).every((s) => s === GLOBSTAR)) {
       set.nameTests.push(compileNameTest(glob.slice(glob.lastIndexOf('/') + 1), flavor, escapes));
       continue;
     }
     // Perf: one compiled regex per path, never a split per call (15% of a rooted-glob walk).
-    const re = new RegExp(pathSource(segments, forFiles), flags);
+    const reFlags = flags + (needsUnicode(segments) ? 'u' : '');
+    const re = new RegExp(pathSource(segments, forFiles), reFlags);
     set.pathTests.push((rel) => re.test(rel));
-    set.partialTests.push(buildPartialTest(segments, flags));
+    set.partialTests.push(buildPartialTest(segments, reFlags));
   }
   return set;
+}
+
+function needsUnicode(segments: readonly PathSegment[]): boolean {
+  return segments.some((s) => s !== GLOBSTAR && s.unicode);
 }
 
 function anyName(tests: NameTest[], name: string): boolean {

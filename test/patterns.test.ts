@@ -116,6 +116,19 @@ describe('the dialect', () => {
     ['src/./a.ts', 'src/a.ts', true],
     ['a//b', 'a/b', true],
     ['{1..3}.txt', '2.txt', true],
+    // `./x` is the root's x (bash), not x at any depth
+    ['./x1', 'x1', true],
+    ['./x1', 'a/x1', false],
+    ['{./x1,zzz}', 'a/zzz', true],
+    ['{./x1,zzz}', 'a/x1', false],
+    ['./!(zz)', 'a/b', false],
+    ['./!(zz)', 'b', true],
+    // POSIX classes as bash in a UTF-8 locale
+    ['[[:alnum:]]文.ts', '中文.ts', true],
+    ['[[:alpha:]]', 'é', true],
+    ['[[:upper:]]*', 'Ωmega', true],
+    ['[[:digit:]]', '٣', false],
+    ['[![:alpha:]]x', '中x', false],
   ];
   it.each(cases)('%j against %j is %s', (pattern, path, expected) => {
     const name = path.slice(path.lastIndexOf('/') + 1);

@@ -16,6 +16,11 @@
 export function patternReach(patterns: readonly string[]): number {
   let reach = 0;
   for (const alternative of patterns) {
+    // A leading `/` marks an anchored one-segment glob (`./x`): the root's entries only.
+    if (alternative.startsWith('/')) {
+      reach = Math.max(reach, 1);
+      continue;
+    }
     const segments = alternative.split('/');
     // No `/`: a base name at any depth. A `**` segment: any number of levels.
     if (segments.length === 1 || segments.includes('**')) return Infinity;
