@@ -1,0 +1,43 @@
+/**
+ * Untrusted text made safe to show: a file name, a path, a line of a file, on its way into an
+ * agent's answer (src/agent/text.ts) or onto a person's terminal (src/cli/). A name is whatever the
+ * filesystem allows, newlines and escape sequences included, so shown raw it can forge a line of
+ * the answer ("(search complete)"), move a terminal's cursor, or reorder what is read (bidi).
+ *
+ * The contract (docs/agent.md, "Untrusted text"):
+ * - Escaped, each as `\u{HEX}` (its code point, lower-case hex, no padding): every C0 control
+ *   (U+0000-U+001F: tab, newline, carriage return, ESC...), DEL (U+007F), every C1 control
+ *   (U+0080-U+009F), U+2028 and U+2029, the bidirectional controls (U+061C, U+200E, U+200F,
+ *   U+202A-U+202E, U+2066-U+2069), and the other characters that are invisible and stand for no
+ *   text: U+200B, U+2060-U+2064, U+206A-U+206F, U+FEFF, U+FFF9-U+FFFB, the tags U+E0000-U+E007F,
+ *   and an unpaired surrogate. Left alone: U+200C and U+200D, which shape ordinary writing
+ *   (Persian, Indic scripts, emoji sequences).
+ * - A backslash is written `\u{5c}` only where it is followed by `u{`, the one place it could be
+ *   read as the start of an escape; everywhere else it is itself.
+ * - So every `\u{` in the output starts an escape, and the form is reversible (`unescapeText`).
+ *   Everything else passes unchanged: a line of code holding `\n`, `\t` or `\\`, or a Windows path
+ *   like `C:\tools\new`, reads exactly as it is on disk, which a C-style `\n` form cannot offer
+ *   (it would have to double those backslashes).
+ * - The output holds no line break: escaped text can never start a line of its own.
+ */
+
+/** What is escaped; the `u` flag makes a class of surrogates match unpaired ones only. */
+const UNSAFE_CHARS = String.raw`[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]`;
+const UNSAFE = new RegExp(`${UNSAFE_CHARS}|\\\\(?=u\\{)`, 'u');
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
+const ESCAPE_ALL = /\\u\{([0-9a-f]{1,6})\}/g;
+
+/** `text` with every character that could forge a line, drive a terminal or hide text written `\u{HEX}`. */
+export function escapeText(text: string): string {
+  // Perf: almost every name holds nothing to escape; one scan, and the same string back.
+  if (!UNSAFE.test(text)) return text;
+  return text.replace(UNSAFE_ALL, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+}
+
+/** The text `escapeText` was given, from what it returned. */
+export function unescapeText(shown: string): string {
+  return shown.replace(ESCAPE_ALL, (escape, hex: string) => {
+    const code = parseInt(hex, 16);
+    return code > 0x10ffff ? escape : String.fromCodePoint(code);
+  });
+}
