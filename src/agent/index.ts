@@ -17,3 +17,5 @@ export {
 } from './context.js';
 export type { ErrorMetadata } from './answer.js';
 export type { Total, Policy, Overview, SimilarNames, Attempt } from './text.js';
+// How `content` shows text from the disk (docs/agent.md, "Untrusted text"), for a host that shows `metadata` too.
+export { escapeText, unescapeText } from '../text-escape.js';

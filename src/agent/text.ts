@@ -14,9 +14,14 @@
  *   only that line (or only its start) must not show an absence.
  * - Symlinks whose name matches are named (not followed, never results), so "no regular file" is
  *   never read as "nothing by that name"; an engine that cannot see links says so.
+ * - Text from the disk (every path, name, root and line of a file) goes through `escapeText`
+ *   (src/text-escape.ts) where it is worded, exactly once: a file name cannot forge a line of the
+ *   answer, nor carry a control or invisible formatting character to the model. The facts stay
+ *   raw; so does `metadata`.
  */
 import type { ContentIncompleteReason } from '../content/types.js';
 import { classifyErrorCode, type IncompleteReason, type SkippedEntry } from '../result.js';
+import { escapeText } from '../text-escape.js';
 import { MAX_LIMIT } from './context.js';
 import type { RefusalKind } from './paths.js';
 
@@ -64,7 +69,7 @@ export interface AnswerFacts {
   emptyHeadline: string;
   /** What was looked for and where, for the incomplete headline: `files matching "x" under /w`. */
   scope: string;
-  /** The page: one line per result. */
+  /** The page: one line per result, raw (`renderAnswer` escapes each). */
   lines: readonly string[];
   total: Total;
   complete: boolean;
@@ -80,19 +85,19 @@ export interface AnswerFacts {
 }
 
 export function noFilesHeadline(pattern: string, root: string): string {
-  return `No files matching ${quote(pattern)} under ${root} (search complete).`;
+  return `No files matching ${quote(pattern)} under ${escapeText(root)} (search complete).`;
 }
 
 export function noMatchesHeadline(query: string, root: string, include: string | undefined, regex: boolean): string {
-  return `No matches for ${queryText(query, regex)}${include === undefined ? '' : ` in files matching ${quote(include)}`} under ${root} (search complete).`;
+  return `No matches for ${queryText(query, regex)}${include === undefined ? '' : ` in files matching ${quote(include)}`} under ${escapeText(root)} (search complete).`;
 }
 
 export function globScope(pattern: string, root: string): string {
-  return `files matching ${quote(pattern)} under ${root}`;
+  return `files matching ${quote(pattern)} under ${escapeText(root)}`;
 }
 
 export function grepScope(query: string, root: string, include: string | undefined, regex: boolean): string {
-  return `${queryText(query, regex)}${include === undefined ? '' : ` in files matching ${quote(include)}`} under ${root}`;
+  return `${queryText(query, regex)}${include === undefined ? '' : ` in files matching ${quote(include)}`} under ${escapeText(root)}`;
 }
 
 export const INCOMPLETE_LABEL = '(incomplete)';
@@ -105,7 +110,7 @@ export const LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep lists regul
 export function linksText(links: LinkMatches): string {
   const named = links.paths.slice(0, LISTED_PATHS);
   const more = links.count > named.length ? `, and ${links.count - named.length} more` : '';
-  return `${linkCount(links.count)} (not followed): ${named.join(', ')}${more}`;
+  return `${linkCount(links.count)} (not followed): ${named.map(escapeText).join(', ')}${more}`;
 }
 
 function linkCount(n: number): string {
@@ -138,7 +143,7 @@ export function renderAnswer(facts: AnswerFacts): string {
   } else if (facts.lines.length === 0) {
     out.push(hasLinks ? `Search incomplete: no regular file matches in the part that could be searched (${facts.scope}); ${linksText(links)}.` : `${INCOMPLETE_EMPTY} (${facts.scope}).`, NOT_PROOF);
   } else {
-    out.push(...facts.lines);
+    out.push(...facts.lines.map(escapeText));
     if (truncated) out.push(truncatedLabel(facts.lines.length, facts.total));
     if (gap) out.push(INCOMPLETE_LABEL, INCOMPLETE_WARNING);
     if (hasLinks) out.push(`Also ${linksText(links)}.`);
@@ -280,7 +285,7 @@ function unreadable(skipped: readonly SkippedEntry[], kind: 'permission-denied' 
   });
   // Paths, not directories: a file whose lstat or read failed is skipped too.
   if (hits.length === 0) return `some paths could not be read (${words})`;
-  const named = hits.slice(0, LISTED_PATHS).map((s) => (kind === 'io-error' ? `${s.path} (${s.code})` : s.path));
+  const named = hits.slice(0, LISTED_PATHS).map((s) => escapeText(kind === 'io-error' ? `${s.path} (${s.code})` : s.path));
   const more = hits.length > LISTED_PATHS ? `, and ${hits.length - LISTED_PATHS} more` : '';
   return `${count(hits.length, 'path')} could not be read (${words}): ${named.join(', ')}${more}`;
 }
@@ -308,10 +313,11 @@ export interface Overview {
 export const OVERVIEW_NAMES = 10;
 
 export function overviewLine(overview: Overview, lead = 'The search root'): string {
-  const { root, names, code } = overview;
-  if (names === undefined) return `${lead} ${root} could not be listed (${code ?? 'UNKNOWN'}).`;
+  const { names, code } = overview;
+  const root = escapeText(overview.root);
+  if (names === undefined) return `${lead} ${root} could not be listed (${escapeText(code ?? 'UNKNOWN')}).`;
   if (names.length === 0) return `${lead} ${root} is empty.`;
-  const shown = names.slice(0, OVERVIEW_NAMES).join(', ');
+  const shown = names.slice(0, OVERVIEW_NAMES).map(escapeText).join(', ');
   return names.length > OVERVIEW_NAMES
     ? `${lead} ${root} holds ${names.length} entries; the first ${OVERVIEW_NAMES}: ${shown}`
     : `${lead} ${root} holds ${count(names.length, 'entry', 'entries')}: ${shown}`;
@@ -332,7 +338,7 @@ export function similarNamesLine(similar: SimilarNames): string {
   const pool = similar.poolCapped ? ` (compared with the first ${similar.seen} file names seen)` : '';
   // Never a line starting with "No": it follows incomplete answers too.
   if (similar.paths.length === 0) return `Similar file names seen in the search: none resembles ${quote(similar.literal)}${pool}.`;
-  return `Similar file names seen in the search: ${similar.paths.join(', ')}${pool}`;
+  return `Similar file names seen in the search: ${similar.paths.map(escapeText).join(', ')}${pool}`;
 }
 
 /** One attempt in a grep's "Tried:" list. */
@@ -364,7 +370,7 @@ function attemptResult(a: Attempt): string {
   // The incompleteness first, as in every summary.
   const found = gap ? `incomplete search (${(reasons.length > 0 ? reasons : [UNSTATED]).map(reasonLabel).join(', ')}): ${n} in the part that could be searched` : n;
   const examples = a.examples ?? [];
-  return examples.length === 0 ? found : `${found}, e.g. ${examples.join(', ')}`;
+  return examples.length === 0 ? found : `${found}, e.g. ${examples.map(escapeText).join(', ')}`;
 }
 
 export function attemptQuery(query: string, regex: boolean, caseMode: 'exact' | 'ignore' | 'smart-ignore'): string {
@@ -387,8 +393,9 @@ export function cutLinesNote(maxLineChars: number): string {
 
 // ---- Refusals and errors ----
 
-export function refusalText(kind: RefusalKind, input: string, at: string, workspaceRoot: string): string {
+export function refusalText(kind: RefusalKind, input: string, at: string, root: string): string {
   const p = quote(input);
+  const workspaceRoot = escapeText(root);
   const advice = `Only the workspace root ${workspaceRoot} can be searched: give a path relative to it (for example "src"), or omit path to search all of it.`;
   switch (kind) {
     case 'nul':
@@ -412,16 +419,17 @@ export function invalidInputText(tool: 'glob' | 'grep', problems: readonly strin
   return `Invalid ${tool} input: ${problems.join('; ')}.`;
 }
 
+// A library message can quote a path or the model's text: escaped like any text from outside.
 export function invalidPatternText(message: string, root: string): string {
-  return `Invalid pattern: ${message}. Patterns are relative to the search root ${root}.`;
+  return `Invalid pattern: ${escapeText(message)}. Patterns are relative to the search root ${escapeText(root)}.`;
 }
 
 export function invalidQueryText(message: string): string {
-  return `Invalid query: ${message}.`;
+  return `Invalid query: ${escapeText(message)}.`;
 }
 
 export function searchFailedText(message: string): string {
-  return `The search could not run: ${message}.`;
+  return `The search could not run: ${escapeText(message)}.`;
 }
 
 // ---- Small helpers ----
