@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { EXIT, exitCodeForError, exitCodeForResult, isUsageError } from '../src/cli/exit.js';
 import { CHUNK_CHARS, ChunkWriter, buildRelDisplay, type OutputStream } from '../src/cli/output.js';
 import { explainReason, formatProgress, formatSummary, shouldColor, stylesFor, type SummaryContext } from '../src/cli/summary.js';
+import { formatContentSummary } from '../src/cli/content-summary.js';
+import type { ContentSummary } from '../src/content/types.js';
 import { FindFileError } from '../src/errors.js';
 import { INCOMPLETE_REASONS, type FindSummary } from '../src/result.js';
 
@@ -167,6 +169,21 @@ describe('summary', () => {
       '  symlinks were not examined (ripgrep lists regular files only)',
     ]);
     expect(formatSummary(summaryOf({ ...ripgrep, matchedCount: 1 }), ctx)).toBe('find-file: 1 match under /home/u: complete, every directory was read\n');
+  });
+
+  it('escapes every path it shows (root, skipped paths, matching links), file and content summaries alike', () => {
+    const hostile = { ...ctx, root: '/home/u/x\n(search complete)', displayPath: (rel: string) => `/r/${rel}` };
+    const skipped = [{ path: 'd\x1b[2J\nfind-file: 0 matches', code: 'EACCES' }];
+    const lines = formatSummary(summaryOf({ incompleteReasons: ['permission-denied'], skipped, linkMatches: ['l\u202eyp.exe'], linkMatchedCount: 1, matchedCount: 1 }), hostile).split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      'find-file: INCOMPLETE search under /home/u/x\\u{a}(search complete): 1 match in the part searched, there may be more',
+      '  also 1 symlink matches (not followed): /r/l\\u{202e}yp.exe',
+      '  why: permission-denied: 1 path could not be read (access denied)',
+      '  skipped: /r/d\\u{1b}[2J\\u{a}find-file: 0 matches (EACCES)',
+    ]);
+    const content = formatContentSummary({ ...summaryOf({ skipped }), hitCount: 0, binarySkipped: 0, truncated: false, protocolErrors: 0 } as unknown as ContentSummary, hostile);
+    expect(content.split('\n')[0]).toBe('find-file: no hits under /home/u/x\\u{a}(search complete): complete, every file was searched, so the text does not occur there');
+    expect(content).toContain('  skipped: /r/d\\u{1b}[2J\\u{a}find-file: 0 matches (EACCES)\n');
   });
 
   it('colours only for a terminal, and never with NO_COLOR', () => {

@@ -6,7 +6,7 @@
  */
 import type { ContentSummary } from '../content/types.js';
 import type { FindSummary } from '../result.js';
-import { count, explainReason, incompleteHeadline, layoutSummary, type SummaryContext } from './summary.js';
+import { count, escapedContext, explainReason, incompleteHeadline, layoutSummary, type SummaryContext } from './summary.js';
 
 /** The first line: the incompleteness first when there is one, as in the file-listing summary. */
 function headline(summary: ContentSummary, ctx: SummaryContext): string {
@@ -29,7 +29,8 @@ function explainContentReason(reason: string, summary: ContentSummary, ctx: Summ
   return explainReason(reason, { ...summary, matchedCount: summary.hitCount } as unknown as FindSummary, ctx);
 }
 
-export function formatContentSummary(summary: ContentSummary, ctx: SummaryContext): string {
+export function formatContentSummary(summary: ContentSummary, raw: SummaryContext): string {
+  const ctx = escapedContext(raw);
   return layoutSummary(summary, ctx, {
     headline: headline(summary, ctx),
     explain: (reason) => explainContentReason(reason, summary, ctx),

@@ -2,7 +2,9 @@
  * One search of the `find-file` command, printed, and its exit status. bin/find-file.mjs turns
  * argv into a `CliRequest`; this module runs it against the library and writes:
  *
- * - human (or `-0`): paths on stdout as they are found, then the summary on stderr;
+ * - human (or `-0`): paths on stdout as they are found, then the summary on stderr; on a terminal
+ *   (human only) paths and hit text are escaped (src/text-escape.ts), as ls and fd do, so a name
+ *   cannot drive the terminal or forge a line; a pipe, a file and `-0` get the raw names;
  * - `--json`: exactly one JSON object on stdout, the library's result;
  * - `--ndjson`: one `{"type":"match"}` line per path as found, then one `{"type":"summary"}` line.
  *
@@ -19,6 +21,7 @@ import { ChunkWriter, buildRelDisplay } from './output.js';
 import { ProgressLine, buildCountingFs } from './progress.js';
 import { formatContentSummary } from './content-summary.js';
 import { formatSummary, shouldColor, stylesFor, type SummaryContext } from './summary.js';
+import { escapeText } from '../text-escape.js';
 
 export type OutputMode = 'human' | 'print0' | 'json' | 'ndjson';
 
@@ -97,9 +100,10 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
   }
   if (output === 'ndjson') return printNdjson(searchFiles(options), (match) => '{"type":"match","path":' + JSON.stringify(match) + '}\n');
   const display = buildRelDisplay(options.root, process.cwd());
+  const shown = stdoutText(output);
   const end = output === 'print0' ? '\0' : '\n';
   // The library already made --absolute paths absolute and native.
-  const format = options.absolute ? (match: string) => match + end : (match: string) => display(match) + end;
+  const format = options.absolute ? (match: string) => shown(match) + end : (match: string) => shown(display(match)) + end;
   return printHuman(options, searchFiles, format, formatSummary);
 }
 
@@ -124,8 +128,18 @@ async function printContent(options: FindOptions, query: string, output: OutputM
   };
   if (output === 'ndjson') return printNdjson(start(options), (hit) => JSON.stringify({ type: 'hit', ...hit }) + '\n');
   const display = buildRelDisplay(options.absolute ? path.resolve(options.root) : options.root, process.cwd());
+  const shown = stdoutText(output);
   const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
-  return printHuman(options, start, (hit) => `${display(hit.path)}${sep}${hit.line}:${hit.column}: ${hit.text}\n`, formatContentSummary);
+  return printHuman(options, start, (hit) => `${shown(display(hit.path))}${sep}${hit.line}:${hit.column}: ${shown(hit.text)}\n`, formatContentSummary);
+}
+
+/**
+ * What a path or a line of text becomes on stdout: escaped for a person at a terminal (a name
+ * holding ESC or a newline would otherwise drive the terminal or forge a line); raw for a pipe,
+ * a file and `-0`, which must get the real names (`| xargs -0`), as with ls and fd.
+ */
+function stdoutText(output: OutputMode): (text: string) => string {
+  return output === 'human' && process.stdout.isTTY === true ? escapeText : (text) => text;
 }
 
 async function printNdjson<T, S extends Outcome>(search: Search<T, S>, format: (item: T) => string): Promise<S> {

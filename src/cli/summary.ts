@@ -4,9 +4,12 @@
  * "no matches, but the search was incomplete" cannot be read as "the file does not exist": an
  * incomplete summary starts with `INCOMPLETE`, before any count. Symlinks whose name matches are
  * named (they are not regular files, so never matches), so "no matching file" is never read as
- * "nothing by that name"; an engine that cannot see links (ripgrep) says so.
+ * "nothing by that name"; an engine that cannot see links (ripgrep) says so. Every path it shows
+ * (the root, skipped paths, matching links) is escaped (src/text-escape.ts), terminal or not: the
+ * summary is for people, and a name must not forge its verdict.
  */
 import { classifyErrorCode, type FindSummary, type IncompleteReason } from '../result.js';
+import { escapeText } from '../text-escape.js';
 
 /** ANSI styles, or none: chosen once per run by `shouldColor`. */
 export interface Styles {
@@ -54,6 +57,16 @@ export interface SummaryContext {
   styles: Styles;
   /** How many skipped paths to name before counting the rest. @default 5 */
   showSkipped?: number;
+}
+
+/**
+ * The context with every path it yields escaped. The two formatters apply it once, on entry, so
+ * no wording below them can show a raw path.
+ */
+export function escapedContext(ctx: SummaryContext): SummaryContext {
+  const { displayPath } = ctx;
+  const displayMatch = ctx.displayMatch ?? displayPath;
+  return { ...ctx, root: escapeText(ctx.root), displayPath: (rel) => escapeText(displayPath(rel)), displayMatch: (p) => escapeText(displayMatch(p)) };
 }
 
 export function count(n: number, one: string, many: string): string {
@@ -165,7 +178,7 @@ export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: 
   lines.push(...(parts.notes ?? []));
   const show = ctx.showSkipped ?? 5;
   for (const entry of summary.skipped.slice(0, show)) {
-    lines.push(`  skipped: ${ctx.displayPath(entry.path)} ${dim(`(${entry.code})`)}`);
+    lines.push(`  skipped: ${ctx.displayPath(entry.path)} ${dim(`(${escapeText(entry.code)})`)}`);
   }
   const rest = summary.skippedCount - Math.min(show, summary.skipped.length);
   if (rest > 0) lines.push(`  ... and ${count(rest, 'more skipped path', 'more skipped paths')} (--json lists them all)`);
@@ -179,7 +192,8 @@ export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: 
 }
 
 /** The summary printed on stderr after the paths. */
-export function formatSummary(summary: FindSummary, ctx: SummaryContext): string {
+export function formatSummary(summary: FindSummary, raw: SummaryContext): string {
+  const ctx = escapedContext(raw);
   return layoutSummary(summary, ctx, { ...headlines(summary, ctx), explain: (reason) => explainReason(reason, summary, ctx) });
 }
 
