@@ -127,7 +127,9 @@ function parseSequence(p: Parser, depth: number): { source: string; literal: str
       }
     }
     if (ch === '*') {
-      while (p.glob[p.i] === '*' && !(p.glob[p.i + 1] === '(')) p.i++;
+      // Runs of `*` are one `*`; a later `*(` starts an extglob (an unclosed one is a `*` and a `(`).
+      p.i++;
+      while (p.glob[p.i] === '*' && p.glob[p.i + 1] !== '(') p.i++;
       addMagic(ANY_RUN);
       continue;
     }

@@ -105,6 +105,8 @@ describe('the dialect', () => {
     ['*.!(js)', 'a.b.js', true],
     ['*.!(js)', 'a.ts', true],
     ['@(a', '@(a', true], // unclosed: literal
+    ['*(x', 'a(x', true], // an unclosed *( is a * and a ( (this once looped forever)
+    ['**/*(*', 'q(z', true],
     // escapes (posix)
     ['a\\*b', 'a*b', true],
     ['a\\*b', 'axb', false],
