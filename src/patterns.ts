@@ -58,13 +58,37 @@ export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: strin
     throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} is a negation: list what to leave out in "exclude" instead`, option);
   }
   const alternatives: string[] = [];
-  for (const expanded of braceExpand(p)) {
+  for (const expanded of expandBraces(p, flavor.platform)) {
     const alternative = normalizeAlternative(expanded, raw, flavor.platform, option);
     if (!alternatives.includes(alternative)) alternatives.push(alternative);
   }
   const literal = literalReading(p, raw, flavor, option);
   if (literal !== undefined && !alternatives.includes(literal)) alternatives.push(literal);
   return alternatives;
+}
+
+/**
+ * Brace expansion by minimatch's `braceExpand`, with two of its habits kept out: it does not
+ * expand a set holding a newline (`{a<LF>b,c}`: its regex's `.` stops there), and it turns an
+ * escaped backslash `\\\\` into a bare `\\`, which would then escape the next character. Both are
+ * swapped for characters the pattern does not hold, and swapped back in every alternative.
+ */
+function expandBraces(p: string, platform: Platform): string[] {
+  const free = [...freeCharacters(p, 2)];
+  const [newline, backslashes] = free as [string, string];
+  let protectedText = p.replace(/\n/g, newline);
+  if (platform !== 'win32') protectedText = protectedText.replace(/\\\\/g, backslashes);
+  return braceExpand(protectedText).map((a) => a.split(newline).join('\n').split(backslashes).join('\\\\'));
+}
+
+/** `count` private-use characters that do not occur in `text`. */
+function freeCharacters(text: string, count: number): string[] {
+  const found: string[] = [];
+  for (let code = 0xe000; found.length < count; code++) {
+    const ch = String.fromCharCode(code);
+    if (!text.includes(ch)) found.push(ch);
+  }
+  return found;
 }
 
 /** One brace alternative, brought to the root-relative form every backend uses. */

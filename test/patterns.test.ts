@@ -118,6 +118,11 @@ describe('the dialect', () => {
     ['src/./a.ts', 'src/a.ts', true],
     ['a//b', 'a/b', true],
     ['{1..3}.txt', '2.txt', true],
+    // braces around a newline expand; an escaped backslash stays one literal backslash
+    ['{n\nl.ts,x1}', 'n\nl.ts', true],
+    ['{😀,d\nx}/in.ts', 'd\nx/in.ts', true],
+    ['a\\\\b', 'a\\b', true],
+    ['{x,y}\\\\*', 'y\\z', true],
     // `./x` is the root's x (bash), not x at any depth
     ['./x1', 'x1', true],
     ['./x1', 'a/x1', false],
