@@ -8,7 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFiles, findFilesStream, findFilesSync, type FindOptions, type FindResult } from '../src/index.js';
+import type { FindOptions } from '../src/index.js';
+import { searchForms } from './helpers/forms.js';
 import { hasRg, realRg, requireRipgrepInCi } from './helpers/real-rg.js';
 
 requireRipgrepInCi();
@@ -40,19 +41,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-type Form = (options: FindOptions) => Promise<FindResult>;
-const FORMS: [string, Form][] = [
-  ['walker', (o) => findFiles(o)],
-  ['sync', async (o) => findFilesSync(o)],
-  ['stream', async (o) => {
-    const stream = findFilesStream(o);
-    const matches: string[] = [];
-    for await (const m of stream) matches.push(m);
-    return { ...(await stream.summary), matches: matches.sort() };
-  }],
-  ['ripgrep', (o) => findFiles({ ...o, backend: 'ripgrep', rgPath: realRg.path })],
-  ['auto', (o) => findFiles({ ...o, backend: 'auto', rgPath: realRg.path })],
-];
+const FORMS = searchForms(realRg.path);
 
 const ROWS: [string, Partial<FindOptions>, string[]][] = [
   ['pkg/**/src/**/*.ts', {}, ['pkg/core/src/util/s.ts']],

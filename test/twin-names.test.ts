@@ -8,12 +8,13 @@ import { lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFiles, findFilesStream, findFilesSync, type FindOptions, type FindResult } from '../src/index.js';
+import type { FindOptions } from '../src/index.js';
+import { searchForms } from './helpers/forms.js';
 import { hasRg, realRg, requireRipgrepInCi } from './helpers/real-rg.js';
 
 requireRipgrepInCi();
 
-const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+const bytes = (...parts: (string | number[] | Buffer)[]) => Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 const BAD = [0xff];
 const FFFD = [0xef, 0xbf, 0xbd];
 
@@ -52,19 +53,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-type Form = (o: FindOptions) => Promise<FindResult>;
-const FORMS: [string, Form][] = [
-  ['walker', (o) => findFiles(o)],
-  ['sync', async (o) => findFilesSync(o)],
-  ['stream', async (o) => {
-    const stream = findFilesStream(o);
-    const matches: string[] = [];
-    for await (const m of stream) matches.push(m);
-    return { ...(await stream.summary), matches: matches.sort() };
-  }],
-  ['ripgrep', (o) => findFiles({ ...o, backend: 'ripgrep', rgPath: realRg.path })],
-  ['auto', (o) => findFiles({ ...o, backend: 'auto', rgPath: realRg.path })],
-];
+const FORMS = searchForms(realRg.path);
 
 const EXPECTED: Record<string, string[]> = {
   dirs: ['d\uFFFD/real.txt'],
