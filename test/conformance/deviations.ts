@@ -1,0 +1,201 @@
+/**
+ * The only places where find-file may answer differently from an oracle of the conformance suite
+ * (test/conformance/conformance.test.ts), each with its reason. Keep this list small: an entry
+ * here is a promise to users that the difference is meant. Every entry is a predicate over one
+ * disagreement (which oracle, the pattern, the case mode, and the paths only one side returned),
+ * written as narrowly as the reason: it must not swallow a different bug that happens to share the
+ * pattern.
+ */
+import { braceExpand } from 'minimatch';
+
+export type OracleName = 'bash' | 'minimatch' | 'ripgrep' | 'auto' | 'sync' | 'stream' | 'refusal';
+
+export interface Disagreement {
+  oracle: OracleName;
+  pattern: string;
+  nocase: boolean;
+  /** Index of the generated tree, and its directory (removed after the run unless FF_CONFORMANCE_KEEP=1). */
+  tree: number;
+  root: string;
+  /** Paths the oracle (or the reference answer) has and find-file does not. */
+  expectedOnly: string[];
+  /** Paths find-file returned that the oracle does not. */
+  actualOnly: string[];
+  /** Anything else that differed: a refusal, completeness, an error. */
+  note?: string;
+  /** What the oracle did that a reader needs to know (bash's brace expansion differing from braceExpand's). */
+  context?: string;
+}
+
+export interface Deviation {
+  oracles: readonly OracleName[];
+  /** One line: why find-file is right to differ here. */
+  reason: string;
+  applies(d: Disagreement): boolean;
+}
+
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
+const KELVIN = /\u212A/u; // KELVIN SIGN (bash folds it to `k`; LONG S U+017F it leaves alone)
+
+/** The pattern's brace alternatives (minimatch's braceExpand, as find-file expands them), split into segments. */
+type Segments = string[][];
+
+/** Scans one segment for unescaped extglob openers: is one left open, is a `!(` followed by more text? */
+function scanSegment(segment: string): { unclosed: boolean; negation: boolean } {
+  let depth = 0;
+  let negation = false;
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]!;
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if ('?*+@!'.includes(c) && segment[i + 1] === '(') {
+      if (c === '!') negation = true;
+      depth++;
+      i++;
+    } else if (c === ')' && depth > 0) depth--;
+  }
+  return { unclosed: depth > 0, negation };
+}
+
+const hasUnclosedExtglob = (alternatives: Segments) => alternatives.some((segs) => segs.some((s) => scanSegment(s).unclosed));
+/** A `!(...)` in a segment that is not the alternative's last. */
+const hasInnerNegation = (alternatives: Segments) => alternatives.some((segs) => segs.slice(0, -1).some((s) => scanSegment(s).negation));
+const globstars = (alternatives: Segments) => Math.max(0, ...alternatives.map((segs) => segs.filter((s) => s === '**').length));
+/** A segment where a backslash escape (other than `\\*`, `\\?`) comes after an unescaped `*`, `?`, `[` or extglob. */
+function escapeAfterMagic(segment: string): boolean {
+  let magic = false;
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment[i]!;
+    if (c === '\\') {
+      if (magic && !'*?'.includes(segment[i + 1] ?? '')) return true;
+      i++;
+    } else if ('*?['.includes(c) || ('@!+'.includes(c) && segment[i + 1] === '(')) magic = true;
+  }
+  return false;
+}
+
+/** An escaped `c` (an odd run of backslashes before it). */
+const hasEscaped = (pattern: string, c: string) => new RegExp(`(^|[^\\\\])(\\\\\\\\)*\\\\\\${c}`).test(pattern);
+
+/** The pattern read as a plain path (no backslash in it), with `.` segments dropped. */
+function literalText(pattern: string): string | undefined {
+  if (pattern.includes('\\')) return undefined;
+  return pattern
+    .split('/')
+    .filter((s) => s !== '' && s !== '.')
+    .join('/');
+}
+
+const fewerOnly = (d: Disagreement) => d.actualOnly.length === 0 && d.expectedOnly.length > 0;
+const moreOnly = (d: Disagreement) => d.expectedOnly.length === 0 && d.actualOnly.length > 0;
+
+export const DEVIATIONS: readonly Deviation[] = [
+  // Where find-file means more than the glob says, on purpose.
+  {
+    oracles: ['bash', 'minimatch'],
+    reason:
+      'src/patterns.ts literalReading: a pattern with no backslash also matches the path its text names (`app/[id]/page.tsx` finds the folder `[id]`, as agent hosts do)',
+    applies: (d) => {
+      const literal = literalText(d.pattern);
+      // Only where the literal reading differs from the glob's: text a glob would not match itself.
+      if (literal === undefined || !/[[*?(]/.test(literal) || !moreOnly(d)) return false;
+      const same = (a: string, b: string) => (d.nocase ? a.toLowerCase() === b.toLowerCase() : a === b);
+      const anchored = d.pattern.includes('/');
+      return d.actualOnly.every((p) => (anchored ? same(p, literal) : same(p.slice(p.lastIndexOf('/') + 1), literal)));
+    },
+  },
+  // Oracle quirks: the oracle is wrong (the other oracle and find-file agree).
+  {
+    oracles: ['bash'],
+    reason:
+      "bash 5.2 matches nothing when an extglob opener (`!(`, `@(`, `?(`, `*(`, `+(`) is not closed in its segment; find-file, like minimatch, reads it literally, so it returns more, never less",
+    applies: (d) => moreOnly(d) && hasUnclosedExtglob(segmentsOf(d.pattern)),
+  },
+  {
+    oracles: ['bash'],
+    reason:
+      "bash's nocaseglob folds with towlower, and towlower(KELVIN SIGN) is `k`, so `k` matches `\u212A`; find-file folds as JavaScript's `i` flag does, as NTFS and the ripgrep excludes (src/rg/argv.ts foldsAlike) keep them apart",
+    applies: (d) => d.nocase && fewerOnly(d) && d.expectedOnly.every((p) => KELVIN.test(p) || KELVIN.test(d.pattern)),
+  },
+  {
+    oracles: ['minimatch'],
+    reason:
+      "minimatch's `?` and `[...]` match one UTF-16 code unit, so `?` never matches 😀 and `??` does; find-file (like bash in C.UTF-8) matches one code point",
+    applies: (d) => /[?[]/.test(d.pattern) && [...d.expectedOnly, ...d.actualOnly].every((p) => ASTRAL.test(p)),
+  },
+  {
+    oracles: ['minimatch'],
+    reason: "minimatch's `!(...)` in a segment before a `/` matches across segments (`!(a)/**` matches `a/x` and root files); bash and find-file read it per segment",
+    applies: (d) => d.expectedOnly.length > 0 && hasInnerNegation(segmentsOf(d.pattern)),
+  },
+  {
+    oracles: ['minimatch'],
+    reason: 'minimatch 10 gives up on some patterns with three or more `**` segments (`**/a/b/**/x/**/h` does not match `a/b/x/h`)',
+    applies: (d) => moreOnly(d) && globstars(segmentsOf(d.pattern)) >= 3,
+  },
+  {
+    oracles: ['minimatch'],
+    reason: 'minimatch 10 never matches a segment where an escaped character follows magic (`?p\\)` does not match `(p)`, nor `*\\,` `x,`)',
+    applies: (d) => moreOnly(d) && segmentsOf(d.pattern).some((segs) => segs.some(escapeAfterMagic)),
+  },
+  {
+    oracles: ['minimatch'],
+    reason:
+      "minimatch's braceExpand leaves a brace set holding a newline unexpanded and turns `\\\\` into `\\` inside one; find-file expands as bash does (the bash oracle checks it)",
+    applies: (d) => d.pattern.includes('{') && (d.pattern.includes('\n') || d.pattern.includes('\\\\')),
+  },
+  {
+    oracles: ['minimatch'],
+    reason: 'minimatch 10 reads an escaped `\\|` as an alternation bar, in and out of extglobs',
+    applies: (d) => hasEscaped(d.pattern, '|'),
+  },
+];
+
+function segmentsOf(pattern: string): Segments {
+  return braceExpand(pattern).map((a) => a.split('/'));
+}
+
+/** Patterns find-file refuses on purpose (docs/contract.md, "Patterns that are refused"), with the code. */
+export interface IntendedRefusal {
+  code: 'FF_INVALID_PATTERN' | 'FF_PATTERN_OUTSIDE_ROOT';
+  reason: string;
+  test(pattern: string, alternatives: readonly string[]): boolean;
+}
+
+export const INTENDED_REFUSALS: readonly IntendedRefusal[] = [
+  { code: 'FF_INVALID_PATTERN', reason: 'empty or blank: no glob at all', test: (p) => p.trim() === '' },
+  {
+    code: 'FF_PATTERN_OUTSIDE_ROOT',
+    reason: 'a `..` segment (after brace expansion) climbs out of the root',
+    test: (_p, alternatives) => alternatives.some((a) => a.split('/').includes('..')),
+  },
+  {
+    code: 'FF_PATTERN_OUTSIDE_ROOT',
+    reason: 'absolute (after brace expansion): patterns are root-relative',
+    test: (_p, alternatives) => alternatives.some((a) => a.startsWith('/')),
+  },
+  {
+    code: 'FF_INVALID_PATTERN',
+    reason: 'a leading `!` not followed by `(` is a negation: that is what `exclude` is for',
+    test: (p) => p.startsWith('!') && !p.startsWith('!('),
+  },
+  { code: 'FF_INVALID_PATTERN', reason: 'ends in `/`: it names a directory, and find-file returns files', test: (p) => p.endsWith('/') },
+  {
+    code: 'FF_INVALID_PATTERN',
+    reason: 'only `.` segments: it names the root itself, not a file under it',
+    test: (_p, alternatives) => alternatives.some((a) => a.split('/').every((s) => s === '.' || s === '')),
+  },
+];
+
+/** The refusal find-file should give, or undefined when the pattern must be searched. */
+export function intendedRefusal(pattern: string, alternatives: readonly string[]): IntendedRefusal | undefined {
+  return INTENDED_REFUSALS.find((r) => r.test(pattern, alternatives));
+}
+
+/** The deviation that covers this disagreement, if any. */
+export function knownDeviation(d: Disagreement): Deviation | undefined {
+  return DEVIATIONS.find((dev) => dev.oracles.includes(d.oracle) && dev.applies(d));
+}
+
