@@ -36,6 +36,8 @@ export interface Deviation {
 
 const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
 const KELVIN = /\u212A/u; // KELVIN SIGN (bash folds it to `k`; LONG S U+017F it leaves alone)
+/** Characters Unicode case folding joins to another letter and JavaScript's `i` without `u` does not. */
+const UNICODE_ONLY_FOLDS = /[\u017F\u212A\u212B\u2126\u1E9E]/u;
 
 /** The pattern's brace alternatives (minimatch's braceExpand, as find-file expands them), split into segments. */
 type Segments = string[][];
@@ -105,6 +107,12 @@ export const DEVIATIONS: readonly Deviation[] = [
       const anchored = d.pattern.includes('/');
       return d.actualOnly.every((p) => (anchored ? same(p, literal) : same(p.slice(p.lastIndexOf('/') + 1), literal)));
     },
+  },
+  {
+    oracles: ['bash', 'minimatch'],
+    reason:
+      'a glob holding a POSIX class needs the regex `u` flag (Unicode properties), and with `i` that folds by Unicode: `s` matches LONG S, `k` the KELVIN SIGN (docs/contract.md says so); find-file returns more there, never less',
+    applies: (d) => d.nocase && moreOnly(d) && /\[:[a-z]+:\]/.test(d.pattern) && d.actualOnly.every((p) => UNICODE_ONLY_FOLDS.test(p)),
   },
   // Oracle quirks: the oracle is wrong (the other oracle and find-file agree).
   {
