@@ -70,3 +70,21 @@ describe.skipIf(process.platform !== 'linux' || !existsSync('/proc/kmsg'))('a fi
     expect(JSON.parse(run.stdout.trim())).toEqual([{ path: 'kmsg', code: expect.stringMatching(/^(EAGAIN|EACCES|EPERM)$/) }]);
   });
 });
+
+describe.skipIf(process.platform === 'win32')('a low open-file limit', () => {
+  it('ulimit -n 32: the read-ahead shrinks instead of turning its own EMFILEs into gaps', () => {
+    // Files larger than one chunk stay open while they wait to be searched: 150 of them.
+    for (let d = 0; d < 5; d++) {
+      nodeFs.mkdirSync(join(root, `d${d}`));
+      for (let f = 0; f < 30; f++) writeFileSync(join(root, `d${d}`, `big${f}.txt`), `${'a'.repeat(200_000)}\nneedle\n`);
+    }
+    const script = `
+      const { searchContent } = await import(${JSON.stringify(new URL('../dist/index.js', import.meta.url).href)});
+      const r = await searchContent({ root: ${JSON.stringify(root)}, query: 'needle' });
+      console.log(JSON.stringify({ hits: r.hitCount, skipped: r.skipped, complete: r.complete }));`;
+    const run = spawnSync('bash', ['-c', 'ulimit -n 32 && exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.status, run.stderr).toBe(0);
+    // 150 big files and a.txt, z.txt: every one searched.
+    expect(JSON.parse(run.stdout.trim())).toEqual({ hits: 152, skipped: [], complete: true });
+  });
+});

@@ -26,7 +26,11 @@ import type { ContentIncompleteReason, ContentSummary } from './types.js';
 /** Files the walk may find ahead of the search before it pauses. */
 const FILE_QUEUE = 256;
 
-/** Files opened, with their first chunk read, ahead of the one being searched. */
+/**
+ * Files opened, with their first chunk read, ahead of the one being searched. Halved (down to 1)
+ * each time an open finds the process out of file handles: under a low `ulimit -n` the read-ahead
+ * itself held most of them, and its own EMFILEs became gaps in the answer.
+ */
 const READ_AHEAD = 32;
 
 interface Ahead {
@@ -119,7 +123,7 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
    */
   const startFile = async (rel: string, buffer: Uint8Array): Promise<First> => {
     const path = walkPlan.sep === '/' ? walkPlan.rootPrefix + rel : walkPlan.rootPrefix + rel.replace(/\//g, walkPlan.sep);
-    const opened = await openRetrying(fs, path);
+    const opened = await openRetrying(fs, path, () => (readAhead = Math.max(1, readAhead >> 1)));
     if (!opened.ok) return opened;
     let bytes = 0;
     for (;;) {
@@ -177,6 +181,7 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
   // opened and their first chunk read `READ_AHEAD` at a time, but searched one at a time, in the
   // walk's order: hits (and which ones a limit keeps) are the same as with no read-ahead.
   const ahead: Ahead[] = [];
+  let readAhead = READ_AHEAD;
   const pool: Uint8Array[] = [];
   const takeFile = (): string | undefined => {
     if (head >= files.length) return undefined;
@@ -191,7 +196,7 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
     return rel;
   };
   const fillAhead = () => {
-    while (ahead.length < READ_AHEAD) {
+    while (ahead.length < readAhead) {
       const rel = takeFile();
       if (rel === undefined) return;
       const buffer = pool.pop() ?? new Uint8Array(READ_CHUNK_BYTES);
@@ -281,7 +286,7 @@ const OPEN_FLAGS: string | number =
  * checks, on the descriptor itself, that it is a regular file: a FIFO, device or directory swapped in
  * since the listing is closed unread and reported as `EFTYPE` (a gap: it is not what was listed).
  */
-async function openRetrying(fs: FileReaderFs, path: string): Promise<Opened> {
+async function openRetrying(fs: FileReaderFs, path: string, onOutOfHandles: () => void): Promise<Opened> {
   for (let attempt = 0; ; attempt++) {
     const opened = await new Promise<Opened>((resolve) => {
       try {
@@ -292,6 +297,7 @@ async function openRetrying(fs: FileReaderFs, path: string): Promise<Opened> {
     });
     const retryable = !opened.ok && classifyErrorCode(errorCodeOf(opened.error)) === 'retryable';
     if (!retryable || attempt >= RETRY_DELAYS_MS.length) return opened.ok ? checkRegular(fs, opened.fd) : opened;
+    onOutOfHandles();
     await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
   }
 }
