@@ -5,6 +5,8 @@
  * that waits for data (/proc/kmsg) cannot keep the process from exiting.
  */
 import { spawnSync } from 'node:child_process';
+import fsModule from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import * as nodeFs from 'node:fs';
 import { existsSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +55,36 @@ describe.skipIf(process.platform === 'win32')('an entry swapped between listing 
     expect(result.hits.map((h) => h.text)).toEqual(['needle in a']);
     expect(JSON.stringify(result)).not.toContain('SECRET');
     expect(result.skipped).toEqual([{ path: 'z.txt', code: 'ELOOP' }]);
+    expect(result.complete).toBe(false);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a directory on the way swapped for a link (Linux: /proc/self/fd)', () => {
+  it('the file is reached through the link, so it is closed unread: ELOOP, and the file outside the root is never searched', async () => {
+    nodeFs.mkdirSync(join(root, 'y'));
+    writeFileSync(join(root, 'y', 'z.txt'), 'needle in y\n');
+    nodeFs.mkdirSync(join(base, 'outside'));
+    writeFileSync(join(base, 'outside', 'z.txt'), 'needle SECRET\n');
+    // The walk listed y/ as a directory; before y/z.txt is opened, y becomes a link to outside/.
+    // The check runs for the real node:fs only, so the real module's open is patched for this test.
+    const realOpen = fsModule.open;
+    fsModule.open = ((path: string, flags: number, callback: (error: NodeJS.ErrnoException | null, fd: number) => void) => {
+      if (path === join(root, 'y', 'z.txt') && !existsSync(join(base, 'y-moved'))) {
+        nodeFs.renameSync(join(root, 'y'), join(base, 'y-moved'));
+        symlinkSync(join(base, 'outside'), join(root, 'y'));
+      }
+      realOpen(path, flags, callback);
+    }) as typeof fsModule.open;
+    syncBuiltinESMExports();
+    let result;
+    try {
+      result = await searchContent({ root, query: 'needle' });
+    } finally {
+      fsModule.open = realOpen;
+      syncBuiltinESMExports();
+    }
+    expect(JSON.stringify(result)).not.toContain('SECRET');
+    expect(result.skipped).toContainEqual({ path: 'y/z.txt', code: 'ELOOP' });
     expect(result.complete).toBe(false);
   });
 });

@@ -11,8 +11,8 @@
  * stuck in a hung read. Stops (`result-limit`, `output-limit`, `time-budget`, `aborted`) end the
  * walk too.
  */
-import { constants as fsConstants } from 'node:fs';
-import { canReadFiles, type FileReaderFs, type StatsLike } from '../fs.js';
+import { constants as fsConstants, existsSync, readlink, realpathSync } from 'node:fs';
+import { canReadFiles, defaultFs, type FileReaderFs, type StatsLike } from '../fs.js';
 import { isDefaultClock, setBudgetTimer, type BudgetTimer } from '../options.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, type IncompleteReason, type SkippedEntry } from '../result.js';
 import { AsyncDriver, RETRY_DELAYS_MS } from '../walk/drivers.js';
@@ -125,6 +125,10 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
     const path = walkPlan.sep === '/' ? walkPlan.rootPrefix + rel : walkPlan.rootPrefix + rel.replace(/\//g, walkPlan.sep);
     const opened = await openRetrying(fs, path, () => (readAhead = Math.max(1, readAhead >> 1)));
     if (!opened.ok) return opened;
+    if (placeCheck !== undefined && !(await placeCheck(opened.fd, rel))) {
+      fs.close(opened.fd, () => {});
+      return { ok: false, error: Object.assign(new Error('opened through a link swapped in on the way'), { code: 'ELOOP' }) };
+    }
     let bytes = 0;
     for (;;) {
       const read = await readChunk(fs, opened.fd, buffer, bytes);
@@ -182,6 +186,7 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
   // walk's order: hits (and which ones a limit keeps) are the same as with no read-ahead.
   const ahead: Ahead[] = [];
   let readAhead = READ_AHEAD;
+  const placeCheck = buildPlaceCheck(walkPlan.fs, walkPlan.root);
   const pool: Uint8Array[] = [];
   const takeFile = (): string | undefined => {
     if (head >= files.length) return undefined;
@@ -314,6 +319,26 @@ async function checkRegular(fs: FileReaderFs, fd: number): Promise<Opened> {
   if (stats === undefined || stats.isFile()) return { ok: true, fd }; // a failed fstat: the read will say
   fs.close(fd, () => {});
   return { ok: false, error: Object.assign(new Error('not a regular file any more'), { code: 'EFTYPE' }) };
+}
+
+/**
+ * Linux, the real disk: is the opened descriptor the file at root/rel? `O_NOFOLLOW` guards only the
+ * last name; a directory on the way swapped for a link after the walk listed it would be followed
+ * (Node has no `openat`). `/proc/self/fd/N` names what was really opened, so a file reached through
+ * such a link is closed unread (`ELOOP`, a gap), and nothing outside the root is ever searched.
+ * Elsewhere (no /proc, an injected fs) undefined: docs/reliability.md says what remains there.
+ */
+function buildPlaceCheck(fs: unknown, root: string): ((fd: number, rel: string) => Promise<boolean>) | undefined {
+  if (process.platform !== 'linux' || fs !== defaultFs || !existsSync('/proc/self/fd')) return undefined;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch {
+    return undefined; // the walk reports the root's own error
+  }
+  const prefix = realRoot.endsWith('/') ? realRoot : `${realRoot}/`;
+  return (fd, rel) =>
+    new Promise((resolve) => readlink(`/proc/self/fd/${fd}`, (error, target) => resolve(error === null && target === prefix + rel)));
 }
 
 type Read = { ok: true; bytes: number } | { ok: false; error: unknown };
