@@ -310,18 +310,8 @@ export interface BackendPlan {
 export function buildBackendPlan(options: FindOptions, plan: WalkPlan): BackendPlan {
   const backend = readChoice(options.backend, 'backend', BACKEND_OPTIONS, 'walker');
   const { rgPath, runner, onEvent, env, workspace } = options;
-  if (rgPath !== undefined) {
-    const isAbsolute = (plan.platform === 'win32' ? path.win32 : path.posix).isAbsolute;
-    if (typeof rgPath !== 'string' || rgPath.includes('\0') || !isAbsolute(rgPath)) {
-      throw new FindFileError('FF_INVALID_OPTION', `rgPath must be an absolute path to the ripgrep executable, got ${describe(rgPath)}`, 'rgPath');
-    }
-  }
-  if (workspace !== undefined) {
-    const isAbsolute = (plan.platform === 'win32' ? path.win32 : path.posix).isAbsolute;
-    if (typeof workspace !== 'string' || workspace.includes('\0') || !isAbsolute(workspace)) {
-      throw new FindFileError('FF_INVALID_OPTION', `workspace must be an absolute path, got ${describe(workspace)}`, 'workspace');
-    }
-  }
+  checkAbsolutePath(rgPath, 'rgPath', 'an absolute path to the ripgrep executable', plan.platform);
+  checkAbsolutePath(workspace, 'workspace', 'an absolute path', plan.platform);
   if (runner !== undefined && typeof runner !== 'function') throw new FindFileError('FF_INVALID_OPTION', `runner must be a function, got ${describe(runner)}`, 'runner');
   if (onEvent !== undefined && typeof onEvent !== 'function') throw new FindFileError('FF_INVALID_OPTION', `onEvent must be a function, got ${describe(onEvent)}`, 'onEvent');
   if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => v !== undefined && typeof v !== 'string'))) {
@@ -342,6 +332,15 @@ export function buildBackendPlan(options: FindOptions, plan: WalkPlan): BackendP
     patterns: plan.patterns,
     excludes: plan.excludes,
   };
+}
+
+/** An optional option that must be an absolute path of the plan's flavour, with no NUL byte. */
+function checkAbsolutePath(value: unknown, option: string, what: string, platform: Platform): void {
+  if (value === undefined) return;
+  const isAbsolute = (platform === 'win32' ? path.win32 : path.posix).isAbsolute;
+  if (typeof value !== 'string' || value.includes('\0') || !isAbsolute(value)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${option} must be ${what}, got ${describe(value)}`, option);
+  }
 }
 
 export function describe(value: unknown): string {
