@@ -143,7 +143,8 @@ export class Walk {
       // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is
       // what the string opens. The first is handled as usual (a read or an lstat then finds which it
       // is); every later one can never be opened: a gap, never a second copy of the first.
-      if (name.includes(REPLACEMENT_CHAR)) {
+      const maybeUndecodable = name.includes(REPLACEMENT_CHAR);
+      if (maybeUndecodable) {
         if ((undecodable ??= new Set()).has(name)) {
           this.skipTwin(base + name, name);
           continue;
@@ -154,7 +155,7 @@ export class Walk {
         if (filterExcluded && excluder.isExcluded(base + name, name, false)) this.excludedCount++;
         else if (matcher.matches(needsPath ? base + name : name, name)) {
           // A name that was not valid UTF-8 may not round-trip: lstat it before returning it.
-          if (name.includes(REPLACEMENT_CHAR)) (unknown ??= []).push(name);
+          if (maybeUndecodable) (unknown ??= []).push(name);
           else if (!this.addMatch(base, name)) break;
         }
       } else if (entry.isDirectory()) {
