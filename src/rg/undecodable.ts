@@ -58,8 +58,8 @@ export async function settleUndecodable(plan: WalkPlan, suspects: readonly strin
     // Twins: `d\xff/x` and a real `d\uFFFD/x` decode alike; only one path is what the string opens.
     // The first is returned (it exists), each later one is the gap of an unreadable name.
     if (matched.has(rel)) {
-      const at = rel.split('/').findIndex((segment) => segment.includes(REPLACEMENT_CHAR));
-      const twin = rel.split('/').slice(0, at + 1).join('/');
+      const at = segments.findIndex((segment) => segment.includes(REPLACEMENT_CHAR));
+      const twin = segments.slice(0, at + 1).join('/');
       const entry = { path: twin, code: 'EILSEQ' };
       if (!reported.has(twin) && (twin === rel || keepDir(entry))) {
         reported.add(twin);
