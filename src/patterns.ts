@@ -12,7 +12,7 @@
  */
 import { braceExpand } from 'minimatch';
 import { FindFileError } from './errors.js';
-import { buildPartialTest, compilePath, compileSegment, pathSource, GLOBSTAR, type PathSegment } from './glob.js';
+import { buildPartialTest, compilePath, compileSegment, pathSource, GLOBSTAR, type PathSegment, type SegmentGlob } from './glob.js';
 
 export type Platform = 'posix' | 'win32';
 
@@ -127,7 +127,8 @@ function literalReading(p: string, raw: string, flavor: GlobFlavor, option: stri
   try {
     text = normalizeAlternative(p, raw, flavor.platform, option);
     const body = unanchored(text.endsWith('/') ? text.slice(0, -1) : text);
-    const re = new RegExp(pathSource(compilePath(body, false, raw), !text.endsWith('/')), flavor.caseSensitive ? '' : 'i');
+    const segments = compilePath(body, false, raw);
+    const re = new RegExp(pathSource(segments, !text.endsWith('/')), regexFlags(flavor, segments));
     selfMatch = re.test(body);
   } catch {
     // No path under the root (`..`, absolute), or a glob the alternatives will refuse on their own.
@@ -158,8 +159,7 @@ type NameTest = (name: string) => boolean;
 type PathTest = (rel: string) => boolean;
 
 /** The cheapest test that matches one slash-less segment against a base name. */
-function compileNameTest(glob: string, flavor: GlobFlavor, escapes: boolean): NameTest {
-  const segment = compileSegment(glob, escapes, glob);
+function compileNameTest(glob: string, segment: SegmentGlob, flavor: GlobFlavor, escapes: boolean): NameTest {
   // Perf: literals and `*.js` are string checks, no regex (PERF-NOTES: matching is not free). Only
   // when case matters: a folded compare would have to fold exactly as the regex's `i` does.
   if (flavor.caseSensitive) {
@@ -170,7 +170,7 @@ function compileNameTest(glob: string, flavor: GlobFlavor, escapes: boolean): Na
       if (suffix !== undefined) return (name) => name.endsWith(suffix);
     }
   }
-  const re = new RegExp(`^${segment.source}$`, (flavor.caseSensitive ? '' : 'i') + (segment.unicode ? 'u' : ''));
+  const re = new RegExp(`^${segment.source}$`, regexFlags(flavor, [segment]));
   return (name) => re.test(name);
 }
 
@@ -183,7 +183,6 @@ interface CompiledSet {
 /** `forFiles`: the set tests file paths (then `a/**` must not match a file named `a`). */
 function compileSet(globs: readonly string[], flavor: GlobFlavor, forFiles: boolean): CompiledSet {
   const escapes = flavor.platform !== 'win32';
-  const flags = flavor.caseSensitive ? '' : 'i';
   const set: CompiledSet = { nameTests: [], pathTests: [], partialTests: [] };
   for (const glob of globs) {
     const anchored = glob.startsWith('/');
@@ -191,11 +190,11 @@ function compileSet(globs: readonly string[], flavor: GlobFlavor, forFiles: bool
     // `x` and `**/x` (one segment after any leading `**`) test the base name at any depth.
     const last = segments[segments.length - 1];
     if (!anchored && last !== GLOBSTAR && segments.slice(0, -1).every((s) => s === GLOBSTAR)) {
-      set.nameTests.push(compileNameTest(glob.slice(glob.lastIndexOf('/') + 1), flavor, escapes));
+      set.nameTests.push(compileNameTest(glob.slice(glob.lastIndexOf('/') + 1), last, flavor, escapes));
       continue;
     }
     // Perf: one compiled regex per path, never a split per call (15% of a rooted-glob walk).
-    const reFlags = flags + (needsUnicode(segments) ? 'u' : '');
+    const reFlags = regexFlags(flavor, segments);
     const re = new RegExp(pathSource(segments, forFiles), reFlags);
     set.pathTests.push((rel) => re.test(rel));
     set.partialTests.push(buildPartialTest(segments, reFlags));
@@ -203,8 +202,9 @@ function compileSet(globs: readonly string[], flavor: GlobFlavor, forFiles: bool
   return set;
 }
 
-function needsUnicode(segments: readonly PathSegment[]): boolean {
-  return segments.some((s) => s !== GLOBSTAR && s.unicode);
+/** `i` when case does not matter; `u` when a segment holds a POSIX class (Unicode properties). */
+function regexFlags(flavor: GlobFlavor, segments: readonly PathSegment[]): string {
+  return (flavor.caseSensitive ? '' : 'i') + (segments.some((s) => s !== GLOBSTAR && s.unicode) ? 'u' : '');
 }
 
 function anyName(tests: NameTest[], name: string): boolean {
