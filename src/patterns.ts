@@ -109,9 +109,14 @@ function normalizeAlternative(alternative: string, raw: string, platform: Platfo
   return (anchored ? '/' : '') + segments.join('/') + (dirOnly ? '/' : '');
 }
 
-/** A normalised alternative without its anchor mark (see `normalizeAlternative`). */
+/** A normalised alternative anchored at the root by its mark (see `normalizeAlternative`): `./x`. */
+export function isAnchored(glob: string): boolean {
+  return glob.startsWith('/');
+}
+
+/** A normalised alternative without its anchor mark. */
 export function unanchored(glob: string): string {
-  return glob.startsWith('/') ? glob.slice(1) : glob;
+  return isAnchored(glob) ? glob.slice(1) : glob;
 }
 
 /**
@@ -136,7 +141,7 @@ function literalReading(p: string, raw: string, flavor: GlobFlavor, option: stri
   }
   if (selfMatch) return undefined;
   const forFiles = !text.endsWith('/');
-  const anchor = text.startsWith('/') ? '/' : '';
+  const anchor = isAnchored(text) ? '/' : '';
   const body = unanchored(forFiles ? text : text.slice(0, -1));
   const escaped = flavor.platform === 'win32' ? body.replace(/[*?[(]/g, '[$&]') : body.replace(/[\\*?[(]/g, '\\$&');
   return anchor + escaped + (forFiles ? '' : '/');
@@ -185,7 +190,7 @@ function compileSet(globs: readonly string[], flavor: GlobFlavor, forFiles: bool
   const escapes = flavor.platform !== 'win32';
   const set: CompiledSet = { nameTests: [], pathTests: [], partialTests: [] };
   for (const glob of globs) {
-    const anchored = glob.startsWith('/');
+    const anchored = isAnchored(glob);
     const segments: PathSegment[] = compilePath(unanchored(glob), escapes, glob);
     // `x` and `**/x` (one segment after any leading `**`) test the base name at any depth.
     const last = segments[segments.length - 1];

@@ -9,6 +9,8 @@
  * limit could match and the result may be complete.
  */
 
+import { isAnchored } from '../patterns.js';
+
 /**
  * The deepest level (1 = the root's children) any pattern can match at; Infinity when unbounded.
  * `patterns` are the plan's normalised alternatives (braces already expanded, never again).
@@ -16,8 +18,8 @@
 export function patternReach(patterns: readonly string[]): number {
   let reach = 0;
   for (const alternative of patterns) {
-    // A leading `/` marks an anchored one-segment glob (`./x`): the root's entries only.
-    if (alternative.startsWith('/')) {
+    // An anchored one-segment glob (`./x`): the root's entries only.
+    if (isAnchored(alternative)) {
       reach = Math.max(reach, 1);
       continue;
     }
