@@ -4,7 +4,7 @@
  * entries with maxResults: 100 stays flat"; issue 7: "the streaming API's peak heap does not grow
  * with the number of matches".) A measurement, not a test: it prints numbers and asserts nothing.
  *
- *   node bench/memory-1m.mjs            (about a minute; re-runs itself with a larger heap limit)
+ *   node bench/suites/memory-1m.mjs            (about a minute; re-runs itself with a larger heap limit)
  *
  * The volume: 100 dirs x 10 subdirs x 1,000 files = 1,000,000 files in memfs (one `.js` in 4, one
  * `needle-*.txt` in 5,000). The memfs volume itself takes most of the heap, so every figure is
@@ -20,8 +20,8 @@ import { fileURLToPath } from 'node:url';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { Volume } from 'memfs';
-import { findFiles, findFilesStream } from '../dist/index.js';
-import { formatCount, formatMiB, renderTable } from './stats.mjs';
+import { findFiles, findFilesStream } from '../../dist/index.js';
+import { formatCount, formatMiB, renderTable } from '../lib/stats.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const HEAP_LIMIT_MB = 8192;

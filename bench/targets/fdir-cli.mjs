@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The JavaScript peer in the whole-process benchmark: the smallest honest CLI one could build on
- * fdir. `node bench/fdir-cli.mjs [DIR]` prints every regular file under DIR (default `.`), one
+ * fdir. `node bench/targets/fdir-cli.mjs [DIR]` prints every regular file under DIR (default `.`), one
  * root-relative path a line, symlinks left out as find-file leaves them out. It builds the whole
  * array first (fdir has no streaming API), then writes it in large chunks.
  */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * find-file's benchmark suite (issue 7): `npm run bench`, or `node bench/run.mjs [flags]`.
+ * find-file's benchmark suite (issue 7): `npm run bench`, or `node bench/suites/run.mjs [flags]`.
  *
  *   --quick              fewer samples, no profiles: a smoke run of a minute or two
  *   --only=a,b           only these parts: workloads (all, js, rooted, depth3, first100) and/or
@@ -26,10 +26,10 @@ import { fileURLToPath } from 'node:url';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { Bench } from 'tinybench';
-import { describeTree, ensureTree, TREE_NAMES, treeRoot } from './fixtures.mjs';
-import { median } from './stats.mjs';
+import { describeTree, ensureTree, TREE_NAMES, treeRoot } from '../lib/fixtures.mjs';
+import { median } from '../lib/stats.mjs';
 
-const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // bench/ (this file is bench/suites/run.mjs)
 const REPO = path.dirname(BENCH);
 const RESULTS = path.join(BENCH, 'results');
 
@@ -48,7 +48,7 @@ function parseArgs(argv) {
     else if (flag === '--trees') args.trees = value.split(',').filter(Boolean);
     else if (flag === '--doc') args.doc = true;
     else if (flag === '--no-doc') args.doc = false;
-    else throw new Error(`unknown argument ${arg}; see the comment at the top of bench/run.mjs`);
+    else throw new Error(`unknown argument ${arg}; see the comment at the top of bench/suites/run.mjs`);
   }
   return args;
 }
@@ -221,11 +221,11 @@ async function main() {
   const started = performance.now();
   ensureDist();
   // Imported only now: they load dist/, which may just have been built.
-  const { TOOLS, WORKLOADS, WORKLOAD_NAMES, BASELINE, resolveWorkload } = await import('./tools.mjs');
-  const { measureProcesses } = await import('./process.mjs');
-  const { MEMORY_TOOLS, measureMemory } = await import('./memory.mjs');
-  const report = await import('./report.mjs');
-  const { findFiles } = await import('../dist/index.js');
+  const { TOOLS, WORKLOADS, WORKLOAD_NAMES, BASELINE, resolveWorkload } = await import('../lib/tools.mjs');
+  const { measureProcesses } = await import('../lib/process.mjs');
+  const { MEMORY_TOOLS, measureMemory } = await import('../lib/memory.mjs');
+  const report = await import('../lib/report.mjs');
+  const { findFiles } = await import('../../dist/index.js');
 
   const wants = (part) => args.only === undefined || args.only.includes(part);
   for (const part of args.only ?? []) {
@@ -308,7 +308,7 @@ async function main() {
 
   // Content search for a literal: small tree timed properly, the 200k tree once (the pure-TS path is slow there).
   if (wants('content')) {
-    const { measureContent } = await import('./content.mjs');
+    const { measureContent } = await import('../lib/content.mjs');
     results.content = [];
     for (const tree of ['small', 'synthetic'].filter((t) => args.trees.includes(t) && (t === 'small' || !args.quick))) {
       ensureTree(tree);
@@ -324,7 +324,7 @@ async function main() {
   results.targets = report.evaluateTargets(results);
   console.log(report.renderTargetsTable(results.targets) + '\n');
   if (!args.quick) {
-    const { profileWorkload, renderProfile, renderCategories } = await import('./profile.mjs');
+    const { profileWorkload, renderProfile, renderCategories } = await import('../lib/profile.mjs');
     const seen = new Set();
     for (const target of results.targets) {
       if (target.met !== false || !target.profile) continue;

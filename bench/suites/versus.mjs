@@ -3,7 +3,7 @@
  * against its older releases): the regression check a change that touches the walk must show.
  *
  *   git worktree add /tmp/ff-before <commit> && (cd /tmp/ff-before && npm ci && npm run build)
- *   node bench/versus.mjs --before=/tmp/ff-before [--trees=synthetic,realistic] [--rounds=8]
+ *   node bench/suites/versus.mjs --before=/tmp/ff-before [--trees=synthetic,realistic] [--rounds=8]
  *
  * For each tree and workload (all files, `*.js`, the rooted glob) and API (`findFiles`,
  * `findFilesSync`), each round runs both builds, in alternating order, each in a fresh process of
@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median, renderTable } from './stats.mjs';
+import { median, renderTable } from '../lib/stats.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const WORKLOADS = {
@@ -41,7 +41,7 @@ if (args.child !== undefined) {
   console.log(JSON.stringify({ ms: median(times), count: first.matchedCount, digest: first.matches.join('\0').length }));
 } else {
   if (args.before === undefined) throw new Error('--before=DIR: a find-file checkout with dist/ built');
-  const { ensureTree, treeRoot } = await import('./fixtures.mjs');
+  const { ensureTree, treeRoot } = await import('../lib/fixtures.mjs');
   const trees = (args.trees ?? 'synthetic,realistic').split(',');
   const rounds = Number(args.rounds ?? 8);
   const builds = { before: join(resolve(args.before), 'dist/index.js'), after: resolve('dist/index.js') };

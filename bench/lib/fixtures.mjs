@@ -11,14 +11,14 @@
  * complete when its manifest (`<root>.json`, with the counts) exists and names the same
  * generator version; otherwise it is deleted and built again.
  *
- * Run alone: `node bench/fixtures.mjs` builds what is missing and prints the counts.
+ * Run alone: `node bench/lib/fixtures.mjs` builds what is missing and prints the counts.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // bench/ (this file is bench/lib/fixtures.mjs)
 const GENERATOR_VERSION = 1;
 
 /** Sections of a generated tree: a top-level dir, its share of dirs and files, and its file kinds. */

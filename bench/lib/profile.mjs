@@ -2,11 +2,11 @@
  * Where does find-file spend its time on a workload? Runs it under `node --cpu-prof` in a fresh
  * process (one warm-up, then several runs) and sums the profile's self time per function.
  *
- *   node bench/profile.mjs TREE WORKLOAD [TOOL] [RUNS]   e.g. node bench/profile.mjs synthetic all 'fdir async'
- *   node bench/profile.mjs synthetic cli [CLI]            a process printing every file: 'find-file CLI'
+ *   node bench/lib/profile.mjs TREE WORKLOAD [TOOL] [RUNS]   e.g. node bench/lib/profile.mjs synthetic all 'fdir async'
+ *   node bench/lib/profile.mjs synthetic cli [CLI]            a process printing every file: 'find-file CLI'
  *                                                        (default), 'fdir CLI' or 'stream script'
  *
- * TOOL is a name from bench/tools.mjs (default `find-file async`), so a peer can be profiled on the
+ * TOOL is a name from bench/lib/tools.mjs (default `find-file async`), so a peer can be profiled on the
  * same workload for comparison. The .cpuprofile is kept under bench/results/profiles/ (gitignored)
  * to open in Chrome DevTools; the summary (top functions by self time, and time per category) is
  * printed and returned. Times per walk divide by RUNS + 1 (the warm-up run is in the profile too).
@@ -18,15 +18,15 @@ import { fileURLToPath } from 'node:url';
 import { renderTable } from './stats.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
-const BENCH = path.dirname(SELF);
+const BENCH = path.dirname(path.dirname(SELF)); // bench/ (this file is bench/lib/profile.mjs)
 const REPO = path.dirname(BENCH);
 export const PROFILE_DIR = path.join(BENCH, 'results', 'profiles');
 
 /** The processes the `cli` workload can profile, each printing every file of the tree it runs in. */
 const CLI_SCRIPTS = {
   'find-file CLI': [path.join(REPO, 'bin', 'find-file.mjs'), '**/*'],
-  'fdir CLI': [path.join(BENCH, 'fdir-cli.mjs'), '.'],
-  'stream script': [path.join(BENCH, 'stream-cli.mjs'), '.'],
+  'fdir CLI': [path.join(BENCH, 'targets', 'fdir-cli.mjs'), '.'],
+  'stream script': [path.join(BENCH, 'targets', 'stream-cli.mjs'), '.'],
 };
 
 /** Runs the profile and returns `{ name, file, walks, totalMs, top: [...], categories: {...} }`. */

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { searchContent } from '../dist/index.js';
+import { searchContent } from '../../dist/index.js';
 import { handLoop } from './tools.mjs';
 import { median } from './stats.mjs';
 

@@ -4,14 +4,14 @@
  * several `concurrency` values, beside fdir async (unbounded), interleaved, full GC before each
  * run, medians. A tuning aid for the walker's default, not part of `npm run bench`.
  *
- *   node bench/concurrency.mjs [TREE] [RUNS]     e.g. node bench/concurrency.mjs synthetic 9
+ *   node bench/suites/concurrency.mjs [TREE] [RUNS]     e.g. node bench/suites/concurrency.mjs synthetic 9
  */
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { fdir } from 'fdir';
-import { findFiles } from '../dist/index.js';
-import { ensureTree, treeRoot } from './fixtures.mjs';
-import { formatMs, formatRatio, median, renderTable } from './stats.mjs';
+import { findFiles } from '../../dist/index.js';
+import { ensureTree, treeRoot } from '../lib/fixtures.mjs';
+import { formatMs, formatRatio, median, renderTable } from '../lib/stats.mjs';
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');

@@ -2,11 +2,11 @@
 /**
  * A minimal CLI over find-file's streaming API, for the whole-process benchmark: what the library
  * costs as a process, without bin/find-file.mjs's argument parsing, summary and output layer.
- * `node bench/stream-cli.mjs [DIR]` prints every file under DIR (default `.`), written in chunks.
+ * `node bench/targets/stream-cli.mjs [DIR]` prints every file under DIR (default `.`), written in chunks.
  * It reads the stream in batches (one promise per batch, as the CLI does) where the stream offers
  * them, else path by path.
  */
-import { findFilesStream } from '../dist/index.js';
+import { findFilesStream } from '../../dist/index.js';
 
 const root = process.argv[2] ?? '.';
 const stream = findFilesStream({ root, pattern: '**/*' });

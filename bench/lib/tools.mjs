@@ -12,7 +12,7 @@ import fg from 'fast-glob';
 import { fdir } from 'fdir';
 import { glob, globIterate } from 'glob';
 import { glob as tinyglob } from 'tinyglobby';
-import { findFiles, findFilesStream, findFilesSync } from '../dist/index.js';
+import { findFiles, findFilesStream, findFilesSync } from '../../dist/index.js';
 
 /**
  * A workload: one search, as each API spells it. `rooted` depends on the tree: the pattern must

@@ -10,7 +10,7 @@
  *   result array alive, and for the stream the largest of the values taken every 16,384 paths.
  *   "Memory stays flat" is a statement about this one; the peak depends on when V8 collects.
  *
- * Child mode: `node --expose-gc bench/memory.mjs --child TOOL ROOT`.
+ * Child mode: `node --expose-gc bench/lib/memory.mjs --child TOOL ROOT`.
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -40,7 +40,7 @@ export function measureMemory(tool, root) {
 
 async function runChild(toolName, root) {
   const { TOOLS, resolveWorkload } = await import('./tools.mjs');
-  const { findFilesStream } = await import('../dist/index.js');
+  const { findFilesStream } = await import('../../dist/index.js');
   const w = resolveWorkload('all', path.basename(root));
   globalThis.gc();
   const base = process.memoryUsage();

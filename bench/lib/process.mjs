@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './stats.mjs';
 
-const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // bench/ (this file is bench/lib/process.mjs)
 const REPO = path.dirname(BENCH);
 export const CLI = path.join(REPO, 'bin', 'find-file.mjs');
 const GNU_TIME = '/usr/bin/time';
@@ -36,8 +36,8 @@ export function processCommands() {
   const fd = which('fdfind') ?? which('fd');
   return [
     { name: 'find-file CLI', file: node, args: [CLI, '**/*'], missing: fs.existsSync(CLI) ? undefined : 'bin/find-file.mjs does not exist yet' },
-    { name: 'fdir CLI (bench/fdir-cli.mjs)', file: node, args: [path.join(BENCH, 'fdir-cli.mjs'), '.'] },
-    { name: 'findFilesStream script (bench/stream-cli.mjs)', file: node, args: [path.join(BENCH, 'stream-cli.mjs'), '.'] },
+    { name: 'fdir CLI (bench/targets/fdir-cli.mjs)', file: node, args: [path.join(BENCH, 'targets', 'fdir-cli.mjs'), '.'] },
+    { name: 'findFilesStream script (bench/targets/stream-cli.mjs)', file: node, args: [path.join(BENCH, 'targets', 'stream-cli.mjs'), '.'] },
     { name: 'GNU find -type f', file: 'find', args: ['.', '-type', 'f'], missing: which('find') ? undefined : 'find is not installed' },
     { name: 'rg --files -uu', file: rg ?? 'rg', args: ['--files', '-uu'], missing: rg ? undefined : 'ripgrep is not installed (apt-get install ripgrep)' },
     { name: 'fdfind -u -t f', file: fd ?? 'fdfind', args: ['-u', '-t', 'f'], missing: fd ? undefined : 'fd is not installed (apt-get install fd-find)' },
