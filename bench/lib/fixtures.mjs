@@ -11,7 +11,7 @@
  * complete when its manifest (`<root>.json`, with the counts) exists and names the same
  * generator version; otherwise it is deleted and built again.
  *
- * Run alone: `node bench/lib/fixtures.mjs` builds what is missing and prints the counts.
+ * From the command line: `node bench/suites/fixtures.mjs` builds what is missing and prints the counts.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -233,9 +233,4 @@ export function ensureFixtures(names = TREE_NAMES, log = console.log) {
   const manifests = {};
   for (const name of names) manifests[name] = ensureTree(name, log);
   return manifests;
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const manifests = ensureFixtures();
-  for (const name of TREE_NAMES) console.log(describeTree(manifests[name]));
 }

@@ -1,15 +1,12 @@
 /**
  * Where does find-file spend its time on a workload? Runs it under `node --cpu-prof` in a fresh
- * process (one warm-up, then several runs) and sums the profile's self time per function.
- *
- *   node bench/lib/profile.mjs TREE WORKLOAD [TOOL] [RUNS]   e.g. node bench/lib/profile.mjs synthetic all 'fdir async'
- *   node bench/lib/profile.mjs synthetic cli [CLI]            a process printing every file: 'find-file CLI'
- *                                                        (default), 'fdir CLI' or 'stream script'
+ * process (bench/targets/profile-child.mjs: one warm-up, then several runs) and sums the profile's
+ * self time per function. From the command line: bench/suites/profile.mjs.
  *
  * TOOL is a name from bench/lib/tools.mjs (default `find-file async`), so a peer can be profiled on the
  * same workload for comparison. The .cpuprofile is kept under bench/results/profiles/ (gitignored)
  * to open in Chrome DevTools; the summary (top functions by self time, and time per category) is
- * printed and returned. Times per walk divide by RUNS + 1 (the warm-up run is in the profile too).
+ * returned. Times per walk divide by RUNS + 1 (the warm-up run is in the profile too).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -17,8 +14,8 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderTable } from './stats.mjs';
 
-const SELF = fileURLToPath(import.meta.url);
-const BENCH = path.dirname(path.dirname(SELF)); // bench/ (this file is bench/lib/profile.mjs)
+const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // bench/ (this file is bench/lib/profile.mjs)
+const CHILD = path.join(BENCH, 'targets', 'profile-child.mjs');
 const REPO = path.dirname(BENCH);
 export const PROFILE_DIR = path.join(BENCH, 'results', 'profiles');
 
@@ -36,7 +33,7 @@ export async function profileWorkload({ tree, workload, tool = 'find-file async'
   fs.mkdirSync(PROFILE_DIR, { recursive: true });
   const name = `${tree}-${workload}-${tool.replace(/[^a-z0-9]+/gi, '-')}`;
   const dir = fs.mkdtempSync(path.join(PROFILE_DIR, '.tmp-'));
-  const script = workload === 'cli' ? CLI_SCRIPTS[tool] : [SELF, '--child', root, tree, workload, tool, String(runs)];
+  const script = workload === 'cli' ? CLI_SCRIPTS[tool] : [CHILD, root, tree, workload, tool, String(runs)];
   if (!script) throw new Error(`no CLI named ${tool}: one of ${Object.keys(CLI_SCRIPTS).join(', ')}`);
   const args = ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...script];
   const child = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
@@ -116,23 +113,4 @@ export function renderCategories(summaries) {
   const rows = CATEGORIES.map((c) => [c, ...summaries.map((s) => (s.categories[c] / s.walks).toFixed(1))]);
   rows.push(['total sampled', ...summaries.map((s) => (s.totalMs / s.walks).toFixed(1))]);
   return renderTable(['ms per walk', ...summaries.map((s) => s.tool)], rows);
-}
-
-async function runChild(root, tree, workload, toolName, runs) {
-  const { TOOLS, resolveWorkload } = await import('./tools.mjs');
-  const tool = TOOLS.find((t) => t.name === toolName);
-  if (!tool) throw new Error(`unknown tool ${toolName}`);
-  const w = resolveWorkload(workload, tree);
-  for (let i = 0; i <= runs; i++) await tool.run(root, w);
-}
-
-if (process.argv[2] === '--child') {
-  const [root, tree, workload, tool, runs] = process.argv.slice(3);
-  await runChild(root, tree, workload, tool, Number(runs));
-} else if (process.argv[1] === SELF) {
-  const [tree = 'synthetic', workload = 'all', tool = workload === 'cli' ? 'find-file CLI' : 'find-file async', runs = '5'] = process.argv.slice(2);
-  const summary = await profileWorkload({ tree, workload, tool, runs: Number(runs) });
-  console.log(`${summary.name}: ${summary.totalMs.toFixed(0)} ms sampled over ${summary.walks} walks; profile in ${summary.file}\n`);
-  console.log(renderProfile(summary) + '\n');
-  console.log(renderCategories([summary]));
 }

@@ -248,7 +248,7 @@ function renderGenerated(results, toolNames, baseline) {
     out.push('### Profiles of the misses', '');
     out.push(
       'For each missed target, find-file under `node --cpu-prof` in a fresh process (one warm-up walk, then enough walks for about 1.5 s), and the peer that set the bar on the same workload. ' +
-        'Self time per function, in ms per walk; then both profiles by category. `node bench/lib/profile.mjs TREE WORKLOAD [TOOL]` reproduces one; the .cpuprofile files stay in bench/results/profiles/ (gitignored) for Chrome DevTools.',
+        'Self time per function, in ms per walk; then both profiles by category. `node bench/suites/profile.mjs TREE WORKLOAD [TOOL]` reproduces one; the .cpuprofile files stay in bench/results/profiles/ (gitignored) for Chrome DevTools.',
       '',
     );
     for (const p of results.profiles) {

@@ -7,7 +7,7 @@
  *
  * For each tree and workload (all files, `*.js`, the rooted glob) and API (`findFiles`,
  * `findFilesSync`), each round runs both builds, in alternating order, each in a fresh process of
- * its own (`--child`): 1 warm-up search, then 5 timed with GC before each, their median reported.
+ * its own (bench/targets/versus-child.mjs): 1 warm-up search, then 5 timed with GC before each, their median reported.
  * In one process the two builds share V8's inline caches and the heap, which skewed the sync rows
  * by up to 1.5x in either direction here; a process per build keeps them apart. The table gives
  * medians over rounds and the median of the per-round ratios (after / before). The answers are
@@ -15,9 +15,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { median, renderTable } from '../lib/stats.mjs';
 
+const CHILD = fileURLToPath(new URL('../targets/versus-child.mjs', import.meta.url));
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const WORKLOADS = {
   'all files': () => '**/*',
@@ -25,54 +26,37 @@ const WORKLOADS = {
   rooted: (tree) => (tree === 'realistic' ? 'node_modules/@aws-sdk/**/*.d.ts' : 'src/**/*.ts'),
 };
 
-if (args.child !== undefined) {
-  // Child: one build, one search, timed.
-  const lib = await import(pathToFileURL(args.child).href);
-  const options = { root: args.root, pattern: args.pattern };
-  const run = args.api === 'sync' ? () => lib.findFilesSync(options) : () => lib.findFiles(options);
-  const first = await run();
-  const times = [];
-  for (let i = 0; i < 5; i++) {
-    globalThis.gc?.();
-    const t = performance.now();
-    await run();
-    times.push(performance.now() - t);
-  }
-  console.log(JSON.stringify({ ms: median(times), count: first.matchedCount, digest: first.matches.join('\0').length }));
-} else {
-  if (args.before === undefined) throw new Error('--before=DIR: a find-file checkout with dist/ built');
-  const { ensureTree, treeRoot } = await import('../lib/fixtures.mjs');
-  const trees = (args.trees ?? 'synthetic,realistic').split(',');
-  const rounds = Number(args.rounds ?? 8);
-  const builds = { before: join(resolve(args.before), 'dist/index.js'), after: resolve('dist/index.js') };
-  const self = fileURLToPath(import.meta.url);
-  const time = (dist, root, pattern, api) => {
-    const child = spawnSync(process.execPath, ['--expose-gc', self, `--child=${dist}`, `--root=${root}`, `--pattern=${pattern}`, `--api=${api}`], { encoding: 'utf8' });
-    if (child.status !== 0) throw new Error(child.stderr);
-    return JSON.parse(child.stdout);
-  };
-  const rows = [];
-  for (const tree of trees) {
-    ensureTree(tree);
-    const root = treeRoot(tree);
-    for (const [title, patternOf] of Object.entries(WORKLOADS)) {
-      for (const api of ['async', 'sync']) {
-        const samples = { before: [], after: [] };
-        let answer;
-        for (let round = 0; round < rounds; round++) {
-          const order = round % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
-          for (const name of order) {
-            const r = time(builds[name], root, patternOf(tree), api);
-            if (answer === undefined) answer = r;
-            else if (r.count !== answer.count || r.digest !== answer.digest) throw new Error(`${tree} ${title}: the builds disagree`);
-            samples[name].push(r.ms);
-          }
+if (args.before === undefined) throw new Error('--before=DIR: a find-file checkout with dist/ built');
+const { ensureTree, treeRoot } = await import('../lib/fixtures.mjs');
+const trees = (args.trees ?? 'synthetic,realistic').split(',');
+const rounds = Number(args.rounds ?? 8);
+const builds = { before: join(resolve(args.before), 'dist/index.js'), after: resolve('dist/index.js') };
+const time = (dist, root, pattern, api) => {
+  const child = spawnSync(process.execPath, ['--expose-gc', CHILD, `--dist=${dist}`, `--root=${root}`, `--pattern=${pattern}`, `--api=${api}`], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(child.stderr);
+  return JSON.parse(child.stdout);
+};
+const rows = [];
+for (const tree of trees) {
+  ensureTree(tree);
+  const root = treeRoot(tree);
+  for (const [title, patternOf] of Object.entries(WORKLOADS)) {
+    for (const api of ['async', 'sync']) {
+      const samples = { before: [], after: [] };
+      let answer;
+      for (let round = 0; round < rounds; round++) {
+        const order = round % 2 === 0 ? ['before', 'after'] : ['after', 'before'];
+        for (const name of order) {
+          const r = time(builds[name], root, patternOf(tree), api);
+          if (answer === undefined) answer = r;
+          else if (r.count !== answer.count || r.digest !== answer.digest) throw new Error(`${tree} ${title}: the builds disagree`);
+          samples[name].push(r.ms);
         }
-        const ratios = samples.after.map((x, i) => x / samples.before[i]);
-        rows.push([tree, title, api, `${median(samples.before).toFixed(1)} ms`, `${median(samples.after).toFixed(1)} ms`, median(ratios).toFixed(3), `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`, String(answer.count)]);
-        console.error(`${tree} / ${title} / ${api}: done`);
       }
+      const ratios = samples.after.map((x, i) => x / samples.before[i]);
+      rows.push([tree, title, api, `${median(samples.before).toFixed(1)} ms`, `${median(samples.after).toFixed(1)} ms`, median(ratios).toFixed(3), `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`, String(answer.count)]);
+      console.error(`${tree} / ${title} / ${api}: done`);
     }
   }
-  console.log(renderTable(['tree', 'workload', 'API', 'before', 'after', 'after/before', 'per-round range', 'matches'], rows));
 }
+console.log(renderTable(['tree', 'workload', 'API', 'before', 'after', 'after/before', 'per-round range', 'matches'], rows));
