@@ -1,0 +1,214 @@
+/**
+ * grepTool on memfs workspaces with a fake clock: the same answers as globTool, for lines of text,
+ * word for word, and what it tries after a complete search found nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { grepTool, type GrepMetadata, type GrepToolResult } from '../../src/agent/index.js';
+import type { Tree } from '../helpers/memfs.js';
+import { workspace } from '../helpers/agent.js';
+
+const tree: Tree = {
+  src: {
+    'engine.ts': 'export class queryEngine {}\n',
+    'a.ts': 'const x = 1;\nfunction QueryEngine2() {}\n',
+    'blob.dat': 'a\0QueryEngine',
+  },
+  docs: { 'QueryEngine.md': '# notes\n' },
+  locked: { 'x.ts': 'QueryEngine' },
+  node_modules: { dep: { 'index.js': 'QueryEngine' } },
+};
+
+function ok(result: GrepToolResult): GrepMetadata {
+  expect(result.isError).toBe(false);
+  return result.metadata as GrepMetadata;
+}
+
+describe('answers', () => {
+  it('lists path:line:column: text, workspace-relative, with policy', async () => {
+    const result = await grepTool({ query: 'QueryEngine' }, workspace(tree));
+    expect(result.content).toBe(
+      ['locked/x.ts:1:1: QueryEngine', 'src/a.ts:2:10: function QueryEngine2() {}', 'Left out by policy: 1 entry matching the excludes .git/, node_modules/; 1 binary file skipped.'].join('\n'),
+    );
+    expect(result.summary).toBe('2 matches for "QueryEngine"');
+    expect(ok(result)).toMatchObject({ returned: 2, total: { count: 2, kind: 'exact' }, truncated: false, complete: true, regex: false });
+    expect(ok(result).hits.map((h) => h.path)).toEqual(['locked/x.ts', 'src/a.ts']);
+  });
+
+  it('nothing found after a complete search: says so, then what else was tried and what it found', async () => {
+    const result = await grepTool({ query: 'QUERYENGINE' }, workspace(tree));
+    expect(result.content).toBe(
+      [
+        'No matches for "QUERYENGINE" under /w (search complete).',
+        'Left out by policy: 1 entry matching the excludes .git/, node_modules/; 1 binary file skipped.',
+        'Tried:',
+        '- "QUERYENGINE", exact case: 0 matches',
+        '- "QUERYENGINE", ignoring case: 3 matches, e.g. locked/x.ts:1:1, src/a.ts:2:10, src/engine.ts:1:14',
+        '- file names matching "**/*QUERYENGINE*": 0 files',
+        'The search root /w holds 4 entries: docs/, locked/, node_modules/, src/',
+      ].join('\n'),
+    );
+    expect(result.summary).toBe('No matches for "QUERYENGINE" (search complete)');
+    expect(ok(result).guidance?.tried?.[1]).toMatchObject({ total: { count: 3, kind: 'exact' }, complete: true });
+  });
+
+  it('a lower-case query already ignored case: only the file names are tried', async () => {
+    const result = await grepTool({ query: 'queryengine', include: '*.md' }, workspace(tree));
+    expect(result.content).toBe(
+      [
+        'No matches for "queryengine" in files matching "*.md" under /w (search complete).',
+        'Left out by policy: 1 entry matching the excludes .git/, node_modules/.',
+        'Tried:',
+        '- "queryengine", ignoring case (the query has no capital letter): 0 matches',
+        '- file names matching "**/*queryengine*": 0 files',
+        'The search root /w holds 4 entries: docs/, locked/, node_modules/, src/',
+      ].join('\n'),
+    );
+  });
+
+  it('the file-name glob finds what the text search cannot', async () => {
+    const result = await grepTool({ query: 'QueryEngine', include: '*.md' }, workspace(tree));
+    expect(result.content.split('\n').slice(2, 6)).toEqual([
+      'Tried:',
+      '- "QueryEngine", exact case: 0 matches',
+      '- "QueryEngine", ignoring case: 0 matches',
+      '- file names matching "**/*QueryEngine*": 1 file, e.g. docs/QueryEngine.md',
+    ]);
+  });
+
+  it('a regex is not turned into a file-name glob; a query without a word is not either', async () => {
+    const regex = await grepTool({ query: 'foo.*bar', regex: true }, workspace(tree));
+    expect(regex.content.split('\n').slice(0, 5)).toEqual([
+      'No matches for regex "foo.*bar" under /w (search complete).',
+      'Left out by policy: 1 entry matching the excludes .git/, node_modules/; 1 binary file skipped.',
+      'Tried:',
+      '- regex "foo.*bar", ignoring case (the query has no capital letter): 0 matches',
+      '- file names: not tried (the query is a regular expression)',
+    ]);
+    const symbols = await grepTool({ query: '=>!' }, workspace(tree));
+    expect(symbols.content.split('\n')[4]).toBe('- file names: not tried (the query holds no run of 3 or more letters, digits, "_", "." or "-")');
+  });
+
+  it('cuts at the limit and says how many there were', async () => {
+    const lines = Array.from({ length: 7 }, (_, i) => `TODO ${i}`).join('\n');
+    const result = await grepTool({ query: 'TODO', limit: 2 }, workspace({ 'notes.txt': lines }));
+    expect(result.content).toBe(
+      ['notes.txt:1:1: TODO 0', 'notes.txt:2:1: TODO 1', '(truncated: showing 2 of 7)', 'Next: for the rest, make the query or path more specific, or raise limit (at most 500).'].join('\n'),
+    );
+    expect(result.summary).toBe('2 of 7 matches for "TODO"');
+  });
+
+  it('caps the limit at 500', async () => {
+    const lines = Array.from({ length: 501 }, () => 'x').join('\n');
+    const result = await grepTool({ query: 'x', limit: 9999 }, workspace({ 'a.txt': lines }));
+    expect(result.content.split('\n').slice(500)).toEqual(['(truncated: showing 500 of 501)', 'Next: for the rest, make the query or path more specific.', '(limit 9999 is above the maximum: capped at 500)']);
+    expect(ok(result)).toMatchObject({ limit: 500, limitRequested: 9999, returned: 500 });
+  });
+
+  it('marks lines cut at 500 characters', async () => {
+    const result = await grepTool({ query: 'Needle' }, workspace({ 'min.js': `Needle${'y'.repeat(600)}` }));
+    expect(result.content).toBe(`min.js:1:1: Needle${'y'.repeat(494)}…\n(lines ending in "…" were cut at 500 characters)`);
+  });
+});
+
+describe('incomplete answers', () => {
+  it('a denied directory: hits kept, the directory named, absence not claimed', async () => {
+    const result = await grepTool({ query: 'QueryEngine' }, workspace(tree, {}, { readdir: { '/w/locked/': 'EACCES' } }));
+    expect(result.content).toBe(
+      [
+        'src/a.ts:2:10: function QueryEngine2() {}',
+        '(incomplete)',
+        'Warning: the search did not cover everything, so absence elsewhere cannot be concluded.',
+        'Not searched:',
+        '- 1 path could not be read (permission denied): locked',
+        'Next: search a path that avoids the unreadable ones, or another folder where it may be.',
+        'Left out by policy: 1 entry matching the excludes .git/, node_modules/; 1 binary file skipped.',
+      ].join('\n'),
+    );
+    expect(result.summary).toBe('Incomplete search (permission denied): 1 match for "QueryEngine" found in the part searched');
+  });
+
+  it('a file that cannot be opened is a gap too', async () => {
+    const result = await grepTool({ query: 'QueryEngine', path: 'src' }, workspace(tree, {}, { open: { '/w/src/a.ts': 'EACCES' } }));
+    expect(result.content).toBe(
+      [
+        'Search incomplete: no matches in the part that could be searched ("QueryEngine" under /w/src).',
+        'Absence cannot be concluded: part of the tree was not searched.',
+        'Not searched:',
+        '- 1 path could not be read (permission denied): src/a.ts',
+        'Next: search a path that avoids the unreadable ones, or another folder where it may be.',
+        'Left out by policy: 1 binary file skipped.',
+        'The search root /w/src holds 3 entries: a.ts, blob.dat, engine.ts',
+      ].join('\n'),
+    );
+    // No retries after an incomplete search: its "nothing" is not an answer to improve on.
+    expect(ok(result).guidance?.tried).toBeUndefined();
+    // A host that shows only the summary line must not show an absence.
+    expect(result.summary).toBe('Incomplete search (permission denied): 0 matches for "QueryEngine" found in the part searched');
+  });
+
+  it('the output limit: both labels, and the count is only "at least"', async () => {
+    const line = 'Q'.repeat(600);
+    const big = Array.from({ length: 2500 }, () => line).join('\n');
+    const result = await grepTool({ query: 'Q', limit: 1 }, workspace({ 'big.txt': big }, { countCap: 5000 }));
+    const meta = ok(result);
+    const found = meta.result.hitCount;
+    expect(found).toBeGreaterThan(1000);
+    expect(found).toBeLessThan(2500);
+    expect(meta.result.incompleteReasons).toEqual(['output-limit']);
+    expect(result.content).toBe(
+      [
+        `big.txt:1:1: ${'Q'.repeat(500)}…`,
+        `(truncated: showing 1 of at least ${found})`,
+        '(incomplete)',
+        'Warning: the search did not cover everything, so absence elsewhere cannot be concluded.',
+        'Not searched:',
+        '- output limit of 1048576 bytes of matching text reached',
+        'Next: make the query or include glob more specific; for the rest, make the query or path more specific, or raise limit (at most 500).',
+        '(lines ending in "…" were cut at 500 characters)',
+      ].join('\n'),
+    );
+  });
+
+  it('counting stopped at the cap: "more than", not a gap', async () => {
+    const lines = Array.from({ length: 1200 }, () => 'x').join('\n');
+    const result = await grepTool({ query: 'x', limit: 1 }, workspace({ 'a.txt': lines }));
+    expect(result.content).toBe(['a.txt:1:1: x', '(truncated: showing 1 of more than 1000)', 'Next: for the rest, make the query or path more specific, or raise limit (at most 500).'].join('\n'));
+  });
+});
+
+describe('input, path and sort', () => {
+  it('refuses a path outside the workspace, naming the root', async () => {
+    const result = await grepTool({ query: 'x', path: '../../etc' }, workspace(tree));
+    expect(result).toMatchObject({ isError: true, metadata: { tool: 'grep', error: { code: 'path-climbs-out' } } });
+    expect(result.content).toBe(
+      'Refused: path "../../etc" climbs out of the workspace root /w with "..". Only the workspace root /w can be searched: give a path relative to it (for example "src"), or omit path to search all of it.',
+    );
+  });
+
+  it('answers a bad regex and bad input with what is wrong', async () => {
+    const regex = await grepTool({ query: '(', regex: true }, workspace(tree));
+    // The reason after the colon is the content search's own wording; ours is the frame around it.
+    expect(regex.content).toMatch(/^Invalid query: query is not a valid regex \(RE2 syntax, as ripgrep's\): missing closing \).*\.$/);
+    expect(regex.metadata).toMatchObject({ error: { code: 'FF_INVALID_QUERY' } });
+    const input = await grepTool({ query: 'x', limit: '10' }, workspace(tree));
+    expect(input.content).toBe('Invalid grep input: input.limit must be a whole number, got "10".');
+  });
+
+  it('relevance: files whose name holds the query first, source before build output, the test after its code', async () => {
+    const code: Tree = {
+      dist: { 'parser.js': 'parse()' },
+      src: { 'parser.ts': 'parse()', 'util.ts': 'parse()\nparse()' },
+      test: { 'parser.test.ts': 'parse()' },
+    };
+    const result = await grepTool({ query: 'parse', sort: 'relevance' }, workspace(code));
+    expect(result.content).toBe(['src/parser.ts:1:1: parse()', 'test/parser.test.ts:1:1: parse()', 'src/util.ts:1:1: parse()', 'src/util.ts:2:1: parse()', 'dist/parser.js:1:1: parse()'].join('\n'));
+    const byPath = await grepTool({ query: 'parse' }, workspace(code));
+    expect(byPath.content.split('\n').map((l) => l.split(':')[0])).toEqual(['dist/parser.js', 'src/parser.ts', 'src/util.ts', 'src/util.ts', 'test/parser.test.ts']);
+  });
+
+  it('relevance fills the page file by file', async () => {
+    const code: Tree = { src: { 'parser.ts': 'parse\nparse\nparse', 'other.ts': 'parse' } };
+    const result = await grepTool({ query: 'parse', sort: 'relevance', limit: 2 }, workspace(code));
+    expect(result.content.split('\n').slice(0, 3)).toEqual(['src/parser.ts:1:1: parse', 'src/parser.ts:2:1: parse', '(truncated: showing 2 of 4)']);
+  });
+});

@@ -1,0 +1,693 @@
+/**
+ * The `find-file` command end to end: each test spawns the real bin/find-file.mjs with `node` (no
+ * shell) on a real temp tree and checks what a user or a script sees: stdout, stderr, the exit
+ * status. The library result it must agree with comes from dist/, the build the command runs.
+ *
+ * Slow searches (to interrupt one, or to see the progress line) and unreadable folders on any
+ * platform use test/helpers/cli-test-fs.mjs, a preload that delays or fails chosen directory reads.
+ * POSIX-only cases (real permissions, signals, a pseudo-terminal) say so in their names and run
+ * on Linux and macOS CI.
+ */
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findFiles, type FindOptions, type FindResult } from '../../dist/index.js';
+import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { buildNobodySandbox } from '../helpers/unprivileged.js';
+
+const BIN = fileURLToPath(new URL('../../bin/find-file.mjs', import.meta.url));
+const TEST_FS = fileURLToPath(new URL('../helpers/cli-test-fs.mjs', import.meta.url));
+const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+const isPosix = process.platform !== 'win32';
+const isRoot = process.getuid?.() === 0;
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** An environment without the caller's colour or ripgrep settings leaking in. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
+  for (const name of ['NO_COLOR', 'FORCE_COLOR', 'FIND_FILE_RG', 'NODE_OPTIONS']) if (!(name in extra)) delete env[name];
+  // Windows spells it Path: replace every spelling, or the child would see two.
+  if ('PATH' in extra) for (const name of Object.keys(env)) if (name.toUpperCase() === 'PATH' && name !== 'PATH') delete env[name];
+  return env;
+}
+
+let nobodyCommand: { node: string; bin: string } | undefined;
+
+/**
+ * As root, the unprivileged run cannot use this checkout (CI's clone may sit under a 0700 folder):
+ * it gets a copy of the command, compiled into a sandbox everyone can read (test/helpers/unprivileged.ts).
+ */
+function commandForNobody(): { node: string; bin: string } {
+  if (nobodyCommand === undefined) {
+    const sandbox = buildNobodySandbox();
+    const bin = join(sandbox.dir, 'bin', 'find-file.mjs');
+    copyFileSync(BIN, bin);
+    chmodSync(bin, 0o644);
+    const manifest = join(sandbox.dir, 'package.json');
+    writeFileSync(manifest, JSON.stringify({ type: 'module', version: VERSION }));
+    chmodSync(manifest, 0o644);
+    nobodyCommand = { node: sandbox.reachable(process.execPath), bin };
+  }
+  return nobodyCommand;
+}
+
+/** Runs the command to the end. */
+function ff(args: string[], options: { cwd?: string; env?: Record<string, string>; asUser?: boolean } = {}): Run {
+  const spawnOptions: SpawnSyncOptions = { cwd: options.cwd ?? tree, env: cleanEnv(options.env), encoding: 'utf8', timeout: 20_000 };
+  let node = process.execPath;
+  let bin = BIN;
+  // Root reads everything: the permission cases run the command as an unprivileged user.
+  if (options.asUser && isRoot) {
+    ({ node, bin } = commandForNobody());
+    Object.assign(spawnOptions, { uid: 65534, gid: 65534 });
+  }
+  const preload = Object.keys(options.env ?? {}).some((name) => name.startsWith('FIND_FILE_TEST_')) ? ['--import', TEST_FS] : [];
+  const result = spawnSync(node, [...preload, bin, ...args], spawnOptions);
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+function lines(text: string): string[] {
+  return text.split('\n').filter((line) => line !== '');
+}
+
+/** What --json must equal: the library's result, minus the one field that depends on timing. */
+function comparable(result: Partial<FindResult>): unknown {
+  const { stats, ...rest } = result;
+  if (stats === undefined) return rest;
+  const { elapsedMs: _elapsedMs, ...counters } = stats;
+  return { ...rest, stats: counters };
+}
+
+function writeTree(root: string, files: string[]): void {
+  for (const file of files) {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), file);
+  }
+}
+
+let base: string;
+let tree: string;
+const FILES = [
+  'README.md',
+  'name with spaces.md',
+  'docs/guide.md',
+  'docs/deep/a/b/notes.md',
+  'src/index.ts',
+  'src/util.ts',
+  'src/util.test.ts',
+  '.config/settings.md',
+  'node_modules/pkg/README.md',
+  'bin/tool',
+];
+const ALL_MD = ['.config/settings.md', 'README.md', 'docs/deep/a/b/notes.md', 'docs/guide.md', 'name with spaces.md', 'node_modules/pkg/README.md'];
+
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), 'find-file-cli-'));
+  chmodSync(base, 0o755); // the permission cases run as another user
+  tree = join(base, 'tree');
+  writeTree(tree, FILES);
+  if (isPosix) symlinkSync(join(tree, 'docs'), join(tree, 'link-to-docs'));
+});
+
+afterAll(() => {
+  if (!base) return;
+  rmSync(base, { recursive: true, force: true });
+});
+
+describe('human output', () => {
+  it('prints one path per line on stdout and a summary on stderr, status 0', () => {
+    const run = ff(['*.md']);
+    expect(run.status).toBe(0);
+    expect(lines(run.stdout).sort()).toEqual(ALL_MD);
+    expect(run.stderr).toMatch(new RegExp(`^find-file: 6 matches under ${escape(tree)}: complete, every directory was read\n`));
+    expect(run.stderr).not.toContain('\x1b'); // not a terminal: no colour, no progress line
+  });
+
+  it('prints paths relative to the current directory, or absolute for an absolute root or with --absolute', () => {
+    expect(lines(ff(['*.ts'], { cwd: join(tree, 'docs'), env: {} }).stdout)).toEqual([]);
+    expect(lines(ff(['*.ts', '--root', '../src'], { cwd: join(tree, 'docs') }).stdout).sort()).toEqual(
+      ['../src/index.ts', '../src/util.test.ts', '../src/util.ts'].map((p) => p.split('/').join(sep())),
+    );
+    expect(lines(ff(['index.ts', '--root', join(tree, 'src')]).stdout)).toEqual([join(tree, 'src', 'index.ts')]);
+    expect(lines(ff(['index.ts', '--absolute']).stdout)).toEqual([join(tree, 'src', 'index.ts')]);
+  });
+
+  it('takes the last of two or more positionals as the root when it is an existing directory', () => {
+    const asRoot = ff(['*.ts', 'src']);
+    expect(lines(asRoot.stdout).sort()).toEqual(['src/index.ts', 'src/util.test.ts', 'src/util.ts'].map((p) => p.split('/').join(sep())));
+    expect(asRoot.stderr).toContain(`under ${join(tree, 'src')}:`);
+    // Not a directory: every positional is a pattern, the root is the current directory.
+    const asPatterns = ff(['guide.md', 'tool']);
+    expect(lines(asPatterns.stdout).sort()).toEqual(['bin/tool', 'docs/guide.md'].map((p) => p.split('/').join(sep())));
+    // With --root, every positional is a pattern, even one that names a directory.
+    expect(lines(ff(['index.ts', 'src', '--root', 'src']).stdout)).toEqual([join('src', 'index.ts')]);
+  });
+
+  it('-i / --ignore-case and -s / --case-sensitive set how the pattern matches case; both at once is a usage error', () => {
+    const insensitive = process.platform === 'win32';
+    expect(lines(ff(['readme*', '--exclude', 'node_modules']).stdout)).toEqual(insensitive ? ['README.md'] : []);
+    for (const flag of ['-i', '--ignore-case']) expect(lines(ff(['readme*', flag, '--exclude', 'node_modules']).stdout), flag).toEqual(['README.md']);
+    for (const flag of ['-s', '--case-sensitive']) expect(lines(ff(['readme*', flag, '--exclude', 'node_modules']).stdout), flag).toEqual([]);
+    const both = ff(['readme*', '-i', '-s']);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('find-file: error: Arguments ignore-case and case-sensitive are mutually exclusive');
+  });
+
+  it('prints NUL-separated paths with -0 / --print0, and nothing else on stdout', () => {
+    for (const flag of ['-0', '--print0']) {
+      const run = ff(['*.md', flag]);
+      expect(run.status).toBe(0);
+      expect(run.stdout.endsWith('\0')).toBe(true);
+      expect(run.stdout).not.toContain('\n');
+      expect(run.stdout.slice(0, -1).split('\0').sort()).toEqual(ALL_MD);
+    }
+  });
+
+  it('says a complete search with no match proves absence', () => {
+    const run = ff(['no-such-file.exe']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `find-file: no matches under ${tree}: complete, every directory was read, so no matching file exists there\n` +
+        (isPosix ? '  1 symlink not followed (by policy, not coverage gaps)\n' : ''),
+    );
+  });
+
+  it('says an incomplete search with no match proves nothing, and why, still with status 0', () => {
+    const run = ff(['notes.md', '--max-depth', '2']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('');
+    const [first, why] = lines(run.stderr);
+    expect(first).toBe(`find-file: INCOMPLETE search under ${tree}: no matches in the part searched, NOT proof of absence`);
+    expect(why).toBe('  why: depth-limit: --max-depth 2 kept the search out of deeper directories that may hold matches');
+  });
+
+  it.runIf(isPosix)('(POSIX) counts symlinks not followed and excluded entries as policy, not gaps', () => {
+    const run = ff(['*.md', '--exclude', 'node_modules', '--exclude', '.config']);
+    expect(lines(run.stdout).sort()).toEqual(['README.md', 'docs/deep/a/b/notes.md', 'docs/guide.md', 'name with spaces.md']);
+    expect(run.stderr).toContain(': complete, every directory was read\n');
+    expect(run.stderr).toContain('  1 symlink not followed, 2 entries excluded (by policy, not coverage gaps)\n');
+  });
+
+  it('leaves hidden entries out with --no-hidden and qualifies the absence it proves', () => {
+    expect(lines(ff(['*.md', '--no-hidden']).stdout)).not.toContain('.config/settings.md');
+    expect(lines(ff(['*.md', '--hidden']).stdout)).toContain('.config/settings.md');
+    const run = ff(['settings.md', '--no-hidden']);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('so no matching file exists there (among entries not excluded or hidden)');
+  });
+
+  it('takes patterns that look like options after --', () => {
+    writeFileSync(join(tree, '-dash.txt'), '');
+    try {
+      const run = ff(['--', '-dash.txt']);
+      expect(run.status).toBe(0);
+      expect(lines(run.stdout)).toEqual(['-dash.txt']);
+    } finally {
+      rmSync(join(tree, '-dash.txt'));
+    }
+  });
+});
+
+describe('limits', () => {
+  it('--max-results stops at N and says more exist; --strict turns that into status 3', () => {
+    const run = ff(['*.md', '--max-results', '2']);
+    expect(run.status).toBe(0);
+    expect(lines(run.stdout)).toHaveLength(2);
+    expect(run.stderr).toContain('find-file: INCOMPLETE search under');
+    expect(run.stderr).toContain(': 2 matches in the part searched, there may be more');
+    expect(run.stderr).toContain('why: result-limit: stopped at --max-results 2; more matches exist');
+    expect(ff(['*.md', '--max-results', '2', '--strict']).status).toBe(3);
+    // Exactly as many as exist: complete, and --strict has nothing to object to.
+    const exact = ff(['*.md', '--max-results', '6', '--strict']);
+    expect(exact.status).toBe(0);
+    expect(exact.stderr).toContain(': complete,');
+  });
+
+  it('--max-depth 1 looks only at the root\'s own entries', () => {
+    const run = ff(['*.md', '--max-depth', '1']);
+    expect(lines(run.stdout).sort()).toEqual(['README.md', 'name with spaces.md']);
+    expect(run.stderr).toContain('why: depth-limit: --max-depth 1');
+    expect(ff(['*.md', '--max-depth', '1', '--strict']).status).toBe(3);
+  });
+
+  it('--time-budget-ms 0 ends the search at once, incomplete', () => {
+    const run = ff(['*.md', '--time-budget-ms', '0']);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain('why: time-budget: the 0 ms budget (--time-budget-ms) ran out before the walk ended');
+    expect(ff(['*.md', '--time-budget-ms', '0', '--strict']).status).toBe(3);
+    expect(ff(['*.md', '--time-budget-ms', '60000', '--strict']).status).toBe(0);
+  });
+});
+
+describe('--json and --ndjson', () => {
+  const cases: { args: string[]; options: Omit<FindOptions, 'root'> }[] = [
+    { args: ['*.md'], options: { pattern: '*.md' } },
+    { args: ['*.md', '*.ts', '--exclude', 'node_modules', '--no-hidden'], options: { pattern: ['*.md', '*.ts'], exclude: ['node_modules'], hidden: false } },
+    { args: ['*.md', '--max-results', '3'], options: { pattern: '*.md', maxResults: 3 } },
+    { args: ['**/*.md', '--max-depth', '2'], options: { pattern: '**/*.md', maxDepth: 2 } },
+    { args: ['src/*.ts', '--absolute'], options: { pattern: 'src/*.ts', absolute: true } },
+    { args: ['nothing-here'], options: { pattern: 'nothing-here' } },
+  ];
+
+  it('--json prints exactly one JSON object equal to the library\'s result for the same options', async () => {
+    for (const { args, options } of cases) {
+      const run = ff([...args, '--json', '--root', tree], { cwd: base });
+      expect(run.status, args.join(' ')).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(run.stdout.endsWith('}\n')).toBe(true);
+      const printed = JSON.parse(run.stdout) as FindResult;
+      const expected = await findFiles({ root: tree, ...options });
+      expect(comparable(printed), args.join(' ')).toEqual(comparable(expected));
+      expect(Object.keys(printed)).toEqual(expect.arrayContaining(['matches', 'matchedCount', 'skipped', 'skippedCount', 'symlinkSkipped', 'complete', 'incompleteReasons', 'stats', 'backend']));
+    }
+  });
+
+  it('--ndjson prints a match line per path as found, then one summary line equal to the library\'s', async () => {
+    for (const { args, options } of cases) {
+      const run = ff([...args, '--ndjson', '--root', tree], { cwd: base });
+      expect(run.status, args.join(' ')).toBe(0);
+      expect(run.stderr).toBe('');
+      const events = lines(run.stdout).map((line) => JSON.parse(line) as { type: string; path?: string });
+      const summary = events.pop() as { type: string } & FindResult;
+      expect(summary.type).toBe('summary');
+      expect(events.every((event) => event.type === 'match' && Object.keys(event).length === 2)).toBe(true);
+      const expected = await findFiles({ root: tree, ...options });
+      expect(events.map((event) => event.path).sort()).toEqual(expected.matches);
+      const { type: _type, ...rest } = summary;
+      const { matches: _matches, ...expectedSummary } = expected;
+      expect(comparable(rest), args.join(' ')).toEqual(comparable(expectedSummary));
+    }
+  });
+
+  it('--json and --ndjson exclude each other and -0', () => {
+    for (const args of [['--json', '--ndjson'], ['--json', '-0'], ['--ndjson', '--print0']]) {
+      const run = ff(['*.md', ...args]);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/mutually exclusive/);
+    }
+  });
+});
+
+describe('backends', () => {
+  // As the other ripgrep suites: needs rg (CI installs it, and a missing one fails CI, see real-rg.ts).
+  requireRipgrepInCi();
+  it.runIf(hasRg)('--backend ripgrep and auto print what the walker prints', async () => {
+    const walker = lines(ff(['*.md', '*.ts']).stdout).sort();
+    for (const backend of ['walker', 'ripgrep', 'auto']) {
+      const run = ff(['*.md', '*.ts', '--backend', backend]);
+      expect(run.status, backend).toBe(0);
+      expect(lines(run.stdout).sort(), backend).toEqual(walker);
+      expect(run.stderr, backend).toMatch(/^find-file: 9 matches under .*: complete, every directory was read\n/);
+      const json = ff(['*.md', '*.ts', '--backend', backend, '--json', '--root', tree], { cwd: base });
+      const printed = JSON.parse(json.stdout) as FindResult;
+      expect(printed.backend, backend).toBe(backend === 'walker' ? 'walker' : 'ripgrep');
+      const expected = await findFiles({ root: tree, pattern: ['*.md', '*.ts'], backend: backend as FindOptions['backend'] });
+      expect(printed.matches, backend).toEqual(expected.matches);
+      const ndjson = lines(ff(['*.md', '*.ts', '--backend', backend, '--ndjson']).stdout);
+      expect(ndjson, backend).toHaveLength(walker.length + 1);
+    }
+  });
+});
+
+describe.runIf(isPosix)('(POSIX) symlinks whose name matches', () => {
+  // /usr/bin in small: python3 is a link to python3.11, python3-config a dangling one.
+  let bin: string;
+  beforeAll(() => {
+    bin = join(base, 'links', 'bin');
+    writeTree(bin, ['python3.11', 'env']);
+    symlinkSync('python3.11', join(bin, 'python3'));
+    symlinkSync('missing', join(bin, 'python3-config'));
+  });
+
+  it('names them instead of claiming absence when no regular file matches', () => {
+    const run = ff(['python3', '--root', bin]);
+    expect(run).toMatchObject({ status: 0, stdout: '' });
+    expect(run.stderr).toBe(
+      `find-file: no regular file matches under ${bin} (complete, every directory was read); 1 symlink matches (not followed): ${join(bin, 'python3')}\n` +
+        '  2 symlinks not followed (by policy, not coverage gaps)\n',
+    );
+    expect(run.stderr).not.toContain('no matching file exists');
+  });
+
+  it('adds one line for them when regular files match too, shown as the matches are', () => {
+    const run = ff(['python3*'], { cwd: bin });
+    expect(lines(run.stdout)).toEqual(['python3.11']);
+    expect(lines(run.stderr).slice(0, 2)).toEqual([`find-file: 1 match under ${bin}: complete, every directory was read`, '  also 2 symlinks match (not followed): python3, python3-config']);
+    const absolute = ff(['python3*', '--absolute'], { cwd: bin });
+    expect(lines(absolute.stderr)[1]).toBe(`  also 2 symlinks match (not followed): ${join(bin, 'python3')}, ${join(bin, 'python3-config')}`);
+  });
+
+  it('--json and --ndjson carry linkMatches, linkMatchedCount and linksExamined', () => {
+    const json = JSON.parse(ff(['python3*', '--json', '--root', bin]).stdout) as FindResult;
+    expect(json).toMatchObject({ matches: ['python3.11'], matchedCount: 1, linkMatches: ['python3', 'python3-config'], linkMatchedCount: 2, linksExamined: true, symlinkSkipped: 2, complete: true });
+    const absolute = JSON.parse(ff(['python3', '--json', '--absolute', '--root', bin]).stdout) as FindResult;
+    expect(absolute).toMatchObject({ matches: [], linkMatches: [join(bin, 'python3')], linkMatchedCount: 1 });
+    const summary = JSON.parse(lines(ff(['python3', '--ndjson', '--root', bin]).stdout).at(-1)!) as { type: string } & FindResult;
+    expect(summary).toMatchObject({ type: 'summary', matchedCount: 0, linkMatches: ['python3'], linkMatchedCount: 1, linksExamined: true });
+  });
+
+  it.runIf(hasRg)('--backend ripgrep says links were not examined; auto lets the walker name them', () => {
+    const rg = ff(['python3', '--backend', 'ripgrep', '--root', bin]);
+    expect(rg.stderr).toBe(
+      `find-file: no matches under ${bin}: complete, every directory was read, so no matching regular file exists there\n` +
+        '  symlinks were not examined (ripgrep lists regular files only)\n',
+    );
+    expect(JSON.parse(ff(['python3', '--backend', 'ripgrep', '--json', '--root', bin]).stdout)).toMatchObject({ linkMatches: [], linkMatchedCount: 0, linksExamined: false });
+    const auto = ff(['python3', '--backend', 'auto', '--root', bin]);
+    expect(lines(auto.stderr)).toEqual([
+      `find-file: no regular file matches under ${bin} (complete, every directory was read); 1 symlink matches (not followed): ${join(bin, 'python3')}`,
+      '  2 symlinks not followed (by policy, not coverage gaps)',
+      '  backend walker: auto ran the walker (links-unexamined)',
+    ]);
+  });
+});
+
+describe('unreadable directories', () => {
+  let perm: string;
+  const native = (rel: string) => rel.split('/').join(sep());
+  beforeAll(() => {
+    perm = join(base, 'perm');
+    writeTree(perm, ['top.md', 'locked/secret.md', 'src/private/inner.md', 'src/open.md', 'broken/x.md']);
+  });
+  // Reads that fail as a folder the OS refuses to open does (and one with a disk error).
+  const faults = { FIND_FILE_TEST_FAIL: JSON.stringify({ locked: 'EACCES', 'src/private': 'EPERM' }) };
+
+  it('names what it could not read, with the code, and never calls the result complete', () => {
+    const run = ff(['secret.md'], { cwd: perm, env: faults });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe('');
+    const out = lines(run.stderr);
+    expect(out[0]).toBe(`find-file: INCOMPLETE search under ${perm}: no matches in the part searched, NOT proof of absence`);
+    expect(out).toContain('  why: permission-denied: 2 paths could not be read (access denied)');
+    expect(out).toContain('  skipped: locked (EACCES)');
+    expect(out).toContain(`  skipped: ${native('src/private')} (EPERM)`);
+  });
+
+  it('keeps every match it found and lists every reason; --json lists the skipped paths; --strict exits 3', () => {
+    const env = { FIND_FILE_TEST_FAIL: JSON.stringify({ locked: 'EACCES', 'src/private': 'EPERM', broken: 'EIO' }) };
+    const run = ff(['*.md'], { cwd: perm, env });
+    expect(run.status).toBe(0);
+    expect(lines(run.stdout).sort()).toEqual(['src/open.md', 'top.md'].map(native).sort());
+    expect(run.stderr).toContain('find-file: INCOMPLETE search under');
+    expect(run.stderr).toContain(': 2 matches in the part searched, there may be more');
+    expect(run.stderr).toMatch(/permission-denied: 2 paths could not be read \(access denied\)/);
+    expect(run.stderr).toMatch(/io-error: 1 path could not be read \(read errors\)/);
+    const json = ff(['*.md', '--json'], { cwd: perm, env });
+    const result = JSON.parse(json.stdout) as FindResult;
+    expect(result.matches).toEqual(['src/open.md', 'top.md']);
+    expect(result).toMatchObject({ complete: false, skippedCount: 3 });
+    expect([...result.incompleteReasons].sort()).toEqual(['io-error', 'permission-denied']);
+    expect(result.skipped.map((s) => `${s.path} ${s.code}`).sort()).toEqual(['broken EIO', 'locked EACCES', 'src/private EPERM']);
+    expect(ff(['*.md', '--strict'], { cwd: perm, env }).status).toBe(3);
+    expect(ff(['*.md', '--strict', '--ndjson'], { cwd: perm, env }).status).toBe(3);
+  });
+
+  it('shows the first five skipped paths, then a count; absolute with --absolute', () => {
+    const many = join(base, 'perm-many');
+    writeTree(many, Array.from({ length: 7 }, (_, i) => `d${i}/x.md`));
+    const env = { FIND_FILE_TEST_FAIL: JSON.stringify(Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`d${i}`, 'EACCES']))) };
+    const run = ff(['*.md'], { cwd: many, env });
+    expect(run.stderr.match(/ {2}skipped: d\d \(EACCES\)/g)).toHaveLength(5);
+    expect(run.stderr).toContain('  ... and 2 more skipped paths (--json lists them all)\n');
+    const absolute = ff(['*.md', '--absolute'], { cwd: many, env });
+    expect(absolute.stderr.match(/ {2}skipped: (.*) \(EACCES\)/)![1]).toMatch(new RegExp(`^${escape(join(many, 'd'))}\\d$`));
+  });
+
+  it.runIf(isPosix)('(POSIX) says the same of folders the OS really refuses to open (run unprivileged)', () => {
+    const real = join(base, 'perm-real');
+    writeTree(real, ['top.md', 'locked/secret.md']);
+    chmodSync(join(real, 'locked'), 0o000);
+    try {
+      // Root reads every directory, so the command runs as nobody (from a sandboxed copy when we are root).
+      const run = ff(['*.md'], { cwd: real, asUser: true });
+      expect(run.stderr).toMatch(/^find-file: /);
+      expect(run.status).toBe(0);
+      expect(lines(run.stdout)).toEqual(['top.md']);
+      expect(lines(run.stderr)).toEqual([
+        `find-file: INCOMPLETE search under ${real}: 1 match in the part searched, there may be more`,
+        '  why: permission-denied: 1 path could not be read (access denied)',
+        '  skipped: locked (EACCES)',
+      ]);
+      expect(ff(['*.md', '--strict'], { cwd: real, asUser: true }).status).toBe(3);
+    } finally {
+      chmodSync(join(real, 'locked'), 0o755);
+    }
+  });
+});
+
+describe('exit statuses', () => {
+  it('2 for usage errors: yargs\' usage, then the specific problem, nothing on stdout', () => {
+    const cases: [string[], RegExp][] = [
+      [[], /no pattern given/],
+      [['*.md', '--bogus'], /Unknown argument: bogus/],
+      [['*.md', '--max-results', '1.5'], /--max-results must be a non-negative integer, got "1.5"/],
+      [['*.md', '--max-depth', '-1'], /--max-depth must be a non-negative integer, got "-1"/],
+      [['*.md', '--time-budget-ms', 'soon'], /--time-budget-ms must be a non-negative integer, got "soon"/],
+      [['*.md', '--max-results'], /Not enough arguments following: max-results/],
+      [['*.md', '--backend', 'fast'], /backend must be one of .*got "fast"/],
+      [['../*.md'], /climbs out of the root/],
+      [['*.md', '!*.ts'], /negation/],
+    ];
+    for (const [args, problem] of cases) {
+      const run = ff(args);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stdout, args.join(' ')).toBe('');
+      expect(run.stderr, args.join(' ')).toMatch(/^Usage: find-file <pattern\.\.>/);
+      const last = lines(run.stderr).at(-1)!;
+      expect(last, args.join(' ')).toMatch(/^find-file: error: /);
+      expect(last, args.join(' ')).toMatch(problem);
+    }
+  });
+
+  it('1 for a root that is missing or not a directory: one line naming the cause, no stack trace', () => {
+    for (const [root, cause] of [['missing-dir', 'does not exist (ENOENT)'], ['README.md', 'is not a directory (ENOTDIR)']] as const) {
+      for (const extra of [[], ['--json'], ['--ndjson']]) {
+        const run = ff(['*.md', '--root', root, ...extra]);
+        expect(run.status).toBe(1);
+        expect(run.stdout).toBe('');
+        expect(run.stderr).toBe(`find-file: error: root ${join(tree, root)} ${cause}\n`);
+      }
+    }
+  });
+
+  it('--contains is a clean hook: refused with a plain message until the library exports searchContent', async () => {
+    const library: Record<string, unknown> = await import('../../dist/index.js');
+    const run = ff(['*.md', '--contains', 'guide']);
+    if (typeof library.searchContent === 'function') {
+      expect(run.status).toBe(0);
+      expect(lines(run.stdout)).toContain(`${join('docs', 'guide.md')}:1:6: docs/guide.md`); // each file holds its own path; path:line:column: text
+    } else {
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(lines(run.stderr).at(-1)).toBe('find-file: error: --contains: content search is not available yet in this version of find-file');
+    }
+  });
+
+  it('1 when ripgrep is forced and cannot be found; auto then runs the walker and says so', () => {
+    const emptyBin = join(base, 'empty-bin');
+    mkdirSync(emptyBin, { recursive: true });
+    for (const extra of [[], ['--json'], ['--ndjson']]) {
+      const run = ff(['*.md', '--backend', 'ripgrep', ...extra], { env: { PATH: emptyBin } });
+      expect(run.status, extra.join(' ')).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/^find-file: error: backend "ripgrep": [^\n]+\n$/);
+    }
+    const auto = ff(['*.md', '--backend', 'auto'], { env: { PATH: emptyBin } });
+    expect(auto.status).toBe(0);
+    expect(lines(auto.stdout).sort()).toEqual(ALL_MD);
+    expect(auto.stderr).toContain('backend walker: auto ran the walker (rg-not-found)');
+  });
+
+  it('--version prints the package version; --help lists every option; both exit 0', () => {
+    const version = ff(['--version']);
+    expect(version).toMatchObject({ status: 0, stdout: `${VERSION}\n` });
+    const help = ff(['--help']);
+    expect(help.status).toBe(0);
+    for (const option of ['--root', '--max-results', '--max-depth', '--time-budget-ms', '--exclude', '--hidden', '--backend', '--json', '--ndjson', '--absolute', '--print0', '-0', '--contains', '--strict', '--help', '--version']) {
+      expect(help.stdout).toContain(option);
+    }
+  });
+});
+
+describe('pipes and signals', () => {
+  /** A tree whose root holds many matches (read at once) and a directory read only after a delay. */
+  function buildSlowTree(name: string, topFiles: number): string {
+    const root = join(base, name);
+    writeTree(root, [
+      ...Array.from({ length: topFiles }, (_, i) => `top-${String(i).padStart(5, '0')}-with-a-long-name.md`),
+      'd1/d2/d3/d4/d5/d6/d7/d8/deep.md',
+    ]);
+    return root;
+  }
+
+  function spawnSlow(args: string[], cwd: string, marker: string, slowMs: number) {
+    return spawn(process.execPath, ['--import', TEST_FS, BIN, ...args], {
+      cwd,
+      env: cleanEnv({ FIND_FILE_TEST_SLOW_MS: String(slowMs), FIND_FILE_TEST_MARKER: marker }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  }
+
+  function collect(child: ReturnType<typeof spawn>): Promise<Run> {
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    return new Promise((done) => child.on('close', (status) => done({ status, stdout, stderr })));
+  }
+
+  it('exits quietly with status 0 when the reader closes the pipe early (| head -1)', async () => {
+    const root = buildSlowTree('pipe-tree', 3000);
+    const child = spawnSlow(['*.md'], root, join(base, 'pipe-marker'), 300);
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    // Read the first chunk of paths, then close our end as `head -1` does. More output follows once
+    // the delayed directories are read, and writing it must end the command quietly.
+    const first = await new Promise<string>((got) => child.stdout!.once('data', (chunk: Buffer) => got(chunk.toString())));
+    child.stdout!.destroy();
+    const status = await new Promise<number | null>((done) => child.on('close', done));
+    expect(first.split('\n')[0]).toMatch(/^top-\d{5}-with-a-long-name\.md$/);
+    expect(status).toBe(0);
+    expect(stderr).toBe('');
+  });
+
+  it.runIf(isPosix)('(POSIX) SIGINT prints what was found, then the summary marked aborted, and exits 130', async () => {
+    const root = buildSlowTree('sigint-tree', 3);
+    const marker = join(base, 'sigint-marker');
+    const child = spawnSlow(['*.md'], root, marker, 400);
+    const done = collect(child);
+    // Matches from the root's read reach stdout first; then the walk is stuck in slow reads.
+    await new Promise<void>((ready) => child.stdout!.once('data', () => ready()));
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.status).toBe(130);
+    expect(lines(run.stdout).sort()).toEqual(['top-00000-with-a-long-name.md', 'top-00001-with-a-long-name.md', 'top-00002-with-a-long-name.md']);
+    expect(run.stderr).toContain(`find-file: INCOMPLETE search under ${root}: 3 matches in the part searched, there may be more`);
+    expect(run.stderr).toContain('why: aborted: interrupted before the walk ended');
+  });
+
+  it.runIf(isPosix)('(POSIX) SIGINT with --json prints the partial result marked aborted, and --ndjson its summary', async () => {
+    const root = buildSlowTree('sigint-json-tree', 3);
+    for (const mode of ['--json', '--ndjson']) {
+      const marker = join(base, `sigint-marker${mode}`);
+      const child = spawnSlow(['*.md', mode], root, marker, 300);
+      const done = collect(child);
+      await waitFor(() => existsSync(marker));
+      // The root's read is back after 300 ms; the deep match needs eight more reads, 2.4 s.
+      await new Promise((later) => setTimeout(later, 900));
+      child.kill('SIGINT');
+      const run = await done;
+      expect(run.status, mode).toBe(130);
+      const last = JSON.parse(lines(run.stdout).at(-1)!) as FindResult;
+      expect(last).toMatchObject({ complete: false, incompleteReason: 'aborted', matchedCount: 3 });
+      expect(run.stderr).toBe('');
+    }
+  });
+});
+
+describe('progress line', () => {
+  it('never appears when stderr is not a terminal, however long the search', async () => {
+    const root = join(base, 'progress-pipe');
+    writeTree(root, ['a.md', 'd1/d2/d3/b.md']);
+    const run = await new Promise<Run>((done) => {
+      const child = spawn(process.execPath, ['--import', TEST_FS, BIN, '*.md'], {
+        cwd: root,
+        env: cleanEnv({ FIND_FILE_TEST_SLOW_MS: '400' }),
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('close', (status) => done({ status, stdout, stderr }));
+    });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe(`find-file: 2 matches under ${root}: complete, every directory was read\n`);
+  });
+
+  describe.runIf(isPosix)('(POSIX) under a pseudo-terminal', () => {
+    let root: string;
+    beforeAll(() => {
+      root = join(base, 'progress-tty');
+      writeTree(root, ['a.md', 'd1/b.md', 'd1/d2/d3/d4/d5/c.md']);
+    });
+
+    it('appears after about a second (dirs read, matches, elapsed) and is erased before the summary', () => {
+      const run = inTerminal(['*.md'], root, { FIND_FILE_TEST_SLOW_MS: '300' });
+      expect(run.status).toBe(0);
+      const progress = [...run.stdout.matchAll(/searching: (\d+) dirs? read, (\d+) match(?:es)?, (\d+\.\d)s/g)];
+      expect(progress.length).toBeGreaterThan(0);
+      expect(Number(progress[0]![3])).toBeGreaterThanOrEqual(1);
+      const summaryAt = run.stdout.indexOf('find-file: 3 matches');
+      expect(summaryAt).toBeGreaterThan(0);
+      // The last thing before the summary's line is the erasure of the progress line (and maybe a path).
+      const lastDraw = run.stdout.lastIndexOf('searching:');
+      expect(lastDraw).toBeLessThan(summaryAt);
+      expect(run.stdout.slice(lastDraw, summaryAt)).toContain('\r\x1b[2K');
+      // A terminal gets colour.
+      expect(run.stdout).toContain('\x1b[32mcomplete\x1b[39m');
+    });
+
+    it('does not appear for a short search, nor with --json or --ndjson; NO_COLOR removes colour', () => {
+      const quick = inTerminal(['*.md'], root, {});
+      expect(quick.status).toBe(0);
+      expect(quick.stdout).not.toContain('searching:');
+      for (const mode of ['--json', '--ndjson']) {
+        const run = inTerminal(['*.md', mode], root, { FIND_FILE_TEST_SLOW_MS: '300' });
+        expect(run.status, mode).toBe(0);
+        expect(run.stdout, mode).not.toContain('searching:');
+        expect(run.stdout, mode).not.toContain('\x1b');
+      }
+      const plain = inTerminal(['*.md'], root, { NO_COLOR: '1' });
+      expect(plain.stdout).toContain('find-file: 3 matches');
+      expect(plain.stdout).not.toContain('\x1b');
+    });
+  });
+});
+
+/** Runs the command with stdin, stdout and stderr on a pseudo-terminal (via `script`); returns what the terminal showed. */
+function inTerminal(args: string[], cwd: string, env: Record<string, string>): Run {
+  const argv = [process.execPath, ...(env.FIND_FILE_TEST_SLOW_MS ? ['--import', TEST_FS] : []), BIN, ...args];
+  // util-linux `script` runs one command line through a shell, so each element is quoted; BSD
+  // (macOS) `script` takes the argv itself.
+  const scriptArgs = process.platform === 'linux' ? ['-qfec', argv.map(shellQuote).join(' '), '/dev/null'] : ['-q', '/dev/null', ...argv];
+  const result = spawnSync('script', scriptArgs, {
+    cwd,
+    env: cleanEnv({ ...env, SHELL: '/bin/sh', TERM: 'xterm' }),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 20_000,
+  });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout.replace(/\r\n/g, '\n'), stderr: result.stderr };
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function sep(): string {
+  return resolve('/') === '/' ? '/' : '\\';
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for the command to start');
+    await new Promise((later) => setTimeout(later, 20));
+  }
+}

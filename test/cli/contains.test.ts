@@ -1,0 +1,143 @@
+/**
+ * `find-file --contains TEXT` end to end: the real bin/find-file.mjs spawned with `node` (no
+ * shell) on a real temp tree. Hits print as `path:line:column: text`, the summary goes to stderr,
+ * --json and --ndjson equal the library's answer, the exit statuses keep the CLI's contract
+ * (0 ran, 1 fatal, 2 usage, 3 incomplete with --strict), and hostile text stays text.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { searchContent, type ContentOptions, type ContentResult } from '../../dist/index.js';
+import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+
+const BIN = fileURLToPath(new URL('../../bin/find-file.mjs', import.meta.url));
+
+const FILES: Record<string, string | Buffer> = {
+  'notes.md': 'intro\nthe TODO list\n',
+  'src/a.ts': 'const a = 1; // TODO: split\n',
+  'src/中文.ts': '// 中文 TODO 注释\r\n',
+  'data.bin': Buffer.from('TODO\0binary'),
+  'hostile.txt': 'it says $(touch PWNED) and --pre=sh here\n',
+};
+
+let tree: string;
+beforeAll(() => {
+  tree = mkdtempSync(join(tmpdir(), 'ff-cli-contains-'));
+  for (const [rel, data] of Object.entries(FILES)) {
+    mkdirSync(join(tree, rel, '..'), { recursive: true });
+    writeFileSync(join(tree, rel), data);
+  }
+});
+afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+function ff(args: string[]) {
+  const env = { ...process.env };
+  for (const name of ['NO_COLOR', 'FORCE_COLOR', 'FIND_FILE_RG', 'NODE_OPTIONS']) delete env[name];
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: tree, env, encoding: 'utf8', timeout: 20_000 });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+const native = (rel: string) => rel.split('/').join(process.platform === 'win32' ? '\\' : '/');
+
+/** The library's answer for the same search, and the comparable form of any result (timing left out). */
+async function library(options: Partial<ContentOptions>): Promise<unknown> {
+  return comparable(await searchContent({ root: tree, query: 'TODO', pattern: '*', ...options } as ContentOptions));
+}
+function comparable({ stats, ...rest }: Partial<ContentResult>): unknown {
+  const { elapsedMs: _elapsedMs, ...counters } = stats ?? { elapsedMs: 0 };
+  return { ...rest, stats: counters };
+}
+
+describe('human output', () => {
+  it('prints path:line:column: text per hit, the summary on stderr, status 0', () => {
+    const run = ff(['*', '--contains', 'TODO']);
+    expect(run.status).toBe(0);
+    expect(run.stdout.split('\n').filter(Boolean).sort()).toEqual(
+      [`${native('notes.md')}:2:5: the TODO list`, `${native('src/a.ts')}:1:17: const a = 1; // TODO: split`, `${native('src/中文.ts')}:1:7: // 中文 TODO 注释`].sort(),
+    );
+    expect(run.stderr).toMatch(/^find-file: 3 hits under .+: complete, every file was searched\n {2}1 binary file not searched \(by policy, not coverage gaps\)\n$/);
+  });
+
+  it('a complete search without a hit says the text does not occur there', () => {
+    const run = ff(['*.md', '--contains', 'absent text']);
+    expect(run).toMatchObject({ status: 0, stdout: '' });
+    expect(run.stderr).toContain('no hits under');
+    expect(run.stderr).toContain('complete, every file was searched, so the text does not occur there');
+  });
+
+  it('--max-results: incomplete, more hits exist; --strict exits 3', () => {
+    const run = ff(['*', '--contains', 'TODO', '--max-results', '1']);
+    expect(run.status).toBe(0);
+    expect(run.stdout.split('\n').filter(Boolean)).toHaveLength(1);
+    expect(run.stderr).toMatch(/^find-file: INCOMPLETE search under .+: 1 hit in the part searched, there may be more\n/);
+    expect(run.stderr).toContain('why: result-limit: stopped at --max-results 1; more hits exist');
+    expect(ff(['*', '--contains', 'TODO', '--max-results', '1', '--strict']).status).toBe(3);
+    expect(ff(['*', '--contains', 'TODO', '--strict']).status).toBe(0);
+  });
+
+  it('-0 puts a NUL after the path; --absolute prints absolute paths', () => {
+    expect(ff(['*.md', '--contains', 'TODO', '-0']).stdout).toBe(`notes.md\u00002:5: the TODO list\n`);
+    expect(ff(['*.md', '--contains', 'TODO', '--absolute']).stdout).toBe(`${join(tree, 'notes.md')}:2:5: the TODO list\n`);
+  });
+});
+
+describe('--json and --ndjson', () => {
+  it('--json is exactly the library\'s ContentResult', async () => {
+    const run = ff(['*', '--contains', 'TODO', '--json']);
+    expect(run.status).toBe(0);
+    expect(comparable(JSON.parse(run.stdout))).toEqual(await library({}));
+  });
+
+  it('--ndjson: one hit line per hit, then a summary line equal to the library\'s summary', async () => {
+    const run = ff(['*', '--contains', 'TODO', '--ndjson']);
+    const events = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const { hits, ...summary } = (await library({})) as ContentResult;
+    expect(events.slice(0, -1).map(({ type, ...hit }) => (expect(type).toBe('hit'), hit)).sort((a, b) => String(a.path).localeCompare(String(b.path)))).toEqual(
+      [...hits].sort((a, b) => a.path.localeCompare(b.path)),
+    );
+    const { type, ...last } = events.at(-1)!;
+    expect(type).toBe('summary');
+    expect(comparable(last as Partial<ContentResult>)).toEqual(summary);
+  });
+});
+
+describe('exit statuses', () => {
+  it('2 for an empty or oversized query, with the reason; 1 for a missing root', () => {
+    const empty = ff(['*', '--contains', '']);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr.trimEnd().split('\n').at(-1)).toBe('find-file: error: query is empty: it would match every line; give the text to search for');
+    expect(ff(['*', '--contains', 'x'.repeat(70_000)]).status).toBe(2);
+    const missing = ff(['*', '--contains', 'TODO', '--root', 'nope']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('does not exist (ENOENT)');
+  });
+});
+
+describe('hostile text stays text', () => {
+  it.each(['$(touch PWNED)', '--pre=sh'])('%s is searched for, never run or read as a flag', (query) => {
+    for (const backend of hasRg ? ['walker', 'ripgrep'] : ['walker']) {
+      const run = ff(['*.txt', `--contains=${query}`, '--backend', backend]);
+      expect(run.status, backend).toBe(0);
+      expect(run.stdout, backend).toMatch(/^hostile\.txt:1:\d+: it says \$\(touch PWNED\) and --pre=sh here\n$/);
+    }
+    expect(existsSync(join(tree, 'PWNED'))).toBe(false);
+  });
+});
+
+requireRipgrepInCi();
+
+describe.runIf(hasRg)('backends', () => {
+  it('--backend ripgrep and auto print what the walker prints', () => {
+    const walker = ff(['*', '--contains', 'TODO']);
+    for (const backend of ['ripgrep', 'auto']) {
+      const run = ff(['*', '--contains', 'TODO', '--backend', backend]);
+      expect(run.status, backend).toBe(0);
+      expect(run.stdout.split('\n').sort(), backend).toEqual(walker.stdout.split('\n').sort());
+      expect(JSON.parse(ff(['*', '--contains', 'TODO', '--backend', backend, '--json']).stdout).backend).toBe('ripgrep');
+    }
+  });
+});

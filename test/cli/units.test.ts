@@ -1,0 +1,290 @@
+/**
+ * The CLI's helpers on their own: the exit-status truth table, the summary's wording for every
+ * verdict, the display paths on both path flavours and the chunked writer. test/cli.test.ts runs
+ * the real command end to end.
+ */
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT, exitCodeForError, exitCodeForResult, isUsageError } from '../../src/cli/exit.js';
+import { CHUNK_CHARS, ChunkWriter, buildRelDisplay, type OutputStream } from '../../src/cli/output.js';
+import { explainReason, formatProgress, formatSummary, shouldColor, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
+import { formatContentSummary } from '../../src/cli/content-summary.js';
+import type { ContentSummary } from '../../src/content/types.js';
+import { FindFileError } from '../../src/errors.js';
+import { INCOMPLETE_REASONS, type FindSummary } from '../../src/result.js';
+
+function summaryOf(overrides: Partial<FindSummary>): FindSummary {
+  const reasons = overrides.incompleteReasons ?? [];
+  return {
+    matchedCount: 0,
+    skipped: [],
+    skippedCount: overrides.skipped?.length ?? 0,
+    symlinkSkipped: 0,
+    linkMatches: [],
+    linkMatchedCount: 0,
+    linksExamined: true,
+    excludedCount: 0,
+    complete: reasons.length === 0,
+    ...(reasons.length > 0 ? { incompleteReason: reasons[0] } : {}),
+    incompleteReasons: reasons,
+    stats: { dirsRead: 1, entriesSeen: 0, elapsedMs: 1, dirsPeeked: 0 },
+    backend: 'walker',
+    ...overrides,
+  };
+}
+
+const ctx: SummaryContext = {
+  root: '/home/u',
+  maxResults: 10,
+  maxDepth: 3,
+  timeBudgetMs: 500,
+  hiddenLeftOut: false,
+  displayPath: (rel) => rel,
+  styles: stylesFor(false),
+};
+
+describe('exit statuses', () => {
+  it('maps library errors: bad input is usage (2), everything else fatal (1)', () => {
+    const usage = ['FF_MISSING_OPTION', 'FF_UNKNOWN_OPTION', 'FF_INVALID_OPTION', 'FF_INVALID_LIMIT', 'FF_INVALID_PATTERN', 'FF_PATTERN_OUTSIDE_ROOT', 'FF_INVALID_ROOT'] as const;
+    for (const code of usage) expect(exitCodeForError(new FindFileError(code, 'x')), code).toBe(EXIT.USAGE);
+    for (const code of ['ENOENT', 'ENOTDIR', 'FF_RG_NOT_FOUND', 'FF_SOMETHING_NEW', 'EACCES']) {
+      expect(exitCodeForError(Object.assign(new Error('x'), { code })), code).toBe(EXIT.FATAL);
+    }
+    expect(exitCodeForError(new TypeError('boom'))).toBe(EXIT.FATAL);
+    expect(exitCodeForError('a string')).toBe(EXIT.FATAL);
+    expect(isUsageError(null)).toBe(false);
+  });
+
+  it('maps results: the truth table of complete × --strict × interrupted', () => {
+    const table: [complete: boolean, strict: boolean, interrupted: boolean, status: number][] = [
+      [true, false, false, 0],
+      [false, false, false, 0],
+      [true, true, false, 0],
+      [false, true, false, 3],
+      [true, false, true, 130],
+      [false, false, true, 130],
+      [false, true, true, 130],
+      [true, true, true, 130],
+    ];
+    for (const [complete, strict, interrupted, status] of table) {
+      expect(exitCodeForResult({ complete }, { strict, interrupted }), JSON.stringify({ complete, strict, interrupted })).toBe(status);
+    }
+  });
+});
+
+describe('summary', () => {
+  it('a complete search with no match says the file does not exist there', () => {
+    const text = formatSummary(summaryOf({}), ctx);
+    expect(text).toBe('find-file: no matches under /home/u: complete, every directory was read, so no matching file exists there\n');
+  });
+
+  it('qualifies that claim when entries were left out by --no-hidden or --exclude', () => {
+    expect(formatSummary(summaryOf({}), { ...ctx, hiddenLeftOut: true })).toContain('(among entries not excluded or hidden)');
+    expect(formatSummary(summaryOf({ excludedCount: 2 }), ctx)).toContain('(among entries not excluded or hidden)');
+  });
+
+  it('an incomplete search with no match says, first, that it proves nothing', () => {
+    const text = formatSummary(summaryOf({ incompleteReasons: ['permission-denied'], skipped: [{ path: 'WindowsApps', code: 'EPERM' }] }), ctx);
+    const [first, ...rest] = text.trimEnd().split('\n');
+    expect(first).toBe('find-file: INCOMPLETE search under /home/u: no matches in the part searched, NOT proof of absence');
+    expect(first).not.toContain('complete,');
+    expect(rest).toEqual(['  why: permission-denied: 1 path could not be read (access denied)', '  skipped: WindowsApps (EPERM)']);
+  });
+
+  it('lists every reason, each explained, in the order given', () => {
+    const reasons = ['time-budget', 'permission-denied', 'depth-limit', 'io-error'] as const;
+    const skipped = [{ path: 'a', code: 'EACCES' }, { path: 'b', code: 'EIO' }, { path: 'c', code: 'EMFILE' }, { path: 'gone', code: 'ENOENT' }];
+    const lines = formatSummary(summaryOf({ matchedCount: 4, incompleteReasons: [...reasons], skipped }), ctx).split('\n');
+    expect(lines[0]).toBe('find-file: INCOMPLETE search under /home/u: 4 matches in the part searched, there may be more');
+    expect(lines.slice(1, 5)).toEqual([
+      '  why: time-budget: the 500 ms budget (--time-budget-ms) ran out before the walk ended',
+      '       permission-denied: 1 path could not be read (access denied)',
+      '       depth-limit: --max-depth 3 kept the search out of deeper directories that may hold matches',
+      '       io-error: 2 paths could not be read (read errors)',
+    ]);
+  });
+
+  it('explains every reason the contract knows, naming the option or the count', () => {
+    for (const reason of INCOMPLETE_REASONS) {
+      const line = explainReason(reason, summaryOf({ incompleteReasons: [reason] }), ctx);
+      expect(line.startsWith(`${reason}: `), line).toBe(true);
+      expect(line.length).toBeGreaterThan(reason.length + 10);
+    }
+    expect(explainReason('result-limit', summaryOf({}), ctx)).toContain('--max-results 10');
+  });
+
+  it('names the first five skipped paths, counts the rest, and shows them as the paths are shown', () => {
+    const skipped = Array.from({ length: 8 }, (_, i) => ({ path: `dir${i}`, code: 'EACCES' }));
+    const text = formatSummary(summaryOf({ incompleteReasons: ['permission-denied'], skipped }), { ...ctx, displayPath: (rel) => `sub/${rel}` });
+    expect(text.match(/skipped: /g)).toHaveLength(5);
+    expect(text).toContain('  skipped: sub/dir0 (EACCES)\n');
+    expect(text).toContain('  ... and 3 more skipped paths (--json lists them all)\n');
+  });
+
+  it('reports symlinks and exclusions as policy, not gaps', () => {
+    const text = formatSummary(summaryOf({ matchedCount: 1, symlinkSkipped: 1, excludedCount: 3 }), ctx);
+    expect(text).toBe(
+      'find-file: 1 match under /home/u: complete, every directory was read\n' +
+        '  1 symlink not followed, 3 entries excluded (by policy, not coverage gaps)\n',
+    );
+  });
+
+  it('names matching symlinks instead of claiming absence when no regular file matched', () => {
+    const text = formatSummary(summaryOf({ symlinkSkipped: 2, linkMatches: ['python3', 'sub/python3'], linkMatchedCount: 2 }), ctx);
+    expect(text).toBe(
+      'find-file: no regular file matches under /home/u (complete, every directory was read); 2 symlinks match (not followed): python3, sub/python3\n' +
+        '  2 symlinks not followed (by policy, not coverage gaps)\n',
+    );
+    expect(text).not.toContain('no matching file exists');
+  });
+
+  it('adds one line for matching symlinks when files matched too, and names the first five', () => {
+    const linkMatches = ['l0', 'l1', 'l2', 'l3', 'l4', 'l5', 'l6'];
+    const lines = formatSummary(summaryOf({ matchedCount: 1, linkMatches, linkMatchedCount: 1200 }), { ...ctx, displayMatch: (p) => `/abs/${p}` }).split('\n');
+    expect(lines.slice(0, 2)).toEqual([
+      'find-file: 1 match under /home/u: complete, every directory was read',
+      '  also 1200 symlinks match (not followed): /abs/l0, /abs/l1, /abs/l2, /abs/l3, /abs/l4, and 1195 more (--json lists the first 7)',
+    ]);
+    const one = formatSummary(summaryOf({ matchedCount: 2, linkMatches: ['a'], linkMatchedCount: 1 }), ctx).split('\n');
+    expect(one[1]).toBe('  also 1 symlink matches (not followed): a');
+  });
+
+  it('an incomplete search with only matching symlinks starts with INCOMPLETE and still names them', () => {
+    const lines = formatSummary(summaryOf({ incompleteReasons: ['permission-denied'], skipped: [{ path: 'x', code: 'EACCES' }], linkMatches: ['a'], linkMatchedCount: 1 }), ctx).split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'find-file: INCOMPLETE search under /home/u: no regular file matches in the part searched, NOT proof of absence',
+      '  1 symlink matches (not followed): a',
+      '  why: permission-denied: 1 path could not be read (access denied)',
+    ]);
+  });
+
+  it('says symlinks were not examined when ripgrep answered empty, instead of claiming every entry was seen', () => {
+    const ripgrep = { backend: 'ripgrep' as const, linksExamined: false };
+    expect(formatSummary(summaryOf(ripgrep), ctx)).toBe(
+      'find-file: no matches under /home/u: complete, every directory was read, so no matching regular file exists there\n' +
+        '  symlinks were not examined (ripgrep lists regular files only)\n',
+    );
+    expect(formatSummary(summaryOf({ ...ripgrep, incompleteReasons: ['time-budget'] }), ctx).split('\n').slice(0, 2)).toEqual([
+      'find-file: INCOMPLETE search under /home/u: no matches in the part searched, NOT proof of absence',
+      '  symlinks were not examined (ripgrep lists regular files only)',
+    ]);
+    expect(formatSummary(summaryOf({ ...ripgrep, matchedCount: 1 }), ctx)).toBe('find-file: 1 match under /home/u: complete, every directory was read\n');
+  });
+
+  it('escapes every path it shows (root, skipped paths, matching links), file and content summaries alike', () => {
+    const hostile = { ...ctx, root: '/home/u/x\n(search complete)', displayPath: (rel: string) => `/r/${rel}` };
+    const skipped = [{ path: 'd\x1b[2J\nfind-file: 0 matches', code: 'EACCES' }];
+    const lines = formatSummary(summaryOf({ incompleteReasons: ['permission-denied'], skipped, linkMatches: ['l\u202eyp.exe'], linkMatchedCount: 1, matchedCount: 1 }), hostile).split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      'find-file: INCOMPLETE search under /home/u/x\\u{a}(search complete): 1 match in the part searched, there may be more',
+      '  also 1 symlink matches (not followed): /r/l\\u{202e}yp.exe',
+      '  why: permission-denied: 1 path could not be read (access denied)',
+      '  skipped: /r/d\\u{1b}[2J\\u{a}find-file: 0 matches (EACCES)',
+    ]);
+    const content = formatContentSummary({ ...summaryOf({ skipped }), hitCount: 0, binarySkipped: 0, truncated: false, protocolErrors: 0 } as unknown as ContentSummary, hostile);
+    expect(content.split('\n')[0]).toBe('find-file: no hits under /home/u/x\\u{a}(search complete): complete, every file was searched, so the text does not occur there');
+    expect(content).toContain('  skipped: /r/d\\u{1b}[2J\\u{a}find-file: 0 matches (EACCES)\n');
+  });
+
+  it('colours only for a terminal, and never with NO_COLOR', () => {
+    expect(shouldColor({ isTTY: true }, {})).toBe(true);
+    expect(shouldColor({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(shouldColor({ isTTY: false }, {})).toBe(false);
+    expect(shouldColor({}, {})).toBe(false);
+    const coloured = formatSummary(summaryOf({ incompleteReasons: ['aborted'] }), { ...ctx, styles: stylesFor(true) });
+    expect(coloured).toContain('\x1b[1;33mINCOMPLETE');
+    expect(formatSummary(summaryOf({}), ctx)).not.toContain('\x1b');
+  });
+
+  it('formats the progress line with or without a directory count', () => {
+    const plain = stylesFor(false);
+    expect(formatProgress({ dirsRead: 1200, matches: 1, elapsedMs: 2345 }, plain)).toBe('searching: 1200 dirs read, 1 match, 2.3s');
+    expect(formatProgress({ dirsRead: undefined, matches: 0, elapsedMs: 1000 }, plain)).toBe('searching: 0 matches, 1.0s');
+  });
+});
+
+describe('display paths', () => {
+  it('(posix) relative to the current directory for a relative root, absolute for an absolute one', () => {
+    const cwd = '/home/u/proj';
+    expect(buildRelDisplay('.', cwd, path.posix)('src/a.ts')).toBe('src/a.ts');
+    expect(buildRelDisplay('.', cwd, path.posix)('.')).toBe('.');
+    expect(buildRelDisplay('src', cwd, path.posix)('lib/a.ts')).toBe('src/lib/a.ts');
+    expect(buildRelDisplay('./src/', cwd, path.posix)('a.ts')).toBe('src/a.ts');
+    expect(buildRelDisplay('..', cwd, path.posix)('x/a.ts')).toBe('../x/a.ts');
+    expect(buildRelDisplay('../proj', cwd, path.posix)('a.ts')).toBe('a.ts');
+    expect(buildRelDisplay('/opt/tools', cwd, path.posix)('bin/rg')).toBe('/opt/tools/bin/rg');
+    expect(buildRelDisplay('/', cwd, path.posix)('etc/hosts')).toBe('/etc/hosts');
+    expect(buildRelDisplay('src', cwd, path.posix)('.')).toBe('src');
+  });
+
+  it('(win32) native separators, and a root on another drive stays absolute', () => {
+    const cwd = 'C:\\Users\\me';
+    expect(buildRelDisplay('.', cwd, path.win32)('src/a.ts')).toBe('src\\a.ts');
+    expect(buildRelDisplay('src', cwd, path.win32)('lib/a.ts')).toBe('src\\lib\\a.ts');
+    expect(buildRelDisplay('C:\\Program Files', cwd, path.win32)('App/x.exe')).toBe('C:\\Program Files\\App\\x.exe');
+    expect(buildRelDisplay('D:\\data', cwd, path.win32)('a.txt')).toBe('D:\\data\\a.txt');
+  });
+});
+
+describe('chunked writer', () => {
+  class FakeStream implements OutputStream {
+    writes: string[] = [];
+    full = false;
+    private drainListener: (() => void) | undefined;
+    write(chunk: string, callback?: (error?: Error | null) => void): boolean {
+      this.writes.push(chunk);
+      if (callback) queueMicrotask(() => callback());
+      return !this.full;
+    }
+    once(_event: 'drain', listener: () => void): this {
+      this.drainListener = listener;
+      return this;
+    }
+    drain(): void {
+      this.full = false;
+      this.drainListener?.();
+    }
+  }
+
+  it('writes in large chunks and everything on end, in order', async () => {
+    const stream = new FakeStream();
+    const out = new ChunkWriter(stream);
+    const line = 'x'.repeat(99) + '\n';
+    const lines = Math.ceil((CHUNK_CHARS * 2.5) / line.length);
+    for (let i = 0; i < lines; i++) expect(out.write(line)).toBeUndefined();
+    expect(stream.writes.length).toBe(2);
+    await out.end();
+    expect(stream.writes.join('')).toBe(line.repeat(lines));
+    expect(stream.writes.every((chunk) => chunk.length <= CHUNK_CHARS + line.length)).toBe(true);
+  });
+
+  it('flushes a small amount after a short delay, so a slow search still shows paths', async () => {
+    const stream = new FakeStream();
+    const out = new ChunkWriter(stream);
+    out.write('one\n');
+    expect(stream.writes).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(stream.writes).toEqual(['one\n']);
+    await out.end();
+  });
+
+  it('asks the caller to wait while the stream is full, and runs the hook before each write', async () => {
+    const stream = new FakeStream();
+    let hooks = 0;
+    const out = new ChunkWriter(stream, () => hooks++);
+    stream.full = true;
+    const wait = out.write('y'.repeat(CHUNK_CHARS));
+    expect(wait).toBeInstanceOf(Promise);
+    expect(out.write('z\n')).toBe(wait);
+    let resumed = false;
+    void wait!.then(() => (resumed = true));
+    await Promise.resolve();
+    expect(resumed).toBe(false);
+    stream.drain();
+    await wait;
+    expect(resumed).toBe(true);
+    await out.end();
+    expect(stream.writes.join('')).toBe('y'.repeat(CHUNK_CHARS) + 'z\n');
+    expect(hooks).toBe(2);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Issue 12, rows 5 and 8: content search opens only what the walk listed. Real disk, with an fs
+ * that swaps an entry between the listing and the open (the race an attacker with write access
+ * to the tree can win): a FIFO cannot block the search, a link is not read through, and a file
+ * that waits for data (/proc/kmsg) cannot keep the process from exiting.
+ */
+import { spawnSync } from 'node:child_process';
+import fsModule from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import * as nodeFs from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { searchContent } from '../../src/index.js';
+
+let base: string;
+let root: string;
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), 'ff-swap-'));
+  root = join(base, 'root');
+  nodeFs.mkdirSync(root);
+  writeFileSync(join(root, 'a.txt'), 'needle in a\n');
+  writeFileSync(join(root, 'z.txt'), 'needle in z\n');
+  writeFileSync(join(base, 'secret'), 'needle SECRET\n');
+});
+afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+/** node:fs, except that opening `victim` first replaces it by what `swap` makes. */
+function swappingFs(victim: string, swap: (path: string) => void) {
+  return {
+    ...nodeFs,
+    open(path: string, flags: string | number, callback: (error: NodeJS.ErrnoException | null, fd: number) => void) {
+      if (path === victim) {
+        unlinkSync(path);
+        swap(path);
+      }
+      nodeFs.open(path, flags, callback);
+    },
+  };
+}
+
+describe.skipIf(process.platform === 'win32')('an entry swapped between listing and reading', () => {
+  it('a FIFO swapped in for a file is not read (no blocked thread): skipped as EFTYPE, incomplete', async () => {
+    const fs = swappingFs(join(root, 'a.txt'), (path) => expect(spawnSync('mkfifo', [path]).status).toBe(0));
+    const result = await searchContent({ root, query: 'needle', fs, timeBudgetMs: 10_000 });
+    expect(result.hits.map((h) => h.path)).toEqual(['z.txt']);
+    expect(result.skipped).toEqual([{ path: 'a.txt', code: 'EFTYPE' }]);
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'] });
+  });
+
+  it('a link swapped in for a file is not followed: the file outside the root is never read', async () => {
+    const fs = swappingFs(join(root, 'z.txt'), (path) => symlinkSync(join(base, 'secret'), path));
+    const result = await searchContent({ root, query: 'needle', fs });
+    expect(result.hits.map((h) => h.text)).toEqual(['needle in a']);
+    expect(JSON.stringify(result)).not.toContain('SECRET');
+    expect(result.skipped).toEqual([{ path: 'z.txt', code: 'ELOOP' }]);
+    expect(result.complete).toBe(false);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('a directory on the way swapped for a link (Linux: /proc/self/fd)', () => {
+  it('the file is reached through the link, so it is closed unread: ELOOP, and the file outside the root is never searched', async () => {
+    nodeFs.mkdirSync(join(root, 'y'));
+    writeFileSync(join(root, 'y', 'z.txt'), 'needle in y\n');
+    nodeFs.mkdirSync(join(base, 'outside'));
+    writeFileSync(join(base, 'outside', 'z.txt'), 'needle SECRET\n');
+    // The walk listed y/ as a directory; before y/z.txt is opened, y becomes a link to outside/.
+    // The check runs for the real node:fs only, so the real module's open is patched for this test.
+    const realOpen = fsModule.open;
+    fsModule.open = ((path: string, flags: number, callback: (error: NodeJS.ErrnoException | null, fd: number) => void) => {
+      if (path === join(root, 'y', 'z.txt') && !existsSync(join(base, 'y-moved'))) {
+        nodeFs.renameSync(join(root, 'y'), join(base, 'y-moved'));
+        symlinkSync(join(base, 'outside'), join(root, 'y'));
+      }
+      realOpen(path, flags, callback);
+    }) as typeof fsModule.open;
+    syncBuiltinESMExports();
+    let result;
+    try {
+      result = await searchContent({ root, query: 'needle' });
+    } finally {
+      fsModule.open = realOpen;
+      syncBuiltinESMExports();
+    }
+    expect(JSON.stringify(result)).not.toContain('SECRET');
+    expect(result.skipped).toContainEqual({ path: 'y/z.txt', code: 'ELOOP' });
+    expect(result.complete).toBe(false);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux' || !existsSync('/proc/kmsg'))('a file that waits for data', () => {
+  it('/proc/kmsg: the search returns and the process exits (it used to stay blocked in a libuv thread)', () => {
+    const script = `
+      const { searchContent } = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
+      const r = await searchContent({ root: '/proc', pattern: 'kmsg', query: 'zzzz-not-there', maxDepth: 1, timeBudgetMs: 2000 });
+      console.log(JSON.stringify(r.skipped.filter((s) => s.path === 'kmsg')));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 15_000 });
+    expect(run.error).toBeUndefined(); // a timeout would be ETIMEDOUT here
+    expect(run.status).toBe(0);
+    // Root can open it: the read answers EAGAIN at once. Anyone else: EACCES/EPERM. Never a hang.
+    expect(JSON.parse(run.stdout.trim())).toEqual([{ path: 'kmsg', code: expect.stringMatching(/^(EAGAIN|EACCES|EPERM)$/) }]);
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('a low open-file limit', () => {
+  it('ulimit -n 32: the read-ahead shrinks instead of turning its own EMFILEs into gaps', () => {
+    // Files larger than one chunk stay open while they wait to be searched: 150 of them.
+    for (let d = 0; d < 5; d++) {
+      nodeFs.mkdirSync(join(root, `d${d}`));
+      for (let f = 0; f < 30; f++) writeFileSync(join(root, `d${d}`, `big${f}.txt`), `${'a'.repeat(200_000)}\nneedle\n`);
+    }
+    const script = `
+      const { searchContent } = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
+      const r = await searchContent({ root: ${JSON.stringify(root)}, query: 'needle' });
+      console.log(JSON.stringify({ hits: r.hitCount, skipped: r.skipped, complete: r.complete }));`;
+    const run = spawnSync('bash', ['-c', 'ulimit -n 32 && exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.status, run.stderr).toBe(0);
+    // 150 big files and a.txt, z.txt: every one searched.
+    expect(JSON.parse(run.stdout.trim())).toEqual({ hits: 152, skipped: [], complete: true });
+  });
+});

@@ -1,0 +1,387 @@
+/**
+ * Content search through `rg --json`, with the fake runner playing ripgrep: the fixed argv, the
+ * JSON event consumer (every branch, every malformed shape, stdout split at every byte), the
+ * budgets that kill the child, the exit-status contract and the retry shared with file listing,
+ * and how `auto` decides.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { searchContent, searchContentStream, type ContentHit, type ContentOptions, type RecoveryEvent } from '../../src/index.js';
+import { HitCollector } from '../../src/content/hits.js';
+import { buildContentPlan } from '../../src/content/options.js';
+import { searchWithRipgrep } from '../../src/content/rg.js';
+import { defaultThreads } from '../../src/rg/argv.js';
+import { beginEvent, endEvent, fileEvents, matchEvent, summaryEvent } from '../helpers/content.js';
+import { buildVolume } from '../helpers/memfs.js';
+import { EAGAIN_PANIC, FakeClock, FakeRipgrep, useFakeInstall, type Step } from '../helpers/rg-fake.js';
+
+let rgPath: string;
+let root: string;
+useFakeInstall((made) => {
+  ({ rgPath, root } = made);
+  // A real tree for the walker when auto falls back.
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src', 'a.ts'), 'const needle = 1;\n');
+});
+
+const THREADS = String(defaultThreads());
+const HEAD = ['--json', '--hidden', '--no-ignore', '--no-config', '--path-separator', '/', '--threads', THREADS];
+
+async function search(scripts: Step[][], options: Partial<ContentOptions> = {}) {
+  const fake = new FakeRipgrep(...scripts);
+  const events: RecoveryEvent[] = [];
+  const result = await searchContent({ root, query: 'needle', backend: 'ripgrep', rgPath, runner: fake.runner, onEvent: (e) => events.push(e), ...options });
+  return { result, fake, events };
+}
+
+const TWO_FILES =
+  fileEvents('src/b.ts', 'needle', [
+    [3, 'let needle;'],
+    [9, '// 中文 needle'],
+  ]) +
+  JSON.stringify({ type: 'context', data: { path: { text: './src/b.ts' }, lines: { text: 'ctx\n' }, line_number: 4 } }) +
+  '\n' +
+  fileEvents('a.md', 'needle', [[1, 'needle']]) +
+  summaryEvent(1234);
+
+describe('the argv', () => {
+  it('is fixed: file set flags, an explicit case flag, --fixed-strings, globs, then the query alone after --', async () => {
+    const env = { PATH: '/usr/bin', RIPGREP_CONFIG_PATH: '/x', SECRET: 'y' };
+    const { fake } = await search([[{ exit: 1 }]], { env, exclude: ['node_modules/'] });
+    expect(fake.calls[0]).toEqual({
+      executable: rgPath,
+      argv: [...HEAD, '--smart-case', '--fixed-strings', '--glob=!node_modules/', '--', 'needle', '.'],
+      cwd: root,
+      env: { PATH: '/usr/bin' },
+      killed: false,
+    });
+  });
+
+  it('says the case and the mode as asked, adds --multiline for a query with a line break, --max-depth as findFiles does', async () => {
+    const argv = async (options: Partial<ContentOptions>) => (await search([[{ exit: 1 }]], options)).fake.calls[0]!.argv;
+    expect(await argv({ caseSensitive: true })).toContain('--case-sensitive');
+    expect(await argv({ caseSensitive: false })).toContain('--ignore-case');
+    expect(await argv({ mode: 'regex', query: 'ne+dle' })).not.toContain('--fixed-strings');
+    expect(await argv({ query: 'a\nb' })).toEqual([...HEAD, '--smart-case', '--fixed-strings', '--multiline', '--', 'a\nb', '.']);
+    expect(await argv({ pattern: 'src/*.ts', maxDepth: 2, hidden: false })).toEqual([
+      ...HEAD, '--max-depth', '2', '--smart-case', '--fixed-strings', '--glob=!.*', '--', 'needle', '.',
+    ]);
+  });
+
+  it('leaves regex checking to ripgrep when it alone runs (a Rust-only pattern reaches it)', async () => {
+    const { fake } = await search([[{ exit: 1 }]], { mode: 'regex', query: '(?i)needle' });
+    expect(fake.calls[0]!.argv.slice(-3)).toEqual(['--', '(?i)needle', '.']);
+  });
+});
+
+describe('the JSON events', () => {
+  it('turns match events into hits (sorted), ignores begin/context/end/summary/unknown, reads the counts', async () => {
+    const unknown = JSON.stringify({ type: 'future-event', data: { anything: [1, 2] } }) + '\n';
+    const { result, events } = await search([[{ stdout: unknown + TWO_FILES }, { exit: 0 }]]);
+    expect(result).toEqual({
+      hits: [
+        { path: 'a.md', line: 1, column: 1, text: 'needle' },
+        { path: 'src/b.ts', line: 3, column: 5, text: 'let needle;' },
+        { path: 'src/b.ts', line: 9, column: 7, text: '// 中文 needle' },
+      ],
+      hitCount: 3,
+      filesSearched: 2,
+      binarySkipped: 0,
+      skipped: [],
+      skippedCount: 0,
+      symlinkSkipped: 0,
+      excludedCount: 0,
+      complete: true,
+      incompleteReasons: [],
+      truncated: false,
+      protocolErrors: 0,
+      stats: { dirsRead: 0, entriesSeen: 0, elapsedMs: expect.any(Number), bytesSearched: 1234 },
+      backend: 'ripgrep',
+      recovery: { selectionMode: 'explicit', retryTriggered: false },
+    });
+    expect(events).toEqual([]);
+  });
+
+  it('gives the same hits for stdout split at every byte, inside UTF-8 characters too', async () => {
+    const bytes = Buffer.from(TWO_FILES, 'utf8');
+    const whole = (await search([[{ stdout: bytes }, { exit: 0 }]])).result.hits;
+    for (let at = 1; at < bytes.length; at += 1) {
+      const { result } = await search([[{ stdout: bytes.subarray(0, at) }, { stdout: bytes.subarray(at) }, { exit: 0 }]]);
+      expect(result.hits, `split at ${at}`).toEqual(whole);
+      expect(result.complete).toBe(true);
+    }
+  });
+
+  it('converts byte offsets to UTF-16 columns: after Chinese text, after emoji, in CRLF lines', async () => {
+    const stdout =
+      matchEvent('./c.txt', '中文中文 needle\n', 1, 13) + matchEvent('./c.txt', '😀😀needle\r\n', 2, 8) + matchEvent('./c.txt', 'é\tneedle', 3, 3);
+    const { result } = await search([[{ stdout }, { exit: 0 }]]);
+    expect(result.hits).toEqual([
+      { path: 'c.txt', line: 1, column: 6, text: '中文中文 needle' },
+      { path: 'c.txt', line: 2, column: 5, text: '😀😀needle' },
+      { path: 'c.txt', line: 3, column: 3, text: 'é\tneedle' },
+    ]);
+  });
+
+  it('decodes `bytes` (base64) line data instead of dropping it: invalid UTF-8 becomes U+FFFD', async () => {
+    const line = Buffer.from([0x61, 0xff, 0xfe, 0x20, ...Buffer.from('needle\n')]);
+    const { result } = await search([[{ stdout: matchEvent('./bad.txt', line, 4, 4) }, { exit: 0 }]]);
+    expect(result.hits).toEqual([{ path: 'bad.txt', line: 4, column: 5, text: 'a\uFFFD\uFFFD needle' }]);
+    expect(result.complete).toBe(true);
+  });
+
+  it('a multi-line match reports its start line and column, and its first line\'s text', async () => {
+    const { result } = await search([[{ stdout: matchEvent('./m.txt', 'x 中\n文 y\n', 7, 2) }, { exit: 0 }]], { query: '中\n文' });
+    expect(result.hits).toEqual([{ path: 'm.txt', line: 7, column: 3, text: 'x 中' }]);
+  });
+
+  it('a path that is not valid UTF-8 is skipped as EILSEQ, at its first undecodable segment, never returned', async () => {
+    const badFile = Buffer.from([...Buffer.from('./src/x'), 0xff, ...Buffer.from('.ts')]);
+    const badDir = Buffer.from([...Buffer.from('./d'), 0xfe, ...Buffer.from('/ok.ts')]);
+    const stdout = matchEvent(badFile, 'needle\n', 1, 0) + matchEvent(badFile, 'needle\n', 2, 0) + matchEvent(badDir, 'needle\n', 1, 0) + matchEvent('./real\uFFFD.ts', 'needle\n', 1, 0);
+    const { result } = await search([[{ stdout }, { exit: 0 }]]);
+    expect(result.hits).toEqual([{ path: 'real\uFFFD.ts', line: 1, column: 1, text: 'needle' }]);
+    expect(result.skipped).toEqual([
+      { path: 'src/x\uFFFD.ts', code: 'EILSEQ' },
+      { path: 'd\uFFFD', code: 'EILSEQ' },
+    ]);
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'] });
+  });
+
+  it('counts binary files ripgrep stopped in (end.binary_offset), keeping their hits', async () => {
+    const stdout = beginEvent('./x.bin') + matchEvent('./x.bin', 'needle\n', 1, 0) + endEvent('./x.bin', 70000) + endEvent('./other', null);
+    const { result } = await search([[{ stdout }, { exit: 0 }]]);
+    expect(result).toMatchObject({ binarySkipped: 1, hitCount: 1, complete: true });
+  });
+
+  it('filters hits through the walker\'s own matcher: ripgrep\'s globs only pre-filter', async () => {
+    // `[ab].ts` cannot be said safely as a ripgrep glob: ripgrep searches everything, find-file filters.
+    const stdout = matchEvent('./a.ts', 'needle\n', 1, 0) + matchEvent('./c.ts', 'needle\n', 1, 0) + matchEvent('./b.ts', 'needle\n', 1, 0) + matchEvent('./skip/b.ts', 'needle\n', 1, 0);
+    const { result, fake } = await search([[{ stdout }, { exit: 0 }]], { pattern: '[ab].ts', exclude: ['skip/**'] });
+    expect(fake.calls[0]!.argv).not.toContain('--glob=[ab].ts');
+    expect(result.hits.map((h) => h.path)).toEqual(['a.ts', 'b.ts']);
+    expect(result.excludedCount).toBe(1);
+  });
+});
+
+describe('a malformed line is a protocol failure: counted, incomplete, never "no matches"', () => {
+  const good = matchEvent('./ok.txt', 'needle\n', 1, 0);
+  const bad: [string, string][] = [
+    ['not JSON', '{"type":"match",'],
+    ['a JSON array', '[1,2]'],
+    ['no type', '{"data":{}}'],
+    ['a numeric type', '{"type":5}'],
+    ['match without data', '{"type":"match"}'],
+    ['path neither text nor bytes', '{"type":"match","data":{"path":{"x":1},"lines":{"text":"a"},"line_number":1,"submatches":[{"start":0,"end":1}]}}'],
+    ['bytes not base64', '{"type":"match","data":{"path":{"bytes":"***"},"lines":{"text":"a"},"line_number":1,"submatches":[{"start":0,"end":1}]}}'],
+    ['no lines', '{"type":"match","data":{"path":{"text":"./a"},"line_number":1,"submatches":[{"start":0,"end":1}]}}'],
+    ['line_number 0', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":0,"submatches":[{"start":0,"end":1}]}}'],
+    ['line_number null', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":null,"submatches":[{"start":0,"end":1}]}}'],
+    ['no submatches', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1,"submatches":[]}}'],
+    ['start past the line', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1,"submatches":[{"start":5,"end":6}]}}'],
+    ['start inside a character', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"中"},"line_number":1,"submatches":[{"start":1,"end":2}]}}'],
+    ['end before start', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"ab"},"line_number":1,"submatches":[{"start":1,"end":0}]}}'],
+    ['a negative start', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"ab"},"line_number":1,"submatches":[{"start":-1,"end":0}]}}'],
+    ['a path not under .', '{"type":"match","data":{"path":{"text":"/etc/a"},"lines":{"text":"a"},"line_number":1,"submatches":[{"start":0,"end":1}]}}'],
+    ['end with a bad binary_offset', '{"type":"end","data":{"path":{"text":"./a"},"binary_offset":"x"}}'],
+    ['summary without stats', '{"type":"summary","data":{}}'],
+    ['an empty line', ''],
+  ];
+
+  it.each(bad)('%s', async (_name, line) => {
+    const { result, events } = await search([[{ stdout: line + '\n' + good }, { exit: 0 }]]);
+    expect(result).toMatchObject({
+      hits: [{ path: 'ok.txt', line: 1, column: 1, text: 'needle' }],
+      protocolErrors: 1,
+      complete: false,
+      incompleteReasons: ['io-error'],
+      recovery: { failureKind: 'protocol' },
+    });
+    expect(events).toEqual([{ type: 'ripgrep-recovery', selectionMode: 'explicit', retryTriggered: false, failureKind: 'protocol' }]);
+  });
+
+  it('with no valid hit at all: hitCount 0 and incomplete, which no reader may take for absence', async () => {
+    const { result } = await search([[{ stdout: 'garbage\n' }, { exit: 1 }]]);
+    expect(result).toMatchObject({ hits: [], hitCount: 0, complete: false, protocolErrors: 1, recovery: { failureKind: 'protocol' } });
+  });
+
+  it('counts every bad line, and a real failure keeps its own kind', async () => {
+    const { result } = await search([[{ stdout: 'x\ny\n' + good }, { stderr: 'rg: boom\n' }, { exit: 2 }]]);
+    expect(result).toMatchObject({ protocolErrors: 2, hitCount: 1, recovery: { failureKind: 'exit' }, incompleteReasons: ['io-error'] });
+  });
+});
+
+describe('exit statuses (shared with file listing)', () => {
+  it('exit 1 with blank stderr: complete, no hits: absence proven', async () => {
+    const { result, events } = await search([[{ stdout: summaryEvent(0) }, { exit: 1 }]]);
+    expect(result).toMatchObject({ hits: [], complete: true, incompleteReasons: [], protocolErrors: 0 });
+    expect(events).toEqual([]);
+  });
+
+  it('exit 1 with stderr: a failure, never "no matches"', async () => {
+    const { result, events } = await search([[{ stderr: 'rg: something broke\n' }, { exit: 1 }]]);
+    expect(result).toMatchObject({ hits: [], complete: false, incompleteReasons: ['io-error'], recovery: { failureKind: 'exit' } });
+    expect(events).toHaveLength(1);
+  });
+
+  it('exit 2 with path errors: the files and directories the walker would have searched become skipped entries', async () => {
+    const stderr = './src/locked.ts: Permission denied (os error 13)\n./priv: Permission denied (os error 13)\n./lib/gone.md: No such file or directory (os error 2)\n';
+    const { result } = await search([[{ stdout: matchEvent('./src/ok.ts', 'needle\n', 1, 0) }, { stderr }, { exit: 2 }]], { pattern: ['src/**', 'priv/**'] });
+    expect(result.hits.map((h) => h.path)).toEqual(['src/ok.ts']);
+    expect(result.skipped).toEqual([
+      { path: 'src/locked.ts', code: 'EACCES' },
+      { path: 'priv', code: 'EACCES' },
+    ]);
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['permission-denied'] });
+    expect(result.recovery).not.toHaveProperty('failureKind');
+  });
+
+  it('killed by a signal we did not send, or a spawn failure: failures, hits kept', async () => {
+    const killed = await search([[{ stdout: matchEvent('./a', 'needle\n', 1, 0) }, { exit: null, signal: 'SIGSEGV' }]]);
+    expect(killed.result).toMatchObject({ hitCount: 1, complete: false, recovery: { failureKind: 'exit' } });
+    const spawn = await search([[{ error: 'EACCES' }]]);
+    expect(spawn.result).toMatchObject({ hitCount: 0, complete: false, incompleteReasons: ['io-error'], recovery: { failureKind: 'spawn' } });
+  });
+
+  it('EAGAIN: one retry with --threads 1; a hit the first run already gave is not given twice', async () => {
+    const first = matchEvent('./a.txt', 'needle\n', 1, 0);
+    const second = matchEvent('./b.txt', 'needle\n', 2, 0);
+    const { result, fake, events } = await search([
+      [{ stdout: first }, { stderr: EAGAIN_PANIC }, { exit: 101 }],
+      [{ stdout: first + second }, { exit: 0 }],
+    ]);
+    expect(fake.calls.map((c) => c.argv[c.argv.indexOf('--threads') + 1])).toEqual([THREADS, '1']);
+    expect(result.hits.map((h) => h.path)).toEqual(['a.txt', 'b.txt']);
+    expect(result).toMatchObject({ hitCount: 2, complete: true, recovery: { retryTriggered: true, retrySucceeded: true } });
+    expect(events).toEqual([{ type: 'ripgrep-recovery', selectionMode: 'explicit', retryTriggered: true, retrySucceeded: true }]);
+  });
+});
+
+describe('budgets in the stream kill the child', () => {
+  const many = Array.from({ length: 10 }, (_, i) => matchEvent('./f.txt', `needle ${i}\n`, i + 1, 0)).join('');
+
+  it('at maxResults + 1 hits: result-limit; exactly maxResults is complete', async () => {
+    const cut = await search([[{ stdout: many }, { hang: true }]], { maxResults: 3 });
+    expect(cut.fake.calls[0]!.killed).toBe(true);
+    expect(cut.result).toMatchObject({ hitCount: 3, complete: false, incompleteReasons: ['result-limit'], truncated: false });
+    expect(cut.result.recovery).not.toHaveProperty('failureKind');
+    const exact = await search([[{ stdout: many }, { exit: 0 }]], { maxResults: 10 });
+    expect(exact.result).toMatchObject({ hitCount: 10, complete: true });
+  });
+
+  it('at maxOutputBytes: output-limit and truncated, the child killed', async () => {
+    const perHit = Buffer.byteLength('f.txt') + Buffer.byteLength('needle 0');
+    const { result, fake } = await search([[{ stdout: many }, { hang: true }]], { maxOutputBytes: 4 * perHit + 3 });
+    expect(fake.calls[0]!.killed).toBe(true);
+    expect(result).toMatchObject({ hitCount: 4, complete: false, incompleteReason: 'output-limit', incompleteReasons: ['output-limit'], truncated: true });
+    expect(result.recovery).not.toHaveProperty('failureKind');
+  });
+
+  it('maxLineChars: a display cut only, complete', async () => {
+    const { result } = await search([[{ stdout: many }, { exit: 0 }]], { maxLineChars: 4 });
+    expect(result.hits[0]).toEqual({ path: 'f.txt', line: 1, column: 1, text: 'need', textTruncated: true });
+    expect(result).toMatchObject({ complete: true, truncated: true });
+  });
+
+  it('the time budget: timeout (a failure), time-budget, hits kept', async () => {
+    const clock = new FakeClock();
+    const { result, fake } = await search([[{ stdout: many.slice(0, many.length / 2) }, { run: () => clock.advance(100) }, { stdout: many }, { hang: true }]], {
+      clock,
+      timeBudgetMs: 50,
+    });
+    expect(fake.calls[0]!.killed).toBe(true);
+    expect(result.hitCount).toBeGreaterThan(0);
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['time-budget'], recovery: { failureKind: 'timeout' } });
+  });
+
+  it('the caller\'s abort: aborted, not a failure, never retried', async () => {
+    const controller = new AbortController();
+    const { result, fake, events } = await search([[{ stdout: many }, { run: () => controller.abort() }, { hang: true }]], { signal: controller.signal });
+    expect(fake.calls).toHaveLength(1);
+    expect(fake.calls[0]!.killed).toBe(true);
+    expect(result).toMatchObject({ hitCount: 10, complete: false, incompleteReasons: ['aborted'] });
+    expect(result.recovery).not.toHaveProperty('failureKind');
+    expect(events).toEqual([]);
+  });
+
+  it('an event past the record cap: max_buffer, hits before it kept', async () => {
+    const fake = new FakeRipgrep([{ stdout: many }, { stdout: matchEvent('./big', 'needle' + 'x'.repeat(5000) + '\n', 1, 0) }, { hang: true }]);
+    const plan = buildContentPlan({ root, query: 'needle', backend: 'ripgrep', rgPath });
+    const hits: ContentHit[] = [];
+    const summary = await searchWithRipgrep(
+      plan,
+      { rg: { path: rgPath, selectionMode: 'explicit' }, runner: fake.runner, env: {}, patterns: ['*'], excludes: [], startedAt: 0, maxRecordBytes: 1000 },
+      new HitCollector(plan.limits, (h) => hits.push(h)),
+    );
+    expect(fake.calls[0]!.killed).toBe(true);
+    expect(hits).toHaveLength(10);
+    expect(summary).toMatchObject({ complete: false, incompleteReasons: ['io-error'], recovery: { failureKind: 'max_buffer' } });
+  });
+});
+
+describe('auto', () => {
+  it('falls back to the walker when ripgrep fails without a hit, and says why', async () => {
+    for (const script of [[{ error: 'ENOENT' }], [{ stdout: 'garbage\n' }, { exit: 0 }], [{ stderr: 'rg: boom\n' }, { exit: 2 }]] as Step[][]) {
+      const { result, events } = await search([script], { backend: 'auto' });
+      expect(result.hits).toEqual([{ path: 'src/a.ts', line: 1, column: 7, text: 'const needle = 1;' }]);
+      expect(result).toMatchObject({ backend: 'walker', complete: true });
+      expect(['spawn', 'protocol', 'exit']).toContain(result.fallbackReason);
+      expect(result.recovery?.failureKind).toBe(result.fallbackReason);
+      expect(events).toHaveLength(1);
+    }
+  });
+
+  it('keeps a complete, empty ripgrep answer: the links recheck is for file listing only', async () => {
+    const { result, fake } = await search([[{ exit: 1 }]], { backend: 'auto', query: 'absent' });
+    expect(fake.calls).toHaveLength(1);
+    expect(result).toMatchObject({ backend: 'ripgrep', hitCount: 0, complete: true });
+    expect(result).not.toHaveProperty('fallbackReason');
+  });
+
+  it('keeps ripgrep\'s hits when it failed after finding some, marked incomplete', async () => {
+    const { result } = await search([[{ stdout: matchEvent('./x.ts', 'needle\n', 1, 0) }, { stderr: 'rg: boom\n' }, { exit: 2 }]], { backend: 'auto' });
+    expect(result).toMatchObject({ backend: 'ripgrep', hitCount: 1, complete: false });
+    expect(result).not.toHaveProperty('fallbackReason');
+  });
+
+  it('runs the walker for a depth limit ripgrep could not prove, and for an injected fs', async () => {
+    const fake = new FakeRipgrep();
+    const deep = await searchContent({ root, query: 'needle', backend: 'auto', rgPath, runner: fake.runner, maxDepth: 1 });
+    expect(deep).toMatchObject({ backend: 'walker', fallbackReason: 'max-depth', hits: [], complete: false, incompleteReasons: ['depth-limit'] });
+    const injected = await searchContent({ root: '/root', query: 'needle', backend: 'auto', rgPath, runner: fake.runner, fs: buildVolume({ 'x.txt': 'needle\n' }), platform: 'posix' });
+    expect(injected).toMatchObject({ backend: 'walker', fallbackReason: 'fs-injected', hitCount: 1, complete: true });
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('without an executable: auto runs the walker (rg-not-found), a forced ripgrep rejects', async () => {
+    const missing = join(root, 'no-such-rg');
+    const auto = await searchContent({ root, query: 'needle', backend: 'auto', rgPath: missing });
+    expect(auto).toMatchObject({ backend: 'walker', fallbackReason: 'rg-not-found', hitCount: 1, complete: true });
+    await expect(searchContent({ root, query: 'needle', backend: 'ripgrep', rgPath: missing })).rejects.toMatchObject({ code: 'FF_RG_NOT_FOUND' });
+  });
+
+  it('a forced ripgrep with a depth limit says depth-limit (it cannot peek past it)', async () => {
+    const { result } = await search([[{ exit: 1 }]], { maxDepth: 3 });
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['depth-limit'] });
+  });
+});
+
+describe('the stream over ripgrep', () => {
+  it('yields hits as ripgrep prints them, then the summary', async () => {
+    const fake = new FakeRipgrep([{ stdout: TWO_FILES }, { exit: 0 }]);
+    const stream = searchContentStream({ root, query: 'needle', backend: 'ripgrep', rgPath, runner: fake.runner });
+    const hits: ContentHit[] = [];
+    for await (const hit of stream) hits.push(hit);
+    expect(hits.map((h) => `${h.path}:${h.line}`)).toEqual(['src/b.ts:3', 'src/b.ts:9', 'a.md:1']);
+    expect(await stream.summary).toMatchObject({ hitCount: 3, complete: true, backend: 'ripgrep' });
+  });
+
+  it('breaking out kills ripgrep; the summary says aborted', async () => {
+    const fake = new FakeRipgrep([{ stdout: TWO_FILES }, { hang: true }]);
+    const stream = searchContentStream({ root, query: 'needle', backend: 'ripgrep', rgPath, runner: fake.runner });
+    for await (const _hit of stream) break;
+    expect(await stream.summary).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
+    expect(fake.calls[0]!.killed).toBe(true);
+  });
+});

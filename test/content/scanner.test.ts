@@ -1,0 +1,204 @@
+/**
+ * The pure-TS path's per-file search, fed bytes directly: line numbers, columns in UTF-16 units,
+ * CRLF, BOMs and UTF-16, invalid UTF-8, binary detection, multi-line grouping (the expected hits
+ * are what `rg --json` 13 printed for the same bytes), the held-text cap, and chunks split at every
+ * byte offset, inside multi-byte characters too.
+ */
+import { describe, expect, it } from 'vitest';
+import { HitCollector } from '../../src/content/hits.js';
+import { buildMatcher, readQuery } from '../../src/content/query.js';
+import { FileScanner, MAX_HELD_CHARS, READ_CHUNK_BYTES, type ScanState } from '../../src/content/scanner.js';
+import type { ContentHit } from '../../src/content/types.js';
+
+type Hit = [line: number, column: number, text: string];
+
+function scan(bytes: Uint8Array | string, query: string, options: { chunks?: Uint8Array[]; caseSensitive?: boolean; mode?: 'literal' | 'regex'; maxResults?: number } = {}) {
+  const q = readQuery({ query, caseSensitive: options.caseSensitive ?? true, mode: options.mode }, true);
+  const hits: ContentHit[] = [];
+  const collector = new HitCollector({ maxResults: options.maxResults ?? Infinity, maxLineChars: Infinity, maxOutputBytes: Infinity }, (h) => hits.push(h));
+  const scanner = new FileScanner('f', buildMatcher(q), q.multiline, collector);
+  const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+  let state: ScanState = 'more';
+  for (const chunk of options.chunks ?? [data]) {
+    state = scanner.push(chunk);
+    if (state !== 'more') break;
+  }
+  if (state === 'more') state = scanner.finish();
+  return { state, hits: hits.map((h): Hit => [h.line, h.column, h.text]) };
+}
+
+/** The same bytes cut into two chunks at every offset, and fed one byte at a time. */
+function everySplit(bytes: Uint8Array): Uint8Array[][] {
+  const splits: Uint8Array[][] = [];
+  for (let at = 0; at <= bytes.length; at++) splits.push([bytes.subarray(0, at), bytes.subarray(at)].filter((c) => c.length > 0));
+  splits.push([...bytes].map((b) => Uint8Array.of(b)));
+  return splits;
+}
+
+describe('lines and columns', () => {
+  it('reports each matching line once, with the column of its first match, in UTF-16 units', () => {
+    const text = 'hello world\n中文 hello 😀 hello\n😀😀hello\nnothing\nno newline hello';
+    expect(scan(text, 'hello')).toEqual({
+      state: 'done',
+      hits: [
+        [1, 1, 'hello world'],
+        [2, 4, '中文 hello 😀 hello'],
+        [3, 5, '😀😀hello'],
+        [5, 12, 'no newline hello'],
+      ],
+    });
+  });
+
+  it('gives CRLF files the text and columns of LF files; the \\r is still seen by matching', () => {
+    expect(scan('x\r\nab hello\r\n\r\nhello', 'hello').hits).toEqual([
+      [2, 4, 'ab hello'],
+      [4, 1, 'hello'],
+    ]);
+    expect(scan('a\r\nb\r\n', 'a\r').hits).toEqual([[1, 1, 'a']]);
+  });
+
+  it('finds the same hits whatever the chunking, inside multi-byte characters too', () => {
+    const bytes = Buffer.from('a 中文\r\n😀 x 中文 y\nz\n中文', 'utf8');
+    const expected = [
+      [1, 3, 'a 中文'],
+      [2, 6, '😀 x 中文 y'],
+      [4, 1, '中文'],
+    ];
+    for (const chunks of everySplit(bytes)) expect(scan(bytes, '中文', { chunks }).hits).toEqual(expected);
+  });
+
+  it('counts lines across blocks: a match in a later chunk has the right line number', () => {
+    const filler = 'line\n'.repeat(20_000); // 100 KB: several chunks
+    expect(scan(filler + 'x needle\n' + filler + 'needle', 'needle').hits).toEqual([
+      [20_001, 3, 'x needle'],
+      [40_002, 1, 'needle'],
+    ]);
+  });
+
+  it('ignores case by Unicode folding, and runs a regex line by line', () => {
+    expect(scan('Straße\nSTRAẞE\nstrasse\n', 'straße', { caseSensitive: false }).hits).toEqual([
+      [1, 1, 'Straße'],
+      [2, 1, 'STRAẞE'],
+    ]);
+    expect(scan('foo1\nbar22\nfoo\n', '\\d+$', { mode: 'regex' }).hits).toEqual([
+      [1, 4, 'foo1'],
+      [2, 4, 'bar22'],
+    ]);
+    expect(scan('ab\nb\n', '^b', { mode: 'regex' }).hits).toEqual([[2, 1, 'b']]);
+  });
+
+  it('an empty regex match is a hit at column 1 on every line, as in ripgrep', () => {
+    expect(scan('abc\n\nx\n', 'z*', { mode: 'regex' }).hits).toEqual([
+      [1, 1, 'abc'],
+      [2, 1, ''],
+      [3, 1, 'x'],
+    ]);
+  });
+
+  it('stops at the hit limit', () => {
+    expect(scan('a\na\na\n', 'a', { maxResults: 2 })).toEqual({ state: 'stop', hits: [[1, 1, 'a'], [2, 1, 'a']] });
+  });
+});
+
+describe('encodings', () => {
+  it('drops a UTF-8 BOM at the start only: columns count from after it', () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('ab hello\n\uFEFFhello\n')]);
+    expect(scan(bytes, 'hello').hits).toEqual([
+      [1, 4, 'ab hello'],
+      [2, 2, '\uFEFFhello'],
+    ]);
+  });
+
+  it('decodes UTF-16 with a BOM (little and big endian), split anywhere', () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('zz hello\r\n中 hello\r\n', 'utf16le')]);
+    const be = Buffer.from(le);
+    be.swap16();
+    for (const bytes of [le, be]) {
+      for (const chunks of everySplit(bytes)) {
+        expect(scan(bytes, 'hello', { chunks }).hits).toEqual([
+          [1, 4, 'zz hello'],
+          [2, 3, '中 hello'],
+        ]);
+      }
+    }
+  });
+
+  it('files of one and two bytes: the BOM sniff waits for three bytes, or the end', () => {
+    expect(scan('a', 'a')).toEqual({ state: 'done', hits: [[1, 1, 'a']] });
+    expect(scan('a\n', 'a', { chunks: [Buffer.from('a'), Buffer.from('\n')] })).toEqual({ state: 'done', hits: [[1, 1, 'a']] });
+    expect(scan(Buffer.from([0]), 'a').state).toBe('binary');
+    expect(scan(Buffer.from([0xff, 0xfe]), '\uFFFD')).toEqual({ state: 'done', hits: [] }); // an empty UTF-16 file
+    expect(scan(Buffer.from([0xff, 0x61]), '\uFFFD')).toEqual({ state: 'done', hits: [[1, 1, '\uFFFDa']] });
+  });
+
+  it('searches invalid UTF-8 as U+FFFD, columns counted in the decoded line', () => {
+    const bytes = Buffer.from([0x61, 0xff, 0xfe, 0xe4, 0xb8, 0x20, 0x68, 0x69, 0x0a]); // a, 2 bad bytes, a cut 3-byte char, " hi"
+    expect(scan(bytes, 'hi').hits).toEqual([[1, 6, 'a\uFFFD\uFFFD\uFFFD hi']]);
+  });
+});
+
+describe('binary files', () => {
+  it('a NUL in the first chunk: not searched at all', () => {
+    expect(scan('hello\0\nhello\n', 'hello')).toEqual({ state: 'binary', hits: [] });
+    const late = Buffer.concat([Buffer.from('hello\n'), Buffer.alloc(READ_CHUNK_BYTES - 7, 0x78), Buffer.from([0])]);
+    expect(scan(late, 'hello', { chunks: [late] }).state).toBe('binary');
+  });
+
+  it('a NUL in a later chunk: the lines before that chunk are searched, nothing from it on', () => {
+    const first = Buffer.from('hello 1\n' + 'x'.repeat(READ_CHUNK_BYTES - 8 - 6) + '\nhel'); // ends mid-line
+    const second = Buffer.from('lo 2\nhello 3\n\0hello 4\n');
+    expect(scan(Buffer.concat([first, second]), 'hello', { chunks: [first, second] })).toEqual({ state: 'binary-late', hits: [[1, 1, 'hello 1']] });
+  });
+
+  it('UTF-16 text is not binary, but a NUL character in it is', () => {
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hello\0', 'utf16le')]);
+    expect(scan(bytes, 'hello').state).toBe('binary');
+  });
+
+  it('a multi-line search with a late NUL searches the text before the NUL', () => {
+    const first = Buffer.from('a\nb\n' + 'x'.repeat(READ_CHUNK_BYTES) + '\n');
+    const second = Buffer.from('a\nb\0a\nb\n');
+    expect(scan(Buffer.concat([first, second]), 'a\nb', { chunks: [first, second] })).toEqual({
+      state: 'binary-late',
+      hits: [[1, 1, 'a'], [4, 1, 'a']],
+    });
+  });
+});
+
+describe('multi-line queries (the hits rg --json 13 reports for the same bytes)', () => {
+  it.each([
+    ['a\nb\na\nb\n', [[1, 1, 'a']]], // touching matches: one hit
+    ['xa\nbya\nbz\n', [[1, 2, 'xa']]], // overlapping lines: one hit
+    ['a\nb a\nb\n', [[1, 1, 'a']]],
+    ['a\nb\nz\na\nb\n', [[1, 1, 'a'], [4, 1, 'a']]], // a line between: two hits
+    ['a\r\nb\n', []], // a CRLF line break is not the query's \n
+  ] as [string, Hit[]][])('%j', (text, hits) => {
+    expect(scan(text, 'a\nb').hits).toEqual(hits);
+  });
+
+  it('a regex with \\n matches across lines; its column and text are the first line\'s', () => {
+    expect(scan('a\nb a\nb\n', 'b\\n', { mode: 'regex' }).hits).toEqual([[3, 1, 'b']]);
+    expect(scan('x 中文\n1\n', '文\\n\\d', { mode: 'regex' }).hits).toEqual([[1, 4, 'x 中文']]);
+  });
+
+  it('finds the same across every chunking', () => {
+    const bytes = Buffer.from('q 中\n文 z\n中\n文', 'utf8');
+    // The second match starts on the line after the first one ends: touching, one hit (as rg).
+    for (const chunks of everySplit(bytes)) expect(scan(bytes, '中\n文', { chunks }).hits).toEqual([[1, 3, 'q 中']]);
+  });
+});
+
+describe('the held-text cap', () => {
+  it('a line longer than MAX_HELD_CHARS gives the file up (too-long), keeping hits before it', () => {
+    const chunk = Buffer.alloc(READ_CHUNK_BYTES, 0x78);
+    const chunks = [Buffer.from('hit\n'), ...Array.from({ length: Math.ceil(MAX_HELD_CHARS / READ_CHUNK_BYTES) + 1 }, () => chunk)];
+    expect(scan(Buffer.alloc(0), 'hit', { chunks })).toEqual({ state: 'too-long', hits: [[1, 1, 'hit']] });
+  });
+
+  it('a file of many short lines is never too long', () => {
+    const line = Buffer.from('y'.repeat(1023) + '\n');
+    const chunk = Buffer.concat(Array.from({ length: READ_CHUNK_BYTES / 1024 }, () => line));
+    const chunks = Array.from({ length: Math.ceil(MAX_HELD_CHARS / READ_CHUNK_BYTES) + 2 }, () => chunk);
+    expect(scan(Buffer.alloc(0), 'z', { chunks }).state).toBe('done');
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Issue 12, row 7: two names that decode to one string. Node decodes names as UTF-8, so `d\xff`
+ * (not UTF-8) and `d\xef\xbf\xbd` (a real U+FFFD) both read as "d\uFFFD", and the string opens only
+ * the second. The undecodable one must be `skipped` as EILSEQ every time, never read as its twin,
+ * and no path may be returned twice, by the walker (three API forms), ripgrep or auto.
+ */
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FindOptions } from '../../src/index.js';
+import { searchForms } from '../helpers/forms.js';
+import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+
+requireRipgrepInCi();
+
+const bytes = (...parts: (string | number[] | Buffer)[]) => Buffer.concat(parts.map((p) => (Buffer.isBuffer(p) ? p : typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+const BAD = [0xff];
+const FFFD = [0xef, 0xbf, 0xbd];
+
+let base: string;
+const trees: Record<string, string> = {};
+
+function make(name: string, build: (root: Buffer) => void) {
+  const root = join(base, name);
+  mkdirSync(root);
+  build(Buffer.from(root));
+  trees[name] = root;
+}
+
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), 'ff-twins-'));
+  // Each twin holds its own file.
+  make('dirs', (r) => {
+    mkdirSync(bytes(r, '/d', BAD));
+    mkdirSync(bytes(r, '/d', FFFD));
+    writeFileSync(bytes(r, '/d', BAD, '/lost.txt'), '');
+    writeFileSync(bytes(r, '/d', FFFD, '/real.txt'), '');
+  });
+  // Both twins hold a file of the same name: read through the string, it would come back twice.
+  make('same', (r) => {
+    mkdirSync(bytes(r, '/d', BAD));
+    mkdirSync(bytes(r, '/d', FFFD));
+    writeFileSync(bytes(r, '/d', BAD, '/same.txt'), '');
+    writeFileSync(bytes(r, '/d', FFFD, '/same.txt'), '');
+  });
+  // Twin files in the root.
+  make('files', (r) => {
+    writeFileSync(bytes(r, '/x', BAD), '');
+    writeFileSync(bytes(r, '/x', FFFD), '');
+    writeFileSync(bytes(r, '/plain.txt'), '');
+  });
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const FORMS = searchForms(realRg.path);
+
+const EXPECTED: Record<string, string[]> = {
+  dirs: ['d\uFFFD/real.txt'],
+  same: ['d\uFFFD/same.txt'],
+  files: ['plain.txt', 'x\uFFFD'],
+};
+
+describe.skipIf(process.platform !== 'linux' || (!hasRg && !process.env.CI))('names that decode alike (real disk)', () => {
+  for (const tree of Object.keys(EXPECTED)) {
+    it.each(FORMS)(`${tree}: every path once, each real, the undecodable twin a gap, on %s`, async (_name, form) => {
+      const root = trees[tree]!;
+      const result = await form({ root, pattern: '*' });
+      expect(result.matches).toEqual(EXPECTED[tree]);
+      expect(result.matchedCount).toBe(result.matches.length);
+      for (const m of result.matches) expect(lstatSync(join(root, m)).isFile(), m).toBe(true);
+      expect(result.skipped.length).toBeGreaterThan(0);
+      for (const s of result.skipped) expect(s.code).toBe('EILSEQ');
+      expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'] });
+    });
+  }
+});

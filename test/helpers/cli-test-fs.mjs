@@ -1,0 +1,35 @@
+/**
+ * Test-only preload for the CLI tests (`node --import ./test/helpers/cli-test-fs.mjs bin/find-file.mjs`).
+ * It changes the asynchronous directory read the walker uses, driven by the environment:
+ *
+ * - FIND_FILE_TEST_SLOW_MS: delay every read by this many milliseconds, so that a search over a
+ *   small tree runs long enough to be interrupted or to show its progress line;
+ * - FIND_FILE_TEST_FAIL: a JSON object from directory (relative to the current directory, `/`
+ *   separators) to error code: reading it fails with that code, as an unreadable folder does, on
+ *   any platform and whoever runs the test (root reads every directory);
+ * - FIND_FILE_TEST_MARKER: a file created at the first read: the command is then past start-up,
+ *   its handlers installed, and a test may signal it.
+ */
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import path from 'node:path';
+
+const delayMs = Number(process.env.FIND_FILE_TEST_SLOW_MS ?? '0');
+const failures = JSON.parse(process.env.FIND_FILE_TEST_FAIL ?? '{}');
+const marker = process.env.FIND_FILE_TEST_MARKER;
+const readdir = fs.readdir;
+let first = true;
+
+fs.readdir = function testReaddir(dir, ...rest) {
+  if (first && marker) fs.writeFileSync(marker, String(process.pid));
+  first = false;
+  const callback = rest[rest.length - 1];
+  const rel = path.relative(process.cwd(), String(dir)).split(path.sep).join('/') || '.';
+  const code = failures[rel];
+  const read = code
+    ? () => callback(Object.assign(new Error(`${code}: injected by the test, scandir '${dir}'`), { code, syscall: 'scandir', path: String(dir) }))
+    : () => readdir.call(fs, dir, ...rest);
+  setTimeout(read, delayMs);
+};
+// The library reads `node:fs` through its ES module namespace: publish the patched function there too.
+syncBuiltinESMExports();

@@ -1,0 +1,71 @@
+/**
+ * What ripgrep is given: the fixed flags, exclude globs only where ripgrep reads them as the walker does,
+ * user text always inside one element, and a minimal environment.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildChildEnv, buildFilesArgv, buildGlobArgs, threadsOf, withThreads } from '../../src/rg/argv.js';
+
+const FIXED = ['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', '4'];
+const base = { threads: 4, maxDepth: Infinity, excludes: [] as string[], hidden: true, caseSensitive: true };
+
+describe('buildFilesArgv', () => {
+  it('is the fixed flags, and no include glob (ripgrep 13 cannot match ** across a newline: the walker filter decides)', () => {
+    expect(buildFilesArgv(base)).toEqual(FIXED);
+  });
+
+  it('never follows links, never silences messages, never lets a config in', () => {
+    const argv = buildFilesArgv({ ...base, excludes: ['x'], hidden: false, maxDepth: 3 });
+    for (const banned of ['-L', '--follow', '--no-messages', '-uuu', '--ignore-file']) expect(argv).not.toContain(banned);
+    expect(argv).toContain('--no-config');
+  });
+
+  it('passes maxDepth as --max-depth', () => {
+    expect(buildFilesArgv({ ...base, maxDepth: 2 })).toEqual([...FIXED, '--max-depth', '2']);
+    expect(buildFilesArgv({ ...base, maxDepth: 0 })).toContain('0');
+  });
+
+  it('keeps user text inside one element, even when it looks like a flag', () => {
+    const argv = buildFilesArgv({ ...base, excludes: ['--files-without-match', '-uL*'] });
+    expect(argv.slice(FIXED.length)).toEqual(['--glob=!--files-without-match', '--glob=!-uL*']);
+  });
+});
+
+describe('buildGlobArgs', () => {
+  it('passes excludes, hides dot entries for hidden: false, and uses --iglob when case does not matter', () => {
+    expect(buildGlobArgs({ ...base, excludes: ['node_modules/', 'dist/**'], hidden: false })).toEqual(['--glob=!node_modules/', '--glob=!dist/**', '--glob=!.*']);
+    expect(buildGlobArgs({ ...base, caseSensitive: false, excludes: ['Out/'] })).toEqual(['--iglob=!Out/']);
+  });
+
+  it('drops an exclude ripgrep could read as leaving out more than the walker does', () => {
+    for (const unsafe of ['*.[ch]', '?.ts', '+(a|b).ts', 'x{1,2}', '#notes', 'trailing ', 'a**b/x', 'a\\*', 'a//b', '!x']) {
+      expect(buildGlobArgs({ ...base, excludes: [unsafe, 'dist/'] }), unsafe).toEqual(['--glob=!dist/']);
+    }
+  });
+
+  it('drops a case-insensitive exclude whose letters ripgrep folds by Unicode (k and KELVIN SIGN, s and LONG S)', () => {
+    expect(buildGlobArgs({ ...base, caseSensitive: false, excludes: ['*.ts', 'build', 'é', 'dist', 'Out'] })).toEqual(['--iglob=!build', '--iglob=!Out']);
+    expect(buildGlobArgs({ ...base, excludes: ['*.ts', 'é'] })).toEqual(['--glob=!*.ts', '--glob=!é']);
+  });
+});
+
+describe('threads', () => {
+  it('swaps only the --threads value', () => {
+    const argv = buildFilesArgv({ ...base, excludes: ['x'] });
+    expect(threadsOf(argv)).toBe(4);
+    const retry = withThreads(argv, 1);
+    expect(retry).toEqual([...FIXED.slice(0, -1), '1', '--glob=!x']);
+    expect(argv).toEqual([...FIXED, '--glob=!x']); // untouched: the next search starts from the normal count
+  });
+});
+
+describe('buildChildEnv', () => {
+  it('keeps PATH and what Windows needs to start a program; drops RIPGREP_CONFIG_PATH and everything else', () => {
+    const env = { PATH: '/usr/bin', RIPGREP_CONFIG_PATH: '/home/u/.ripgreprc', AWS_SECRET_ACCESS_KEY: 'x', HOME: '/home/u', TMPDIR: '/tmp' };
+    expect(buildChildEnv(env, 'posix')).toEqual({ PATH: '/usr/bin', TMPDIR: '/tmp' });
+  });
+
+  it('matches names case-insensitively on win32', () => {
+    const env = { Path: 'C:\\bin', SystemRoot: 'C:\\Windows', ripgrep_config_path: 'x', USERPROFILE: 'C:\\Users\\u' };
+    expect(buildChildEnv(env, 'win32')).toEqual({ Path: 'C:\\bin', SystemRoot: 'C:\\Windows' });
+  });
+});
