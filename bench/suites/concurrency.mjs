@@ -6,15 +6,11 @@
  *
  *   node bench/suites/concurrency.mjs [TREE] [RUNS]     e.g. node bench/suites/concurrency.mjs synthetic 9
  */
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import { fdir } from 'fdir';
 import { findFiles } from '../../dist/index.js';
 import { ensureTree, treeRoot } from '../lib/fixtures.mjs';
+import { gc } from '../lib/gc.mjs';
 import { formatMs, formatRatio, median, renderTable } from '../lib/stats.mjs';
-
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc');
 
 const [tree = 'synthetic', runs = '9'] = process.argv.slice(2);
 const manifest = ensureTree(tree);

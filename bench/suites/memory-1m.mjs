@@ -18,9 +18,9 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import { Volume } from 'memfs';
 import { findFiles, findFilesStream } from '../../dist/index.js';
+import { gc } from '../lib/gc.mjs';
 import { formatCount, formatMiB, renderTable } from '../lib/stats.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -32,8 +32,6 @@ if (v8.getHeapStatistics().heap_size_limit < (HEAP_LIMIT_MB - 512) * 1048576) {
   process.exit(child.status ?? 1);
 }
 
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc');
 const ROOT = '/vol';
 
 function buildVolume() {

@@ -23,19 +23,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as v8 from 'node:v8';
-import * as vm from 'node:vm';
 import { Bench } from 'tinybench';
 import { describeTree, ensureTree, TREE_NAMES, treeRoot } from '../lib/fixtures.mjs';
+import { gc } from '../lib/gc.mjs';
 import { median } from '../lib/stats.mjs';
 
 const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // bench/ (this file is bench/suites/run.mjs)
 const REPO = path.dirname(BENCH);
 const RESULTS = path.join(BENCH, 'results');
-
-// A full collection before each sample, so that no tool pays for the garbage of the one before.
-v8.setFlagsFromString('--expose-gc');
-const gc = vm.runInNewContext('gc');
 
 const SECTIONS = ['process', 'memory', 'content'];
 
