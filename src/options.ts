@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import { FindFileError } from './errors.js';
-import { defaultFs, isFsLike, type FsLike } from './fs.js';
+import { defaultFs, isFsLike, type DirentLike, type FsLike } from './fs.js';
 import { buildExcluder, buildMatcher, normalizePatternList, type Excluder, type PathMatcher, type Platform } from './patterns.js';
 import type { RecoveryEvent } from './result.js';
 import type { Env } from './rg/resolve.js';
@@ -58,6 +58,14 @@ export interface FindOptions {
   /** Receives a recovery event when ripgrep was retried or failed; never the pattern, paths or output. */
   onEvent?: (event: RecoveryEvent) => void;
   /**
+   * Watches the walk without changing it: called with each directory the walker lists (its
+   * root-relative path, `''` for the root, else ending in `/`) and its entries, before any is
+   * judged. Never called for ripgrep's answer; called in queue order, also when `auto` falls back.
+   * The CLI's progress line and the agent's similar names use it. A throw here is the caller's bug
+   * and ends the search with that error.
+   */
+  onDirectory?: (dir: string, entries: readonly DirentLike[]) => void;
+  /**
    * The project the search belongs to (an agent's workspace), absolute. ripgrep is never run from a
    * PATH folder inside it, as it is never run from inside the root or the cwd (docs/ripgrep.md).
    * @default none
@@ -96,11 +104,12 @@ export interface WalkPlan {
   signal: AbortSignal | undefined;
   absolute: boolean;
   concurrency: number;
+  onDirectory: ((dir: string, entries: readonly DirentLike[]) => void) | undefined;
 }
 
 export const FIND_OPTION_NAMES: readonly string[] = [
   'root', 'pattern', 'exclude', 'hidden', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
-  'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'env', 'workspace',
+  'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
 ];
 
 const DEFAULT_CONCURRENCY = 256;
@@ -253,6 +262,8 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
   const maxDepth = readLimit(options.maxDepth, 'maxDepth');
   const timeBudgetMs = readLimit(options.timeBudgetMs, 'timeBudgetMs');
   const absolute = readBoolean(options.absolute, 'absolute', false);
+  const { onDirectory } = options;
+  if (onDirectory !== undefined && typeof onDirectory !== 'function') throw new FindFileError('FF_INVALID_OPTION', `onDirectory must be a function, got ${describe(onDirectory)}`, 'onDirectory');
   // Read last: every option checked here is checked before the clock's first reading is taken.
   const clock = injectedClock === undefined ? monotonicClock : buildCheckedClock(injectedClock, timeBudgetMs);
   return {
@@ -274,6 +285,7 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
     signal,
     absolute,
     concurrency,
+    onDirectory,
   };
 }
 

@@ -212,6 +212,27 @@ export function classifyErrorCode(code: string): ErrorClass {
   }
 }
 
+/**
+ * The reason a skipped path gives its result: `permission-denied`, `io-error` (EMFILE that outlived
+ * its retries too), or undefined for a path that vanished after it was listed (no gap). The one
+ * place that says what a code costs: the walker, ripgrep, content search and every summary ask it.
+ */
+export function reasonForCode(code: string): 'permission-denied' | 'io-error' | undefined {
+  const kind = classifyErrorCode(code);
+  if (kind === 'vanished') return undefined;
+  return kind === 'permission-denied' ? kind : 'io-error';
+}
+
+/** The skipped paths behind one reason, as the summaries count and name them. */
+export function skippedFor(reason: string, skipped: readonly SkippedEntry[]): SkippedEntry[] {
+  return skipped.filter((entry) => reasonForCode(entry.code) === reason);
+}
+
+/** The three verdict fields of every result, from its reasons: complete exactly when there are none. */
+export function verdictFields<R extends string>(reasons: R[]): { complete: boolean; incompleteReason?: R; incompleteReasons: R[] } {
+  return reasons.length === 0 ? { complete: true, incompleteReasons: reasons } : { complete: false, incompleteReason: reasons[0]!, incompleteReasons: reasons };
+}
+
 /** The error code carried by a thrown value, or `UNKNOWN`. */
 export function errorCodeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
@@ -230,6 +251,12 @@ export class ReasonLog<R extends string = IncompleteReason> {
   /** Record a gap that did not stop the walk. */
   note(reason: R): void {
     if (reason !== this.stopReason && !this.others.includes(reason)) this.others.push(reason);
+  }
+
+  /** Record the gap a skipped path leaves, if it leaves one (`reasonForCode`). */
+  noteSkipped(code: string): void {
+    const reason = reasonForCode(code);
+    if (reason !== undefined) this.note(reason as R);
   }
 
   /** Record the reason the walk stopped; returns false if it had already stopped. */

@@ -20,7 +20,7 @@
  *   raw; so does `metadata`.
  */
 import type { ContentIncompleteReason } from '../content/types.js';
-import { classifyErrorCode, type IncompleteReason, type SkippedEntry } from '../result.js';
+import { skippedFor, type IncompleteReason, type SkippedEntry } from '../result.js';
 import { escapeText } from '../text-escape.js';
 import { MAX_LIMIT } from './context.js';
 import type { RefusalKind } from './paths.js';
@@ -279,10 +279,7 @@ export function nextStep(reason: string, noun: 'pattern' | 'query'): string {
 const LISTED_PATHS = 5;
 
 function unreadable(skipped: readonly SkippedEntry[], kind: 'permission-denied' | 'io-error', words: string): string {
-  const hits = skipped.filter((s) => {
-    const c = classifyErrorCode(s.code);
-    return kind === 'io-error' ? c === 'io-error' || c === 'retryable' : c === kind;
-  });
+  const hits = skippedFor(kind, skipped);
   // Paths, not directories: a file whose lstat or read failed is skipped too.
   if (hits.length === 0) return `some paths could not be read (${words})`;
   const named = hits.slice(0, LISTED_PATHS).map((s) => escapeText(kind === 'io-error' ? `${s.path} (${s.code})` : s.path));

@@ -8,7 +8,7 @@
  * (the root, skipped paths, matching links) is escaped (src/text-escape.ts), terminal or not: the
  * summary is for people, and a name must not forge its verdict.
  */
-import { classifyErrorCode, type FindSummary, type IncompleteReason } from '../result.js';
+import { skippedFor, type FindSummary, type IncompleteReason } from '../result.js';
 import { escapeText } from '../text-escape.js';
 
 /** ANSI styles, or none: chosen once per run by `shouldColor`. */
@@ -75,12 +75,7 @@ export function count(n: number, one: string, many: string): string {
 
 /** One line per reason: what happened, with the option or count that explains it. */
 export function explainReason(reason: IncompleteReason | string, summary: FindSummary, ctx: SummaryContext): string {
-  // Counted the way the engine notes reasons: EMFILE that outlived its retries is an io-error too.
-  const unreadable = (kind: 'permission-denied' | 'io-error') =>
-    summary.skipped.filter((s) => {
-      const cls = classifyErrorCode(s.code);
-      return kind === 'permission-denied' ? cls === kind : cls === 'io-error' || cls === 'retryable';
-    }).length;
+  const unreadable = (reason: 'permission-denied' | 'io-error') => skippedFor(reason, summary.skipped).length;
   switch (reason) {
     case 'time-budget':
       return `time-budget: the ${ctx.timeBudgetMs ?? '?'} ms budget (--time-budget-ms) ran out before the walk ended`;

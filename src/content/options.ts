@@ -14,7 +14,7 @@ import type { ContentOptions } from './types.js';
 export const CONTENT_OPTION_NAMES: readonly string[] = [
   'root', 'query', 'mode', 'caseSensitive', 'pattern', 'exclude', 'hidden', 'maxResults', 'maxLineChars',
   'maxOutputBytes', 'timeBudgetMs', 'maxDepth', 'signal', 'backend', 'fs', 'clock', 'platform', 'rgPath',
-  'runner', 'onEvent', 'env', 'workspace',
+  'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
 ];
 
 /** Every file, at any depth: a glob without `/` matches base names anywhere. */

@@ -19,7 +19,7 @@
  *   text is the first line of `lines` without its line ending.
  */
 import { isDefaultClock } from '../options.js';
-import type { RecoveryInfo, SkippedEntry } from '../result.js';
+import { verdictFields, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { buildChildEnv, buildContentArgv, defaultThreads } from '../rg/argv.js';
 import { isDepthLimited } from '../rg/depth.js';
 import { collectReasons, type Verdict } from '../rg/exit.js';
@@ -118,9 +118,7 @@ function buildSummary(
     // ripgrep does not report the links it passes over, nor what its own globs left out.
     symlinkSkipped: 0,
     excludedCount: events?.excluded ?? 0,
-    complete: incompleteReasons.length === 0,
-    ...(incompleteReasons.length > 0 ? { incompleteReason: incompleteReasons[0] } : {}),
-    incompleteReasons,
+    ...verdictFields(incompleteReasons),
     truncated: hits.truncated,
     protocolErrors,
     stats: { dirsRead: 0, entriesSeen: 0, elapsedMs: plan.walk.clock.now() - setup.startedAt, bytesSearched: events?.bytesSearched ?? 0 },

@@ -5,6 +5,7 @@
  * not cover everything) are different facts and never stand in for each other.
  * docs/content-search.md is the full contract.
  */
+import type { DirentLike } from '../fs.js';
 import type { BackendOption, Clock, Platform } from '../options.js';
 import type { BackendName, FallbackReason, IncompleteReason, RecoveryEvent, RecoveryInfo, SkippedEntry } from '../result.js';
 import type { Env } from '../rg/resolve.js';
@@ -55,6 +56,10 @@ export interface ContentOptions {
   rgPath?: string;
   runner?: ProcessRunner;
   onEvent?: (event: RecoveryEvent) => void;
+  /** The project the search belongs to, absolute: ripgrep is never run from a PATH folder inside it (as `FindOptions.workspace`). */
+  workspace?: string;
+  /** Watches the walk of the pure-TS path, as `FindOptions.onDirectory` does. */
+  onDirectory?: (dir: string, entries: readonly DirentLike[]) => void;
   env?: Env;
 }
 

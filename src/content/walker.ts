@@ -14,7 +14,7 @@
 import { constants as fsConstants, existsSync, readlink, realpathSync } from 'node:fs';
 import { canReadFiles, defaultFs, type FileReaderFs, type StatsLike } from '../fs.js';
 import { isDefaultClock, setBudgetTimer, type BudgetTimer } from '../options.js';
-import { ReasonLog, classifyErrorCode, errorCodeOf, type IncompleteReason, type SkippedEntry } from '../result.js';
+import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type IncompleteReason, type SkippedEntry } from '../result.js';
 import { AsyncDriver, RETRY_DELAYS_MS } from '../walk/drivers.js';
 import { Walk } from '../walk/engine.js';
 import type { HitCollector } from './hits.js';
@@ -111,9 +111,7 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
 
   const skipFile = (rel: string, code: string) => {
     fileSkips.push({ path: rel, code });
-    const kind = classifyErrorCode(code);
-    if (kind === 'permission-denied') own.note('permission-denied');
-    else if (kind !== 'vanished') own.note('io-error');
+    own.noteSkipped(code);
   };
 
   /**
@@ -263,9 +261,7 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
     skippedCount: skipped.length,
     symlinkSkipped: walked.symlinkSkipped,
     excludedCount: walked.excludedCount,
-    complete: incompleteReasons.length === 0,
-    ...(incompleteReasons.length > 0 ? { incompleteReason: incompleteReasons[0] } : {}),
-    incompleteReasons,
+    ...verdictFields(incompleteReasons),
     truncated: hits.truncated,
     protocolErrors: 0,
     stats: { dirsRead: walked.stats.dirsRead, entriesSeen: walked.stats.entriesSeen, elapsedMs: clock.now() - startedAt, bytesSearched },

@@ -24,7 +24,7 @@
  * complete. Success is never inferred from an empty stderr alone (exit 2 with nothing on stderr is
  * a failure), which is also why `--no-messages` is never passed.
  */
-import { ReasonLog, classifyErrorCode, type FailureKind, type IncompleteReason, type SkippedEntry } from '../result.js';
+import { ReasonLog, type FailureKind, type IncompleteReason, type SkippedEntry } from '../result.js';
 import type { StderrReport } from './stderr.js';
 
 /** Why we stopped a run ourselves. */
@@ -78,11 +78,7 @@ export function collectReasons(
   const log = new ReasonLog();
   if (verdict.stopReason !== undefined) log.stop(verdict.stopReason);
   for (const gap of gaps) log.note(gap);
-  for (const entry of skipped) {
-    const kind = classifyErrorCode(entry.code);
-    if (kind === 'permission-denied') log.note('permission-denied');
-    else if (kind !== 'vanished') log.note('io-error');
-  }
+  for (const entry of skipped) log.noteSkipped(entry.code);
   if (unclassified > 0 || (verdict.failureKind !== undefined && verdict.stopReason === undefined)) log.note('io-error');
   return log.list();
 }

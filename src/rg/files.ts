@@ -7,7 +7,7 @@
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { rootError } from '../errors.js';
 import { isDefaultClock, type WalkPlan } from '../options.js';
-import { errorCodeOf, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
+import { errorCodeOf, verdictFields, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { buildChildEnv, buildFilesArgv, defaultThreads } from './argv.js';
 import { isDepthLimited } from './depth.js';
 import { collectReasons, judgeRun, type Verdict } from './exit.js';
@@ -106,9 +106,7 @@ function buildResult(
     linkMatchedCount: 0,
     linksExamined: false,
     excludedCount: files.excluded,
-    complete: incompleteReasons.length === 0,
-    ...(incompleteReasons.length > 0 ? { incompleteReason: incompleteReasons[0] } : {}),
-    incompleteReasons,
+    ...verdictFields(incompleteReasons),
     stats: { dirsRead: 0, entriesSeen: files.seen, elapsedMs: plan.clock.now() - setup.startedAt, dirsPeeked: 0 },
     backend: 'ripgrep',
     recovery,

@@ -10,7 +10,7 @@
 import { rootError } from '../errors.js';
 import type { DirentLike, StatsLike } from '../fs.js';
 import type { WalkPlan } from '../options.js';
-import { MAX_LINK_MATCHES, ReasonLog, classifyErrorCode, errorCodeOf, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
+import { MAX_LINK_MATCHES, ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 
 /** A directory the walk has decided to list. */
 export interface DirTask {
@@ -126,6 +126,7 @@ export class Walk {
   acceptEntries(task: DirTask, entries: DirentLike[]): UnknownEntries {
     if (task.peek) return this.acceptPeek(task, entries);
     this.dirsRead++;
+    this.plan.onDirectory?.(task.rel, entries);
     const { matcher, excluder, hidden, maxDepth } = this.plan;
     const base = task.rel;
     const childDepth = task.depth + 1;
@@ -229,9 +230,7 @@ export class Walk {
       linkMatchedCount: this.linkMatchedCount,
       linksExamined: true,
       excludedCount: this.excludedCount,
-      complete: incompleteReasons.length === 0,
-      ...(incompleteReasons.length > 0 ? { incompleteReason: incompleteReasons[0] } : {}),
-      incompleteReasons,
+      ...verdictFields(incompleteReasons),
       stats: {
         dirsRead: this.dirsRead,
         entriesSeen: this.entriesSeen,
@@ -313,10 +312,8 @@ export class Walk {
   }
 
   private skip(path: string, code: string): void {
-    const kind = classifyErrorCode(code);
     this.skipped.push({ path, code });
-    if (kind === 'permission-denied') this.reasons.note('permission-denied');
-    else if (kind !== 'vanished') this.reasons.note('io-error');
+    this.reasons.noteSkipped(code);
   }
 }
 
