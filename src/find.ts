@@ -8,12 +8,12 @@ import type { FindProgress, FindResult, FindSummary } from './result.js';
 import { HandOff } from './stream.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
 import { Walk } from './walk/engine.js';
+import { buildNativePath } from './paths.js';
 
 /** Root-relative `/` path to what the caller asked for: itself, or a native absolute path. */
 export function buildPathFormatter(plan: WalkPlan): (rel: string) => string {
   if (!plan.absolute) return (rel) => rel;
-  const { rootPrefix, sep } = plan;
-  return sep === '/' ? (rel) => rootPrefix + rel : (rel) => rootPrefix + rel.replace(/\//g, sep);
+  return buildNativePath(plan.rootPrefix, plan.sep);
 }
 
 /** The walk's summary with its paths (the matching links) in the form the caller asked for. */

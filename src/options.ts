@@ -9,6 +9,7 @@ import { buildExcluder, buildMatcher, normalizePatternList, type Excluder, type 
 import type { RecoveryEvent } from './result.js';
 import type { Env } from './rg/resolve.js';
 import type { ProcessRunner } from './rg/runner.js';
+import { withSeparator } from './paths.js';
 
 export type { Platform } from './patterns.js';
 
@@ -270,7 +271,7 @@ export function buildPlan(options: FindOptions, known: readonly string[] = FIND_
     patterns,
     excludes,
     root,
-    rootPrefix: root.endsWith(sep) ? root : root + sep,
+    rootPrefix: withSeparator(root, sep),
     sep,
     platform,
     caseSensitive: flavor.caseSensitive,

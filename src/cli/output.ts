@@ -4,6 +4,7 @@
  * shell (native separators, relative to the current directory when the root was given relatively).
  */
 import * as path from 'node:path';
+import { toNativeSeparators, type Separator } from '../paths.js';
 
 /** Perf: one write per ~64 KiB of text instead of one per path; 200k paths become ~100 writes. */
 export const CHUNK_CHARS = 64 * 1024;
@@ -91,7 +92,8 @@ export type PathApi = Pick<typeof path, 'resolve' | 'relative' | 'isAbsolute' | 
 export function buildRelDisplay(root: string, cwd: string, api: PathApi = path): (rel: string) => string {
   const resolved = api.resolve(cwd, root);
   const base = api.isAbsolute(root) ? resolved : api.relative(cwd, resolved);
-  const toNative = api.sep === '/' ? (rel: string) => rel : (rel: string) => rel.replace(/\//g, api.sep);
+  const sep = api.sep as Separator;
+  const toNative = sep === '/' ? (rel: string) => rel : (rel: string) => toNativeSeparators(rel, sep);
   if (base === '') return toNative; // the root is the current directory: `.` stays `.`
   const prefix = base.endsWith(api.sep) ? base : base + api.sep;
   return (rel) => (rel === '.' ? base : prefix + toNative(rel));

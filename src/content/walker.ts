@@ -22,6 +22,7 @@ import type { ContentPlan } from './options.js';
 import { buildMatcher } from './query.js';
 import { FileScanner, READ_CHUNK_BYTES, buildNeedle, type ScanState } from './scanner.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
+import { nativePath } from '../paths.js';
 
 /** Files the walk may find ahead of the search before it pauses. */
 const FILE_QUEUE = 256;
@@ -120,7 +121,7 @@ export async function searchWithWalker(plan: ContentPlan, hits: HitCollector, wa
    * search of a small file waits on no I/O at all.
    */
   const startFile = async (rel: string, buffer: Uint8Array): Promise<First> => {
-    const path = walkPlan.sep === '/' ? walkPlan.rootPrefix + rel : walkPlan.rootPrefix + rel.replace(/\//g, walkPlan.sep);
+    const path = nativePath(walkPlan.rootPrefix, walkPlan.sep, rel);
     const opened = await openRetrying(fs, path, () => (readAhead = Math.max(1, readAhead >> 1)));
     if (!opened.ok) return opened;
     if (placeCheck !== undefined && !(await placeCheck(opened.fd, rel))) {

@@ -12,6 +12,7 @@
 import { promises as fsp } from 'node:fs';
 import type { WalkPlan } from '../options.js';
 import { errorCodeOf, type SkippedEntry } from '../result.js';
+import { nativePath } from '../paths.js';
 
 export const REPLACEMENT_CHAR = '\uFFFD';
 
@@ -78,7 +79,7 @@ const MISMATCH = 'mismatch';
 
 /** Undefined when the decoded path names what ripgrep saw; else the code to skip it with, or MISMATCH. */
 async function lstatCode(plan: WalkPlan, rel: string, wantFile: boolean): Promise<string | undefined> {
-  const native = plan.sep === '/' ? plan.rootPrefix + rel : plan.rootPrefix + rel.replace(/\//g, plan.sep);
+  const native = nativePath(plan.rootPrefix, plan.sep, rel);
   try {
     const stats = await fsp.lstat(native);
     return (wantFile ? stats.isFile() : stats.isDirectory()) ? undefined : MISMATCH;

@@ -11,6 +11,7 @@ import { rootError } from '../errors.js';
 import type { DirentLike, StatsLike } from '../fs.js';
 import type { WalkPlan } from '../options.js';
 import { MAX_LINK_MATCHES, ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
+import { nativePath } from '../paths.js';
 
 /** A directory the walk has decided to list. */
 export interface DirTask {
@@ -72,8 +73,7 @@ export class Walk {
 
   /** The native path of a queued directory. */
   pathOf(task: DirTask): string {
-    const { rootPrefix, sep } = this.plan;
-    return sep === '/' ? rootPrefix + task.rel : rootPrefix + task.rel.replace(/\//g, sep);
+    return nativePath(this.plan.rootPrefix, this.plan.sep, task.rel);
   }
 
   /** The next directory to list, or undefined when the queue is empty. Peeks made pointless are dropped. */
