@@ -9,7 +9,9 @@ import { errorCodeOf } from '../result.js';
 import type { Settings, ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
 import type { Refusal, Scope } from './paths.js';
-import { invalidPatternText, invalidQueryText, overviewLine, refusalText, searchFailedText, type Gaps, type Overview, type Policy, type Total } from './text.js';
+import { invalidPatternText, invalidQueryText, refusalText, searchFailedText, type Policy, type Total } from './text.js';
+import { overviewLine, type Overview } from './text-guidance.js';
+import type { Gaps } from './text-reasons.js';
 
 /** The search options every tool call takes from the context. */
 export function contextOptions(settings: Settings) {
@@ -37,10 +39,6 @@ export function contextOptions(settings: Settings) {
 export function totalOf(found: number, complete: boolean, reasons: readonly string[]): Total {
   if (reasons.includes('result-limit')) return { count: found, kind: 'more-than' };
   return { count: found, kind: complete ? 'exact' : 'at-least' };
-}
-
-export function isTruncated(returned: number, total: Total): boolean {
-  return returned < total.count || total.kind === 'more-than';
 }
 
 /** Root-relative search paths to workspace-relative ones (`.`, the search root, becomes its own path). */

@@ -7,13 +7,14 @@
 import { findFiles } from '../find.js';
 import type { FindResult } from '../result.js';
 import { readContext, pageSize, type SortOrder, type ToolContext, type ToolResult } from './context.js';
-import { contextOptions, gapsOf, isTruncated, policyOf, refusalAnswer, searchErrorAnswer, statSizes, totalOf, workspacePath, errorAnswer, type ErrorMetadata } from './answer.js';
+import { contextOptions, gapsOf, policyOf, refusalAnswer, searchErrorAnswer, statSizes, totalOf, workspacePath, errorAnswer, type ErrorMetadata } from './answer.js';
 import { buildOverview, buildSimilarNames } from './guidance.js';
 import { resolveScope } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GLOB_INPUT_SCHEMA, validate } from './schema.js';
 import { recordSeenNames } from './seen.js';
-import { globScope, invalidInputText, noFilesHeadline, overviewLine, renderAnswer, similarNamesLine, summaryLine, type Overview, type Policy, type SimilarNames, type Total } from './text.js';
+import { globScope, invalidInputText, isTruncated, noFilesHeadline, renderAnswer, summaryLine, type Policy, type Total } from './text.js';
+import { overviewLine, similarNamesLine, type Overview, type SimilarNames } from './text-guidance.js';
 
 export interface GlobInput {
   /** A glob over paths relative to the search root. */

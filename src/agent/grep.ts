@@ -14,29 +14,14 @@ import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
 import { FindFileError } from '../errors.js';
 import { findFiles } from '../find.js';
-import { contextOptions, errorAnswer, gapsOf, isTruncated, policyOf, refusalAnswer, searchErrorAnswer, statSizes, totalOf, workspacePath, type ErrorMetadata } from './answer.js';
+import { contextOptions, errorAnswer, gapsOf, policyOf, refusalAnswer, searchErrorAnswer, statSizes, totalOf, workspacePath, type ErrorMetadata } from './answer.js';
 import { pageSize, readContext, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
 import { resolveScope, type Scope } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA, validate } from './schema.js';
-import {
-  NAMES_NOT_TRIED,
-  attemptNames,
-  attemptQuery,
-  cutLinesNote,
-  grepScope,
-  invalidInputText,
-  noMatchesHeadline,
-  overviewLine,
-  renderAnswer,
-  summaryLine,
-  triedLines,
-  type Attempt,
-  type Overview,
-  type Policy,
-  type Total,
-} from './text.js';
+import { cutLinesNote, grepScope, invalidInputText, isTruncated, noMatchesHeadline, renderAnswer, summaryLine, type Policy, type Total } from './text.js';
+import { NAMES_NOT_TRIED, attemptNames, attemptQuery, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 
 export interface GrepInput {
   /** The text to find; literal unless `regex`. */

@@ -10,7 +10,7 @@ import type { DirentLike, FsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
 import type { SeenNames } from './seen.js';
 import { closestNames, literalOf } from './similar.js';
-import type { Overview, SimilarNames } from './text.js';
+import type { Overview, SimilarNames } from './text-guidance.js';
 
 /** Sorted names, directories marked with a trailing `/` (as `ls -p`). */
 function namesOf(entries: readonly DirentLike[]): string[] {

@@ -16,6 +16,7 @@ export {
   type SortOrder,
 } from './context.js';
 export type { ErrorMetadata } from './answer.js';
-export type { Total, Policy, Overview, SimilarNames, Attempt } from './text.js';
+export type { Total, Policy } from './text.js';
+export type { Overview, SimilarNames, Attempt } from './text-guidance.js';
 // How `content` shows text from the disk (docs/agent.md, "Untrusted text"), for a host that shows `metadata` too.
 export { escapeText, unescapeText } from '../text-escape.js';

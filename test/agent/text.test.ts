@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONTENT_INCOMPLETE_REASONS, INCOMPLETE_REASONS } from '../../src/index.js';
-import { describeReason, isKnownReason, nextStep, reasonLabel, renderAnswer, similarNamesLine, summaryLine, triedLines, truncatedLabel, type AnswerFacts, type Gaps } from '../../src/agent/text.js';
+import { renderAnswer, summaryLine, truncatedLabel, type AnswerFacts } from '../../src/agent/text.js';
+import { similarNamesLine, triedLines } from '../../src/agent/text-guidance.js';
+import { describeReason, isKnownReason, nextStep, reasonLabel, type Gaps } from '../../src/agent/text-reasons.js';
 
 const gaps = (reasons: string[], over: Partial<Gaps> = {}): Gaps => ({ reasons, skipped: [], timeBudgetMs: 5000, maxDepth: 4, countCap: 1000, maxOutputBytes: 1048576, ...over });
 

@@ -1,0 +1,93 @@
+/**
+ * The words of the guidance after an empty answer (guidance.ts gathers the facts): the overview
+ * of the search root, the similar file names, and grep's "Tried:" list of the searches after it.
+ */
+import { escapeText } from '../text-escape.js';
+import { totalText, type Total } from './text.js';
+import { isCoverageGap, reasonLabels } from './text-reasons.js';
+import { count, queryText, quote } from './text-words.js';
+
+export interface Overview {
+  /** Native path of the directory listed. */
+  root: string;
+  /** Names, sorted, directories ending in `/`; all of them (the wording shows the first few). */
+  names?: string[];
+  /** Set when the directory could not be listed. */
+  code?: string;
+}
+
+/** How many names of the search root the overview shows. */
+export const OVERVIEW_NAMES = 10;
+
+export function overviewLine(overview: Overview, lead = 'The search root'): string {
+  const { names, code } = overview;
+  const root = escapeText(overview.root);
+  if (names === undefined) return `${lead} ${root} could not be listed (${escapeText(code ?? 'UNKNOWN')}).`;
+  if (names.length === 0) return `${lead} ${root} is empty.`;
+  const shown = names.slice(0, OVERVIEW_NAMES).map(escapeText).join(', ');
+  return names.length > OVERVIEW_NAMES
+    ? `${lead} ${root} holds ${names.length} entries; the first ${OVERVIEW_NAMES}: ${shown}`
+    : `${lead} ${root} holds ${count(names.length, 'entry', 'entries')}: ${shown}`;
+}
+
+export interface SimilarNames {
+  /** The literal part of the pattern the names were compared with. */
+  literal: string;
+  /** Workspace-relative paths, best first. */
+  paths: string[];
+  /** How many file names the search saw (the pool). */
+  seen: number;
+  /** True when the pool stopped growing at its cap. */
+  poolCapped: boolean;
+}
+
+export function similarNamesLine(similar: SimilarNames): string {
+  const pool = similar.poolCapped ? ` (compared with the first ${similar.seen} file names seen)` : '';
+  // Never a line starting with "No": it follows incomplete answers too.
+  if (similar.paths.length === 0) return `Similar file names seen in the search: none resembles ${quote(similar.literal)}${pool}.`;
+  return `Similar file names seen in the search: ${similar.paths.map(escapeText).join(', ')}${pool}`;
+}
+
+/** One attempt in a grep's "Tried:" list. */
+export interface Attempt {
+  /** What was tried, in words: `"Foo", exact case`. */
+  what: string;
+  /** Why it was not run, when it was not. */
+  notTried?: string;
+  total?: Total;
+  complete?: boolean;
+  reasons?: readonly string[];
+  /** A few of the results (`path:line:column` or paths). */
+  examples?: string[];
+  /** `match` for text, `file` for names. */
+  unit: 'match' | 'file';
+}
+
+export function triedLines(attempts: readonly Attempt[]): string[] {
+  return ['Tried:', ...attempts.map((a) => `- ${a.what}: ${a.notTried === undefined ? attemptResult(a) : `not tried (${a.notTried})`}`)];
+}
+
+function attemptResult(a: Attempt): string {
+  const total = a.total ?? { count: 0, kind: 'exact' };
+  const many = a.unit === 'match' ? 'matches' : 'files';
+  const n = total.kind === 'exact' ? count(total.count, a.unit, many) : `${totalText(total)} ${many}`;
+  const reasons = a.reasons ?? [];
+  // The incompleteness first, as in every summary.
+  const found = isCoverageGap(a.complete ?? true, reasons) ? `incomplete search (${reasonLabels(reasons)}): ${n} in the part that could be searched` : n;
+  const examples = a.examples ?? [];
+  return examples.length === 0 ? found : `${found}, e.g. ${examples.map(escapeText).join(', ')}`;
+}
+
+export function attemptQuery(query: string, regex: boolean, caseMode: 'exact' | 'ignore' | 'smart-ignore'): string {
+  const how = caseMode === 'exact' ? 'exact case' : caseMode === 'ignore' ? 'ignoring case' : 'ignoring case (the query has no capital letter)';
+  return `${queryText(query, regex)}, ${how}`;
+}
+
+export function attemptNames(glob: string): string {
+  return `file names matching ${quote(glob)}`;
+}
+
+export const NAMES_NOT_TRIED = {
+  regex: 'the query is a regular expression',
+  noWord: 'the query holds no run of 3 or more letters, digits, "_", "." or "-"',
+} as const;
