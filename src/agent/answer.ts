@@ -6,9 +6,9 @@
 import { FindFileError } from '../errors.js';
 import type { SkippedEntry } from '../result.js';
 import { errorCodeOf } from '../result.js';
-import type { Settings, ToolResult } from './context.js';
+import { isContextField, type Settings, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
-import type { Refusal, Scope } from './paths.js';
+import { workspaceNative, type Refusal, type Scope } from './paths.js';
 import { invalidPatternText, invalidQueryText, refusalText, searchFailedText, type Policy, type Total } from './text.js';
 import { overviewLine, type Overview } from './text-guidance.js';
 import type { Gaps } from './text-reasons.js';
@@ -87,15 +87,13 @@ export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: 
 
 /** Sizes of a page's files (workspace-relative), from one `lstat` each. Unreadable sizes are left out. */
 export async function statSizes(settings: Settings, paths: readonly string[]): Promise<Map<string, number | undefined>> {
-  const sep = settings.platform === 'win32' ? '\\' : '/';
-  const prefix = settings.workspaceRoot.endsWith(sep) ? settings.workspaceRoot : settings.workspaceRoot + sep;
   const sizes = new Map<string, number | undefined>();
   await Promise.all(
     paths.map(
       (p) =>
         new Promise<void>((resolve) => {
           try {
-            settings.fs.lstat(prefix + (sep === '/' ? p : p.replace(/\//g, sep)), (error, stats) => {
+            settings.fs.lstat(workspaceNative(settings, p), (error, stats) => {
               const size = error ? undefined : (stats as { size?: unknown }).size;
               sizes.set(p, typeof size === 'number' ? size : undefined);
               resolve();
@@ -131,19 +129,30 @@ export async function refusalAnswer<T extends 'glob' | 'grep'>(tool: T, settings
   const message = refusalText(refusal.kind, refusal.input, refusal.at, settings.workspaceRoot);
   if (refusal.kind !== 'not-found') return errorAnswer(tool, settings, `path-${refusal.kind}`, message);
   // A wrong path deserves the same help as an empty answer: what is there instead.
-  const sep = settings.platform === 'win32' ? '\\' : '/';
-  const prefix = settings.workspaceRoot.endsWith(sep) ? settings.workspaceRoot : settings.workspaceRoot + sep;
-  const nearest = refusal.at === '' ? settings.workspaceRoot : prefix + refusal.at.split('/').join(sep);
+  const nearest = workspaceNative(settings, refusal.at);
   const overview = await buildOverview(settings.fs, nearest, nearest);
   return errorAnswer(tool, settings, 'path-not-found', message, { overview });
 }
 
-/** A `FindFileError` (bad pattern, root gone) as an answer the model can act on; anything else is a bug and is thrown. */
+/**
+ * A `FindFileError` (bad pattern, root gone) as an answer the model can act on. Anything else is a
+ * bug and is thrown, and so is an error about a setting of the host's (an exclude glob the library
+ * refuses, a clock that stopped returning numbers): readContext checks what it can before any I/O,
+ * and what only the search can check is still not the model's to fix.
+ */
 export function searchErrorAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, root: string, error: unknown): ToolResult<ErrorMetadata & { tool: T }> {
-  if (!(error instanceof FindFileError)) throw error;
+  if (!(error instanceof FindFileError) || isHostError(error)) throw error;
   const code: string = error.code;
   const isPattern = code === 'FF_INVALID_PATTERN' || code === 'FF_PATTERN_OUTSIDE_ROOT';
   const isQuery = code === 'FF_EMPTY_QUERY' || code === 'FF_QUERY_TOO_LONG' || code === 'FF_INVALID_QUERY';
   const message = isPattern ? invalidPatternText(error.message, root) : isQuery ? invalidQueryText(error.message) : searchFailedText(error.message);
   return errorAnswer(tool, settings, errorCodeOf(error), message);
+}
+
+/** The codes of a refused option (not a root that is gone, nor a ripgrep that cannot be found). */
+const OPTION_CODES: ReadonlySet<string> = new Set(['FF_MISSING_OPTION', 'FF_UNKNOWN_OPTION', 'FF_INVALID_OPTION', 'FF_INVALID_LIMIT', 'FF_INVALID_PATTERN']);
+
+/** True when the library refused one of the host's settings. */
+function isHostError(error: FindFileError): boolean {
+  return error.option !== undefined && error.option !== 'root' && isContextField(error.option) && OPTION_CODES.has(error.code);
 }

@@ -4,8 +4,10 @@
  * bounds the cost or the reach of a search (root, budget, depth, excludes) lives here.
  */
 import * as path from 'node:path';
+import { FindFileError } from '../errors.js';
 import { defaultFs, isFsLike, type FsLike } from '../fs.js';
-import { runningPlatform, type BackendOption, type Clock, type Platform } from '../options.js';
+import { BACKEND_OPTIONS, checkOptionNames, describe, readChoice, readLimit, readRoot, runningPlatform, type BackendOption, type Clock, type Platform } from '../options.js';
+import { withSeparator, type Separator } from '../paths.js';
 import type { Env } from '../rg/resolve.js';
 import type { ProcessRunner } from '../rg/runner.js';
 
@@ -62,7 +64,10 @@ export const DEFAULT_EXCLUDE: readonly string[] = ['.git/', 'node_modules/'];
 /** The context, checked and filled in. */
 export interface Settings {
   workspaceRoot: string;
+  /** `workspaceRoot` ending in one separator: a workspace-relative path's native form is `workspacePrefix + rel` (paths.ts). */
+  workspacePrefix: string;
   platform: Platform;
+  sep: Separator;
   fs: FsLike;
   /** True when the host gave an fs: the search must read through it. */
   fsInjected: boolean;
@@ -76,52 +81,111 @@ export interface Settings {
 }
 
 /**
- * Checks the host's context. A bad context is a bug in the host, not something the model can fix,
- * so it throws (a `TypeError`) instead of answering.
+ * Checks the host's context, every field, before any I/O. A bad context is a bug in the host, not
+ * something the model can fix, so it throws instead of answering: a `FindFileError` with the code
+ * `findFiles` gives the same value (`option` names the context's field), so a host handles both
+ * the same way.
  */
 export function readContext(given: ToolContext): Settings {
-  if (typeof given !== 'object' || given === null) throw new TypeError('the tool context must be an object with a root');
+  if (typeof given !== 'object' || given === null) throw new FindFileError('FF_INVALID_OPTION', `the tool context must be an object with a root, got ${describe(given)}`);
+  checkOptionNames(given, CONTEXT_KEYS);
   // Own properties only, copied once: a setting on Object.prototype (or on any prototype of the
   // host's object) is not a setting, and everything later reads this copy.
   const ctx = ownContext(given);
-  const platform = ctx.platform ?? runningPlatform;
-  const paths = platform === 'win32' ? path.win32 : path.posix;
-  if (typeof ctx.root !== 'string' || !paths.isAbsolute(ctx.root)) {
-    throw new TypeError(`the tool context's root must be an absolute path, got ${JSON.stringify(ctx.root)}`);
-  }
+  const platform = readChoice(ctx.platform, 'platform', PLATFORMS, runningPlatform);
+  const sep = platform === 'win32' ? '\\' : '/';
+  const workspaceRoot = readWorkspaceRoot(ctx.root, platform);
   const fs = ctx.fs ?? defaultFs;
-  if (!isFsLike(fs)) throw new TypeError('the tool context\'s fs must be shaped like node:fs (readdir, readdirSync, lstat, lstatSync)');
-  const countCap = ctx.countCap ?? DEFAULT_COUNT_CAP;
-  if (!Number.isInteger(countCap) || countCap <= MAX_LIMIT) {
-    throw new TypeError(`the tool context's countCap must be an integer above ${MAX_LIMIT}, got ${String(countCap)}`);
-  }
+  if (!isFsLike(fs)) throw new FindFileError('FF_INVALID_OPTION', 'fs must be shaped like node:fs (readdir, readdirSync, lstat, lstatSync)', 'fs');
+  checkHostHooks(ctx, platform);
   return {
-    workspaceRoot: paths.resolve(ctx.root),
+    workspaceRoot,
+    workspacePrefix: withSeparator(workspaceRoot, sep),
     platform,
+    sep,
     fs,
     fsInjected: ctx.fs !== undefined,
-    clock: ctx.clock,
-    timeBudgetMs: ctx.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
-    maxDepth: ctx.maxDepth,
-    exclude: [...(ctx.exclude ?? DEFAULT_EXCLUDE)],
-    backend: ctx.backend ?? 'walker',
-    countCap,
+    clock: ctx.clock ?? undefined,
+    timeBudgetMs: ctx.timeBudgetMs === undefined ? DEFAULT_TIME_BUDGET_MS : readLimit(ctx.timeBudgetMs, 'timeBudgetMs'),
+    maxDepth: ctx.maxDepth === undefined ? undefined : readLimit(ctx.maxDepth, 'maxDepth'),
+    exclude: readExclude(ctx.exclude),
+    backend: readBackend(ctx.backend, ctx.fs !== undefined),
+    countCap: readCountCap(ctx.countCap),
     ctx,
   };
 }
 
-// A record, so a new ToolContext field does not compile until it is copied too.
+const PLATFORMS: readonly Platform[] = ['posix', 'win32'];
+
+// A record, so a new ToolContext field does not compile until it is copied (and checked) too.
 const CONTEXT_FIELDS: Record<keyof ToolContext, true> = {
   root: true, fs: true, clock: true, timeBudgetMs: true, maxDepth: true, exclude: true, backend: true,
   runner: true, rgPath: true, env: true, platform: true, signal: true, countCap: true,
 };
 const CONTEXT_KEYS = Object.keys(CONTEXT_FIELDS) as (keyof ToolContext)[];
 
+/** True for the name of a `ToolContext` field (`exclude[2]` names `exclude`). */
+export function isContextField(option: string): boolean {
+  return Object.hasOwn(CONTEXT_FIELDS, option.replace(/\[\d+\]$/, ''));
+}
+
 /** The context's own settings; a key it does not own is absent, whatever its prototypes hold. */
 function ownContext(given: ToolContext): ToolContext {
   const own: Partial<Record<keyof ToolContext, unknown>> = {};
   for (const key of CONTEXT_KEYS) own[key] = Object.hasOwn(given, key) ? given[key] : undefined;
   return own as ToolContext;
+}
+
+/** The root as `findFiles` reads it, and absolute: a relative root would mean "wherever the host's cwd is". */
+function readWorkspaceRoot(root: unknown, platform: Platform): string {
+  const resolved = readRoot(root, platform);
+  if (!(platform === 'win32' ? path.win32 : path.posix).isAbsolute(root as string)) {
+    throw new FindFileError('FF_INVALID_ROOT', `root must be an absolute path (the workspace root), got ${describe(root)}`, 'root');
+  }
+  return resolved;
+}
+
+/** The settings handed to the search as they are: checked here with the library's rules and codes, so none reaches the model as a search error. */
+function checkHostHooks(ctx: ToolContext, platform: Platform): void {
+  const { clock, signal, runner, rgPath, env } = ctx;
+  // null is no clock, as for `findFiles`.
+  if (clock != null && typeof clock.now !== 'function') throw invalid('clock', 'an object with a now() method returning milliseconds', clock);
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw invalid('signal', 'an AbortSignal', signal);
+  if (runner !== undefined && typeof runner !== 'function') throw invalid('runner', 'a function', runner);
+  const isAbsolute = (platform === 'win32' ? path.win32 : path.posix).isAbsolute;
+  if (rgPath !== undefined && (typeof rgPath !== 'string' || rgPath.includes('\0') || !isAbsolute(rgPath))) {
+    throw invalid('rgPath', 'an absolute path to the ripgrep executable', rgPath);
+  }
+  if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => v !== undefined && typeof v !== 'string'))) {
+    throw invalid('env', 'an object of strings, like process.env', env);
+  }
+}
+
+function readExclude(exclude: unknown): string[] {
+  if (exclude === undefined) return [...DEFAULT_EXCLUDE];
+  // An array, as the type says: the library would also take one string, but `[...'abc']` is three globs.
+  if (!Array.isArray(exclude) || exclude.some((glob) => typeof glob !== 'string')) throw invalid('exclude', 'an array of globs', exclude);
+  return [...(exclude as string[])];
+}
+
+function readBackend(backend: unknown, fsInjected: boolean): BackendOption {
+  const chosen = readChoice(backend, 'backend', BACKEND_OPTIONS, 'walker');
+  if (chosen === 'ripgrep' && fsInjected) {
+    throw new FindFileError('FF_INVALID_OPTION', 'backend "ripgrep" reads the real filesystem and cannot use an injected fs: use "walker" or "auto"', 'backend');
+  }
+  return chosen;
+}
+
+function readCountCap(countCap: unknown): number {
+  if (countCap === undefined) return DEFAULT_COUNT_CAP;
+  const cap = readLimit(countCap, 'countCap');
+  // Above every page, so a cut page can say how many there were.
+  if (cap <= MAX_LIMIT) throw new FindFileError('FF_INVALID_LIMIT', `countCap must be above ${MAX_LIMIT} (the largest limit), got ${cap}`, 'countCap');
+  return cap;
+}
+
+function invalid(option: keyof ToolContext, what: string, value: unknown): FindFileError {
+  return new FindFileError('FF_INVALID_OPTION', `${option} must be ${what}, got ${describe(value)}`, option);
 }
 
 /** The page size: the model's `limit`, or the default, never above `MAX_LIMIT`. */

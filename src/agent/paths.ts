@@ -12,8 +12,9 @@
  *   cannot be `lstat`ed for another reason than absence is left to the search, which reports it.
  */
 import * as path from 'node:path';
-import { errorCodeOf } from '../result.js';
 import type { FsLike, StatsLike } from '../fs.js';
+import { nativePath } from '../paths.js';
+import { errorCodeOf } from '../result.js';
 import type { Settings } from './context.js';
 
 /** A search root inside the workspace. */
@@ -76,18 +77,22 @@ export async function resolveScope(settings: Settings, input: string | undefined
     }
   }
   if (segments.length === 0) return { ok: true, root: workspaceRoot, rel: '' };
-  const sep = platform === 'win32' ? '\\' : '/';
-  const prefix = workspaceRoot.endsWith(sep) ? workspaceRoot : workspaceRoot + sep;
   for (let i = 0; i < segments.length; i++) {
     const rel = segments.slice(0, i + 1).join('/');
-    const { stats, code } = await lstat(settings.fs, prefix + segments.slice(0, i + 1).join(sep));
+    const { stats, code } = await lstat(settings.fs, workspaceNative(settings, rel));
     if (code === 'ENOENT' || code === 'ENOTDIR') return refuse('not-found', segments.slice(0, i).join('/'));
     // Unreadable for another reason: the search itself will meet it and report it as skipped.
     if (stats === undefined) break;
     if (stats.isSymbolicLink()) return refuse('link', rel);
     if (!stats.isDirectory()) return refuse(i === segments.length - 1 ? 'not-directory' : 'not-found', i === segments.length - 1 ? rel : segments.slice(0, i).join('/'));
   }
-  return { ok: true, root: prefix + segments.join(sep), rel: segments.join('/') };
+  const rel = segments.join('/');
+  return { ok: true, root: workspaceNative(settings, rel), rel };
+}
+
+/** The native path of a workspace-relative one (`''`: the workspace root itself). */
+export function workspaceNative(settings: Settings, rel: string): string {
+  return rel === '' ? settings.workspaceRoot : nativePath(settings.workspacePrefix, settings.sep, rel);
 }
 
 /** The workspace-relative form of an absolute path, or undefined when it lies outside. */

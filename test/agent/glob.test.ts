@@ -369,7 +369,7 @@ describe('input', () => {
   });
 
   it('throws for a context the host got wrong (not something the model can fix)', async () => {
-    await expect(globTool({ pattern: '*' }, { root: 'relative/dir' })).rejects.toThrow(TypeError);
+    await expect(globTool({ pattern: '*' }, { root: 'relative/dir' })).rejects.toMatchObject({ name: 'FindFileError', code: 'FF_INVALID_ROOT', option: 'root' });
     await expect(globTool({ pattern: '*' }, { root: '/w', countCap: 10 })).rejects.toThrow(/countCap/);
   });
 });

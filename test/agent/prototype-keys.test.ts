@@ -83,6 +83,6 @@ describe('the host context is read by own keys', () => {
   });
 
   it('refuses a root that is only inherited', () => {
-    expect(() => readContext(Object.create({ root: '/w' }) as never)).toThrow(TypeError);
+    expect(() => readContext(Object.create({ root: '/w' }) as never)).toThrow(expect.objectContaining({ name: 'FindFileError', code: 'FF_MISSING_OPTION', option: 'root' }));
   });
 });
