@@ -12,7 +12,7 @@ import { buildOverview, buildSimilarNames } from './guidance.js';
 import { resolveScope } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GLOB_INPUT_SCHEMA, validate } from './schema.js';
-import { recordSeenNames } from './seen.js';
+import { collectSeenNames } from './seen.js';
 import { globScope, invalidInputText, isTruncated, noFilesHeadline, renderAnswer, summaryLine, type Policy, type Total } from './text.js';
 import { overviewLine, similarNamesLine, type Overview, type SimilarNames } from './text-guidance.js';
 
@@ -63,9 +63,7 @@ export async function globTool(input: unknown, ctx: ToolContext): Promise<GlobTo
   const scope = await resolveScope(settings, path);
   if (!scope.ok) return refusalAnswer('glob', settings, scope);
 
-  const sep = settings.platform === 'win32' ? '\\' : '/';
-  // The name pool for "similar names" needs the walker; other backends answer without it.
-  const seen = settings.backend === 'walker' ? recordSeenNames(settings.fs, scope.root, sep) : undefined;
+  const seen = collectSeenNames();
   let result: FindResult;
   try {
     result = await findFiles({
@@ -74,7 +72,8 @@ export async function globTool(input: unknown, ctx: ToolContext): Promise<GlobTo
       pattern,
       ...(caseSensitive === undefined ? {} : { caseSensitive }),
       maxResults: settings.countCap,
-      ...(seen !== undefined ? { fs: seen.fs } : settings.fsInjected ? { fs: settings.fs } : {}),
+      onDirectory: seen.onDirectory,
+      ...(settings.fsInjected ? { fs: settings.fs } : {}),
     });
   } catch (error) {
     return searchErrorAnswer('glob', settings, scope.root, error);
@@ -95,8 +94,9 @@ export async function globTool(input: unknown, ctx: ToolContext): Promise<GlobTo
 
   let guidance: GlobMetadata['guidance'];
   if (page.length === 0) {
-    const overview = await buildOverview(settings.fs, scope.root, scope.root, seen?.rootEntries);
-    const similarNames = seen === undefined ? undefined : buildSimilarNames(pattern, seen, toWorkspace);
+    const overview = await buildOverview(settings.fs, scope.root, scope.root, seen.rootEntries);
+    // Only the walker lists directories: after ripgrep's answer the pool is empty, not "nothing resembles".
+    const similarNames = result.backend === 'walker' ? buildSimilarNames(pattern, seen, toWorkspace) : undefined;
     guidance = { overview, ...(similarNames === undefined ? {} : { similarNames }) };
   }
   const content = renderAnswer({

@@ -512,4 +512,11 @@ describe('other backends', () => {
     expect(none.summary).toBe('No files matching "loginServce.ts" (search complete; symlinks not examined)');
     expect(fake.calls).toHaveLength(2);
   });
+
+  it('offers similar names under auto when the walker answered (an injected fs)', async () => {
+    const result = await globTool({ pattern: 'loginServce.ts' }, workspace(project, { backend: 'auto' }));
+    expect(ok(result).result).toMatchObject({ backend: 'walker', fallbackReason: 'fs-injected' });
+    expect(result.content.split('\n').at(-1)).toBe('Similar file names seen in the search: src/auth/loginService.ts, test/auth/loginService.test.ts, src/auth/logoutService.ts');
+    expect(ok(result).guidance?.similarNames).toMatchObject({ seen: 5, poolCapped: false });
+  });
 });
