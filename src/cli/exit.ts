@@ -41,15 +41,19 @@ const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
   'FF_INVALID_QUERY',
 ]);
 
-/** The `code` of a thrown value, if it has a string one. */
-export function errorCodeOf(error: unknown): string | undefined {
+/**
+ * The `code` of a thrown value, if it has a string one: a library code (`FF_...`) or a system one
+ * (`ENOENT`). Undefined means nothing named the failure (the command then calls it unexpected);
+ * `errorCodeOf` in src/result.ts answers `UNKNOWN` instead, for the reasons it feeds.
+ */
+export function findFileErrorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : undefined;
 }
 
 /** True for a library error caused by bad input (exit 2); false for everything else (exit 1). */
 export function isUsageError(error: unknown): boolean {
-  const code = errorCodeOf(error);
+  const code = findFileErrorCode(error);
   return code !== undefined && USAGE_ERROR_CODES.has(code);
 }
 

@@ -2,9 +2,12 @@
  * The live progress line of the `find-file` command: drawn on stderr only when a person is
  * watching (stderr is a terminal, human output) and only once a search has run long enough to
  * leave them wondering (about a second); erased before the summary, so it never ends up in a log.
+ *
+ * `SearchProgress` keeps the counts it shows. Directories are counted through the library's
+ * `onDirectory` hook, which watches the walk without changing it: the backend stays the one asked
+ * for, and a search the walker does not run (ripgrep) shows no directory count.
  */
-import * as nodeFs from 'node:fs';
-import type { FsLike } from '../fs.js';
+import type { FindOptions } from '../options.js';
 import { formatProgress, type ProgressState, type Styles } from './summary.js';
 
 /** A search shorter than this shows no progress at all. */
@@ -62,29 +65,47 @@ export class ProgressLine {
   }
 }
 
-/**
- * `node:fs` with a count of finished directory reads: the walk's own counters are not visible
- * until it ends (the stream API has no live counters yet), so the progress line counts the reads
- * it serves itself.
- * Each call looks the function up on `node:fs` when it is made, as the library's default does.
- */
-export function buildCountingFs(): { fs: FsLike; dirsRead(): number } {
-  let reads = 0;
-  const base = nodeFs as unknown as FsLike;
-  const fs: FsLike = {
-    readdir(path, options, callback) {
-      base.readdir(path, options, (error, entries) => {
-        reads++;
-        callback(error, entries);
-      });
-    },
-    readdirSync: (path, options) => base.readdirSync(path, options),
-    lstat: (path, callback) => base.lstat(path, callback),
-    lstatSync: (path) => base.lstatSync(path),
-    // Content search (--contains) also reads files through it.
-    open: (path, flags, callback) => base.open!(path, flags, callback),
-    read: (fd, buffer, offset, length, position, callback) => base.read!(fd, buffer, offset, length, position, callback),
-    close: (fd, callback) => base.close!(fd, callback),
-  };
-  return { fs, dirsRead: () => reads };
+/** The hook the library calls for each directory the walker lists (the same on `ContentOptions`). */
+type DirectoryListener = NonNullable<FindOptions['onDirectory']>;
+
+/** The counts behind the progress line of one search, and the line itself. */
+export class SearchProgress {
+  /** Undefined until the walker lists a directory: ripgrep does not say what it read. */
+  private dirsRead: number | undefined;
+  /** Undefined unless items arrive as they are found: a promise-form search has nothing to count until it ends. */
+  private matches: number | undefined;
+  private readonly line: ProgressLine;
+
+  constructor(stream: ProgressStream, styles: Styles) {
+    this.line = new ProgressLine(stream, () => ({ dirsRead: this.dirsRead, matches: this.matches }), styles);
+  }
+
+  /** A copy of the search options that also reports each directory listed here. The given options are left as they are. */
+  watch<O extends { onDirectory?: DirectoryListener }>(options: O): O {
+    const given = options.onDirectory;
+    const onDirectory: DirectoryListener = (dir, entries) => {
+      this.dirsRead = (this.dirsRead ?? 0) + 1;
+      given?.(dir, entries);
+    };
+    return { ...options, onDirectory };
+  }
+
+  /** Shows the matches found so far, from now on: call it when the search streams its items. */
+  countMatches(): void {
+    this.matches ??= 0;
+  }
+
+  /** One more item printed. */
+  found(): void {
+    if (this.matches !== undefined) this.matches++;
+  }
+
+  /** Erases the line before other output reaches the same terminal. */
+  clear(): void {
+    this.line.clear();
+  }
+
+  stop(): void {
+    this.line.stop();
+  }
 }

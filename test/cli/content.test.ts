@@ -1,7 +1,7 @@
 /**
  * `--contains` against a stand-in for the library's content search (src/content/search.ts), so the
  * printing, the summary and the status are checked on a result of the contract's shape.
- * test/cli-contains.test.ts runs the real binary on a real tree.
+ * test/cli/contains.test.ts runs the real binary on a real tree.
  */
 import { sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -75,11 +75,15 @@ beforeEach(() => {
 
 afterEach(() => vi.restoreAllMocks());
 
-const options = { root: '/proj', pattern: ['*.ts', '*.md'], maxResults: 10, absolute: true };
+/** A content request as src/cli/args.ts builds it (its tests check the mapping from the command line). */
+function request(options: Omit<ContentOptions, 'query'>, output: 'human' | 'json' | 'ndjson', strict = false) {
+  return { kind: 'content', options: { ...options, query: 'TODO' }, output, strict, absolute: false } as const;
+}
 
 describe('--contains through searchContent', () => {
   it('passes the search options and the query, without --absolute (hits are root-relative)', async () => {
-    await runSearch({ options, output: 'json', strict: false, contains: 'TODO' });
+    const options = { root: '/proj', pattern: ['*.ts', '*.md'], maxResults: 10, query: 'TODO' };
+    await runSearch({ kind: 'content', options, output: 'json', strict: false, absolute: true });
     expect(calls).toHaveLength(1);
     const { signal, ...rest } = calls[0]!;
     expect(rest).toEqual({ root: '/proj', pattern: ['*.ts', '*.md'], maxResults: 10, query: 'TODO' });
@@ -87,7 +91,7 @@ describe('--contains through searchContent', () => {
   });
 
   it('prints hits as path:line:column: text and the summary, status 0', async () => {
-    const status = await runSearch({ options: { root: '.', pattern: '*' }, output: 'human', strict: false, contains: 'TODO' });
+    const status = await runSearch(request({ root: '.', pattern: '*' }, 'human'));
     expect(status).toBe(0);
     const native = (rel: string) => rel.split('/').join(sep);
     expect(stdout).toBe(`${native('src/a.ts')}:3:4: // TODO: split\n${native('docs/b.md')}:10:1: TODO list\n`);
@@ -95,10 +99,10 @@ describe('--contains through searchContent', () => {
   });
 
   it('prints the result as one JSON object, and hit lines then a summary line as NDJSON', async () => {
-    await runSearch({ options: { root: '.', pattern: '*' }, output: 'json', strict: false, contains: 'TODO' });
+    await runSearch(request({ root: '.', pattern: '*' }, 'json'));
     expect(JSON.parse(stdout)).toEqual(answer);
     stdout = '';
-    await runSearch({ options: { root: '.', pattern: '*' }, output: 'ndjson', strict: false, contains: 'TODO' });
+    await runSearch(request({ root: '.', pattern: '*' }, 'ndjson'));
     const events = stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events.map((e) => e.type)).toEqual(['hit', 'hit', 'summary']);
     expect(events[0]).toEqual({ type: 'hit', path: 'src/a.ts', line: 3, column: 4, text: '// TODO: split' });
@@ -107,7 +111,7 @@ describe('--contains through searchContent', () => {
 
   it('says an incomplete content search proves nothing, and --strict exits 3', async () => {
     answer = resultOf({ hits: [], hitCount: 0, complete: false, incompleteReason: 'time-budget', incompleteReasons: ['time-budget'] });
-    const status = await runSearch({ options: { root: '.', pattern: '*', timeBudgetMs: 5 }, output: 'human', strict: true, contains: 'TODO' });
+    const status = await runSearch(request({ root: '.', pattern: '*', timeBudgetMs: 5 }, 'human', true));
     expect(status).toBe(3);
     expect(stdout).toBe('');
     expect(stderr.split('\n')[0]).toMatch(/^find-file: INCOMPLETE search under .+: no hits in the part searched, NOT proof of absence$/);

@@ -4,13 +4,15 @@
  * the real command end to end.
  */
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { EXIT, exitCodeForError, exitCodeForResult, isUsageError } from '../../src/cli/exit.js';
+import { describe, expect, it, vi } from 'vitest';
+import { EXIT, exitCodeForError, exitCodeForResult, findFileErrorCode, isUsageError } from '../../src/cli/exit.js';
 import { CHUNK_CHARS, ChunkWriter, buildRelDisplay, type OutputStream } from '../../src/cli/output.js';
+import { PROGRESS_DELAY_MS, SearchProgress } from '../../src/cli/progress.js';
 import { explainReason, formatProgress, formatSummary, shouldColor, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
 import { formatContentSummary } from '../../src/cli/content-summary.js';
 import type { ContentSummary } from '../../src/content/types.js';
 import { FindFileError } from '../../src/errors.js';
+import type { FindOptions } from '../../src/options.js';
 import { INCOMPLETE_REASONS, type FindSummary } from '../../src/result.js';
 
 function summaryOf(overrides: Partial<FindSummary>): FindSummary {
@@ -53,6 +55,12 @@ describe('exit statuses', () => {
     expect(exitCodeForError(new TypeError('boom'))).toBe(EXIT.FATAL);
     expect(exitCodeForError('a string')).toBe(EXIT.FATAL);
     expect(isUsageError(null)).toBe(false);
+  });
+
+  it('findFileErrorCode: any string code names the failure; none leaves it unexpected', () => {
+    expect(findFileErrorCode(new FindFileError('FF_INVALID_LIMIT', 'x'))).toBe('FF_INVALID_LIMIT');
+    expect(findFileErrorCode(Object.assign(new Error('x'), { code: 'ENOENT' }))).toBe('ENOENT');
+    for (const thrown of [new TypeError('boom'), Object.assign(new Error('x'), { code: 42 }), 'a string', null]) expect(findFileErrorCode(thrown)).toBeUndefined();
   });
 
   it('maps results: the truth table of complete × --strict × interrupted', () => {
@@ -286,5 +294,39 @@ describe('chunked writer', () => {
     await out.end();
     expect(stream.writes.join('')).toBe('y'.repeat(CHUNK_CHARS) + 'z\n');
     expect(hooks).toBe(2);
+  });
+});
+
+describe('progress counts', () => {
+  /** What the line shows once it is first drawn. */
+  function firstDraw(use: (progress: SearchProgress) => void): string {
+    vi.useFakeTimers();
+    try {
+      let shown = '';
+      const progress = new SearchProgress({ write: (chunk) => ((shown = chunk), true) }, stylesFor(false));
+      use(progress);
+      vi.advanceTimersByTime(PROGRESS_DELAY_MS);
+      const drawn = shown;
+      progress.stop();
+      return drawn.replace('\r\x1b[2K', '');
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  it('counts directories through onDirectory on a copy of the options, and matches only for a streaming search', () => {
+    const options: FindOptions = { root: '.', pattern: '*' };
+    expect(
+      firstDraw((progress) => {
+        const watched = progress.watch(options);
+        expect(options).toEqual({ root: '.', pattern: '*' }); // the given options are left as they are
+        watched.onDirectory?.('', []);
+        watched.onDirectory?.('src/', []);
+        progress.countMatches();
+        progress.found();
+      }),
+    ).toMatch(/^searching: 2 dirs read, 1 match, \d+\.\ds$/);
+    // ripgrep lists no directory, and a promise-form search has no live matches: only the time.
+    expect(firstDraw((progress) => progress.found())).toMatch(/^searching: \d+\.\ds$/);
   });
 });

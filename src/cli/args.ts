@@ -1,0 +1,206 @@
+/**
+ * What the `find-file` command line means: the flags (with their help text, groups, conflicts and
+ * examples), the count rule, the root rule, and the one request each command line turns into.
+ * docs/cli.md is the contract. Nothing here runs a search or touches the process: main.ts wires
+ * the parser to the process, run.ts runs the request.
+ *
+ * Flags not given stay absent from the request's options, so the library's defaults apply (and
+ * the library, not this module, checks what only it knows, e.g. the backend names).
+ */
+import { statSync } from 'node:fs';
+import yargs, { type Argv } from 'yargs';
+import type { ContentOptions } from '../content/types.js';
+import type { FindOptions } from '../options.js';
+
+export type OutputMode = 'human' | 'print0' | 'json' | 'ndjson';
+
+/** One search of the command, of one kind, with the options the library gets as they are. */
+export type CliRequest =
+  | {
+      kind: 'files';
+      /** The library options the command line asked for; flags not given are absent. */
+      options: FindOptions;
+      output: OutputMode;
+      /** `--strict`: an incomplete result exits 3. */
+      strict: boolean;
+    }
+  | {
+      /** `--contains TEXT`: search file content instead of listing files. */
+      kind: 'content';
+      options: ContentOptions;
+      output: OutputMode;
+      strict: boolean;
+      /** `--absolute`: hits carry root-relative paths, so the command makes them absolute when it prints them. */
+      absolute: boolean;
+    };
+
+/** The parsed command line: yargs' camel-case keys (aliases and dashed forms stripped), values coerced. */
+export interface CliArgs {
+  _: (string | number)[];
+  root?: string | undefined;
+  exclude?: string[] | undefined;
+  hidden?: boolean | undefined;
+  backend?: string | undefined;
+  ignoreCase?: boolean | undefined;
+  caseSensitive?: boolean | undefined;
+  contains?: string | undefined;
+  maxResults?: number | undefined;
+  maxDepth?: number | undefined;
+  timeBudgetMs?: number | undefined;
+  strict?: boolean | undefined;
+  json?: boolean | undefined;
+  ndjson?: boolean | undefined;
+  absolute?: boolean | undefined;
+  print0?: boolean | undefined;
+}
+
+export interface ParserSettings {
+  /** What `--version` prints. */
+  version: string;
+  /** The terminal's width, if stdout is one: the help text wraps at it (at most 100 columns). */
+  columns: number | undefined;
+  /** Called for every usage error yargs finds (unknown flag, bad count, conflict, no pattern); must not return. */
+  onUsageError(message: string): never;
+}
+
+/** The yargs parser of the command. `--help` and `--version` print and exit when it parses. */
+export function buildParser(settings: ParserSettings): Argv<CliArgs> {
+  return defineFlags(yargs())
+    .scriptName('find-file')
+    .usage(
+      'Usage: $0 <pattern..> [DIR | --root DIR] [options]\n\n' +
+        'Find files whose root-relative path matches a glob. Paths go to stdout as they are found; ' +
+        'a summary on stderr says whether the search was complete, and if not, why.',
+    )
+    .example('$0 "*.md"', 'every Markdown file under the current directory')
+    .example('$0 "pdftotext*" --root ~ --max-depth 6', 'an executable somewhere in your home directory')
+    .example('$0 "**/*.ts" src --exclude "*.d.ts" --json', 'TypeScript under src/, as JSON')
+    .epilogue(
+      'A glob without "/" matches file names at any depth. Without --root, the last of two or more ' +
+        'positionals is the root if it names an existing directory.\n\n' +
+        'Exit status: 0 the search ran (complete or not: read the summary), 1 fatal error, ' +
+        '2 usage error, 3 incomplete with --strict, 130 interrupted. See docs/cli.md.',
+    )
+    .parserConfiguration({
+      'strip-aliased': true,
+      'strip-dashed': true,
+      // Patterns are text: "007" stays "007", and `--exclude a b` does not swallow the pattern b.
+      'parse-positional-numbers': false,
+      'greedy-arrays': false,
+    })
+    .strictOptions()
+    .version(settings.version)
+    .alias('version', 'V')
+    .help()
+    .alias('help', 'h')
+    .wrap(Math.min(100, settings.columns || 100))
+    .fail((message: string | undefined, error: Error | undefined) => settings.onUsageError(message ?? error?.message ?? String(error)));
+}
+
+/** The flags, in the order and groups `--help` shows them, and the rules between them. The return type checks them against `CliArgs`. */
+function defineFlags(parser: Argv): Argv<CliArgs> {
+  return parser
+    .option('root', { type: 'string', requiresArg: true, coerce: last, describe: 'Directory to search [default: the current directory]' })
+    .option('exclude', { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' })
+    .option('hidden', { type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' })
+    .option('backend', { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker]' })
+    .option('ignore-case', { alias: 'i', type: 'boolean', describe: 'Match the pattern (with --contains: the text) ignoring case [default: on Windows only]' })
+    .option('case-sensitive', { alias: 's', type: 'boolean', describe: 'Match the pattern (with --contains: the text) with case [default: except on Windows]' })
+    .option('contains', { type: 'string', requiresArg: true, coerce: last, describe: 'Search file content for TEXT and print path:line:text (needs the library\'s content search)' })
+    .option('max-results', { type: 'string', requiresArg: true, coerce: countOf('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' })
+    .option('max-depth', { type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' })
+    .option('time-budget-ms', { type: 'string', requiresArg: true, coerce: countOf('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' })
+    .option('strict', { type: 'boolean', describe: 'Exit 3 when the result is incomplete' })
+    .option('json', { type: 'boolean', describe: 'Print the whole result as one JSON object' })
+    .option('ndjson', { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' })
+    .option('absolute', { type: 'boolean', describe: 'Print absolute paths' })
+    .option('print0', { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' })
+    .group(['root', 'exclude', 'hidden', 'ignore-case', 'case-sensitive', 'backend', 'contains'], 'Search:')
+    .group(['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:')
+    .group(['json', 'ndjson', 'absolute', 'print0'], 'Output:')
+    .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0', 'ignore-case': 'case-sensitive' })
+    .check((args) => {
+      if (args._.length === 0) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
+      return true;
+    });
+}
+
+/** The last value of an option given more than once: later flags override earlier ones. */
+export function last(value: string | string[]): string {
+  return Array.isArray(value) ? value[value.length - 1]! : value;
+}
+
+/** A coercer for a count: digits only, so "1.5", "-1", "1e3", "0x10" and "" are usage errors. */
+export function countOf(flag: string): (value: string | string[]) => number {
+  return (value) => {
+    const text = last(value);
+    const n = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(n)) throw new Error(`${flag} must be a non-negative integer, got ${JSON.stringify(text)}`);
+    return n;
+  };
+}
+
+function isDirectory(candidate: string): boolean {
+  try {
+    return statSync(candidate).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The root rule: --root when given; otherwise, with two or more positionals, the last one when it
+ * names an existing directory; otherwise the current directory. Every other positional is a pattern.
+ */
+export function splitRoot(
+  positionals: string[],
+  root: string | undefined,
+  isDir: (candidate: string) => boolean = isDirectory,
+): { patterns: string[]; root: string } {
+  if (root !== undefined) return { patterns: positionals, root };
+  const candidate = positionals.at(-1);
+  if (positionals.length >= 2 && candidate !== undefined && isDir(candidate)) return { patterns: positionals.slice(0, -1), root: candidate };
+  return { patterns: positionals, root: '.' };
+}
+
+/** The search the command line asks for: a file listing, or with `--contains` a content search. */
+export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boolean): CliRequest {
+  const { patterns, root } = splitRoot(args._.map(String), args.root, isDir);
+  const output = outputMode(args);
+  const strict = args.strict === true;
+  // The options both kinds of search take, with the same meaning (src/content/options.ts).
+  const fileSet = {
+    root,
+    pattern: patterns.length === 1 ? patterns[0]! : patterns, // so errors name "pattern", not "pattern[0]"
+    exclude: args.exclude,
+    hidden: args.hidden,
+    caseSensitive: caseSensitivity(args),
+    maxResults: args.maxResults,
+    maxDepth: args.maxDepth,
+    timeBudgetMs: args.timeBudgetMs,
+    // Any text: the library refuses an unknown backend, naming the ones it has.
+    backend: args.backend as FindOptions['backend'],
+  };
+  if (args.contains === undefined) {
+    return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, absolute: args.absolute }), output, strict };
+  }
+  const options = withoutAbsent<ContentOptions>({ ...fileSet, query: args.contains });
+  return { kind: 'content', options, output, strict, absolute: args.absolute === true };
+}
+
+/** `-s` and `-i` (which exclude each other); neither leaves the library's default. */
+function caseSensitivity(args: CliArgs): boolean | undefined {
+  if (args.caseSensitive === true) return true;
+  return args.ignoreCase === true ? false : undefined;
+}
+
+function outputMode(args: CliArgs): OutputMode {
+  if (args.json) return 'json';
+  if (args.ndjson) return 'ndjson';
+  return args.print0 ? 'print0' : 'human';
+}
+
+/** The record without its undefined fields: a flag not given must not reach the library as `undefined`. */
+function withoutAbsent<T extends object>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T;
+}

@@ -1,0 +1,62 @@
+/**
+ * The `find-file` process: bin/find-file.mjs loads this module and calls `main`. It wires the
+ * command to the process, parses the command line (src/cli/args.ts), runs the search
+ * (src/cli/run.ts) and exits with the status src/cli/exit.ts chooses. The rules it enforces:
+ *
+ * - a reader that stops early (`| head -1`) is not a failure: leave quietly, status 0, as rg and fd do;
+ * - a usage error prints yargs' usage, then `find-file: error: <problem>`, status 2;
+ * - any other failure, expected or not, is one line naming the cause (no stack trace), status 1.
+ */
+import { readFileSync } from 'node:fs';
+import type { Argv } from 'yargs';
+import { buildParser, toCliRequest, type CliArgs } from './args.js';
+import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
+import { runSearch } from './run.js';
+
+/** Runs the command on `argv` (the arguments after the script's name) and exits the process. */
+export async function main(argv: readonly string[]): Promise<void> {
+  // Usage errors show the parser's help; a failure before it exists still gets its one line.
+  let parser: Argv<CliArgs> | undefined;
+  const fail = (error: unknown): never => reportFailure(error, parser);
+  watchProcess(fail);
+  try {
+    parser = buildParser({ version: readVersion(), columns: process.stdout.columns, onUsageError: (message) => usageError(message, parser) });
+    const args = parser.parseSync(argv); // exits on --help, --version and usage errors
+    process.exit(await runSearch(toCliRequest(args)));
+  } catch (error) {
+    fail(error);
+  }
+}
+
+/** The safety nets of the contract, installed before anything can fail. */
+function watchProcess(fail: (error: unknown) => never): void {
+  // A closed pipe is EPIPE; on Windows it can also surface as EOF.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'EOF' ? process.exit(EXIT.OK) : fail(error)));
+  process.stderr.on('error', () => {}); // nowhere left to report to
+  // The "unexpected failure" of the contract: one line, no stack trace.
+  process.on('uncaughtException', (error) => fail(error));
+  process.on('unhandledRejection', (error) => fail(error));
+}
+
+/** The package's version, for `--version`: package.json sits two levels above dist/cli/. */
+function readVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+/** yargs' usage, then the specific problem, then status 2. */
+function usageError(message: string, parser: Argv<CliArgs> | undefined): never {
+  parser?.showHelp((help) => process.stderr.write(help + '\n\n'));
+  process.stderr.write(`find-file: error: ${message}\n`);
+  process.exit(EXIT.USAGE);
+}
+
+/** One line naming the cause (no stack trace), then status 1, or 2 when the library says the input was wrong. */
+function reportFailure(error: unknown, parser: Argv<CliArgs> | undefined): never {
+  const status = exitCodeForError(error);
+  const message = error instanceof Error ? error.message : String(error);
+  if (status === EXIT.USAGE) usageError(message, parser);
+  const cause = findFileErrorCode(error) === undefined ? 'unexpected failure: ' : '';
+  process.stderr.write(`find-file: error: ${cause}${message}\n`);
+  process.exit(status);
+}

@@ -1,0 +1,113 @@
+/**
+ * How a search reaches the user: items on stdout as they are found, in chunks; for a person, the
+ * progress line while they wait and the summary on stderr at the end; for a script (`--ndjson`),
+ * a summary line after the items. run.ts says what a search and its items are; this module only
+ * prints them, and never changes the options it is given.
+ */
+import * as path from 'node:path';
+import type { FindOptions } from '../options.js';
+import type { FindSummary } from '../result.js';
+import { escapeText } from '../text-escape.js';
+import type { OutputMode } from './args.js';
+import { ChunkWriter, buildRelDisplay } from './output.js';
+import { SearchProgress } from './progress.js';
+import { shouldColor, stylesFor, type Styles, type SummaryContext } from './summary.js';
+
+/** What the exit status depends on. */
+export type Outcome = { complete: boolean };
+
+/** What the printers need of a search: the matches (or hits) in the order found, then the summary. */
+export interface Search<T, S extends Outcome = FindSummary> {
+  /** Perf: in batches, one promise per batch rather than per path. */
+  batches: AsyncIterable<T[]>;
+  summary(): Promise<S>;
+  /** True when items arrive as they are found (the progress line can count them). */
+  live: boolean;
+}
+
+/** What the summary names besides the result: the root and the limits as given, and how paths are shown. */
+export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden'> & {
+  /** `--absolute`: skipped paths are shown absolute, and matching links come already absolute. */
+  absolute: boolean;
+};
+
+/** A search to print for a person. */
+export interface HumanPrint<O, T, S extends Outcome> {
+  /** The library options; while the progress line is drawn, the search gets a copy that also counts directories. */
+  options: O;
+  start(options: O): Search<T, S>;
+  /** One item as it goes to stdout, line end included. */
+  format(item: T): string;
+  summarize(summary: S, ctx: SummaryContext): string;
+  scope: SummaryScope;
+}
+
+/** Items on stdout as found; the progress line while a person waits; the summary on stderr. */
+export async function printHuman<O extends { onDirectory?: FindOptions['onDirectory'] }, T, S extends Outcome>(job: HumanPrint<O, T, S>): Promise<S> {
+  const styles = stylesFor(shouldColor(process.stderr, process.env));
+  // Only a person watching a terminal sees the line; a log never gets it.
+  const progress = process.stderr.isTTY ? new SearchProgress(process.stderr, styles) : undefined;
+  let search: Search<T, S>;
+  try {
+    search = job.start(progress ? progress.watch(job.options) : job.options);
+    if (search.live) progress?.countMatches();
+    await printItems(search, job.format, progress);
+  } finally {
+    progress?.stop();
+  }
+  const summary = await search.summary();
+  await writeAll(job.summarize(summary, summaryContext(job.scope, styles)), process.stderr);
+  return summary;
+}
+
+/** `--ndjson`: one line per item as found, then one `{"type":"summary"}` line. */
+export async function printNdjson<T, S extends Outcome>(search: Search<T, S>, format: (item: T) => string): Promise<S> {
+  await printItems(search, format, undefined);
+  const summary = await search.summary();
+  await writeAll(JSON.stringify({ type: 'summary', ...summary }) + '\n');
+  return summary;
+}
+
+/** The printing loop: every item on stdout in the order found, in chunks, all of it handed on before it resolves. */
+async function printItems<T>(search: Search<T, Outcome>, format: (item: T) => string, progress: SearchProgress | undefined): Promise<void> {
+  // On a shared terminal, items must not be printed over the progress line.
+  const out = new ChunkWriter(process.stdout, process.stdout.isTTY && progress ? () => progress.clear() : undefined);
+  for await (const batch of search.batches) {
+    for (const item of batch) {
+      progress?.found();
+      const wait = out.write(format(item));
+      if (wait) await wait;
+    }
+  }
+  await out.end();
+}
+
+function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
+  const root = path.resolve(scope.root);
+  return {
+    root,
+    maxResults: scope.maxResults,
+    maxDepth: scope.maxDepth,
+    timeBudgetMs: scope.timeBudgetMs,
+    hiddenLeftOut: scope.hidden === false,
+    // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
+    displayPath: buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
+    // Matching links come as the matches do: already absolute and native with --absolute.
+    displayMatch: scope.absolute ? (match) => match : buildRelDisplay(scope.root, process.cwd()),
+    styles,
+  };
+}
+
+/**
+ * What a path or a line of text becomes on stdout: escaped for a person at a terminal (a name
+ * holding ESC or a newline would otherwise drive the terminal or forge a line); raw for a pipe,
+ * a file and `-0`, which must get the real names (`| xargs -0`), as with ls and fd.
+ */
+export function stdoutText(output: OutputMode): (text: string) => string {
+  return output === 'human' && process.stdout.isTTY === true ? escapeText : (text) => text;
+}
+
+/** Writes text and resolves once the stream has taken it, so exiting next loses nothing. */
+export function writeAll(text: string, stream: NodeJS.WriteStream = process.stdout): Promise<void> {
+  return new Promise((resolve) => stream.write(text, () => resolve()));
+}

@@ -1,0 +1,64 @@
+/**
+ * The command line as the command reads it (src/cli/args.ts), without spawning anything: the
+ * request each command line becomes, the root rule and the count rule. test/cli/cli.test.ts runs
+ * the real command end to end.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildParser, splitRoot, toCliRequest, type CliArgs } from '../../src/cli/args.js';
+
+class UsageError extends Error {}
+
+function parse(argv: string[]): CliArgs {
+  const parser = buildParser({ version: '0.0.0', columns: 80, onUsageError: (message) => { throw new UsageError(message); } });
+  return parser.parseSync(argv);
+}
+
+/** Directories the root rule may see: none but `src`. */
+const onlySrc = (candidate: string) => candidate === 'src';
+
+describe('the request a command line becomes', () => {
+  it('leaves every flag not given out, so the library defaults apply', () => {
+    expect(toCliRequest(parse(['*.md']), onlySrc)).toStrictEqual({ kind: 'files', options: { root: '.', pattern: '*.md' }, output: 'human', strict: false });
+  });
+
+  it('maps every file-search flag to its option', () => {
+    const argv = ['*.md', '*.ts', '--exclude', 'a', '--exclude', 'b', '--no-hidden', '-i', '--max-results', '3', '--max-depth', '2', '--time-budget-ms', '100', '--absolute', '--backend', 'ripgrep', '--json', '--strict'];
+    expect(toCliRequest(parse(argv), onlySrc)).toStrictEqual({
+      kind: 'files',
+      options: { root: '.', pattern: ['*.md', '*.ts'], exclude: ['a', 'b'], hidden: false, caseSensitive: false, maxResults: 3, maxDepth: 2, timeBudgetMs: 100, absolute: true, backend: 'ripgrep' },
+      output: 'json',
+      strict: true,
+    });
+  });
+
+  it('--contains builds content options with the query; --absolute stays with the printer (hits are root-relative)', () => {
+    const request = toCliRequest(parse(['*.ts', 'src', '--contains', 'TODO', '-s', '--absolute', '--ndjson']), onlySrc);
+    expect(request).toStrictEqual({ kind: 'content', options: { root: 'src', pattern: '*.ts', caseSensitive: true, query: 'TODO' }, output: 'ndjson', strict: false, absolute: true });
+  });
+
+  it('takes the last value of a flag given twice, and -0 for the output', () => {
+    const request = toCliRequest(parse(['*.md', '--root', 'a', '--root', 'b', '--max-depth', '1', '--max-depth', '4', '-0']), onlySrc);
+    expect(request).toMatchObject({ options: { root: 'b', maxDepth: 4 }, output: 'print0' });
+  });
+});
+
+describe('the root rule', () => {
+  it('--root wins; else the last of two or more positionals when it is a directory; else the current directory', () => {
+    expect(splitRoot(['*.ts', 'src'], 'lib', onlySrc)).toEqual({ patterns: ['*.ts', 'src'], root: 'lib' });
+    expect(splitRoot(['*.ts', 'src'], undefined, onlySrc)).toEqual({ patterns: ['*.ts'], root: 'src' });
+    expect(splitRoot(['src'], undefined, onlySrc)).toEqual({ patterns: ['src'], root: '.' });
+    expect(splitRoot(['*.ts', 'docs'], undefined, onlySrc)).toEqual({ patterns: ['*.ts', 'docs'], root: '.' });
+  });
+});
+
+describe('usage errors', () => {
+  it.each([
+    [['*.md', '--max-results', '1.5'], '--max-results must be a non-negative integer, got "1.5"'],
+    [['*.md', '--max-depth', '0x10'], '--max-depth must be a non-negative integer, got "0x10"'],
+    [['*.md', '--time-budget-ms', ''], '--time-budget-ms must be a non-negative integer, got ""'],
+    [[], 'no pattern given: name at least one glob, e.g. find-file "*.md"'],
+    [['*.md', '--json', '--ndjson'], 'Arguments json and ndjson are mutually exclusive'],
+  ])('%j: %s', (argv, message) => {
+    expect(() => parse(argv)).toThrow(new UsageError(message));
+  });
+});
