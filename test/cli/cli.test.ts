@@ -8,90 +8,32 @@
  * POSIX-only cases (real permissions, signals, a pseudo-terminal) say so in their names and run
  * on Linux and macOS CI.
  */
-import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, type FindOptions, type FindResult } from '../../dist/index.js';
+import {
+  VERSION,
+  collect,
+  comparable,
+  escapeRegExp,
+  inTerminal,
+  isPosix,
+  lines,
+  native,
+  runFindFile,
+  spawnFindFile,
+  waitFor,
+  writeTree,
+  type Run,
+  type RunOptions,
+} from '../helpers/cli.js';
 import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
-import { buildNobodySandbox } from '../helpers/unprivileged.js';
 
-const BIN = fileURLToPath(new URL('../../bin/find-file.mjs', import.meta.url));
-const TEST_FS = fileURLToPath(new URL('../helpers/cli-test-fs.mjs', import.meta.url));
-const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
-const isPosix = process.platform !== 'win32';
-const isRoot = process.getuid?.() === 0;
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** An environment without the caller's colour or ripgrep settings leaking in. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const name of ['NO_COLOR', 'FORCE_COLOR', 'FIND_FILE_RG', 'NODE_OPTIONS']) if (!(name in extra)) delete env[name];
-  // Windows spells it Path: replace every spelling, or the child would see two.
-  if ('PATH' in extra) for (const name of Object.keys(env)) if (name.toUpperCase() === 'PATH' && name !== 'PATH') delete env[name];
-  return env;
-}
-
-let nobodyCommand: { node: string; bin: string } | undefined;
-
-/**
- * As root, the unprivileged run cannot use this checkout (CI's clone may sit under a 0700 folder):
- * it gets a copy of the command, compiled into a sandbox everyone can read (test/helpers/unprivileged.ts).
- */
-function commandForNobody(): { node: string; bin: string } {
-  if (nobodyCommand === undefined) {
-    const sandbox = buildNobodySandbox();
-    const bin = join(sandbox.dir, 'bin', 'find-file.mjs');
-    copyFileSync(BIN, bin);
-    chmodSync(bin, 0o644);
-    const manifest = join(sandbox.dir, 'package.json');
-    writeFileSync(manifest, JSON.stringify({ type: 'module', version: VERSION }));
-    chmodSync(manifest, 0o644);
-    nobodyCommand = { node: sandbox.reachable(process.execPath), bin };
-  }
-  return nobodyCommand;
-}
-
-/** Runs the command to the end. */
-function ff(args: string[], options: { cwd?: string; env?: Record<string, string>; asUser?: boolean } = {}): Run {
-  const spawnOptions: SpawnSyncOptions = { cwd: options.cwd ?? tree, env: cleanEnv(options.env), encoding: 'utf8', timeout: 20_000 };
-  let node = process.execPath;
-  let bin = BIN;
-  // Root reads everything: the permission cases run the command as an unprivileged user.
-  if (options.asUser && isRoot) {
-    ({ node, bin } = commandForNobody());
-    Object.assign(spawnOptions, { uid: 65534, gid: 65534 });
-  }
-  const preload = Object.keys(options.env ?? {}).some((name) => name.startsWith('FIND_FILE_TEST_')) ? ['--import', TEST_FS] : [];
-  const result = spawnSync(node, [...preload, bin, ...args], spawnOptions);
-  if (result.error) throw result.error;
-  return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
-}
-
-function lines(text: string): string[] {
-  return text.split('\n').filter((line) => line !== '');
-}
-
-/** What --json must equal: the library's result, minus the one field that depends on timing. */
-function comparable(result: Partial<FindResult>): unknown {
-  const { stats, ...rest } = result;
-  if (stats === undefined) return rest;
-  const { elapsedMs: _elapsedMs, ...counters } = stats;
-  return { ...rest, stats: counters };
-}
-
-function writeTree(root: string, files: string[]): void {
-  for (const file of files) {
-    mkdirSync(join(root, file, '..'), { recursive: true });
-    writeFileSync(join(root, file), file);
-  }
+/** Runs the command to the end, in the shared tree unless told otherwise. */
+function ff(args: string[], options: Partial<RunOptions> = {}): Run {
+  return runFindFile(args, { cwd: tree, ...options });
 }
 
 let base: string;
@@ -128,14 +70,14 @@ describe('human output', () => {
     const run = ff(['*.md']);
     expect(run.status).toBe(0);
     expect(lines(run.stdout).sort()).toEqual(ALL_MD);
-    expect(run.stderr).toMatch(new RegExp(`^find-file: 6 matches under ${escape(tree)}: complete, every directory was read\n`));
+    expect(run.stderr).toMatch(new RegExp(`^find-file: 6 matches under ${escapeRegExp(tree)}: complete, every directory was read\n`));
     expect(run.stderr).not.toContain('\x1b'); // not a terminal: no colour, no progress line
   });
 
   it('prints paths relative to the current directory, or absolute for an absolute root or with --absolute', () => {
     expect(lines(ff(['*.ts'], { cwd: join(tree, 'docs'), env: {} }).stdout)).toEqual([]);
     expect(lines(ff(['*.ts', '--root', '../src'], { cwd: join(tree, 'docs') }).stdout).sort()).toEqual(
-      ['../src/index.ts', '../src/util.test.ts', '../src/util.ts'].map((p) => p.split('/').join(sep())),
+      ['../src/index.ts', '../src/util.test.ts', '../src/util.ts'].map(native),
     );
     expect(lines(ff(['index.ts', '--root', join(tree, 'src')]).stdout)).toEqual([join(tree, 'src', 'index.ts')]);
     expect(lines(ff(['index.ts', '--absolute']).stdout)).toEqual([join(tree, 'src', 'index.ts')]);
@@ -143,11 +85,11 @@ describe('human output', () => {
 
   it('takes the last of two or more positionals as the root when it is an existing directory', () => {
     const asRoot = ff(['*.ts', 'src']);
-    expect(lines(asRoot.stdout).sort()).toEqual(['src/index.ts', 'src/util.test.ts', 'src/util.ts'].map((p) => p.split('/').join(sep())));
+    expect(lines(asRoot.stdout).sort()).toEqual(['src/index.ts', 'src/util.test.ts', 'src/util.ts'].map(native));
     expect(asRoot.stderr).toContain(`under ${join(tree, 'src')}:`);
     // Not a directory: every positional is a pattern, the root is the current directory.
     const asPatterns = ff(['guide.md', 'tool']);
-    expect(lines(asPatterns.stdout).sort()).toEqual(['bin/tool', 'docs/guide.md'].map((p) => p.split('/').join(sep())));
+    expect(lines(asPatterns.stdout).sort()).toEqual(['bin/tool', 'docs/guide.md'].map(native));
     // With --root, every positional is a pattern, even one that names a directory.
     expect(lines(ff(['index.ts', 'src', '--root', 'src']).stdout)).toEqual([join('src', 'index.ts')]);
   });
@@ -375,7 +317,6 @@ describe.runIf(isPosix)('(POSIX) symlinks whose name matches', () => {
 
 describe('unreadable directories', () => {
   let perm: string;
-  const native = (rel: string) => rel.split('/').join(sep());
   beforeAll(() => {
     perm = join(base, 'perm');
     writeTree(perm, ['top.md', 'locked/secret.md', 'src/private/inner.md', 'src/open.md', 'broken/x.md']);
@@ -421,7 +362,7 @@ describe('unreadable directories', () => {
     expect(run.stderr.match(/ {2}skipped: d\d \(EACCES\)/g)).toHaveLength(5);
     expect(run.stderr).toContain('  ... and 2 more skipped paths (--json lists them all)\n');
     const absolute = ff(['*.md', '--absolute'], { cwd: many, env });
-    expect(absolute.stderr.match(/ {2}skipped: (.*) \(EACCES\)/)![1]).toMatch(new RegExp(`^${escape(join(many, 'd'))}\\d$`));
+    expect(absolute.stderr.match(/ {2}skipped: (.*) \(EACCES\)/)![1]).toMatch(new RegExp(`^${escapeRegExp(join(many, 'd'))}\\d$`));
   });
 
   it.runIf(isPosix)('(POSIX) says the same of folders the OS really refuses to open (run unprivileged)', () => {
@@ -532,19 +473,7 @@ describe('pipes and signals', () => {
   }
 
   function spawnSlow(args: string[], cwd: string, marker: string, slowMs: number) {
-    return spawn(process.execPath, ['--import', TEST_FS, BIN, ...args], {
-      cwd,
-      env: cleanEnv({ FIND_FILE_TEST_SLOW_MS: String(slowMs), FIND_FILE_TEST_MARKER: marker }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-  }
-
-  function collect(child: ReturnType<typeof spawn>): Promise<Run> {
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    return new Promise((done) => child.on('close', (status) => done({ status, stdout, stderr })));
+    return spawnFindFile(args, { cwd, env: { FIND_FILE_TEST_SLOW_MS: String(slowMs), FIND_FILE_TEST_MARKER: marker } });
   }
 
   it('exits quietly with status 0 when the reader closes the pipe early (| head -1)', async () => {
@@ -600,17 +529,7 @@ describe('progress line', () => {
   it('never appears when stderr is not a terminal, however long the search', async () => {
     const root = join(base, 'progress-pipe');
     writeTree(root, ['a.md', 'd1/d2/d3/b.md']);
-    const run = await new Promise<Run>((done) => {
-      const child = spawn(process.execPath, ['--import', TEST_FS, BIN, '*.md'], {
-        cwd: root,
-        env: cleanEnv({ FIND_FILE_TEST_SLOW_MS: '400' }),
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      child.on('close', (status) => done({ status, stdout, stderr }));
-    });
+    const run = await collect(spawnFindFile(['*.md'], { cwd: root, env: { FIND_FILE_TEST_SLOW_MS: '400' } }));
     expect(run.status).toBe(0);
     expect(run.stderr).toBe(`find-file: 2 matches under ${root}: complete, every directory was read\n`);
   });
@@ -654,40 +573,3 @@ describe('progress line', () => {
     });
   });
 });
-
-/** Runs the command with stdin, stdout and stderr on a pseudo-terminal (via `script`); returns what the terminal showed. */
-function inTerminal(args: string[], cwd: string, env: Record<string, string>): Run {
-  const argv = [process.execPath, ...(env.FIND_FILE_TEST_SLOW_MS ? ['--import', TEST_FS] : []), BIN, ...args];
-  // util-linux `script` runs one command line through a shell, so each element is quoted; BSD
-  // (macOS) `script` takes the argv itself.
-  const scriptArgs = process.platform === 'linux' ? ['-qfec', argv.map(shellQuote).join(' '), '/dev/null'] : ['-q', '/dev/null', ...argv];
-  const result = spawnSync('script', scriptArgs, {
-    cwd,
-    env: cleanEnv({ ...env, SHELL: '/bin/sh', TERM: 'xterm' }),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 20_000,
-  });
-  if (result.error) throw result.error;
-  return { status: result.status, stdout: result.stdout.replace(/\r\n/g, '\n'), stderr: result.stderr };
-}
-
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function sep(): string {
-  return resolve('/') === '/' ? '/' : '\\';
-}
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for the command to start');
-    await new Promise((later) => setTimeout(later, 20));
-  }
-}

@@ -4,16 +4,13 @@
  * --json and --ndjson equal the library's answer, the exit statuses keep the CLI's contract
  * (0 ran, 1 fatal, 2 usage, 3 incomplete with --strict), and hostile text stays text.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchContent, type ContentOptions, type ContentResult } from '../../dist/index.js';
+import { comparable, native, runFindFile, writeTree, type Run } from '../helpers/cli.js';
 import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
-
-const BIN = fileURLToPath(new URL('../../bin/find-file.mjs', import.meta.url));
 
 const FILES: Record<string, string | Buffer> = {
   'notes.md': 'intro\nthe TODO list\n',
@@ -26,30 +23,18 @@ const FILES: Record<string, string | Buffer> = {
 let tree: string;
 beforeAll(() => {
   tree = mkdtempSync(join(tmpdir(), 'ff-cli-contains-'));
-  for (const [rel, data] of Object.entries(FILES)) {
-    mkdirSync(join(tree, rel, '..'), { recursive: true });
-    writeFileSync(join(tree, rel), data);
-  }
+  writeTree(tree, FILES);
 });
 afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
-function ff(args: string[]) {
-  const env = { ...process.env };
-  for (const name of ['NO_COLOR', 'FORCE_COLOR', 'FIND_FILE_RG', 'NODE_OPTIONS']) delete env[name];
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: tree, env, encoding: 'utf8', timeout: 20_000 });
-  if (result.error) throw result.error;
-  return { status: result.status, stdout: String(result.stdout), stderr: String(result.stderr) };
+/** Runs the command to the end in the tree. */
+function ff(args: string[]): Run {
+  return runFindFile(args, { cwd: tree });
 }
 
-const native = (rel: string) => rel.split('/').join(process.platform === 'win32' ? '\\' : '/');
-
-/** The library's answer for the same search, and the comparable form of any result (timing left out). */
+/** The library's answer for the same search, in the comparable form (timing left out). */
 async function library(options: Partial<ContentOptions>): Promise<unknown> {
   return comparable(await searchContent({ root: tree, query: 'TODO', pattern: '*', ...options } as ContentOptions));
-}
-function comparable({ stats, ...rest }: Partial<ContentResult>): unknown {
-  const { elapsedMs: _elapsedMs, ...counters } = stats ?? { elapsedMs: 0 };
-  return { ...rest, stats: counters };
 }
 
 describe('human output', () => {
