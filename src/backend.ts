@@ -17,28 +17,20 @@
  *   the walker, in the time left, can. An answer with a match keeps ripgrep's.
  */
 import { FindFileError } from './errors.js';
-import type { BackendOption, BackendPlan, WalkPlan } from './options.js';
-import type { FallbackReason, FindResult, FindSummary, RecoveryInfo, SkippedEntry } from './result.js';
-import { isDepthLimited } from './rg/depth.js';
+import { Deadline } from './limits.js';
+import type { BackendOption } from './options.js';
+import type { FindPlan, SearchPlan } from './plan/search-plan.js';
+import type { FallbackReason, FindResult, FindSummary, RecoveryEvent, RecoveryInfo, SkippedEntry } from './result.js';
 import type { ResolvedRipgrep } from './rg/resolve.js';
 
-export type WalkFunction = (plan: WalkPlan) => Promise<FindResult>;
-
-export async function runBackend(plan: WalkPlan, backend: BackendPlan, walk: WalkFunction, format: (rel: string) => string): Promise<FindResult> {
-  return chooseBackend(plan, backend, {
+/** The file search's two engines, for `findFiles`. */
+export async function runFileBackend(plan: FindPlan, walk: (plan: FindPlan) => Promise<FindResult>, format: (rel: string) => string): Promise<FindResult> {
+  return chooseBackend(plan, {
     walker: walk,
-    ripgrep: async (rg, startedAt) => {
+    ripgrep: async (rg, deadline) => {
       // Perf: the ripgrep modules load only when ripgrep runs (the command starts faster without them).
       const [{ listFilesWithRipgrep }, { spawnRunner }] = await Promise.all([import('./rg/files.js'), import('./rg/runner.js')]);
-      return listFilesWithRipgrep(plan, {
-        rg,
-        runner: backend.runner ?? spawnRunner,
-        env: backend.env,
-        patterns: backend.patterns,
-        excludes: backend.excludes,
-        startedAt,
-        format,
-      });
+      return listFilesWithRipgrep(plan, { rg, runner: plan.backend.runner ?? spawnRunner, deadline }, format);
     },
     countOf: (result) => result.matchedCount,
     recheck: (result) => (result.complete && result.matchedCount === 0 && !result.linksExamined ? 'links-unexamined' : undefined),
@@ -54,11 +46,11 @@ export interface BackendAnswer {
 }
 
 /** The two engines of one kind of search. */
-export interface BackendEngines<R extends BackendAnswer> {
+export interface BackendEngines<Q, R extends BackendAnswer> {
   /** The embedded engine, given the plan (with the time left, after a failed ripgrep run). */
-  walker(plan: WalkPlan): Promise<R>;
-  /** The ripgrep engine, given the executable and the search's start time (its budget runs from there). */
-  ripgrep(rg: ResolvedRipgrep, startedAt: number): Promise<R>;
+  walker(plan: SearchPlan<Q>): Promise<R>;
+  /** The ripgrep engine, given the executable and the search's deadline (its budget runs from the search's start). */
+  ripgrep(rg: ResolvedRipgrep, deadline: Deadline): Promise<R>;
   /** How many results an answer holds: a ripgrep failure with none is retried on the walker. */
   countOf(result: R): number;
   /** For an answer ripgrep gave without failing: a reason to have the walker answer instead, if any. */
@@ -66,38 +58,33 @@ export interface BackendEngines<R extends BackendAnswer> {
 }
 
 /** The decision above, for any kind of search: `findFiles` and `searchContent` both come through here. */
-export async function chooseBackend<R extends BackendAnswer>(plan: WalkPlan, backend: BackendPlan, engines: BackendEngines<R>): Promise<R> {
+export async function chooseBackend<Q, R extends BackendAnswer>(plan: SearchPlan<Q>, engines: BackendEngines<Q, R>): Promise<R> {
+  const { scope, limits, backend } = plan;
   if (backend.backend === 'walker') return engines.walker(plan);
   const auto = backend.backend === 'auto';
-  const startedAt = plan.clock.now();
-  // A forced 'ripgrep' with an injected fs was refused in buildBackendPlan, before any I/O.
-  if (backend.fsInjected) return withReason(await engines.walker(plan), 'fs-injected');
-  if (auto && isDepthLimited(plan.maxDepth, backend.patterns)) return withReason(await engines.walker(plan), 'max-depth');
+  const deadline = new Deadline(limits.clock, limits.timeBudgetMs);
+  // A forced 'ripgrep' with an injected fs was refused when the plan was built, before any I/O.
+  if (scope.fsInjected) return withReason(await engines.walker(plan), 'fs-injected');
+  if (auto && scope.depthLimited) return withReason(await engines.walker(plan), 'max-depth');
 
   const { resolveRipgrep } = await import('./rg/resolve.js');
-  const rg = await resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: plan.platform, root: plan.root, cwd: process.cwd(), ...(backend.workspace === undefined ? {} : { workspace: backend.workspace }) });
+  const rg = await resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: scope.platform, root: scope.root, cwd: process.cwd(), ...(backend.workspace === undefined ? {} : { workspace: backend.workspace }) });
   if (rg.path === undefined) {
     if (!auto) throw new FindFileError('FF_RG_NOT_FOUND', `backend "ripgrep": ${rg.why}`, 'backend');
     return withReason(await engines.walker(plan), 'rg-not-found');
   }
-  let result = await engines.ripgrep(rg, startedAt);
-  const fallback = auto && !plan.signal?.aborted ? walkerReason(result, engines) : undefined;
+  let result = await engines.ripgrep(rg, deadline);
+  const fallback = auto && !limits.signal?.aborted ? walkerReason(result, engines) : undefined;
   if (fallback !== undefined) {
-    const spent = plan.clock.now() - startedAt;
-    const walked = await engines.walker({ ...plan, timeBudgetMs: Math.max(0, plan.timeBudgetMs - spent) });
-    result = {
-      ...walked,
-      stats: { ...walked.stats, elapsedMs: plan.clock.now() - startedAt },
-      recovery: result.recovery,
-      fallbackReason: fallback,
-    };
+    const walked = await engines.walker({ ...plan, limits: { ...limits, timeBudgetMs: deadline.left() } });
+    result = { ...walked, stats: { ...walked.stats, elapsedMs: deadline.elapsed() }, recovery: result.recovery, fallbackReason: fallback };
   }
-  emitRecovery(backend, result.recovery);
+  emitRecovery(plan.backend.onEvent, result.recovery);
   return result;
 }
 
 /** Why `auto` should let the walker answer after this ripgrep answer, or undefined to keep it. */
-function walkerReason<R extends BackendAnswer>(result: R, engines: BackendEngines<R>): FallbackReason | undefined {
+function walkerReason<R extends BackendAnswer>(result: R, engines: BackendEngines<never, R>): FallbackReason | undefined {
   // A root ripgrep cannot enter may still be listed by the walker (`r--`: names without search).
   if (engines.countOf(result) === 0 && result.skipped.some((s) => s.path === '.')) return 'root-unreadable';
   const failure = result.recovery?.failureKind;
@@ -118,11 +105,11 @@ function withReason<R extends BackendAnswer>(result: R, fallbackReason: Fallback
 }
 
 /** Only a retry or a failure is worth an event; the payload holds no pattern, path or output. */
-function emitRecovery(backend: BackendPlan, recovery: RecoveryInfo | undefined): void {
-  if (backend.onEvent === undefined || recovery === undefined) return;
+function emitRecovery(onEvent: ((event: RecoveryEvent) => void) | undefined, recovery: RecoveryInfo | undefined): void {
+  if (onEvent === undefined || recovery === undefined) return;
   if (!recovery.retryTriggered && recovery.failureKind === undefined) return;
   try {
-    backend.onEvent({ type: 'ripgrep-recovery', ...recovery });
+    onEvent({ type: 'ripgrep-recovery', ...recovery });
   } catch {
     // Telemetry must never change a search's answer.
   }

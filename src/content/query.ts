@@ -53,7 +53,7 @@ export function readQuery(options: { query?: unknown; mode?: unknown; caseSensit
   const caseMode = readCaseMode(options.caseSensitive);
   const ignoreCase = caseMode === 'ignore' || (caseMode === 'smart' && !hasUppercase(text, mode));
   const query: Query = { text, mode, caseMode, ignoreCase, multiline: canMatchLineBreak(text, mode) };
-  if (mode === 'regex' && compileRegex) buildMatcher(query);
+  if (mode === 'regex' && compileRegex) buildLineMatcher(query);
   return query;
 }
 
@@ -102,7 +102,7 @@ export interface Matcher {
  * nothing more (the caller's own budget check then ends the search, marked `time-budget`). RE2 is
  * linear in the text, but one call still costs up to the regex's size times the line's length.
  */
-export function buildMatcher(query: Query, overBudget?: () => boolean): Matcher {
+export function buildLineMatcher(query: Query, overBudget?: () => boolean): Matcher {
   if (query.mode === 'literal' && !query.ignoreCase) return new LiteralMatcher(query.text);
   // A literal cannot match a line break (that query would be multi-line), so searching many lines
   // at once finds what line-by-line search finds. A regex can (`\s`, `[^x]`): never.

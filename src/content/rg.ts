@@ -18,15 +18,14 @@
  * - The hit's column is the first submatch's byte offset converted to a UTF-16 index, plus one; its
  *   text is the first line of `lines` without its line ending.
  */
-import { isDefaultClock } from '../options.js';
+import type { ContentPlan } from '../plan/content-plan.js';
 import { verdictFields, type RecoveryInfo, type SkippedEntry } from '../result.js';
-import { buildChildEnv, buildContentArgv, defaultThreads } from '../rg/argv.js';
-import { isDepthLimited } from '../rg/depth.js';
+import { buildContentArgv, defaultThreads } from '../rg/argv.js';
 import { collectReasons, type Verdict } from '../rg/exit.js';
-import { buildFileFilter, buildSkipFilter, checkRoot, stoppedBeforeStart, type RipgrepRunSetup } from '../rg/files.js';
+import { checkRoot, runRequest, stoppedBeforeStart, type RipgrepRun } from '../rg/files.js';
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
+import { WalkRules } from '../walk/rules.js';
 import { decodeUtf8, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
-import type { ContentPlan } from './options.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
 
 /**
@@ -35,60 +34,52 @@ import type { ContentIncompleteReason, ContentSummary } from './types.js';
  */
 export const MAX_EVENT_BYTES = 64 * 1024 * 1024;
 
-/** Content search runs ripgrep with the listing backend's setup (records are JSON events). */
-export type ContentRipgrepSetup = RipgrepRunSetup;
-
-export async function searchWithRipgrep(plan: ContentPlan, setup: ContentRipgrepSetup, hits: HitCollector): Promise<ContentSummary> {
-  const { walk } = plan;
-  const recovery: RecoveryInfo = { selectionMode: setup.rg.selectionMode, retryTriggered: false };
-  const early = stoppedBeforeStart(walk, setup.startedAt);
-  if (early !== undefined) return buildSummary(plan, setup, hits, early, recovery, undefined, []);
-  const rootError = await checkRoot(walk.root);
-  if (rootError !== undefined) return buildSummary(plan, setup, hits, { retryable: false }, recovery, undefined, [{ path: '.', code: rootError }]);
+export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits: HitCollector): Promise<ContentSummary> {
+  const { scope } = plan;
+  const recovery: RecoveryInfo = { selectionMode: run.rg.selectionMode, retryTriggered: false };
+  const early = stoppedBeforeStart(plan, run.deadline);
+  if (early !== undefined) return buildSummary(plan, run, hits, early, recovery, undefined, []);
+  const rootError = await checkRoot(scope.root);
+  if (rootError !== undefined) return buildSummary(plan, run, hits, { retryable: false }, recovery, undefined, [{ path: '.', code: rootError }]);
+  const rules = new WalkRules(scope);
 
   // A retry must not hand the reader a hit the first run already gave it (the stream cannot take one
   // back): the first run's hits are remembered, the second skips them.
-  let run = 0;
+  let runs = 0;
   let firstRunHits: Set<string> | undefined;
+  const { query } = plan.query;
   const outcome = await runRipgrep({
-    rg: setup.rg,
+    ...runRequest(plan, run),
     argv: buildContentArgv({
-      threads: setup.threads ?? defaultThreads(),
-      maxDepth: walk.maxDepth,
-      excludes: setup.excludes,
-      hidden: walk.hidden,
-      caseSensitive: walk.caseSensitive,
-      query: plan.query.text,
-      literal: plan.query.mode === 'literal',
-      caseMode: plan.query.caseMode,
-      multiline: plan.query.multiline,
+      threads: run.threads ?? defaultThreads(),
+      maxDepth: scope.maxDepth,
+      excludes: scope.excludes,
+      hidden: scope.hidden,
+      caseSensitive: scope.caseSensitive,
+      query: query.text,
+      literal: query.mode === 'literal',
+      caseMode: query.caseMode,
+      multiline: query.multiline,
     }),
-    cwd: walk.root,
-    env: buildChildEnv(setup.env, walk.platform),
-    runner: setup.runner,
-    platform: walk.platform,
-    signal: walk.signal,
-    budget: { clock: walk.clock, startedAt: setup.startedAt, ms: walk.timeBudgetMs, useTimer: isDefaultClock(walk.clock) },
     delimiter: 10,
-    maxRecordBytes: setup.maxRecordBytes ?? MAX_EVENT_BYTES,
+    maxRecordBytes: run.maxRecordBytes ?? MAX_EVENT_BYTES,
     newConsumer: () => {
-      run++;
-      if (run === 1) return new JsonEventConsumer(plan, hits, (firstRunHits = new Set()), undefined);
-      return new JsonEventConsumer(plan, hits, undefined, firstRunHits);
+      runs++;
+      if (runs === 1) return new JsonEventConsumer(rules, hits, (firstRunHits = new Set()), undefined);
+      return new JsonEventConsumer(rules, hits, undefined, firstRunHits);
     },
   });
   const events = outcome.consumer;
-  const keep = buildSkipFilter(walk);
-  const accept = buildFileFilter(walk, () => {});
+  const accept = rules.buildListedFileTest(() => {});
   // A file ripgrep could not open is kept if the walker would have searched it; a directory if the walker would have read it.
-  const skipped = outcome.stderr.skipped.filter((entry) => keep(entry) || accept(entry.path));
+  const skipped = outcome.stderr.skipped.filter((entry) => rules.wouldRead(entry.path) || accept(entry.path));
   skipped.push(...events.undecodable);
-  return buildSummary(plan, setup, hits, outcome.verdict, outcome.recovery, events, skipped, outcome.stderr.unclassified);
+  return buildSummary(plan, run, hits, outcome.verdict, outcome.recovery, events, skipped, outcome.stderr.unclassified);
 }
 
 function buildSummary(
   plan: ContentPlan,
-  setup: ContentRipgrepSetup,
+  run: RipgrepRun,
   hits: HitCollector,
   verdict: Verdict,
   recovery: RecoveryInfo,
@@ -99,7 +90,7 @@ function buildSummary(
   const protocolErrors = events?.protocolErrors ?? 0;
   // The consumer said "enough" for one of two reasons; the run only knows it was told to stop.
   const outputLimit = hits.stopReason === 'output-limit' && verdict.stopReason === 'result-limit';
-  const gaps = isDepthLimited(plan.walk.maxDepth, setup.patterns) ? (['depth-limit'] as const) : [];
+  const gaps = plan.scope.depthLimited ? (['depth-limit'] as const) : [];
   // A protocol failure is output no path explains: an io-error, as an unexplained stderr line is.
   let incompleteReasons: ContentIncompleteReason[] = collectReasons(
     outputLimit ? { ...verdict, stopReason: undefined } : verdict,
@@ -121,7 +112,7 @@ function buildSummary(
     ...verdictFields(incompleteReasons),
     truncated: hits.truncated,
     protocolErrors,
-    stats: { dirsRead: 0, entriesSeen: 0, elapsedMs: plan.walk.clock.now() - setup.startedAt, bytesSearched: events?.bytesSearched ?? 0 },
+    stats: { dirsRead: 0, entriesSeen: 0, elapsedMs: run.deadline.elapsed(), bytesSearched: events?.bytesSearched ?? 0 },
     backend: 'ripgrep',
     recovery: failureKind === undefined ? recovery : { ...recovery, failureKind },
   };
@@ -159,14 +150,14 @@ export class JsonEventConsumer implements RecordConsumer {
   private lastAccepted = false;
 
   constructor(
-    plan: ContentPlan,
+    rules: WalkRules,
     private readonly hits: HitCollector,
     /** Where this run records its hits, when a retry may need to skip them. */
     private readonly remember: Set<string> | undefined,
     /** Hits an earlier run already handed on. */
     private readonly skip: Set<string> | undefined,
   ) {
-    this.accept = buildFileFilter(plan.walk, () => this.excluded++);
+    this.accept = rules.buildListedFileTest(() => this.excluded++);
   }
 
   record(line: string): boolean {

@@ -5,11 +5,9 @@
  * or `rg --json`.
  */
 import { chooseBackend } from '../backend.js';
-import { spawnRunner } from '../rg/runner.js';
 import { HandOff } from '../stream.js';
+import { buildContentPlan, type ContentPlan } from '../plan/content-plan.js';
 import { HitCollector } from './hits.js';
-import { buildContentPlan, type ContentPlan } from './options.js';
-import { searchWithRipgrep } from './rg.js';
 import type { ContentHit, ContentOptions, ContentResult, ContentStream, ContentSummary } from './types.js';
 import { searchWithWalker, type WaitForReader } from './walker.js';
 
@@ -21,23 +19,21 @@ import { searchWithWalker, type WaitForReader } from './walker.js';
 export async function searchContent(options: ContentOptions): Promise<ContentResult> {
   const plan = buildContentPlan(options);
   const hits: ContentHit[] = [];
-  const summary = await runSearch(plan, (hit) => hits.push(hit));
+  const summary = await runContentSearch(plan, (hit) => hits.push(hit));
   // Stable: within a file, the engines find hits in line order.
   hits.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { hits, ...summary };
 }
 
 /** Runs the engine `backend` chooses; each engine gets its own hit budget (a fallback starts afresh). */
-function runSearch(plan: ContentPlan, emit: (hit: ContentHit) => void, waitForReader?: WaitForReader): Promise<ContentSummary> {
-  const { walk, backend } = plan;
-  return chooseBackend(walk, backend, {
-    walker: (walkPlan) => searchWithWalker({ ...plan, walk: walkPlan }, new HitCollector(plan.limits, emit), waitForReader),
-    ripgrep: (rg, startedAt) =>
-      searchWithRipgrep(
-        plan,
-        { rg, runner: backend.runner ?? spawnRunner, env: backend.env, patterns: backend.patterns, excludes: backend.excludes, startedAt },
-        new HitCollector(plan.limits, emit),
-      ),
+function runContentSearch(plan: ContentPlan, emit: (hit: ContentHit) => void, waitForReader?: WaitForReader): Promise<ContentSummary> {
+  return chooseBackend(plan, {
+    walker: (walkerPlan) => searchWithWalker(walkerPlan, new HitCollector(plan.query.hits, emit), waitForReader),
+    ripgrep: async (rg, deadline) => {
+      // Perf: the ripgrep modules load only when ripgrep runs, as for file search (src/backend.ts).
+      const [{ searchWithRipgrep }, { spawnRunner }] = await Promise.all([import('./rg.js'), import('../rg/runner.js')]);
+      return searchWithRipgrep(plan, { rg, runner: plan.backend.runner ?? spawnRunner, deadline }, new HitCollector(plan.query.hits, emit));
+    },
     countOf: (summary) => summary.hitCount,
   });
 }
@@ -54,7 +50,7 @@ const STREAM_HIGH_WATER = 1024;
 export function searchContentStream(options: ContentOptions): ContentStream {
   const plan = buildContentPlan(options);
   const reader = new AbortController();
-  const signal = plan.walk.signal === undefined ? reader.signal : AbortSignal.any([plan.walk.signal, reader.signal]);
+  const signal = plan.limits.signal === undefined ? reader.signal : AbortSignal.any([plan.limits.signal, reader.signal]);
   const handOff = new HandOff<ContentHit>(STREAM_HIGH_WATER);
   let resumeSearch: (() => void) | undefined;
   const waitForReader: WaitForReader = () => (handOff.isFull ? new Promise<void>((resolve) => (resumeSearch = resolve)) : undefined);
@@ -62,7 +58,7 @@ export function searchContentStream(options: ContentOptions): ContentStream {
     resumeSearch?.();
     resumeSearch = undefined;
   };
-  const summary = handOff.finish(runSearch({ ...plan, walk: { ...plan.walk, signal } }, handOff.push, waitForReader));
+  const summary = handOff.finish(runContentSearch({ ...plan, limits: { ...plan.limits, signal } }, handOff.push, waitForReader));
   const endEarly = () => {
     reader.abort();
     resume();

@@ -6,96 +6,84 @@
  */
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { rootError } from '../errors.js';
-import { isDefaultClock, type WalkPlan } from '../options.js';
+import type { Deadline } from '../limits.js';
+import type { FindPlan, SearchPlan } from '../plan/search-plan.js';
 import { errorCodeOf, verdictFields, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
+import { WalkRules } from '../walk/rules.js';
 import { buildChildEnv, buildFilesArgv, defaultThreads } from './argv.js';
-import { isDepthLimited } from './depth.js';
 import { collectReasons, judgeRun, type Verdict } from './exit.js';
-import type { Env, ResolvedRipgrep } from './resolve.js';
+import type { ResolvedRipgrep } from './resolve.js';
 import { runRipgrep, type RecordConsumer } from './run.js';
 import type { ProcessRunner } from './runner.js';
-import { REPLACEMENT_CHAR, settleUndecodable } from './undecodable.js';
+import { REPLACEMENT_CHAR, checkUndecodable } from './undecodable.js';
 
 /** Cap on one path record or stderr line. A real path is at most a few KiB (Windows: 32k UTF-16 units). */
 export const MAX_RECORD_BYTES = 1 << 20;
 
-/** What running ripgrep needs, whatever the search (file listing here, content in src/content/rg.ts). */
-export interface RipgrepRunSetup {
+/** What running ripgrep needs beyond the plan, whatever the search (file listing here, content in src/content/rg.ts). */
+export interface RipgrepRun {
   rg: ResolvedRipgrep;
   runner: ProcessRunner;
-  /** The environment to take PATH and friends from (the child gets only those). */
-  env: Env;
-  /** Normalised `pattern` and `exclude`, as the walker's matcher was compiled from. */
-  patterns: readonly string[];
-  excludes: readonly string[];
-  /** When the search started, by `plan.clock`. */
-  startedAt: number;
+  /** The search's budget, from its start. */
+  deadline: Deadline;
   /** @default defaultThreads() */
   threads?: number;
   /** Cap on one stdout record or stderr line. @default MAX_RECORD_BYTES here, MAX_EVENT_BYTES for content */
   maxRecordBytes?: number;
 }
 
-export interface RipgrepSetup extends RipgrepRunSetup {
-  /** Paths as the caller asked for them (root-relative or absolute). */
-  format: (rel: string) => string;
-}
+/** `format`: paths as the caller asked for them (root-relative or absolute). */
+export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, format: (rel: string) => string): Promise<FindResult> {
+  const recovery: RecoveryInfo = { selectionMode: run.rg.selectionMode, retryTriggered: false };
+  const rules = new WalkRules(plan.scope);
+  const early = stoppedBeforeStart(plan, run.deadline);
+  if (early !== undefined) return buildResult(plan, run, format, early, recovery, new FileCollector(plan, rules), []);
+  const rootError = await checkRoot(plan.scope.root);
+  if (rootError !== undefined) return buildResult(plan, run, format, { retryable: false }, recovery, new FileCollector(plan, rules), [{ path: '.', code: rootError }]);
 
-export async function listFilesWithRipgrep(plan: WalkPlan, setup: RipgrepSetup): Promise<FindResult> {
-  const recovery: RecoveryInfo = { selectionMode: setup.rg.selectionMode, retryTriggered: false };
-  const early = stoppedBeforeStart(plan, setup.startedAt);
-  if (early !== undefined) return buildResult(plan, setup, early, recovery, new FileCollector(plan), []);
-  const rootError = await checkRoot(plan.root);
-  if (rootError !== undefined) return buildResult(plan, setup, { retryable: false }, recovery, new FileCollector(plan), [{ path: '.', code: rootError }]);
-
+  const { scope } = plan;
   const outcome = await runRipgrep({
-    rg: setup.rg,
-    argv: buildFilesArgv({
-      threads: setup.threads ?? defaultThreads(),
-      maxDepth: plan.maxDepth,
-      excludes: setup.excludes,
-      hidden: plan.hidden,
-      caseSensitive: plan.caseSensitive,
-    }),
-    cwd: plan.root,
-    env: buildChildEnv(setup.env, plan.platform),
-    runner: setup.runner,
-    platform: plan.platform,
-    signal: plan.signal,
-    budget: { clock: plan.clock, startedAt: setup.startedAt, ms: plan.timeBudgetMs, useTimer: isDefaultClock(plan.clock) },
+    ...runRequest(plan, run),
+    argv: buildFilesArgv({ threads: run.threads ?? defaultThreads(), maxDepth: scope.maxDepth, excludes: scope.excludes, hidden: scope.hidden, caseSensitive: scope.caseSensitive }),
     delimiter: 0,
-    maxRecordBytes: setup.maxRecordBytes ?? MAX_RECORD_BYTES,
-    newConsumer: () => new FileCollector(plan),
+    maxRecordBytes: run.maxRecordBytes ?? MAX_RECORD_BYTES,
+    newConsumer: () => new FileCollector(plan, rules),
   });
-  const keep = buildSkipFilter(plan);
+  const keep = (entry: SkippedEntry) => rules.wouldRead(entry.path);
   const skipped = outcome.stderr.skipped.filter(keep);
   const files = outcome.consumer;
   let verdict = outcome.verdict;
   if (files.suspects.length > 0) {
-    const settled = await settleUndecodable(plan, files.suspects, keep);
-    skipped.push(...settled.skipped);
-    for (const rel of settled.matches) {
-      if (files.rels.length < plan.maxResults) files.rels.push(rel);
+    const checked = await checkUndecodable(plan.scope, files.suspects, keep);
+    skipped.push(...checked.skipped);
+    for (const rel of checked.matches) {
+      if (files.rels.length < plan.limits.maxResults) files.rels.push(rel);
       else if (verdict.stopReason === undefined) verdict = { ...verdict, stopReason: 'result-limit' };
     }
   }
-  return buildResult(plan, setup, verdict, outcome.recovery, files, skipped, outcome.stderr.unclassified);
+  return buildResult(plan, run, format, verdict, outcome.recovery, files, skipped, outcome.stderr.unclassified);
+}
+
+/** The parts of a ripgrep run every search fills the same way, from the plan. */
+export function runRequest(plan: SearchPlan<unknown>, run: RipgrepRun) {
+  const { scope, limits, backend } = plan;
+  return { rg: run.rg, cwd: scope.root, env: buildChildEnv(backend.env, scope.platform), runner: run.runner, platform: scope.platform, signal: limits.signal, deadline: run.deadline };
 }
 
 function buildResult(
-  plan: WalkPlan,
-  setup: RipgrepSetup,
+  plan: FindPlan,
+  run: RipgrepRun,
+  format: (rel: string) => string,
   verdict: Verdict,
   recovery: RecoveryInfo,
   files: FileCollector,
   skipped: SkippedEntry[],
   unclassified = 0,
 ): FindResult {
-  const gaps = isDepthLimited(plan.maxDepth, setup.patterns) ? (['depth-limit'] as const) : [];
-  const incompleteReasons = collectReasons(verdict, skipped, unclassified, gaps);
+  const gaps = plan.scope.depthLimited ? (['depth-limit'] as const) : [];
   const rels = files.rels.sort();
   return {
-    matches: plan.absolute ? rels.map(setup.format) : rels,
+    matches: plan.query.absolute ? rels.map(format) : rels,
     matchedCount: rels.length,
     skipped,
     skippedCount: skipped.length,
@@ -106,18 +94,18 @@ function buildResult(
     linkMatchedCount: 0,
     linksExamined: false,
     excludedCount: files.excluded,
-    ...verdictFields(incompleteReasons),
-    stats: { dirsRead: 0, entriesSeen: files.seen, elapsedMs: plan.clock.now() - setup.startedAt, dirsPeeked: 0 },
+    ...verdictFields(collectReasons(verdict, skipped, unclassified, gaps)),
+    stats: { dirsRead: 0, entriesSeen: files.seen, elapsedMs: run.deadline.elapsed(), dirsPeeked: 0 },
     backend: 'ripgrep',
     recovery,
   };
 }
 
 /** The walker's "no I/O at all" cases: an aborted signal, a spent budget. */
-export function stoppedBeforeStart(plan: WalkPlan, startedAt: number): Verdict | undefined {
+export function stoppedBeforeStart(plan: SearchPlan<unknown>, deadline: Deadline): Verdict | undefined {
   const empty = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false };
-  if (plan.signal?.aborted) return judgeRun({ kind: 'stopped', cause: 'aborted' }, empty);
-  if (plan.clock.now() - startedAt >= plan.timeBudgetMs) return judgeRun({ kind: 'stopped', cause: 'timeout' }, empty);
+  if (plan.limits.signal?.aborted) return judgeRun({ kind: 'stopped', cause: 'aborted' }, empty);
+  if (deadline.passed()) return judgeRun({ kind: 'stopped', cause: 'timeout' }, empty);
   return undefined;
 }
 
@@ -147,8 +135,8 @@ export async function checkRoot(root: string): Promise<string | undefined> {
 }
 
 /**
- * Collects the listed paths the walker would return. Stops (returns false) at match
- * `maxResults + 1`: seeing it proves the limit cut something off.
+ * Collects the listed paths the walker would return (src/walk/rules.ts). Stops (returns false) at
+ * match `maxResults + 1`: seeing it proves the limit cut something off.
  */
 class FileCollector implements RecordConsumer {
   readonly rels: string[] = [];
@@ -159,9 +147,9 @@ class FileCollector implements RecordConsumer {
   private readonly accept: (rel: string) => boolean;
   private readonly maxResults: number;
 
-  constructor(plan: WalkPlan) {
-    this.accept = buildFileFilter(plan, () => this.excluded++);
-    this.maxResults = plan.maxResults;
+  constructor(plan: FindPlan, rules: WalkRules) {
+    this.accept = rules.buildListedFileTest(() => this.excluded++);
+    this.maxResults = plan.limits.maxResults;
   }
 
   record(text: string): boolean {
@@ -176,63 +164,4 @@ class FileCollector implements RecordConsumer {
     this.rels.push(rel);
     return true;
   }
-}
-
-/**
- * The walker's decision for a listed file, made on its path: depth, hidden names, excluded
- * directories on the way and the file itself, then the pattern. Perf: the common options (hidden
- * files in, nothing excluded, no depth limit) need only the matcher.
- */
-export function buildFileFilter(plan: WalkPlan, onExcluded: () => void): (rel: string) => boolean {
-  const { matcher, excluder, hidden, maxDepth } = plan;
-  const baseName = (rel: string) => rel.slice(rel.lastIndexOf('/') + 1);
-  if (hidden && !excluder.active && !Number.isFinite(maxDepth)) return (rel) => matcher.matches(rel, baseName(rel));
-  return (rel) => {
-    let depth = 1;
-    let start = 0;
-    for (let slash = rel.indexOf('/'); slash >= 0; slash = rel.indexOf('/', start)) {
-      const name = rel.slice(start, slash);
-      if (!hidden && name.startsWith('.')) return false;
-      if (excluder.active && excluder.isExcluded(rel.slice(0, slash), name, true)) {
-        onExcluded();
-        return false;
-      }
-      depth++;
-      start = slash + 1;
-    }
-    const name = rel.slice(start);
-    if (depth > maxDepth || (!hidden && name.startsWith('.'))) return false;
-    if (excluder.active && excluder.isExcluded(rel, name, false)) {
-      onExcluded();
-      return false;
-    }
-    return matcher.matches(rel, name);
-  };
-}
-
-/**
- * Keeps a directory ripgrep could not read only if the walker would have tried to read it: ripgrep
- * enters directories the walker prunes (no pattern can match inside), leaves out (excluded, hidden)
- * or only peeks at (at the depth limit, where a failure is `depth-limit`, not `skipped`).
- */
-export function buildSkipFilter(plan: WalkPlan): (entry: SkippedEntry) => boolean {
-  const { matcher, excluder, hidden, maxDepth } = plan;
-  return ({ path }) => {
-    if (path === '.') return true;
-    let depth = 0;
-    let start = 0;
-    for (;;) {
-      const slash = path.indexOf('/', start);
-      const end = slash < 0 ? path.length : slash;
-      const name = path.slice(start, end);
-      const rel = path.slice(0, end);
-      depth++;
-      if (depth >= maxDepth) return false;
-      if (!hidden && name.startsWith('.')) return false;
-      if (excluder.active && excluder.isExcluded(rel, name, true)) return false;
-      if (matcher.prunes && !matcher.couldMatchInside(rel)) return false;
-      if (slash < 0) return true;
-      start = slash + 1;
-    }
-  };
 }

@@ -15,7 +15,7 @@
  *   the run is the real ripgrep started here (`spawnRunner`): an injected runner's output need not
  *   describe this disk. A run we stopped for the caller's signal or the budget does no more I/O.
  */
-import { setBudgetTimer, type BudgetTimer, type Clock } from '../options.js';
+import type { BudgetTimer, Deadline } from '../limits.js';
 import type { Platform } from '../patterns.js';
 import { errorCodeOf, type RecoveryInfo } from '../result.js';
 import { threadsOf, withThreads } from './argv.js';
@@ -30,16 +30,6 @@ export interface RecordConsumer {
   record(text: string): boolean;
 }
 
-/** The time budget, measured from the start of the search (a retry does not get a fresh one). */
-export interface Budget {
-  clock: Clock;
-  startedAt: number;
-  /** Infinity for none. */
-  ms: number;
-  /** Arm a timer: only with the real clock (an injected clock is read at each chunk instead). */
-  useTimer: boolean;
-}
-
 export interface RunRequest<C extends RecordConsumer> {
   rg: ResolvedRipgrep;
   /** Holds `--threads N`. */
@@ -49,7 +39,8 @@ export interface RunRequest<C extends RecordConsumer> {
   runner: ProcessRunner;
   platform: Platform;
   signal: AbortSignal | undefined;
-  budget: Budget;
+  /** The search's time budget, from its start (a retry does not get a fresh one). */
+  deadline: Deadline;
   /** 0 (NUL) for `--null`, 10 (newline) for `--json`. */
   delimiter: number;
   /** Cap on one unfinished stdout record or stderr line, in bytes. */
@@ -91,8 +82,8 @@ interface Attempt<C> {
 const NEWLINE = 10;
 
 function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonly string[]): Promise<Attempt<C>> {
-  const { budget, signal } = request;
-  const overBudget = () => budget.clock.now() - budget.startedAt >= budget.ms;
+  const { deadline, signal } = request;
+  const overBudget = () => deadline.passed();
   return new Promise((resolve) => {
     const consumer = request.newConsumer();
     const stderr = new StderrReader(request.platform);
@@ -133,10 +124,8 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
     if (signal?.aborted) return settle({ kind: 'stopped', cause: 'aborted' });
     if (overBudget()) return settle({ kind: 'stopped', cause: 'timeout' });
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (budget.useTimer) {
-      const left = budget.ms - (budget.clock.now() - budget.startedAt);
-      timer = setBudgetTimer(left, () => settle({ kind: 'stopped', cause: 'timeout' }));
-    }
+    // With the real clock, a timer; an injected clock is read at each chunk instead.
+    timer = deadline.arm(() => settle({ kind: 'stopped', cause: 'timeout' }));
 
     const listener: ProcessListener = {
       stdout(chunk) {

@@ -10,13 +10,12 @@
  * "nothing there" is true, and no entry is made, where the walker, which cannot open it, reports a gap.
  */
 import { promises as fsp } from 'node:fs';
-import type { WalkPlan } from '../options.js';
+import type { Scope } from '../plan/search-plan.js';
 import { errorCodeOf, type SkippedEntry } from '../result.js';
-import { nativePath } from '../paths.js';
 
 export const REPLACEMENT_CHAR = '\uFFFD';
 
-export interface Settled {
+export interface Checked {
   /** Suspects that name real files. */
   matches: string[];
   skipped: SkippedEntry[];
@@ -26,14 +25,14 @@ export interface Settled {
  * Checks listed, matching paths that hold U+FFFD. `keepDir` says whether the walker would have
  * tried to read a directory (the same rule as for ripgrep's stderr).
  */
-export async function settleUndecodable(plan: WalkPlan, suspects: readonly string[], keepDir: (entry: SkippedEntry) => boolean): Promise<Settled> {
-  const settled: Settled = { matches: [], skipped: [] };
+export async function checkUndecodable(scope: Scope, suspects: readonly string[], keepDir: (entry: SkippedEntry) => boolean): Promise<Checked> {
+  const answer: Checked = { matches: [], skipped: [] };
   const checked = new Map<string, Promise<string | undefined>>();
   const reported = new Set<string>();
   const matched = new Set<string>();
   const check = (rel: string, wantFile: boolean) => {
     let answer = checked.get(rel);
-    if (answer === undefined) checked.set(rel, (answer = lstatCode(plan, rel, wantFile)));
+    if (answer === undefined) checked.set(rel, (answer = lstatCode(scope, rel, wantFile)));
     return answer;
   };
   for (const rel of suspects) {
@@ -52,7 +51,7 @@ export async function settleUndecodable(plan: WalkPlan, suspects: readonly strin
       const entry = { path: prefix, code };
       if (isFile || keepDir(entry)) {
         reported.add(prefix);
-        settled.skipped.push(entry);
+        answer.skipped.push(entry);
       }
     }
     if (!ok) continue;
@@ -64,24 +63,23 @@ export async function settleUndecodable(plan: WalkPlan, suspects: readonly strin
       const entry = { path: twin, code: 'EILSEQ' };
       if (!reported.has(twin) && (twin === rel || keepDir(entry))) {
         reported.add(twin);
-        settled.skipped.push(entry);
+        answer.skipped.push(entry);
       }
       continue;
     }
     matched.add(rel);
-    settled.matches.push(rel);
+    answer.matches.push(rel);
   }
-  return settled;
+  return answer;
 }
 
 /** The decoded path names something else than ripgrep listed (a link, a directory): drop it, no entry. */
 const MISMATCH = 'mismatch';
 
 /** Undefined when the decoded path names what ripgrep saw; else the code to skip it with, or MISMATCH. */
-async function lstatCode(plan: WalkPlan, rel: string, wantFile: boolean): Promise<string | undefined> {
-  const native = nativePath(plan.rootPrefix, plan.sep, rel);
+async function lstatCode(scope: Scope, rel: string, wantFile: boolean): Promise<string | undefined> {
   try {
-    const stats = await fsp.lstat(native);
+    const stats = await fsp.lstat(scope.nativePath(rel));
     return (wantFile ? stats.isFile() : stats.isDirectory()) ? undefined : MISMATCH;
   } catch (error) {
     const code = errorCodeOf(error);

@@ -8,18 +8,10 @@
  * times with a growing pause, then record it as skipped like any other error.
  */
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
-import { isDefaultClock, setBudgetTimer, type BudgetTimer } from '../options.js';
-import { classifyErrorCode, errorCodeOf } from '../result.js';
+import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
 import type { DirTask, Walk } from './engine.js';
 
-/** Pauses before retrying a read that ran out of file handles, in milliseconds. */
-export const RETRY_DELAYS_MS: readonly number[] = [10, 40, 160, 640];
-
 const WITH_TYPES = { withFileTypes: true } as const;
-
-function isRetryable(error: unknown): boolean {
-  return classifyErrorCode(errorCodeOf(error)) === 'retryable';
-}
 
 function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -30,15 +22,16 @@ function readdirSyncRetrying(fs: FsLike, path: string): DirentLike[] {
     try {
       return fs.readdirSync(path, WITH_TYPES);
     } catch (error) {
-      if (attempt >= RETRY_DELAYS_MS.length || !isRetryable(error)) throw error;
-      sleepSync(RETRY_DELAYS_MS[attempt]!);
+      const pause = retryDelay(error, attempt);
+      if (pause === undefined) throw error;
+      sleepSync(pause);
     }
   }
 }
 
 /** Runs the whole walk synchronously. Throws only what the engine throws (a root that is missing). */
 export function runSync(walk: Walk): void {
-  const { fs } = walk.plan;
+  const { fs } = walk.plan.scope;
   for (;;) {
     const task = walk.nextTask();
     if (task === undefined || walk.shouldStop()) return;
@@ -93,7 +86,7 @@ export class AsyncDriver {
   private peeksInFlight = 0;
   private peekAllowance = 1;
   private timer: BudgetTimer | undefined;
-  private settle!: (error?: unknown) => void;
+  private resolveDone!: (error?: unknown) => void;
   private readonly onAbort = () => {
     this.walk.abort();
     this.finish();
@@ -103,13 +96,11 @@ export class AsyncDriver {
     this.walk = walk;
     this.flow = flow;
     this.done = new Promise<void>((resolve, reject) => {
-      this.settle = (error) => (error === undefined ? resolve() : reject(error));
+      this.resolveDone = (error) => (error === undefined ? resolve() : reject(error));
     });
-    const { signal, timeBudgetMs, clock } = walk.plan;
-    signal?.addEventListener('abort', this.onAbort, { once: true });
-    // With the real clock, a read that hangs must not hold the answer past the budget. An injected
-    // clock is the caller's to advance: it is checked between reads only.
-    if (Number.isFinite(timeBudgetMs) && isDefaultClock(clock)) this.armTimer(timeBudgetMs);
+    walk.plan.limits.signal?.addEventListener('abort', this.onAbort, { once: true });
+    // A read that hangs must not hold the answer past the budget (with the real clock: src/limits.ts).
+    this.timer = walk.deadline.arm(this.onBudgetDue);
     this.pump();
   }
 
@@ -117,20 +108,19 @@ export class AsyncDriver {
     this.pump();
   }
 
-  private armTimer(ms: number): void {
-    this.timer = setBudgetTimer(ms, () => {
-      if (this.finished) return;
-      if (this.walk.shouldStop()) this.finish();
-      else this.armTimer(5);
-    });
-  }
+  /** The timer can fire a hair before the clock agrees the budget is spent: then look again soon. */
+  private readonly onBudgetDue = (): void => {
+    if (this.finished) return;
+    if (this.walk.shouldStop()) this.finish();
+    else this.timer = setBudgetTimer(5, this.onBudgetDue);
+  };
 
   private finish(error?: unknown): void {
     if (this.finished) return;
     this.finished = true;
     this.timer?.clear();
-    this.walk.plan.signal?.removeEventListener('abort', this.onAbort);
-    this.settle(error);
+    this.walk.plan.limits.signal?.removeEventListener('abort', this.onAbort);
+    this.resolveDone(error);
   }
 
   /** Issues reads and feeds finished ones to the engine in order. Re-entrant calls are folded into the running one. */
@@ -179,14 +169,14 @@ export class AsyncDriver {
    */
   private settlePeek(): void {
     this.peeksInFlight--;
-    if (!this.walk.depthLimitSeen) this.peekAllowance = Math.min(this.peekAllowance * 2, this.walk.plan.concurrency);
+    if (!this.walk.depthLimitSeen) this.peekAllowance = Math.min(this.peekAllowance * 2, this.walk.plan.walk.concurrency);
   }
 
   private issueReads(): void {
     const walk = this.walk;
     // The window holds reads in flight and reads done but not yet taken: bounding it (not just the
     // reads in flight) bounds the listings held in memory while a stream's reader is slow.
-    while (this.window.length < this.walk.plan.concurrency && walk.hasQueued) {
+    while (this.window.length < walk.plan.walk.concurrency && walk.hasQueued) {
       if (walk.nextIsPeek && this.peeksInFlight >= this.peekAllowance) return;
       const task = walk.nextTask();
       if (task === undefined || walk.shouldStop()) return;
@@ -201,11 +191,13 @@ export class AsyncDriver {
     this.inFlight++;
     const callback = (error: NodeJS.ErrnoException | null, entries: DirentLike[]) => {
       if (this.finished) return;
-      if (error && isRetryable(error) && read.attempt < RETRY_DELAYS_MS.length) {
+      const pause = error ? retryDelay(error, read.attempt) : undefined;
+      if (pause !== undefined) {
+        read.attempt++;
         setTimeout(() => {
           this.inFlight--;
           if (!this.finished) this.startRead(read);
-        }, RETRY_DELAYS_MS[read.attempt++]);
+        }, pause);
         return;
       }
       this.inFlight--;
@@ -215,7 +207,7 @@ export class AsyncDriver {
       this.pump();
     };
     try {
-      this.walk.plan.fs.readdir(read.path, WITH_TYPES, callback);
+      this.walk.plan.scope.fs.readdir(read.path, WITH_TYPES, callback);
     } catch (error) {
       callback(error as NodeJS.ErrnoException, []);
     }
@@ -235,7 +227,7 @@ export class AsyncDriver {
         this.pump();
       };
       try {
-        this.walk.plan.fs.lstat(read.path + name, callback);
+        this.walk.plan.scope.fs.lstat(read.path + name, callback);
       } catch (error) {
         callback(error as NodeJS.ErrnoException, undefined as unknown as StatsLike);
       }

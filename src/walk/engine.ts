@@ -9,9 +9,10 @@
  */
 import { rootError } from '../errors.js';
 import type { DirentLike, StatsLike } from '../fs.js';
-import type { WalkPlan } from '../options.js';
+import { Deadline } from '../limits.js';
+import type { SearchPlan } from '../plan/search-plan.js';
 import { MAX_LINK_MATCHES, ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
-import { nativePath } from '../paths.js';
+import { WalkRules } from './rules.js';
 
 /** A directory the walk has decided to list. */
 export interface DirTask {
@@ -40,12 +41,15 @@ export type MatchSink = (base: string, name: string) => void;
 const CHECK_EVERY = 256;
 
 export class Walk {
-  readonly plan: WalkPlan;
+  readonly plan: SearchPlan<unknown>;
+  /** The budget, from the walk's start. */
+  readonly deadline: Deadline;
+  private readonly rules: WalkRules;
+  private readonly maxMatches: number;
   private readonly queue: DirTask[] = [];
   private head = 0;
   private readonly reasons = new ReasonLog();
   private readonly skipped: SkippedEntry[] = [];
-  private readonly startedAt: number;
   private readonly onMatch: MatchSink;
   private matchedCount = 0;
   private symlinkSkipped = 0;
@@ -57,12 +61,18 @@ export class Walk {
   private dirsPeeked = 0;
   private entriesSeen = 0;
 
-  constructor(plan: WalkPlan, onMatch: MatchSink) {
+  /**
+   * `maxMatches`: matches to return before the walk stops (`result-limit`): the plan's
+   * `maxResults` for a file search; content search counts hits, not files, so its walk has none.
+   */
+  constructor(plan: SearchPlan<unknown>, onMatch: MatchSink, maxMatches = plan.limits.maxResults) {
     this.plan = plan;
     this.onMatch = onMatch;
-    this.startedAt = plan.clock.now();
-    if (plan.signal?.aborted) this.reasons.stop('aborted');
-    const rootIsBoundary = plan.maxDepth === 0;
+    this.maxMatches = maxMatches;
+    this.rules = new WalkRules(plan.scope);
+    this.deadline = new Deadline(plan.limits.clock, plan.limits.timeBudgetMs);
+    if (plan.limits.signal?.aborted) this.reasons.stop('aborted');
+    const rootIsBoundary = plan.scope.maxDepth === 0;
     this.queue.push({ rel: '', depth: 0, peek: rootIsBoundary });
   }
 
@@ -73,7 +83,7 @@ export class Walk {
 
   /** The native path of a queued directory. */
   pathOf(task: DirTask): string {
-    return nativePath(this.plan.rootPrefix, this.plan.sep, task.rel);
+    return this.plan.scope.nativePath(task.rel);
   }
 
   /** The next directory to list, or undefined when the queue is empty. Peeks made pointless are dropped. */
@@ -109,8 +119,8 @@ export class Walk {
   /** Checks the signal and the time budget; true when the walk must stop. */
   shouldStop(): boolean {
     if (this.reasons.stopped) return true;
-    if (this.plan.signal?.aborted) return this.reasons.stop('aborted');
-    if (this.plan.clock.now() - this.startedAt >= this.plan.timeBudgetMs) return this.reasons.stop('time-budget');
+    if (this.plan.limits.signal?.aborted) return this.reasons.stop('aborted');
+    if (this.deadline.passed()) return this.reasons.stop('time-budget');
     return false;
   }
 
@@ -126,13 +136,9 @@ export class Walk {
   acceptEntries(task: DirTask, entries: DirentLike[]): UnknownEntries {
     if (task.peek) return this.acceptPeek(task, entries);
     this.dirsRead++;
-    this.plan.onDirectory?.(task.rel, entries);
-    const { matcher, excluder, hidden, maxDepth } = this.plan;
+    this.plan.walk.onDirectory?.(task.rel, entries);
+    const rules = this.rules;
     const base = task.rel;
-    const childDepth = task.depth + 1;
-    const descend = childDepth < maxDepth;
-    const filterExcluded = excluder.active;
-    const needsPath = !matcher.nameOnly;
     let unknown: UnknownEntries;
     let undecodable: Set<string> | undefined;
     let i = 0;
@@ -140,7 +146,7 @@ export class Walk {
       if (i % CHECK_EVERY === CHECK_EVERY - 1 && this.shouldStop()) break;
       const entry = entries[i]!;
       const name = entry.name;
-      if (!hidden && name.charCodeAt(0) === 46 /* . */) continue;
+      if (rules.isHiddenName(name)) continue;
       // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is
       // what the string opens. The first is handled as usual (a read or an lstat then finds which it
       // is); every later one can never be opened: a gap, never a second copy of the first.
@@ -153,20 +159,17 @@ export class Walk {
         undecodable.add(name);
       }
       if (entry.isFile()) {
-        if (filterExcluded && excluder.isExcluded(base + name, name, false)) this.excludedCount++;
-        else if (matcher.matches(needsPath ? base + name : name, name)) {
+        const verdict = rules.file(base, name);
+        if (verdict === 'excluded') this.excludedCount++;
+        else if (verdict === 'match') {
           // A name that was not valid UTF-8 may not round-trip: lstat it before returning it.
           if (maybeUndecodable) (unknown ??= []).push(name);
           else if (!this.addMatch(base, name)) break;
         }
       } else if (entry.isDirectory()) {
-        this.addDir(base + name, name, childDepth, descend);
+        this.addDir(base + name, name, task.depth + 1);
       } else if (entry.isSymbolicLink()) {
-        if (filterExcluded && excluder.isExcluded(base + name, name, false)) this.excludedCount++;
-        else {
-          this.symlinkSkipped++;
-          if (matcher.matches(needsPath ? base + name : name, name)) this.addLinkMatch(base + name);
-        }
+        this.addLink(base, name);
       } else if (!isSpecialFile(entry)) {
         (unknown ??= []).push(name);
       }
@@ -183,19 +186,18 @@ export class Walk {
       this.skip(rel, addressableCode(errorCodeOf(error), rel));
       return;
     }
-    const { matcher, excluder } = this.plan;
-    if (stats.isDirectory()) {
-      if (task.peek) this.peekFound(rel, true);
-      else this.addDir(rel, name, task.depth + 1, task.depth + 1 < this.plan.maxDepth);
-    } else if (excluder.active && excluder.isExcluded(rel, name, false)) {
-      this.excludedCount++;
+    const isDirectory = stats.isDirectory();
+    // Beyond the depth limit nothing is returned, links included: an entry only proves the gap.
+    if (task.peek) {
+      if ((isDirectory || stats.isFile()) && this.rules.isBeyondLimit(rel, name, isDirectory)) this.reasons.note('depth-limit');
+    } else if (isDirectory) {
+      this.addDir(rel, name, task.depth + 1);
     } else if (stats.isSymbolicLink()) {
-      this.symlinkSkipped++;
-      // Beyond the depth limit nothing is returned, links included.
-      if (!task.peek && matcher.matches(rel, name)) this.addLinkMatch(rel);
-    } else if (stats.isFile() && matcher.matches(rel, name)) {
-      if (task.peek) this.peekFound(rel, false);
-      else this.addMatch(task.rel, name);
+      this.addLink(task.rel, name);
+    } else {
+      const verdict = this.rules.file(task.rel, name);
+      if (verdict === 'excluded') this.excludedCount++;
+      else if (verdict === 'match' && stats.isFile()) this.addMatch(task.rel, name);
     }
   }
 
@@ -203,7 +205,7 @@ export class Walk {
   acceptError(task: DirTask, error: unknown): void {
     const code = addressableCode(errorCodeOf(error), task.rel);
     const isRoot = task.rel === '';
-    if (isRoot && (code === 'ENOENT' || code === 'ENOTDIR')) throw rootError(this.plan.root, code);
+    if (isRoot && (code === 'ENOENT' || code === 'ENOTDIR')) throw rootError(this.plan.scope.root, code);
     // A directory at the limit that cannot be listed may hold anything: that is the depth limit's gap.
     if (task.peek) {
       if (classifyErrorCode(code) !== 'vanished') this.reasons.note('depth-limit');
@@ -214,12 +216,11 @@ export class Walk {
 
   /** Live counters, cheap enough to read on every progress tick. */
   progress(): FindProgress {
-    return { dirsRead: this.dirsRead, entriesSeen: this.entriesSeen, matchedCount: this.matchedCount, elapsedMs: this.plan.clock.now() - this.startedAt };
+    return { dirsRead: this.dirsRead, entriesSeen: this.entriesSeen, matchedCount: this.matchedCount, elapsedMs: this.deadline.elapsed() };
   }
 
   /** The summary of everything seen so far. */
   summary(): FindSummary {
-    const incompleteReasons = this.reasons.list();
     return {
       matchedCount: this.matchedCount,
       skipped: this.skipped,
@@ -230,20 +231,15 @@ export class Walk {
       linkMatchedCount: this.linkMatchedCount,
       linksExamined: true,
       excludedCount: this.excludedCount,
-      ...verdictFields(incompleteReasons),
-      stats: {
-        dirsRead: this.dirsRead,
-        entriesSeen: this.entriesSeen,
-        elapsedMs: this.plan.clock.now() - this.startedAt,
-        dirsPeeked: this.dirsPeeked,
-      },
+      ...verdictFields(this.reasons.list()),
+      stats: { dirsRead: this.dirsRead, entriesSeen: this.entriesSeen, elapsedMs: this.deadline.elapsed(), dirsPeeked: this.dirsPeeked },
       backend: 'walker',
     };
   }
 
-  /** Records a match; false (and the walk stopped) when it is one more than `maxResults`. */
+  /** Records a match; false (and the walk stopped) when it is one more than the match limit. */
   private addMatch(base: string, name: string): boolean {
-    if (this.matchedCount >= this.plan.maxResults) {
+    if (this.matchedCount >= this.maxMatches) {
       this.reasons.stop('result-limit');
       return false;
     }
@@ -252,40 +248,40 @@ export class Walk {
     return true;
   }
 
-  /** Records a matching link: counted always, named up to the cap. Never a match, never a limit. */
-  private addLinkMatch(rel: string): void {
-    this.linkMatchedCount++;
-    if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(rel);
-  }
-
-  private addDir(rel: string, name: string, depth: number, descend: boolean): void {
-    const { excluder, matcher } = this.plan;
-    if (excluder.active && excluder.isExcluded(rel, name, true)) {
+  /** A symlink: never followed, never a match. Counted; named when it matches, up to the cap. Never a limit. */
+  private addLink(base: string, name: string): void {
+    const verdict = this.rules.file(base, name);
+    if (verdict === 'excluded') {
       this.excludedCount++;
       return;
     }
-    // Perf: a directory no pattern can match into is never read; that is not a coverage gap.
-    if (matcher.prunes && !matcher.couldMatchInside(rel)) return;
-    if (descend) this.queue.push({ rel: rel + '/', depth, peek: false });
-    else if (!this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true });
+    this.symlinkSkipped++;
+    if (verdict !== 'match') return;
+    this.linkMatchedCount++;
+    if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(base + name);
+  }
+
+  private addDir(rel: string, name: string, depth: number): void {
+    const verdict = this.rules.directory(rel, name, depth);
+    if (verdict === 'excluded') this.excludedCount++;
+    else if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false });
+    else if (verdict === 'limit' && !this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true });
   }
 
   private acceptPeek(task: DirTask, entries: DirentLike[]): UnknownEntries {
     // A read issued before another peek proved the point has nothing left to prove.
     if (this.reasons.has('depth-limit')) return undefined;
     this.dirsPeeked++;
-    const { matcher, excluder, hidden } = this.plan;
     let unknown: UnknownEntries;
     for (const entry of entries) {
       const name = entry.name;
-      if (!hidden && name.charCodeAt(0) === 46) continue;
-      const rel = task.rel + name;
-      const isDir = entry.isDirectory();
-      if (excluder.active && excluder.isExcluded(rel, name, isDir)) continue;
-      if (isDir) {
-        if (this.peekFound(rel, true)) return undefined;
-      } else if (entry.isFile()) {
-        if (matcher.matches(rel, name) && this.peekFound(rel, false)) return undefined;
+      if (this.rules.isHiddenName(name)) continue;
+      const isDirectory = entry.isDirectory();
+      if (isDirectory || entry.isFile()) {
+        if (this.rules.isBeyondLimit(task.rel + name, name, isDirectory)) {
+          this.reasons.note('depth-limit');
+          return undefined;
+        }
       } else if (!entry.isSymbolicLink() && !isSpecialFile(entry)) {
         (unknown ??= []).push(name);
       }
@@ -293,22 +289,11 @@ export class Walk {
     return unknown;
   }
 
-  /** Something beyond the depth limit: a matching file, or a directory the pattern could enter. */
-  private peekFound(rel: string, isDir: boolean): boolean {
-    if (isDir && this.plan.matcher.prunes && !this.plan.matcher.couldMatchInside(rel)) return false;
-    this.reasons.note('depth-limit');
-    return true;
-  }
-
   /** A later name that decodes like an earlier one in the same directory: unreadable, if it could matter. */
   private skipTwin(rel: string, name: string): void {
-    const { matcher, excluder } = this.plan;
-    if (excluder.active && excluder.isExcluded(rel, name, false) && excluder.isExcluded(rel, name, true)) {
-      this.excludedCount++;
-      return;
-    }
-    const couldMatter = matcher.matches(rel, name) || !matcher.prunes || matcher.couldMatchInside(rel);
-    if (couldMatter) this.skip(rel, 'EILSEQ');
+    const verdict = this.rules.twin(rel, name);
+    if (verdict === 'excluded') this.excludedCount++;
+    else if (verdict === 'gap') this.skip(rel, 'EILSEQ');
   }
 
   private skip(path: string, code: string): void {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FindFileError, MAX_QUERY_BYTES, searchContent, searchContentStream, type ContentOptions } from '../../src/index.js';
-import { buildMatcher, readQuery, type Query } from '../../src/content/query.js';
+import { buildLineMatcher, readQuery, type Query } from '../../src/content/query.js';
 import { buildVolume } from '../helpers/memfs.js';
 import { listOnlyFs, readFaultyFs } from '../helpers/content.js';
 
@@ -126,7 +126,7 @@ describe('multi-line detection', () => {
 });
 
 describe('the matcher', () => {
-  const build = (query: string, overrides: Partial<Query> = {}) => buildMatcher({ ...readQuery({ query }, true), ...overrides });
+  const build = (query: string, overrides: Partial<Query> = {}) => buildLineMatcher({ ...readQuery({ query }, true), ...overrides });
 
   it('finds a literal, special characters and all, from a start index, and reports the end', () => {
     const m = build('a.b(c)*$', { ignoreCase: false });
@@ -145,7 +145,7 @@ describe('the matcher', () => {
   });
 
   it('runs a regex line by line (not block-safe), with `$` at the end of the line only', () => {
-    const m = buildMatcher(readQuery({ query: 'o+$', mode: 'regex' }, true));
+    const m = buildLineMatcher(readQuery({ query: 'o+$', mode: 'regex' }, true));
     expect(m.blockSafe).toBe(false);
     expect(m.find('foo', 0)).toBe(1);
     expect(m.lastEnd).toBe(3);
@@ -156,7 +156,7 @@ describe('the matcher', () => {
 describe('long queries', () => {
   it('a 64 KiB literal is found ignoring case (the matcher works in pieces V8 can compile)', () => {
     const query = 'ab'.repeat(MAX_QUERY_BYTES / 2);
-    const m = buildMatcher(readQuery({ query, caseSensitive: false }, true));
+    const m = buildLineMatcher(readQuery({ query, caseSensitive: false }, true));
     const text = 'x' + 'Ab'.repeat(MAX_QUERY_BYTES / 2 - 1) + 'A' + ' ' + 'AB'.repeat(MAX_QUERY_BYTES / 2) + 'x';
     expect(m.find(text, 0)).toBe(MAX_QUERY_BYTES + 1);
     expect(m.lastEnd).toBe(2 * MAX_QUERY_BYTES + 1);
@@ -164,21 +164,21 @@ describe('long queries', () => {
 
   it('a piece boundary never splits a surrogate pair, and candidates that fail later pieces are passed over', () => {
     const query = '😀'.repeat(700) + 'q'; // 1401 units: the first cut would fall inside a pair
-    const m = buildMatcher(readQuery({ query, caseSensitive: false }, true));
+    const m = buildLineMatcher(readQuery({ query, caseSensitive: false }, true));
     expect(m.find('😀'.repeat(701) + 'Q', 0)).toBe(2);
     expect(m.find('😀'.repeat(700) + 'r', 0)).toBe(-1);
   });
 
   it('a 64 KiB case-insensitive regex compiles and matches; a bad one is refused up front with the engine\'s reason', () => {
-    const big = buildMatcher(readQuery({ query: 'x'.repeat(MAX_QUERY_BYTES), mode: 'regex', caseSensitive: false }, true));
+    const big = buildLineMatcher(readQuery({ query: 'x'.repeat(MAX_QUERY_BYTES), mode: 'regex', caseSensitive: false }, true));
     expect(big.find('a', 0)).toBe(-1);
-    const mid = buildMatcher(readQuery({ query: 'x'.repeat(1024), mode: 'regex', caseSensitive: false }, true));
+    const mid = buildLineMatcher(readQuery({ query: 'x'.repeat(1024), mode: 'regex', caseSensitive: false }, true));
     expect(mid.find(`a${'X'.repeat(1024)}`, 0)).toBe(1);
     expect(() => readQuery({ query: 'a(b', mode: 'regex' }, true)).toThrow(/^query is not a valid regex \(RE2 syntax, as ripgrep's\): missing closing \)/);
   });
 
   it('matches a catastrophic-backtracking regex in linear time: (a+)+$ over 100,000 a\'s and a ! returns at once', () => {
-    const m = buildMatcher(readQuery({ query: '(a+)+$', mode: 'regex' }, true));
+    const m = buildLineMatcher(readQuery({ query: '(a+)+$', mode: 'regex' }, true));
     expect(m.find(`${'a'.repeat(100_000)}!`, 0)).toBe(-1);
     expect(m.find('aaa', 0)).toBe(0);
     expect(m.lastEnd).toBe(3);

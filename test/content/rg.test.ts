@@ -9,12 +9,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { searchContent, searchContentStream, type ContentHit, type ContentOptions, type RecoveryEvent } from '../../src/index.js';
 import { HitCollector } from '../../src/content/hits.js';
-import { buildContentPlan } from '../../src/content/options.js';
+import { buildContentPlan } from '../../src/plan/content-plan.js';
 import { searchWithRipgrep } from '../../src/content/rg.js';
 import { defaultThreads } from '../../src/rg/argv.js';
 import { beginEvent, endEvent, fileEvents, matchEvent, summaryEvent } from '../helpers/content.js';
 import { buildVolume } from '../helpers/memfs.js';
 import { EAGAIN_PANIC, FakeClock, FakeRipgrep, useFakeInstall, type Step } from '../helpers/rg-fake.js';
+import { Deadline } from '../../src/limits.js';
 
 let rgPath: string;
 let root: string;
@@ -311,8 +312,8 @@ describe('budgets in the stream kill the child', () => {
     const hits: ContentHit[] = [];
     const summary = await searchWithRipgrep(
       plan,
-      { rg: { path: rgPath, selectionMode: 'explicit' }, runner: fake.runner, env: {}, patterns: ['*'], excludes: [], startedAt: 0, maxRecordBytes: 1000 },
-      new HitCollector(plan.limits, (h) => hits.push(h)),
+      { rg: { path: rgPath, selectionMode: 'explicit' }, runner: fake.runner, deadline: new Deadline(plan.limits.clock, plan.limits.timeBudgetMs), maxRecordBytes: 1000 },
+      new HitCollector(plan.query.hits, (h) => hits.push(h)),
     );
     expect(fake.calls[0]!.killed).toBe(true);
     expect(hits).toHaveLength(10);

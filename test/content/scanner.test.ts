@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HitCollector } from '../../src/content/hits.js';
-import { buildMatcher, readQuery } from '../../src/content/query.js';
+import { buildLineMatcher, readQuery } from '../../src/content/query.js';
 import { FileScanner, MAX_HELD_CHARS, READ_CHUNK_BYTES, type ScanState } from '../../src/content/scanner.js';
 import type { ContentHit } from '../../src/content/types.js';
 
@@ -16,7 +16,7 @@ function scan(bytes: Uint8Array | string, query: string, options: { chunks?: Uin
   const q = readQuery({ query, caseSensitive: options.caseSensitive ?? true, mode: options.mode }, true);
   const hits: ContentHit[] = [];
   const collector = new HitCollector({ maxResults: options.maxResults ?? Infinity, maxLineChars: Infinity, maxOutputBytes: Infinity }, (h) => hits.push(h));
-  const scanner = new FileScanner('f', buildMatcher(q), q.multiline, collector);
+  const scanner = new FileScanner('f', buildLineMatcher(q), q.multiline, collector);
   const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
   let state: ScanState = 'more';
   for (const chunk of options.chunks ?? [data]) {

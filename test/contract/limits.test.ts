@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findFiles, findFilesStream, findFilesSync, searchContent, type FindOptions } from '../../src/index.js';
-import { MAX_TIMER_DELAY_MS, setBudgetTimer } from '../../src/options.js';
+import { MAX_TIMER_DELAY_MS, setBudgetTimer } from '../../src/limits.js';
 import { asFs, buildVolume, faultyFs } from '../helpers/memfs.js';
 import { hasRg } from '../helpers/real-rg.js';
 import { FakeRipgrep, makeFakeInstall, nul } from '../helpers/rg-fake.js';

@@ -4,7 +4,9 @@
  * a small cap.
  */
 import { describe, expect, it } from 'vitest';
-import { buildPlan, type FindOptions } from '../../src/options.js';
+import { Deadline } from '../../src/limits.js';
+import type { FindOptions } from '../../src/options.js';
+import { buildFindPlan } from '../../src/plan/search-plan.js';
 import { buildFilesArgv } from '../../src/rg/argv.js';
 import { listFilesWithRipgrep } from '../../src/rg/files.js';
 import { runRipgrep, type RecordConsumer } from '../../src/rg/run.js';
@@ -35,7 +37,7 @@ function run(script: Step[], platform: 'posix' | 'win32' = 'posix', maxRecordByt
     runner: fake.runner,
     platform,
     signal: undefined,
-    budget: { clock: new FakeClock(), startedAt: 0, ms: Infinity, useTimer: false },
+    deadline: new Deadline(new FakeClock(), Infinity, 0),
     delimiter: 0,
     maxRecordBytes,
     newConsumer: () => new Collect(),
@@ -93,19 +95,19 @@ describe('the byte cap', () => {
 
   it('reaches the result through the listing backend as io-error with failure kind max_buffer', async () => {
     const options: FindOptions = { root, pattern: '*' };
-    const plan = buildPlan(options);
+    const plan = buildFindPlan(options);
     const fake = new FakeRipgrep([{ stdout: nul('ok.txt') + 'q'.repeat(100) }, { hang: true }]);
-    const result = await listFilesWithRipgrep(plan, {
-      rg: { path: rgPath, selectionMode: 'explicit' },
-      runner: fake.runner,
-      env: {},
-      patterns: ['*'],
-      excludes: [],
-      startedAt: plan.clock.now(),
-      format: (rel) => rel,
-      threads: 2,
-      maxRecordBytes: 32,
-    });
+    const result = await listFilesWithRipgrep(
+      plan,
+      {
+        rg: { path: rgPath, selectionMode: 'explicit' },
+        runner: fake.runner,
+        deadline: new Deadline(plan.limits.clock, plan.limits.timeBudgetMs),
+        threads: 2,
+        maxRecordBytes: 32,
+      },
+      (rel) => rel,
+    );
     expect(fake.calls[0]!.killed).toBe(true);
     expect(result).toMatchObject({
       matches: ['ok.txt'],

@@ -1,0 +1,88 @@
+/**
+ * How content search's pure-TS path opens and reads a listed file, safely: never through a link,
+ * never a FIFO or device swapped in since the listing, never outside the root, and never stuck on a
+ * file that waits for data. Every call resolves (errors are values), so the search decides.
+ */
+import { constants as fsConstants, existsSync, readlink, realpathSync } from 'node:fs';
+import { defaultFs, type FileReaderFs, type StatsLike } from '../fs.js';
+import { retryDelay } from '../limits.js';
+
+export type Opened = { ok: true; fd: number } | { ok: false; error: unknown };
+export type Read = { ok: true; bytes: number } | { ok: false; error: unknown };
+
+/**
+ * How a listed file is opened, where the platform has the flags (not Windows). `O_NOFOLLOW`: a file
+ * swapped for a link after the walk listed it is not followed (`ELOOP`, a gap), so the search never
+ * reads through a link into another tree. `O_NONBLOCK`: a FIFO swapped in, or a file that waits for
+ * data (`/proc/kmsg`), cannot hold a libuv thread (and with it the process's exit) forever.
+ */
+const OPEN_FLAGS: string | number =
+  fsConstants.O_NOFOLLOW === undefined || fsConstants.O_NONBLOCK === undefined ? 'r' : fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+
+/**
+ * Opens a listed file (retried like a directory read when the process is out of file handles:
+ * `onOutOfHandles` lets the caller hold fewer) and checks, on the descriptor itself, that it is a
+ * regular file: a FIFO, device or directory swapped in since the listing is closed unread and
+ * reported as `EFTYPE` (a gap: it is not what was listed).
+ */
+export async function openListedFile(fs: FileReaderFs, path: string, onOutOfHandles: () => void): Promise<Opened> {
+  for (let attempt = 0; ; attempt++) {
+    const opened = await new Promise<Opened>((resolve) => {
+      try {
+        fs.open(path, OPEN_FLAGS, (error, fd) => resolve(error ? { ok: false, error } : { ok: true, fd }));
+      } catch (error) {
+        resolve({ ok: false, error });
+      }
+    });
+    if (opened.ok) return checkRegular(fs, opened.fd);
+    const pause = retryDelay(opened.error, attempt);
+    if (pause === undefined) return opened;
+    onOutOfHandles();
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+async function checkRegular(fs: FileReaderFs, fd: number): Promise<Opened> {
+  if (fs.fstat === undefined) return { ok: true, fd };
+  const stats = await new Promise<StatsLike | undefined>((resolve) => {
+    try {
+      fs.fstat!(fd, (error, value) => resolve(error ? undefined : value));
+    } catch {
+      resolve(undefined);
+    }
+  });
+  if (stats === undefined || stats.isFile()) return { ok: true, fd }; // a failed fstat: the read will say
+  fs.close(fd, () => {});
+  return { ok: false, error: Object.assign(new Error('not a regular file any more'), { code: 'EFTYPE' }) };
+}
+
+/**
+ * Linux, the real disk: is the opened descriptor the file at root/rel? `O_NOFOLLOW` guards only the
+ * last name; a directory on the way swapped for a link after the walk listed it would be followed
+ * (Node has no `openat`). `/proc/self/fd/N` names what was really opened, so a file reached through
+ * such a link is closed unread (`ELOOP`, a gap), and nothing outside the root is ever searched.
+ * Elsewhere (no /proc, an injected fs) undefined: docs/reliability.md says what remains there.
+ */
+export function buildPlaceCheck(fs: unknown, root: string): ((fd: number, rel: string) => Promise<boolean>) | undefined {
+  if (process.platform !== 'linux' || fs !== defaultFs || !existsSync('/proc/self/fd')) return undefined;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch {
+    return undefined; // the walk reports the root's own error
+  }
+  const prefix = realRoot.endsWith('/') ? realRoot : `${realRoot}/`;
+  return (fd, rel) =>
+    new Promise((resolve) => readlink(`/proc/self/fd/${fd}`, (error, target) => resolve(error === null && target === prefix + rel)));
+}
+
+/** Reads into `buffer` from `offset` to its end, at the file's current position. */
+export function readChunk(fs: FileReaderFs, fd: number, buffer: Uint8Array, offset: number): Promise<Read> {
+  return new Promise((resolve) => {
+    try {
+      fs.read(fd, buffer, offset, buffer.length - offset, null, (error, bytes) => resolve(error ? { ok: false, error } : { ok: true, bytes }));
+    } catch (error) {
+      resolve({ ok: false, error });
+    }
+  });
+}

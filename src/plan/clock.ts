@@ -1,0 +1,66 @@
+/**
+ * The clock a search reads: real time (`performance.now`) unless one is injected. An injected clock
+ * is checked, so that a broken one can never disable a time budget.
+ */
+import { FindFileError } from '../errors.js';
+import { describe } from './read.js';
+
+/** A source of time in milliseconds. Only differences are used, so any origin will do. */
+export interface Clock {
+  now(): number;
+}
+
+export const monotonicClock: Clock = { now: () => performance.now() };
+
+/** True for the clock used when none is injected: real time, so real timers agree with it. */
+export function isDefaultClock(clock: Clock): boolean {
+  return clock === monotonicClock;
+}
+
+/**
+ * An injected clock as the search reads it. Its first reading must be a finite number
+ * (`FF_INVALID_OPTION` otherwise); it is taken before any I/O and is the search's first reading,
+ * so the clock is read no more often than before. A later reading that is not a finite number must
+ * not pass for "no time has passed" (`NaN >= budget` is false, which would disable the budget), so
+ * from then on every reading lies a whole budget past the one before (the budget is spent, wherever
+ * it was measured from), or stands still when there is no budget.
+ */
+export function buildCheckedClock(clock: Clock, timeBudgetMs: number): Clock {
+  let first: unknown;
+  try {
+    first = clock.now();
+  } catch (error) {
+    throw new FindFileError('FF_INVALID_OPTION', `clock.now() threw: ${error instanceof Error ? error.message : String(error)}`, 'clock');
+  }
+  if (typeof first !== 'number' || !Number.isFinite(first)) {
+    throw new FindFileError('FF_INVALID_OPTION', `clock.now() must return a finite number of milliseconds, got ${describe(first)}`, 'clock');
+  }
+  let pending: number | undefined = first;
+  let highest = first;
+  let broken = 0;
+  return {
+    now() {
+      if (pending !== undefined) {
+        const reading = pending;
+        pending = undefined;
+        return reading;
+      }
+      if (broken === 0) {
+        const reading: unknown = clock.now();
+        if (typeof reading === 'number' && Number.isFinite(reading)) {
+          if (reading > highest) highest = reading;
+          return reading;
+        }
+      }
+      broken++;
+      return Number.isFinite(timeBudgetMs) ? highest + timeBudgetMs * broken : highest;
+    },
+  };
+}
+
+/** The clock option, checked: the real clock, or the injected one behind `buildCheckedClock`. Read last, after every other option. */
+export function readClock(value: unknown, timeBudgetMs: number): Clock {
+  if (value === undefined || value === null) return monotonicClock;
+  if (typeof (value as Clock).now !== 'function') throw new FindFileError('FF_INVALID_OPTION', 'clock must have a now() method returning milliseconds', 'clock');
+  return buildCheckedClock(value as Clock, timeBudgetMs);
+}

@@ -1,0 +1,92 @@
+/**
+ * The raw-value readers: every option a caller (a library user, the CLI, an agent host) hands in is
+ * checked by one of these, with a stable error code and a message that names the option and the
+ * value. Nothing here does I/O.
+ */
+import * as path from 'node:path';
+import { FindFileError } from '../errors.js';
+import type { Platform } from '../patterns.js';
+
+export const runningPlatform: Platform = process.platform === 'win32' ? 'win32' : 'posix';
+
+/** Throws on an option name the API does not know, suggesting the one that was probably meant. */
+export function checkOptionNames(options: object, known: readonly string[]): void {
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue;
+    const guess = known.find((k) => editDistance(k.toLowerCase(), name.toLowerCase()) <= 2);
+    throw new FindFileError('FF_UNKNOWN_OPTION', `unknown option "${name}"${guess ? `: did you mean "${guess}"?` : ''}`, name);
+  }
+}
+
+/** The options argument itself: an object. */
+export function checkOptionsObject(options: unknown): asserts options is object {
+  if (typeof options !== 'object' || options === null) {
+    throw new FindFileError('FF_INVALID_OPTION', `options must be an object, got ${describe(options)}`);
+  }
+}
+
+/** A non-negative integer, or Infinity when absent. */
+export function readLimit(value: unknown, option: string): number {
+  if (value === undefined) return Infinity;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new FindFileError('FF_INVALID_LIMIT', `${option} must be a non-negative integer, got ${describe(value)}`, option);
+  }
+  return value;
+}
+
+export function readBoolean(value: unknown, option: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new FindFileError('FF_INVALID_OPTION', `${option} must be true or false, got ${describe(value)}`, option);
+  return value;
+}
+
+export function readChoice<T extends string>(value: unknown, option: string, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!choices.includes(value as T)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${option} must be one of ${choices.map((c) => `"${c}"`).join(', ')}, got ${describe(value)}`, option);
+  }
+  return value as T;
+}
+
+/** An optional callback. */
+export function readFunction<F extends (...args: never[]) => unknown>(value: unknown, option: string): F | undefined {
+  if (value !== undefined && typeof value !== 'function') throw new FindFileError('FF_INVALID_OPTION', `${option} must be a function, got ${describe(value)}`, option);
+  return value as F | undefined;
+}
+
+/** Resolves the root to its native absolute form. */
+export function readRoot(value: unknown, platform: Platform): string {
+  if (value === undefined) throw new FindFileError('FF_MISSING_OPTION', 'root is required: the directory to search', 'root');
+  if (typeof value !== 'string' || value === '') throw new FindFileError('FF_INVALID_ROOT', `root must be a non-empty string, got ${describe(value)}`, 'root');
+  if (value.includes('\0')) throw new FindFileError('FF_INVALID_ROOT', `root ${JSON.stringify(value)} holds a NUL byte`, 'root');
+  return (platform === 'win32' ? path.win32 : path.posix).resolve(value);
+}
+
+/** An optional option that must be an absolute path of the platform's flavour, with no NUL byte. */
+export function checkAbsolutePath(value: unknown, option: string, what: string, platform: Platform): asserts value is string | undefined {
+  if (value === undefined) return;
+  const isAbsolute = (platform === 'win32' ? path.win32 : path.posix).isAbsolute;
+  if (typeof value !== 'string' || value.includes('\0') || !isAbsolute(value)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${option} must be ${what}, got ${describe(value)}`, option);
+  }
+}
+
+/** A value as an error message shows it: strings quoted, objects by kind (never their contents). */
+export function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+/** Levenshtein distance, for "did you mean" on option names (short strings only). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

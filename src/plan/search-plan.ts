@@ -1,0 +1,200 @@
+/**
+ * The plan: options checked and compiled once, before any I/O, into the one shape every search
+ * runs from (file listing and content search alike). Only this layer (src/plan/) reads raw options;
+ * everything after it reads the plan, and nothing is rebuilt on the way.
+ *
+ * - `Scope`: what is searched: the root, the patterns compiled, hidden names, depth, the fs.
+ * - `Limits`: when to stop: the result limit, the time budget (by the plan's clock), the signal.
+ * - `BackendChoice`: which engine, and what running ripgrep needs.
+ * - `WalkSettings`: how the walker runs (tuning and watching): never changes the answer.
+ * - `query`: what the kind of search adds (the output form of a file search, a content query).
+ */
+import { FindFileError } from '../errors.js';
+import { defaultFs, isFsLike, type DirentLike, type FsLike } from '../fs.js';
+import type { BackendOption, FindOptions } from '../options.js';
+import { BACKEND_OPTIONS } from '../options.js';
+import { buildNativePath, withSeparator, type Separator } from '../paths.js';
+import { buildExcluder, buildMatcher, normalizePatternList, type Excluder, type GlobFlavor, type PathMatcher, type Platform } from '../patterns.js';
+import type { RecoveryEvent } from '../result.js';
+import { isDepthLimited } from '../rg/depth.js';
+import type { Env } from '../rg/resolve.js';
+import type { ProcessRunner } from '../rg/runner.js';
+import { readClock, type Clock } from './clock.js';
+import { checkAbsolutePath, checkOptionNames, checkOptionsObject, readBoolean, readChoice, readFunction, readLimit, readRoot, runningPlatform } from './read.js';
+
+/** What a search covers. */
+export interface Scope {
+  /** The root, resolved, in native form. */
+  root: string;
+  /** `root` ending in exactly one separator. */
+  rootPrefix: string;
+  sep: Separator;
+  platform: Platform;
+  /** Whether the patterns and excludes match case exactly. */
+  caseSensitive: boolean;
+  /** `pattern` and `exclude`, checked and normalised (the matcher was compiled from them; ripgrep gets the excludes as globs). */
+  patterns: readonly string[];
+  excludes: readonly string[];
+  matcher: PathMatcher;
+  excluder: Excluder;
+  hidden: boolean;
+  maxDepth: number;
+  /** Something past `maxDepth` could match (src/rg/depth.ts): ripgrep must then say `depth-limit`. */
+  depthLimited: boolean;
+  fs: FsLike;
+  /** The caller gave `fs`: only the walker can read it. */
+  fsInjected: boolean;
+  /** The native path of a root-relative one. */
+  nativePath: (rel: string) => string;
+}
+
+/** When a search stops early. */
+export interface Limits {
+  /** Results to return at most (files, or content hits); seeing one more is `result-limit`. */
+  maxResults: number;
+  /** Infinity for none; measured by `clock` from the start of the search (see src/limits.ts). */
+  timeBudgetMs: number;
+  clock: Clock;
+  signal: AbortSignal | undefined;
+}
+
+/** Which engine runs, and what running ripgrep needs. */
+export interface BackendChoice {
+  backend: BackendOption;
+  /** Checked to be absolute. */
+  rgPath: string | undefined;
+  runner: ProcessRunner | undefined;
+  onEvent: ((event: RecoveryEvent) => void) | undefined;
+  env: Env;
+  /** Checked to be absolute. */
+  workspace: string | undefined;
+}
+
+/** How the walker runs. */
+export interface WalkSettings {
+  concurrency: number;
+  onDirectory: ((dir: string, entries: readonly DirentLike[]) => void) | undefined;
+}
+
+export interface SearchPlan<Q> {
+  scope: Scope;
+  limits: Limits;
+  backend: BackendChoice;
+  walk: WalkSettings;
+  query: Q;
+}
+
+/** A file search's own part: the form its paths are returned in. */
+export interface FileQuery {
+  absolute: boolean;
+}
+
+export type FindPlan = SearchPlan<FileQuery>;
+
+export const FIND_OPTION_NAMES: readonly string[] = [
+  'root', 'pattern', 'exclude', 'hidden', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
+  'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
+];
+
+const DEFAULT_CONCURRENCY = 256;
+
+/** The options a file search and a content search share (their own are read by their builders). */
+export type SharedOptions = Omit<FindOptions, 'pattern' | 'absolute' | 'concurrency'> & { pattern?: unknown; concurrency?: number };
+
+/** How the two kinds of search read the shared options differently, and what each adds. */
+export interface SharedRules<Q> {
+  /** The option names the API accepts. */
+  names: readonly string[];
+  /** The pattern when none is given; undefined makes `pattern` required. */
+  defaultPattern?: string;
+  /** Whether `caseSensitive` is the globs' case (file search) or something else's (content: the query's). */
+  globCase: boolean;
+  /** Reads the kind's own options (the content query, the output form), after the shared ones. */
+  readQuery(shared: { backend: BackendOption; maxResults: number; fs: FsLike }): Q;
+}
+
+/**
+ * Checks and compiles the options of a search: the shared ones, then the clock (its first reading),
+ * then the kind's own. Nothing does I/O.
+ */
+export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>): SearchPlan<Q> {
+  checkOptionsObject(options);
+  checkOptionNames(options, rules.names);
+  const platform = readChoice(options.platform, 'platform', ['posix', 'win32'] as const, runningPlatform);
+  const caseSensitive = rules.globCase ? readBoolean(options.caseSensitive, 'caseSensitive', platform !== 'win32') : platform !== 'win32';
+  const flavor: GlobFlavor = { platform, caseSensitive };
+  const { patterns, excludes } = readPatterns(options, flavor, rules.defaultPattern);
+  const root = readRoot(options.root, platform);
+  const fs = options.fs === undefined ? defaultFs : options.fs;
+  if (!isFsLike(fs)) throw new FindFileError('FF_INVALID_OPTION', 'fs must be shaped like node:fs (readdir, readdirSync, lstat, lstatSync)', 'fs');
+  if (options.clock != null && typeof options.clock.now !== 'function') throw new FindFileError('FF_INVALID_OPTION', 'clock must have a now() method returning milliseconds', 'clock');
+  const signal = options.signal;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new FindFileError('FF_INVALID_OPTION', 'signal must be an AbortSignal', 'signal');
+  const backend = readBackendChoice(options, platform);
+  const concurrency = options.concurrency === undefined ? DEFAULT_CONCURRENCY : readLimit(options.concurrency, 'concurrency');
+  if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
+  const hidden = readBoolean(options.hidden, 'hidden', true);
+  const maxResults = readLimit(options.maxResults, 'maxResults');
+  const maxDepth = readLimit(options.maxDepth, 'maxDepth');
+  const timeBudgetMs = readLimit(options.timeBudgetMs, 'timeBudgetMs');
+  const onDirectory = readFunction<NonNullable<WalkSettings['onDirectory']>>(options.onDirectory, 'onDirectory');
+  if (backend.backend === 'ripgrep' && options.fs !== undefined) {
+    throw new FindFileError('FF_INVALID_OPTION', 'backend "ripgrep" reads the real filesystem and cannot use an injected fs: use "walker" or "auto"', 'backend');
+  }
+  const sep: Separator = platform === 'win32' ? '\\' : '/';
+  const rootPrefix = withSeparator(root, sep);
+  const scope: Scope = {
+    root,
+    rootPrefix,
+    sep,
+    platform,
+    caseSensitive,
+    patterns,
+    excludes,
+    matcher: buildMatcher(patterns, flavor),
+    excluder: buildExcluder(excludes, flavor),
+    hidden,
+    maxDepth,
+    depthLimited: isDepthLimited(maxDepth, patterns),
+    fs,
+    fsInjected: options.fs !== undefined,
+    nativePath: buildNativePath(rootPrefix, sep),
+  };
+  // Read after the shared options (as before this layer existed): the first reading is the search's first.
+  const clock = readClock(options.clock, timeBudgetMs);
+  const query = rules.readQuery({ backend: backend.backend, maxResults, fs });
+  return { scope, limits: { maxResults, timeBudgetMs, clock, signal }, backend, walk: { concurrency, onDirectory }, query };
+}
+
+function readPatterns(options: SharedOptions, flavor: GlobFlavor, defaultPattern: string | undefined): { patterns: string[]; excludes: string[] } {
+  const raw = options.pattern ?? defaultPattern;
+  if (raw === undefined) throw new FindFileError('FF_MISSING_OPTION', 'pattern is required: a glob such as "*.ts" or "src/**/*.ts"', 'pattern');
+  const patterns = normalizePatternList(raw, flavor, 'pattern', false);
+  for (const p of patterns) {
+    if (p.endsWith('/')) {
+      throw new FindFileError('FF_INVALID_PATTERN', `pattern ${JSON.stringify(p)} ends with "/": it names a directory, and find-file returns files (try "${p}**")`, 'pattern');
+    }
+  }
+  const excludes = options.exclude === undefined ? [] : normalizePatternList(options.exclude, flavor, 'exclude', true);
+  return { patterns, excludes };
+}
+
+function readBackendChoice(options: SharedOptions, platform: Platform): BackendChoice {
+  const backend = readChoice(options.backend, 'backend', BACKEND_OPTIONS, 'walker');
+  const { rgPath, env, workspace } = options;
+  checkAbsolutePath(rgPath, 'rgPath', 'an absolute path to the ripgrep executable', platform);
+  checkAbsolutePath(workspace, 'workspace', 'an absolute path', platform);
+  const runner = readFunction<ProcessRunner>(options.runner, 'runner');
+  const onEvent = readFunction<(event: RecoveryEvent) => void>(options.onEvent, 'onEvent');
+  if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => v !== undefined && typeof v !== 'string'))) {
+    throw new FindFileError('FF_INVALID_OPTION', 'env must be an object of strings, like process.env', 'env');
+  }
+  return { backend, rgPath, runner, onEvent, env: env ?? process.env, workspace };
+}
+
+/** `findFiles` (and its sync and stream forms): the shared plan plus the output form. */
+export function buildFindPlan(options: FindOptions, defaults: Partial<FindOptions> = {}): FindPlan {
+  checkOptionsObject(options);
+  const merged = { ...defaults, ...options };
+  return buildSearchPlan(merged, { names: FIND_OPTION_NAMES, globCase: true, readQuery: () => ({ absolute: readBoolean(merged.absolute, 'absolute', false) }) });
+}

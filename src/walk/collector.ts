@@ -1,0 +1,67 @@
+/**
+ * The sorted answer of a walk: the same tree gives the same \`matches\`, whatever order the reads
+ * finished in.
+ */
+
+/**
+ * Collects matches and returns them sorted (the same tree gives the same answer, whatever order
+ * the reads finished in), without sorting whole paths.
+ *
+ * Perf: a plain sort of 200k fresh paths cost a tenth of a whole walk, most of it comparing long
+ * shared prefixes. Here each directory's names are sorted on their own (short strings), the
+ * directories are sorted by path, and one linear pass interleaves a directory's files with its
+ * subdirectories' blocks. That equals plain string order because, within a directory, a file `f`
+ * sorts before every path under subdirectory `d` exactly when `f < d + '/'`, and all paths under a
+ * directory are contiguous in string order.
+ */
+export class SortedCollector {
+  private readonly byDir = new Map<string, string[]>();
+  private unsorted: string[][] = [];
+  private lastDir = '\0';
+  private lastNames: string[] = [];
+
+  readonly add = (base: string, name: string): void => {
+    if (base !== this.lastDir) {
+      this.lastDir = base;
+      let names = this.byDir.get(base);
+      if (names === undefined) {
+        this.byDir.set(base, (names = []));
+        this.unsorted.push(names);
+      }
+      this.lastNames = names;
+    }
+    this.lastNames.push(name);
+  };
+
+  /**
+   * Sorts the names of the directories taken since the last call. Perf: the async walk calls this
+   * while it waits for reads (a quarter of its time in a profile), so the final pass mostly merges.
+   */
+  readonly sortPending = (): void => {
+    // Every directory here was taken whole: the walk idles only between directories.
+    for (const names of this.unsorted) names.sort();
+    this.unsorted = [];
+  };
+
+  sorted(): string[] {
+    this.sortPending();
+    const out: string[] = [];
+    const open: { dir: string; names: string[]; next: number }[] = [];
+    // Emits a directory's files that sort before `limit` (all of them when there is none).
+    const flush = (frame: (typeof open)[number], limit?: string) => {
+      const { dir, names } = frame;
+      for (; frame.next < names.length; frame.next++) {
+        const rel = dir + names[frame.next];
+        if (limit !== undefined && rel > limit) return;
+        out.push(rel);
+      }
+    };
+    for (const dir of [...this.byDir.keys()].sort()) {
+      while (open.length > 0 && !dir.startsWith(open[open.length - 1]!.dir)) flush(open.pop()!);
+      if (open.length > 0) flush(open[open.length - 1]!, dir);
+      open.push({ dir, names: this.byDir.get(dir)!, next: 0 });
+    }
+    while (open.length > 0) flush(open.pop()!);
+    return out;
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The walk's rules, each written once, in the two forms the engines need them:
+ *
+ * - per entry: the walker (src/walk/engine.ts) judges each name of a directory it listed;
+ * - per listed path: ripgrep lists whole paths (`rg --files`, `rg --json`), and its answer is
+ *   filtered to what the walker would have returned (src/rg/files.ts, src/content/rg.ts). Each
+ *   per-path form is the per-entry rules applied to the path's segments, one by one, in the
+ *   walker's order, so the two cannot drift apart.
+ *
+ * A rule added here (ignore files, entry types, metadata filters) is added once, for every engine.
+ */
+import type { Excluder, PathMatcher } from '../patterns.js';
+import type { Scope } from '../plan/search-plan.js';
+
+/** What a listed file (or symlink) is to the search. */
+export type FileVerdict = 'excluded' | 'match' | 'other';
+
+/**
+ * What a listed directory is to the search: `excluded` (left out, counted), `pruned` (no pattern
+ * can match inside: never read, and no gap), `read`, or `limit` (at the depth limit: only peeked
+ * at, to learn whether anything beyond it could match).
+ */
+export type DirectoryVerdict = 'excluded' | 'pruned' | 'read' | 'limit';
+
+/** What a name that cannot be opened (an undecodable twin) is: excluded, a gap, or nothing the search needed. */
+export type TwinVerdict = 'excluded' | 'gap' | 'none';
+
+const DOT = 46;
+
+export class WalkRules {
+  private readonly matcher: PathMatcher;
+  private readonly excluder: Excluder;
+  private readonly hidden: boolean;
+  private readonly maxDepth: number;
+  /** Perf: a base-name matcher needs no joined path. */
+  private readonly needsPath: boolean;
+
+  constructor(scope: Scope) {
+    this.matcher = scope.matcher;
+    this.excluder = scope.excluder;
+    this.hidden = scope.hidden;
+    this.maxDepth = scope.maxDepth;
+    this.needsPath = !scope.matcher.nameOnly;
+  }
+
+  // Per entry: `base` is the directory's root-relative path ending in `/` (`''` for the root).
+
+  /** A name `hidden: false` leaves out, uncounted (a dot name). */
+  isHiddenName(name: string): boolean {
+    return !this.hidden && name.charCodeAt(0) === DOT;
+  }
+
+  /** A file or a symlink in `base`: excluded, matching, or neither. */
+  file(base: string, name: string): FileVerdict {
+    if (this.excluder.active && this.excluder.isExcluded(base + name, name, false)) return 'excluded';
+    return this.matcher.matches(this.needsPath ? base + name : name, name) ? 'match' : 'other';
+  }
+
+  /** A directory at root-relative `rel` (no trailing `/`), `depth` levels down (1: the root's child). */
+  directory(rel: string, name: string, depth: number): DirectoryVerdict {
+    if (this.excluder.active && this.excluder.isExcluded(rel, name, true)) return 'excluded';
+    // Perf: a directory no pattern can match into is never read; that is not a coverage gap.
+    if (this.matcher.prunes && !this.matcher.couldMatchInside(rel)) return 'pruned';
+    return depth < this.maxDepth ? 'read' : 'limit';
+  }
+
+  /** In a directory at the depth limit: true when this entry proves that a match may lie beyond it. */
+  isBeyondLimit(rel: string, name: string, isDirectory: boolean): boolean {
+    if (this.excluder.active && this.excluder.isExcluded(rel, name, isDirectory)) return false;
+    if (isDirectory) return !this.matcher.prunes || this.matcher.couldMatchInside(rel);
+    return this.matcher.matches(rel, name);
+  }
+
+  /** A later name that decodes like an earlier one: it can never be opened (src/walk/engine.ts). */
+  twin(rel: string, name: string): TwinVerdict {
+    const { excluder, matcher } = this;
+    if (excluder.active && excluder.isExcluded(rel, name, false) && excluder.isExcluded(rel, name, true)) return 'excluded';
+    return matcher.matches(rel, name) || !matcher.prunes || matcher.couldMatchInside(rel) ? 'gap' : 'none';
+  }
+
+  // Per listed path: `rel` is root-relative with `/`, as ripgrep prints it (without `./`).
+
+  /**
+   * Would the walker return this listed file? Its directories, in order, must each be read (not
+   * hidden, excluded, or at the depth limit), then the file itself must match. `onExcluded` counts
+   * an exclusion as the walker counts it. Perf: with the common options (hidden files in, nothing
+   * excluded, no depth limit) only the matcher is asked: no directory is then left out but a
+   * pruned one, and a file inside a directory no pattern can match into does not match either.
+   */
+  buildListedFileTest(onExcluded: () => void): (rel: string) => boolean {
+    const { matcher } = this;
+    if (this.hidden && !this.excluder.active && !Number.isFinite(this.maxDepth)) return (rel) => matcher.matches(rel, rel.slice(rel.lastIndexOf('/') + 1));
+    return (rel) => {
+      let depth = 1;
+      let start = 0;
+      for (let slash = rel.indexOf('/'); slash >= 0; slash = rel.indexOf('/', start)) {
+        const name = rel.slice(start, slash);
+        if (this.isHiddenName(name)) return false;
+        const verdict = this.directory(rel.slice(0, slash), name, depth);
+        if (verdict === 'excluded') onExcluded();
+        if (verdict !== 'read') return false;
+        depth++;
+        start = slash + 1;
+      }
+      const name = rel.slice(start);
+      if (this.isHiddenName(name)) return false;
+      const verdict = this.file(rel.slice(0, start), name);
+      if (verdict === 'excluded') onExcluded();
+      return verdict === 'match';
+    };
+  }
+
+  /**
+   * Would the walker have read this directory (`.`: the root)? ripgrep enters directories the
+   * walker prunes, leaves out or only peeks at (where a failure is `depth-limit`, not `skipped`):
+   * a read error there is not the walker's gap.
+   */
+  wouldRead(rel: string): boolean {
+    if (rel === '.') return true;
+    let depth = 0;
+    let start = 0;
+    for (;;) {
+      const slash = rel.indexOf('/', start);
+      const end = slash < 0 ? rel.length : slash;
+      const name = rel.slice(start, end);
+      depth++;
+      if (this.isHiddenName(name) || this.directory(rel.slice(0, end), name, depth) !== 'read') return false;
+      if (slash < 0) return true;
+      start = slash + 1;
+    }
+  }
+}
