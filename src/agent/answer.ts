@@ -1,7 +1,7 @@
 /**
- * What globTool and grepTool share between the search and the text: the options every search
- * gets from the context, the count the search can vouch for, the gaps and policy in workspace
- * terms, sizes for the relevance order, and the refusal and error answers.
+ * The facts between a search and its text, the same for both tools: the count the search can
+ * vouch for, the gaps and policy in workspace terms, sizes for the relevance order, and the
+ * refusal and error answers.
  */
 import { FindFileError } from '../errors.js';
 import type { SkippedEntry } from '../result.js';
@@ -12,25 +12,6 @@ import { workspaceNative, type Refusal, type Scope } from './paths.js';
 import { invalidPatternText, invalidQueryText, refusalText, searchFailedText, type Policy, type Total } from './text.js';
 import { overviewLine, type Overview } from './text-guidance.js';
 import type { Gaps } from './text-reasons.js';
-
-/** The search options every tool call takes from the context. */
-export function contextOptions(settings: Settings) {
-  const { ctx } = settings;
-  return {
-    platform: settings.platform,
-    timeBudgetMs: settings.timeBudgetMs,
-    exclude: settings.exclude,
-    backend: settings.backend,
-    // ripgrep is never run from inside the workspace (a planted node_modules/.bin/rg).
-    workspace: settings.workspaceRoot,
-    ...(settings.clock === undefined ? {} : { clock: settings.clock }),
-    ...(settings.maxDepth === undefined ? {} : { maxDepth: settings.maxDepth }),
-    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
-    ...(ctx.runner === undefined ? {} : { runner: ctx.runner }),
-    ...(ctx.rgPath === undefined ? {} : { rgPath: ctx.rgPath }),
-    ...(ctx.env === undefined ? {} : { env: ctx.env }),
-  };
-}
 
 /**
  * How many matches exist, as far as the search can vouch: exact when it was complete, "more than"

@@ -188,6 +188,27 @@ function invalid(option: keyof ToolContext, what: string, value: unknown): FindF
   return new FindFileError('FF_INVALID_OPTION', `${option} must be ${what}, got ${describe(value)}`, option);
 }
 
+/** The search options every tool call takes from the context, for a search of `root` (native, inside the workspace). */
+export function searchOptions(settings: Settings, root: string) {
+  const { ctx } = settings;
+  return {
+    root,
+    platform: settings.platform,
+    timeBudgetMs: settings.timeBudgetMs,
+    exclude: settings.exclude,
+    backend: settings.backend,
+    // ripgrep is never run from inside the workspace (a planted node_modules/.bin/rg).
+    workspace: settings.workspaceRoot,
+    ...(settings.fsInjected ? { fs: settings.fs } : {}),
+    ...(settings.clock === undefined ? {} : { clock: settings.clock }),
+    ...(settings.maxDepth === undefined ? {} : { maxDepth: settings.maxDepth }),
+    ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    ...(ctx.runner === undefined ? {} : { runner: ctx.runner }),
+    ...(ctx.rgPath === undefined ? {} : { rgPath: ctx.rgPath }),
+    ...(ctx.env === undefined ? {} : { env: ctx.env }),
+  };
+}
+
 /** The page size: the model's `limit`, or the default, never above `MAX_LIMIT`. */
 export function pageSize(requested: number | undefined): { limit: number; capped: boolean } {
   if (requested === undefined) return { limit: DEFAULT_LIMIT, capped: false };

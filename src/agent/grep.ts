@@ -14,14 +14,14 @@ import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
 import { FindFileError } from '../errors.js';
 import { findFiles } from '../find.js';
-import { contextOptions, errorAnswer, gapsOf, policyOf, refusalAnswer, searchErrorAnswer, statSizes, totalOf, workspacePath, type ErrorMetadata } from './answer.js';
-import { pageSize, readContext, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
+import { statSizes, totalOf, type ErrorMetadata } from './answer.js';
+import { searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
-import { resolveScope, type Scope } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
-import { GREP_INPUT_SCHEMA, validate } from './schema.js';
-import { cutLinesNote, grepScope, invalidInputText, isTruncated, noMatchesHeadline, renderAnswer, summaryLine, type Policy, type Total } from './text.js';
-import { NAMES_NOT_TRIED, attemptNames, attemptQuery, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
+import { GREP_INPUT_SCHEMA } from './schema.js';
+import { cutLinesNote, grepScope, hitLine, hitPlace, noMatchesHeadline } from './text.js';
+import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
+import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
 export interface GrepInput {
   /** The text to find; literal unless `regex`. */
@@ -38,26 +38,17 @@ export interface GrepInput {
   sort?: SortOrder;
 }
 
-export interface GrepMetadata {
-  tool: 'grep';
-  workspaceRoot: string;
-  searchRoot: string;
+export interface GrepGuidance {
+  overview: Overview;
+  tried?: Attempt[];
+}
+
+export interface GrepMetadata extends ResultMetadata<'grep', ContentResult, GrepGuidance> {
   query: string;
   include?: string;
   regex: boolean;
   /** The page: the hits `content` lists, paths workspace-relative with `/`. */
   hits: ContentHit[];
-  returned: number;
-  total: Total;
-  truncated: boolean;
-  complete: boolean;
-  limit: number;
-  limitRequested?: number;
-  sort: SortOrder;
-  policy: Policy;
-  /** The search's whole result; its paths are relative to `searchRoot`. */
-  result: ContentResult;
-  guidance?: { overview: Overview; tried?: Attempt[] };
 }
 
 export type GrepToolResult = ToolResult<GrepMetadata> | ToolResult<ErrorMetadata & { tool: 'grep' }>;
@@ -70,86 +61,52 @@ export const GREP_MAX_OUTPUT_BYTES = 1024 * 1024;
 const RETRY_CAP = 20;
 const EXAMPLES = 3;
 
-export async function grepTool(input: unknown, ctx: ToolContext): Promise<GrepToolResult> {
-  const settings = readContext(ctx);
-  const problems = validate(GREP_INPUT_SCHEMA, input);
-  if (problems.length > 0) return errorAnswer('grep', settings, 'invalid-input', invalidInputText('grep', problems));
-  const { query, include, path, limit: asked, regex = false, sort = 'path' } = input as GrepInput;
-  const { limit, capped } = pageSize(asked);
-  const scope = await resolveScope(settings, path);
-  if (!scope.ok) return refusalAnswer('grep', settings, scope);
-
-  const base = contentOptions(settings, scope, query, regex, include);
-  let result: ContentResult;
-  try {
-    result = await searchContent({ ...base, maxResults: settings.countCap });
-  } catch (error) {
-    return searchErrorAnswer('grep', settings, scope.root, error);
-  }
-
-  const toWorkspace = workspacePath(scope);
-  const found = result.hits.map((h) => ({ ...h, path: toWorkspace(h.path) }));
-  const page = sort === 'relevance' ? await relevantPage(settings, found, query, limit) : found.slice(0, limit);
-  const total = totalOf(result.hitCount, result.complete, result.incompleteReasons);
-  const policy = policyOf(settings, result);
-
-  let guidance: GrepMetadata['guidance'];
-  if (page.length === 0) {
-    const overview = await buildOverview(settings.fs, scope.root, scope.root);
-    const tried = result.complete ? await retry(settings, scope, base, query, regex) : undefined;
-    guidance = { overview, ...(tried === undefined ? {} : { tried }) };
-  }
-  const content = renderAnswer({
-    tool: 'grep',
-    emptyHeadline: noMatchesHeadline(query, scope.root, include, regex),
-    scope: grepScope(query, scope.root, include, regex),
-    lines: page.map((h) => `${h.path}:${h.line}:${h.column}: ${h.text}${h.textTruncated ? '…' : ''}`),
-    total,
-    complete: result.complete,
-    gaps: gapsOf(settings, result.incompleteReasons, result.skipped, toWorkspace, GREP_MAX_OUTPUT_BYTES),
-    policy,
-    limit,
-    ...(capped ? { limitRequested: asked! } : {}),
-    notes: page.some((h) => h.textTruncated) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : [],
-    ...(guidance === undefined ? {} : { guidance: [...(guidance.tried === undefined ? [] : triedLines(guidance.tried)), overviewLine(guidance.overview)] }),
-  });
-  return {
-    summary: summaryLine('match', `for ${JSON.stringify(query)}`, page.length, total, result.complete, result.incompleteReasons),
-    content,
-    metadata: {
-      tool: 'grep',
-      workspaceRoot: settings.workspaceRoot,
-      searchRoot: scope.root,
-      query,
-      ...(include === undefined ? {} : { include }),
-      regex,
-      hits: page,
-      returned: page.length,
-      total,
-      truncated: isTruncated(page.length, total),
-      complete: result.complete,
-      limit,
-      ...(capped ? { limitRequested: asked! } : {}),
-      sort,
-      policy,
-      result,
-      ...(guidance === undefined ? {} : { guidance }),
-    },
-    isError: false,
-  };
+export function grepTool(input: unknown, ctx: ToolContext): Promise<GrepToolResult> {
+  return answerCall(GREP, input, ctx);
 }
 
-function contentOptions(settings: Settings, scope: Scope, query: string, regex: boolean, include: string | undefined): ContentOptions {
+const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 'query' | 'include' | 'regex' | 'hits'>, GrepGuidance> = {
+  tool: 'grep',
+  schema: GREP_INPUT_SCHEMA,
+  maxOutputBytes: GREP_MAX_OUTPUT_BYTES,
+  start(call) {
+    const { input, settings, scope, toWorkspace, sort, limit } = call;
+    const { query, include, regex = false } = input;
+    const base = contentOptions(call);
+    return {
+      wording: { emptyHeadline: noMatchesHeadline(query, scope.root, include, regex), scope: grepScope(query, scope.root, include, regex), unit: 'match', subject: `for ${JSON.stringify(query)}` },
+      search: () => searchContent({ ...base, maxResults: settings.countCap }),
+      async page(result) {
+        const found = result.hits.map((h) => ({ ...h, path: toWorkspace(h.path) }));
+        const hits = sort === 'relevance' ? await relevantPage(settings, found, query, limit) : found.slice(0, limit);
+        return {
+          lines: hits.map(hitLine),
+          counted: result.hitCount,
+          metadata: { query, ...(include === undefined ? {} : { include }), regex, hits },
+          notes: hits.some((h) => h.textTruncated) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : [],
+        };
+      },
+      async guide(result) {
+        const overview = await buildOverview(settings.fs, scope.root, scope.root);
+        // After an incomplete search, "nothing" is not an answer to improve on: it must be completed first.
+        if (!result.complete) return { facts: { overview }, lines: [overviewLine(overview)] };
+        const tried = await retry(call, base);
+        return { facts: { overview, tried }, lines: [...triedLines(tried), overviewLine(overview)] };
+      },
+    };
+  },
+};
+
+function contentOptions({ input, settings, scope }: ToolCall<GrepInput>): ContentOptions {
+  const { query, include, regex = false } = input;
   return {
-    ...contextOptions(settings),
-    root: scope.root,
+    ...searchOptions(settings, scope.root),
     query,
     mode: regex ? 'regex' : 'literal',
     caseSensitive: 'smart',
     maxLineChars: GREP_MAX_LINE_CHARS,
     maxOutputBytes: GREP_MAX_OUTPUT_BYTES,
     ...(include === undefined ? {} : { pattern: include }),
-    ...(settings.fsInjected ? { fs: settings.fs } : {}),
   };
 }
 
@@ -180,52 +137,39 @@ async function relevantPage(settings: Settings, hits: readonly ContentHit[], que
 }
 
 /** The searches after a complete, empty answer, and the first search itself, as "Tried:" lines. */
-async function retry(settings: Settings, scope: Scope, base: ContentOptions, query: string, regex: boolean): Promise<Attempt[]> {
-  const toWorkspace = workspacePath(scope);
+async function retry(call: ToolCall<GrepInput>, base: ContentOptions): Promise<Attempt[]> {
+  const { query, regex = false } = call.input;
   const keptCase = !readQuery({ query, mode: base.mode, caseSensitive: 'smart' }, false).ignoreCase;
   const attempts: Attempt[] = [{ what: attemptQuery(query, regex, keptCase ? 'exact' : 'smart-ignore'), total: { count: 0, kind: 'exact' }, unit: 'match' }];
-  if (keptCase) {
-    const what = attemptQuery(query, regex, 'ignore');
-    try {
-      const r = await searchContent({ ...base, caseSensitive: false, maxResults: RETRY_CAP });
-      attempts.push({
-        what,
-        total: totalOf(r.hitCount, r.complete, r.incompleteReasons),
-        complete: r.complete,
-        reasons: r.incompleteReasons,
-        examples: r.hits.slice(0, EXAMPLES).map((h) => `${toWorkspace(h.path)}:${h.line}:${h.column}`),
-        unit: 'match',
-      });
-    } catch (error) {
-      attempts.push({ what, notTried: failure(error), unit: 'match' });
-    }
-  }
+  if (keptCase) attempts.push(await ignoringCase(call, base));
   const word = regex ? undefined : longestWord(query);
-  if (word === undefined) {
-    attempts.push({ what: 'file names', notTried: regex ? NAMES_NOT_TRIED.regex : NAMES_NOT_TRIED.noWord, unit: 'file' });
-    return attempts;
-  }
-  const glob = `**/*${word}*`;
-  try {
-    const r = await findFiles({
-      ...contextOptions(settings),
-      root: scope.root,
-      pattern: glob,
-      maxResults: RETRY_CAP,
-      ...(settings.fsInjected ? { fs: settings.fs } : {}),
-    });
-    attempts.push({
-      what: attemptNames(glob),
-      total: totalOf(r.matchedCount, r.complete, r.incompleteReasons),
-      complete: r.complete,
-      reasons: r.incompleteReasons,
-      examples: r.matches.slice(0, EXAMPLES).map(toWorkspace),
-      unit: 'file',
-    });
-  } catch (error) {
-    attempts.push({ what: attemptNames(glob), notTried: failure(error), unit: 'file' });
-  }
+  if (word === undefined) attempts.push({ what: attemptNames(), notTried: regex ? NAMES_NOT_TRIED.regex : NAMES_NOT_TRIED.noWord, unit: 'file' });
+  else attempts.push(await byName(call, `**/*${word}*`));
   return attempts;
+}
+
+/** The query again, ignoring case (only when the first search respected it). */
+async function ignoringCase({ input, toWorkspace }: ToolCall<GrepInput>, base: ContentOptions): Promise<Attempt> {
+  const what = attemptQuery(input.query, input.regex ?? false, 'ignore');
+  try {
+    const r = await searchContent({ ...base, caseSensitive: false, maxResults: RETRY_CAP });
+    const examples = r.hits.slice(0, EXAMPLES).map((h) => hitPlace(toWorkspace(h.path), h));
+    return { what, total: totalOf(r.hitCount, r.complete, r.incompleteReasons), complete: r.complete, reasons: r.incompleteReasons, examples, unit: 'match' };
+  } catch (error) {
+    return { what, notTried: notRun(error), unit: 'match' };
+  }
+}
+
+/** The query's longest word as a file-name glob: the text may be in a name rather than in a file. */
+async function byName({ settings, scope, toWorkspace }: ToolCall<GrepInput>, glob: string): Promise<Attempt> {
+  const what = attemptNames(glob);
+  try {
+    const r = await findFiles({ ...searchOptions(settings, scope.root), pattern: glob, maxResults: RETRY_CAP });
+    const examples = r.matches.slice(0, EXAMPLES).map(toWorkspace);
+    return { what, total: totalOf(r.matchedCount, r.complete, r.incompleteReasons), complete: r.complete, reasons: r.incompleteReasons, examples, unit: 'file' };
+  } catch (error) {
+    return { what, notTried: notRun(error), unit: 'file' };
+  }
 }
 
 /** The longest run of glob-safe name characters, 3 or more long: the part of a query a file name may hold. */
@@ -235,7 +179,8 @@ export function longestWord(query: string): string | undefined {
   return best;
 }
 
-function failure(error: unknown): string {
-  if (error instanceof FindFileError) return `it could not run: ${error.message}`;
+/** Why a retry was not tried: a `FindFileError`, in words; anything else is a bug and is thrown. */
+function notRun(error: unknown): string {
+  if (error instanceof FindFileError) return couldNotRunText(error.message);
   throw error;
 }

@@ -2,8 +2,9 @@
  * find-file/agent: glob and grep tools for function-calling agents, answering in text a model
  * cannot misread. See docs/agent.md.
  */
-export { globTool, type GlobInput, type GlobMetadata, type GlobToolResult } from './glob.js';
-export { grepTool, GREP_MAX_LINE_CHARS, GREP_MAX_OUTPUT_BYTES, type GrepInput, type GrepMetadata, type GrepToolResult } from './grep.js';
+export { globTool, type GlobInput, type GlobMetadata, type GlobGuidance, type GlobToolResult } from './glob.js';
+export { grepTool, GREP_MAX_LINE_CHARS, GREP_MAX_OUTPUT_BYTES, type GrepInput, type GrepMetadata, type GrepGuidance, type GrepToolResult } from './grep.js';
+export type { ResultMetadata } from './tool.js';
 export { GLOB_INPUT_SCHEMA, GREP_INPUT_SCHEMA, validate, checkSchema, type JsonSchema } from './schema.js';
 export {
   DEFAULT_LIMIT,

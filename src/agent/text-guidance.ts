@@ -83,8 +83,14 @@ export function attemptQuery(query: string, regex: boolean, caseMode: 'exact' | 
   return `${queryText(query, regex)}, ${how}`;
 }
 
-export function attemptNames(glob: string): string {
-  return `file names matching ${quote(glob)}`;
+/** The file-name retry: `file names matching "**\/*word*"`, or just `file names` when there is no glob to try. */
+export function attemptNames(glob?: string): string {
+  return glob === undefined ? 'file names' : `file names matching ${quote(glob)}`;
+}
+
+// A library message can quote a path: escaped like any text from outside.
+export function couldNotRunText(message: string): string {
+  return `it could not run: ${escapeText(message)}`;
 }
 
 export const NAMES_NOT_TRIED = {

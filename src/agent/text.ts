@@ -22,6 +22,7 @@
  *   answer, nor carry a control or invisible formatting character to the model. The facts stay
  *   raw; so does `metadata`.
  */
+import type { ContentHit } from '../content/types.js';
 import { escapeText } from '../text-escape.js';
 import { MAX_LIMIT } from './context.js';
 import type { RefusalKind } from './paths.js';
@@ -197,6 +198,16 @@ function policyLine(policy: Policy): string | undefined {
   if (policy.symlinkSkipped > 0) parts.push(`${count(policy.symlinkSkipped, 'symbolic link')} not followed`);
   if ((policy.binarySkipped ?? 0) > 0) parts.push(`${count(policy.binarySkipped!, 'binary file')} skipped`);
   return parts.length === 0 ? undefined : `Left out by policy: ${parts.join('; ')}.`;
+}
+
+/** A grep hit's place, `path:line:column` (the path workspace-relative). */
+export function hitPlace(path: string, hit: Pick<ContentHit, 'line' | 'column'>): string {
+  return `${path}:${hit.line}:${hit.column}`;
+}
+
+/** A grep hit as a line of the page, `path:line:column: text`; `…` marks a cut line (cutLinesNote). */
+export function hitLine(hit: ContentHit): string {
+  return `${hitPlace(hit.path, hit)}: ${hit.text}${hit.textTruncated ? '…' : ''}`;
 }
 
 export function cutLinesNote(maxLineChars: number): string {

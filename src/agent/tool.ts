@@ -1,0 +1,185 @@
+/**
+ * The one answer builder both tools use. Every call runs the same steps, in this order:
+ *
+ * 1. read the host's context (a bad one throws: the host's bug, not the model's);
+ * 2. check the input against the tool's schema (refused: `invalid-input`);
+ * 3. the page size, and the scope the model's `path` names (refused: `path-*`, with help);
+ * 4. the search (a `FindFileError` is answered: a bad pattern, a root gone);
+ * 5. the page, the total the search can vouch for, the policy, and guidance when the page is empty;
+ * 6. the text (text.ts) and the `{ summary, content, metadata, isError }` object.
+ *
+ * A tool says only what is its own (`ToolDefinition`): its schema, how it searches, how its result
+ * becomes lines and metadata, and what helps after an empty page.
+ */
+import type { SkippedEntry } from '../result.js';
+import { errorAnswer, gapsOf, policyOf, refusalAnswer, searchErrorAnswer, totalOf, workspacePath, type ErrorMetadata, type PolicyCounts } from './answer.js';
+import { pageSize, readContext, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
+import { resolveScope, type Scope } from './paths.js';
+import { validate, type JsonSchema } from './schema.js';
+import { invalidInputText, isTruncated, renderAnswer, summaryLine, type Policy, type Total } from './text.js';
+
+export type ToolName = 'glob' | 'grep';
+
+/** One call, once its input is valid and its scope resolved. */
+export interface ToolCall<I> {
+  input: I;
+  settings: Settings;
+  scope: Scope;
+  /** The result's paths (relative to the search root) as workspace-relative ones. */
+  toWorkspace: (rel: string) => string;
+  sort: SortOrder;
+  /** The page size, capped. */
+  limit: number;
+}
+
+/** What the builder reads of any search's result. */
+export interface SearchOutcome extends PolicyCounts {
+  complete: boolean;
+  incompleteReasons: readonly string[];
+  skipped: readonly SkippedEntry[];
+}
+
+/** What a call looks for, in the answer's words. */
+export interface CallWording {
+  /** The headline of a complete search that found nothing. */
+  emptyHeadline: string;
+  /** What was looked for and where: `files matching "x" under /w`. */
+  scope: string;
+  /** The summary's unit, and its words after the count: `matching "*.ts"`. */
+  unit: 'file' | 'match';
+  subject: string;
+}
+
+/** The page, as its tool has it. */
+export interface Page<Own> {
+  /** One line of `content` per result, raw (the text escapes them). */
+  lines: string[];
+  /** How many results the search counted: its `matchedCount` or `hitCount`. */
+  counted: number;
+  /** The tool's own metadata, after `searchRoot`: what was looked for, and the page. */
+  metadata: Own;
+  /** Notes after the labels (lines cut at a width). */
+  notes?: string[];
+}
+
+/** The help after an empty page: its facts for `metadata`, its lines for `content`. */
+export interface Guidance<G> {
+  facts: G;
+  lines: string[];
+}
+
+/** One call's own part, set up once its input is valid and its scope resolved. */
+export interface ToolRun<R, Own, G> {
+  wording: CallWording;
+  search(): Promise<R>;
+  page(result: R): Promise<Page<Own>>;
+  guide(result: R): Promise<Guidance<G>>;
+}
+
+export interface ToolDefinition<T extends ToolName, I, R extends SearchOutcome, Own, G> {
+  tool: T;
+  schema: JsonSchema;
+  /** The search's cap on bytes of matching text, when it has one: the `output-limit` gap names it. */
+  maxOutputBytes?: number;
+  start(call: ToolCall<I>): ToolRun<R, Own, G>;
+}
+
+/** The metadata of an answer with results; each tool adds its own fields after `searchRoot`. */
+export interface ResultMetadata<T extends ToolName, R, G> {
+  tool: T;
+  workspaceRoot: string;
+  /** The native path searched. */
+  searchRoot: string;
+  returned: number;
+  /** How many results the search counted, and how far that count can be trusted. */
+  total: Total;
+  truncated: boolean;
+  /** The search's own `complete`: true only when every directory it could match into was read. */
+  complete: boolean;
+  limit: number;
+  limitRequested?: number;
+  sort: SortOrder;
+  policy: Policy;
+  /** The search's whole result; its paths are relative to `searchRoot`. */
+  result: R;
+  guidance?: G;
+}
+
+export type ToolAnswer<T extends ToolName, R, Own, G> = ToolResult<ResultMetadata<T, R, G> & Own> | ToolResult<ErrorMetadata & { tool: T }>;
+
+/** Runs one tool call, from the raw input to the answer. */
+export async function answerCall<T extends ToolName, I, R extends SearchOutcome, Own, G>(
+  definition: ToolDefinition<T, I, R, Own, G>,
+  input: unknown,
+  ctx: ToolContext,
+): Promise<ToolAnswer<T, R, Own, G>> {
+  const { tool } = definition;
+  const settings = readContext(ctx);
+  const problems = validate(definition.schema, input);
+  if (problems.length > 0) return errorAnswer(tool, settings, 'invalid-input', invalidInputText(tool, problems));
+  const { path, limit: asked, sort = 'path' } = input as { path?: string; limit?: number; sort?: SortOrder };
+  const { limit, capped } = pageSize(asked);
+  const scope = await resolveScope(settings, path);
+  if (!scope.ok) return refusalAnswer(tool, settings, scope);
+  const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(scope), sort, limit };
+  const run = definition.start(call);
+  let result: R;
+  try {
+    result = await run.search();
+  } catch (error) {
+    return searchErrorAnswer(tool, settings, scope.root, error);
+  }
+  return resultAnswer(definition, call, run, result, capped ? asked : undefined);
+}
+
+async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own, G>(
+  definition: ToolDefinition<T, I, R, Own, G>,
+  call: ToolCall<I>,
+  run: ToolRun<R, Own, G>,
+  result: R,
+  limitRequested: number | undefined,
+): Promise<ToolResult<ResultMetadata<T, R, G> & Own>> {
+  const { settings, scope, toWorkspace, limit } = call;
+  const { complete, incompleteReasons: reasons } = result;
+  const page = await run.page(result);
+  const returned = page.lines.length;
+  const total = totalOf(page.counted, complete, reasons);
+  const policy = policyOf(settings, result, toWorkspace);
+  const guidance = returned === 0 ? await run.guide(result) : undefined;
+  const requested = limitRequested === undefined ? {} : { limitRequested };
+  const content = renderAnswer({
+    tool: definition.tool,
+    emptyHeadline: run.wording.emptyHeadline,
+    scope: run.wording.scope,
+    lines: page.lines,
+    total,
+    complete,
+    gaps: gapsOf(settings, reasons, result.skipped, toWorkspace, definition.maxOutputBytes),
+    policy,
+    limit,
+    ...requested,
+    ...(page.notes === undefined ? {} : { notes: page.notes }),
+    ...(guidance === undefined ? {} : { guidance: guidance.lines }),
+  });
+  return {
+    summary: summaryLine(run.wording.unit, run.wording.subject, returned, total, complete, reasons, policy.links),
+    content,
+    metadata: {
+      tool: definition.tool,
+      workspaceRoot: settings.workspaceRoot,
+      searchRoot: scope.root,
+      ...page.metadata,
+      returned,
+      total,
+      truncated: isTruncated(returned, total),
+      complete,
+      limit,
+      ...requested,
+      sort: call.sort,
+      policy,
+      result,
+      ...(guidance === undefined ? {} : { guidance: guidance.facts }),
+    },
+    isError: false,
+  };
+}
