@@ -2,7 +2,7 @@
  * docs/agent.md shows the exact text of each case. This test produces each example with the real
  * tools and checks the doc holds it, so the doc cannot drift from the code.
  *
- * To regenerate the examples after a wording change: UPDATE_AGENT_DOCS=1 npx vitest run test/agent-docs.test.ts
+ * To regenerate the examples after a wording change: UPDATE_AGENT_DOCS=1 npx vitest run test/agent/docs.test.ts
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
