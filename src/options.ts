@@ -75,6 +75,3 @@ export interface FindOptions {
    */
   concurrency?: number;
 }
-
-// The option readers, for the agent tools until they import src/plan/read.ts themselves.
-export { checkOptionNames, describe, readBoolean, readChoice, readLimit, readRoot, runningPlatform } from './plan/read.js';

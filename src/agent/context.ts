@@ -5,9 +5,11 @@
  */
 import * as path from 'node:path';
 import { FindFileError } from '../errors.js';
-import { defaultFs, isFsLike, type FsLike } from '../fs.js';
-import { BACKEND_OPTIONS, checkOptionNames, describe, readChoice, readLimit, readRoot, runningPlatform, type BackendOption, type Clock, type Platform } from '../options.js';
+import type { FsLike } from '../fs.js';
+import { BACKEND_OPTIONS, type BackendOption, type Clock, type Platform } from '../options.js';
+import { RG_PATH, checkAbsolutePath, checkBackendFs, checkClockShape, checkOptionNames, checkSignal, describe, readChoice, readEnv, readFs, readFunction, readLimit, readRoot, runningPlatform } from '../plan/read.js';
 import { withSeparator, type Separator } from '../paths.js';
+import { normalizePatternList } from '../patterns.js';
 import type { Env } from '../rg/resolve.js';
 import type { ProcessRunner } from '../rg/runner.js';
 
@@ -95,8 +97,7 @@ export function readContext(given: ToolContext): Settings {
   const platform = readChoice(ctx.platform, 'platform', PLATFORMS, runningPlatform);
   const sep = platform === 'win32' ? '\\' : '/';
   const workspaceRoot = readWorkspaceRoot(ctx.root, platform);
-  const fs = ctx.fs ?? defaultFs;
-  if (!isFsLike(fs)) throw new FindFileError('FF_INVALID_OPTION', 'fs must be shaped like node:fs (readdir, readdirSync, lstat, lstatSync)', 'fs');
+  const fs = readFs(ctx.fs);
   checkHostHooks(ctx, platform);
   return {
     workspaceRoot,
@@ -108,7 +109,7 @@ export function readContext(given: ToolContext): Settings {
     clock: ctx.clock ?? undefined,
     timeBudgetMs: ctx.timeBudgetMs === undefined ? DEFAULT_TIME_BUDGET_MS : readLimit(ctx.timeBudgetMs, 'timeBudgetMs'),
     maxDepth: ctx.maxDepth === undefined ? undefined : readLimit(ctx.maxDepth, 'maxDepth'),
-    exclude: readExclude(ctx.exclude),
+    exclude: readExclude(ctx.exclude, platform),
     backend: readBackend(ctx.backend, ctx.fs !== undefined),
     countCap: readCountCap(ctx.countCap),
     ctx,
@@ -145,34 +146,27 @@ function readWorkspaceRoot(root: unknown, platform: Platform): string {
   return resolved;
 }
 
-/** The settings handed to the search as they are: checked here with the library's rules and codes, so none reaches the model as a search error. */
+/** The settings handed to the search as they are: checked here with the library's own readers, so none reaches the model as a search error. */
 function checkHostHooks(ctx: ToolContext, platform: Platform): void {
-  const { clock, signal, runner, rgPath, env } = ctx;
-  // null is no clock, as for `findFiles`.
-  if (clock != null && typeof clock.now !== 'function') throw invalid('clock', 'an object with a now() method returning milliseconds', clock);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw invalid('signal', 'an AbortSignal', signal);
-  if (runner !== undefined && typeof runner !== 'function') throw invalid('runner', 'a function', runner);
-  const isAbsolute = (platform === 'win32' ? path.win32 : path.posix).isAbsolute;
-  if (rgPath !== undefined && (typeof rgPath !== 'string' || rgPath.includes('\0') || !isAbsolute(rgPath))) {
-    throw invalid('rgPath', 'an absolute path to the ripgrep executable', rgPath);
-  }
-  if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => v !== undefined && typeof v !== 'string'))) {
-    throw invalid('env', 'an object of strings, like process.env', env);
-  }
+  checkClockShape(ctx.clock);
+  checkSignal(ctx.signal);
+  readFunction(ctx.runner, 'runner');
+  checkAbsolutePath(ctx.rgPath, 'rgPath', RG_PATH, platform);
+  readEnv(ctx.env);
 }
 
-function readExclude(exclude: unknown): string[] {
+function readExclude(exclude: unknown, platform: Platform): string[] {
   if (exclude === undefined) return [...DEFAULT_EXCLUDE];
   // An array, as the type says: the library would also take one string, but `[...'abc']` is three globs.
   if (!Array.isArray(exclude) || exclude.some((glob) => typeof glob !== 'string')) throw invalid('exclude', 'an array of globs', exclude);
+  // Each glob checked as the search will check it (a negation, `..`), before any I/O; case does not change what is valid.
+  normalizePatternList(exclude, { platform, caseSensitive: true }, 'exclude', true);
   return [...(exclude as string[])];
 }
 
 function readBackend(backend: unknown, fsInjected: boolean): BackendOption {
   const chosen = readChoice(backend, 'backend', BACKEND_OPTIONS, 'walker');
-  if (chosen === 'ripgrep' && fsInjected) {
-    throw new FindFileError('FF_INVALID_OPTION', 'backend "ripgrep" reads the real filesystem and cannot use an injected fs: use "walker" or "auto"', 'backend');
-  }
+  checkBackendFs(chosen, fsInjected);
   return chosen;
 }
 

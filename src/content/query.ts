@@ -14,7 +14,7 @@
  */
 import { RE2JS } from 're2js';
 import { FindFileError } from '../errors.js';
-import { describe, readChoice } from '../options.js';
+import { describe, readChoice } from '../plan/read.js';
 
 /** Longest query accepted, in UTF-8 bytes: far above any real search, far below argv limits. */
 export const MAX_QUERY_BYTES = 64 * 1024;

@@ -5,7 +5,10 @@
  */
 import * as path from 'node:path';
 import { FindFileError } from '../errors.js';
+import { defaultFs, isFsLike, type FsLike } from '../fs.js';
+import type { BackendOption } from '../options.js';
 import type { Platform } from '../patterns.js';
+import type { Env } from '../rg/resolve.js';
 
 export const runningPlatform: Platform = process.platform === 'win32' ? 'win32' : 'posix';
 
@@ -54,6 +57,39 @@ export function readFunction<F extends (...args: never[]) => unknown>(value: unk
   return value as F | undefined;
 }
 
+/** The fs option: node:fs when absent. */
+export function readFs(value: unknown): FsLike {
+  const fs = value === undefined ? defaultFs : value;
+  if (!isFsLike(fs)) throw new FindFileError('FF_INVALID_OPTION', 'fs must be shaped like node:fs (readdir, readdirSync, lstat, lstatSync)', 'fs');
+  return fs;
+}
+
+/** The clock option's shape (its readings are checked as they are taken: src/plan/clock.ts). `null` is no clock. */
+export function checkClockShape(value: unknown): void {
+  if (value != null && typeof (value as { now?: unknown }).now !== 'function') {
+    throw new FindFileError('FF_INVALID_OPTION', 'clock must have a now() method returning milliseconds', 'clock');
+  }
+}
+
+export function checkSignal(value: unknown): asserts value is AbortSignal | undefined {
+  if (value !== undefined && !(value instanceof AbortSignal)) throw new FindFileError('FF_INVALID_OPTION', 'signal must be an AbortSignal', 'signal');
+}
+
+/** The env option: an object of strings, like process.env. */
+export function readEnv(value: unknown): Env | undefined {
+  if (value !== undefined && (typeof value !== 'object' || value === null || Array.isArray(value) || Object.values(value).some((v) => v !== undefined && typeof v !== 'string'))) {
+    throw new FindFileError('FF_INVALID_OPTION', 'env must be an object of strings, like process.env', 'env');
+  }
+  return value as Env | undefined;
+}
+
+/** ripgrep reads the real disk: it cannot be forced on an injected fs. */
+export function checkBackendFs(backend: BackendOption, fsInjected: boolean): void {
+  if (backend === 'ripgrep' && fsInjected) {
+    throw new FindFileError('FF_INVALID_OPTION', 'backend "ripgrep" reads the real filesystem and cannot use an injected fs: use "walker" or "auto"', 'backend');
+  }
+}
+
 /** Resolves the root to its native absolute form. */
 export function readRoot(value: unknown, platform: Platform): string {
   if (value === undefined) throw new FindFileError('FF_MISSING_OPTION', 'root is required: the directory to search', 'root');
@@ -61,6 +97,9 @@ export function readRoot(value: unknown, platform: Platform): string {
   if (value.includes('\0')) throw new FindFileError('FF_INVALID_ROOT', `root ${JSON.stringify(value)} holds a NUL byte`, 'root');
   return (platform === 'win32' ? path.win32 : path.posix).resolve(value);
 }
+
+/** What `rgPath` must be, in every message that refuses one. */
+export const RG_PATH = 'an absolute path to the ripgrep executable';
 
 /** An optional option that must be an absolute path of the platform's flavour, with no NUL byte. */
 export function checkAbsolutePath(value: unknown, option: string, what: string, platform: Platform): asserts value is string | undefined {

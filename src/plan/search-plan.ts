@@ -10,7 +10,7 @@
  * - `query`: what the kind of search adds (the output form of a file search, a content query).
  */
 import { FindFileError } from '../errors.js';
-import { defaultFs, isFsLike, type DirentLike, type FsLike } from '../fs.js';
+import type { DirentLike, FsLike } from '../fs.js';
 import type { BackendOption, FindOptions } from '../options.js';
 import { BACKEND_OPTIONS } from '../options.js';
 import { buildNativePath, withSeparator, type Separator } from '../paths.js';
@@ -20,7 +20,7 @@ import { isDepthLimited } from '../rg/depth.js';
 import type { Env } from '../rg/resolve.js';
 import type { ProcessRunner } from '../rg/runner.js';
 import { readClock, type Clock } from './clock.js';
-import { checkAbsolutePath, checkOptionNames, checkOptionsObject, readBoolean, readChoice, readFunction, readLimit, readRoot, runningPlatform } from './read.js';
+import { RG_PATH, checkAbsolutePath, checkBackendFs, checkClockShape, checkOptionNames, checkOptionsObject, checkSignal, readEnv, readFs, readBoolean, readChoice, readFunction, readLimit, readRoot, runningPlatform } from './read.js';
 
 /** What a search covers. */
 export interface Scope {
@@ -125,11 +125,10 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   const flavor: GlobFlavor = { platform, caseSensitive };
   const { patterns, excludes } = readPatterns(options, flavor, rules.defaultPattern);
   const root = readRoot(options.root, platform);
-  const fs = options.fs === undefined ? defaultFs : options.fs;
-  if (!isFsLike(fs)) throw new FindFileError('FF_INVALID_OPTION', 'fs must be shaped like node:fs (readdir, readdirSync, lstat, lstatSync)', 'fs');
-  if (options.clock != null && typeof options.clock.now !== 'function') throw new FindFileError('FF_INVALID_OPTION', 'clock must have a now() method returning milliseconds', 'clock');
+  const fs = readFs(options.fs);
+  checkClockShape(options.clock);
   const signal = options.signal;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) throw new FindFileError('FF_INVALID_OPTION', 'signal must be an AbortSignal', 'signal');
+  checkSignal(signal);
   const backend = readBackendChoice(options, platform);
   const concurrency = options.concurrency === undefined ? DEFAULT_CONCURRENCY : readLimit(options.concurrency, 'concurrency');
   if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
@@ -138,9 +137,7 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   const maxDepth = readLimit(options.maxDepth, 'maxDepth');
   const timeBudgetMs = readLimit(options.timeBudgetMs, 'timeBudgetMs');
   const onDirectory = readFunction<NonNullable<WalkSettings['onDirectory']>>(options.onDirectory, 'onDirectory');
-  if (backend.backend === 'ripgrep' && options.fs !== undefined) {
-    throw new FindFileError('FF_INVALID_OPTION', 'backend "ripgrep" reads the real filesystem and cannot use an injected fs: use "walker" or "auto"', 'backend');
-  }
+  checkBackendFs(backend.backend, options.fs !== undefined);
   const sep: Separator = platform === 'win32' ? '\\' : '/';
   const rootPrefix = withSeparator(root, sep);
   const scope: Scope = {
@@ -181,15 +178,12 @@ function readPatterns(options: SharedOptions, flavor: GlobFlavor, defaultPattern
 
 function readBackendChoice(options: SharedOptions, platform: Platform): BackendChoice {
   const backend = readChoice(options.backend, 'backend', BACKEND_OPTIONS, 'walker');
-  const { rgPath, env, workspace } = options;
-  checkAbsolutePath(rgPath, 'rgPath', 'an absolute path to the ripgrep executable', platform);
+  const { rgPath, workspace } = options;
+  checkAbsolutePath(rgPath, 'rgPath', RG_PATH, platform);
   checkAbsolutePath(workspace, 'workspace', 'an absolute path', platform);
   const runner = readFunction<ProcessRunner>(options.runner, 'runner');
   const onEvent = readFunction<(event: RecoveryEvent) => void>(options.onEvent, 'onEvent');
-  if (env !== undefined && (typeof env !== 'object' || env === null || Array.isArray(env) || Object.values(env).some((v) => v !== undefined && typeof v !== 'string'))) {
-    throw new FindFileError('FF_INVALID_OPTION', 'env must be an object of strings, like process.env', 'env');
-  }
-  return { backend, rgPath, runner, onEvent, env: env ?? process.env, workspace };
+  return { backend, rgPath, runner, onEvent, env: readEnv(options.env) ?? process.env, workspace };
 }
 
 /** `findFiles` (and its sync and stream forms): the shared plan plus the output form. */
