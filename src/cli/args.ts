@@ -168,7 +168,7 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
   const { patterns, root } = splitRoot(args._.map(String), args.root, isDir);
   const output = outputMode(args);
   const strict = args.strict === true;
-  // The options both kinds of search take, with the same meaning (src/content/options.ts).
+  // The options both kinds of search take, with the same meaning (src/plan/content-plan.ts).
   const fileSet = {
     root,
     pattern: patterns.length === 1 ? patterns[0]! : patterns, // so errors name "pattern", not "pattern[0]"

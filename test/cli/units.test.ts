@@ -1,6 +1,6 @@
 /**
  * The CLI's helpers on their own: the exit-status truth table, the summary's wording for every
- * verdict, the display paths on both path flavours and the chunked writer. test/cli.test.ts runs
+ * verdict, the display paths on both path flavours and the chunked writer. test/cli/cli.test.ts runs
  * the real command end to end.
  */
 import * as path from 'node:path';
