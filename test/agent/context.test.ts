@@ -76,9 +76,14 @@ describe('a bad host setting', () => {
       expect(fs.calls).toBe(0);
     });
 
-    it('throws, not answers, an exclude glob the library refuses', async () => {
-      const ctx = workspace({ src: { 'a.ts': 'x\n' } }, { exclude: ['!x'] });
-      await expect(run(ctx)).rejects.toMatchObject({ name: 'FindFileError', code: 'FF_INVALID_PATTERN', option: 'exclude[0]' });
+    it('throws, not answers, an exclude glob the library refuses, before any I/O', async () => {
+      const fs = noIoFs();
+      for (const exclude of [['!x'], ['a/../../b']]) {
+        const error = await run({ root: '/w', platform: 'posix', fs, exclude }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(FindFileError);
+        expect((error as FindFileError).option).toBe('exclude[0]');
+      }
+      expect(fs.calls).toBe(0);
     });
   });
 
