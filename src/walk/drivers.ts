@@ -159,7 +159,7 @@ export class AsyncDriver {
         const unknown = walk.acceptEntries(head.task, head.entries);
         if (unknown !== undefined) this.statUnknown(head, unknown);
       }
-      if (head.task.peek) this.settlePeek();
+      if (head.task.peek) this.peekDone();
     }
   }
 
@@ -167,7 +167,7 @@ export class AsyncDriver {
    * Perf: the first peek at the depth limit that finds something ends all peeking, so peeks are not
    * issued 64 at a time: one at first, twice as many after each peek that found nothing.
    */
-  private settlePeek(): void {
+  private peekDone(): void {
     this.peeksInFlight--;
     if (!this.walk.depthLimitSeen) this.peekAllowance = Math.min(this.peekAllowance * 2, this.walk.plan.walk.concurrency);
   }

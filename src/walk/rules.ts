@@ -22,38 +22,47 @@ export type FileVerdict = 'excluded' | 'match' | 'other';
  */
 export type DirectoryVerdict = 'excluded' | 'pruned' | 'read' | 'limit';
 
+/**
+ * The file rule, compiled for the options: an excluded file is counted, not matched; a base-name
+ * matcher is given the name alone (the walk never joins the path it does not need).
+ */
+function buildFileVerdict(matcher: PathMatcher, excluder: Excluder): (base: string, name: string) => FileVerdict {
+  const needsPath = !matcher.nameOnly;
+  if (!excluder.active) {
+    return needsPath ? (base, name) => (matcher.matches(base + name, name) ? 'match' : 'other') : (_base, name) => (matcher.matches(name, name) ? 'match' : 'other');
+  }
+  return (base, name) => {
+    const rel = base + name;
+    if (excluder.isExcluded(rel, name, false)) return 'excluded';
+    return matcher.matches(needsPath ? rel : name, name) ? 'match' : 'other';
+  };
+}
+
 /** What a name that cannot be opened (an undecodable twin) is: excluded, a gap, or nothing the search needed. */
 export type TwinVerdict = 'excluded' | 'gap' | 'none';
 
 const DOT = 46;
 
 export class WalkRules {
+  // Per entry: `base` is the directory's root-relative path ending in `/` (`''` for the root).
+
+  /** A name `hidden: false` leaves out, uncounted (a dot name). */
+  readonly isHiddenName: (name: string) => boolean;
+  /** A file or a symlink in `base`: excluded, matching, or neither. */
+  readonly file: (base: string, name: string) => FileVerdict;
   private readonly matcher: PathMatcher;
   private readonly excluder: Excluder;
   private readonly hidden: boolean;
   private readonly maxDepth: number;
-  /** Perf: a base-name matcher needs no joined path. */
-  private readonly needsPath: boolean;
 
   constructor(scope: Scope) {
     this.matcher = scope.matcher;
     this.excluder = scope.excluder;
     this.hidden = scope.hidden;
     this.maxDepth = scope.maxDepth;
-    this.needsPath = !scope.matcher.nameOnly;
-  }
-
-  // Per entry: `base` is the directory's root-relative path ending in `/` (`''` for the root).
-
-  /** A name `hidden: false` leaves out, uncounted (a dot name). */
-  isHiddenName(name: string): boolean {
-    return !this.hidden && name.charCodeAt(0) === DOT;
-  }
-
-  /** A file or a symlink in `base`: excluded, matching, or neither. */
-  file(base: string, name: string): FileVerdict {
-    if (this.excluder.active && this.excluder.isExcluded(base + name, name, false)) return 'excluded';
-    return this.matcher.matches(this.needsPath ? base + name : name, name) ? 'match' : 'other';
+    // Perf: both are asked of every entry, so each is compiled once for the options at hand.
+    this.isHiddenName = scope.hidden ? () => false : (name) => name.charCodeAt(0) === DOT;
+    this.file = buildFileVerdict(scope.matcher, scope.excluder);
   }
 
   /** A directory at root-relative `rel` (no trailing `/`), `depth` levels down (1: the root's child). */
