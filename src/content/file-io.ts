@@ -21,11 +21,12 @@ const OPEN_FLAGS: string | number =
 
 /**
  * Opens a listed file (retried like a directory read when the process is out of file handles:
- * `onOutOfHandles` lets the caller hold fewer) and checks, on the descriptor itself, that it is a
- * regular file: a FIFO, device or directory swapped in since the listing is closed unread and
- * reported as `EFTYPE` (a gap: it is not what was listed).
+ * `onOutOfHandles` lets the caller free some, and returns false when the file is no longer wanted,
+ * which ends the retries) and checks, on the descriptor itself, that it is a regular file: a FIFO,
+ * device or directory swapped in since the listing is closed unread and reported as `EFTYPE` (a
+ * gap: it is not what was listed).
  */
-export async function openListedFile(fs: FileReaderFs, path: string, onOutOfHandles: () => void): Promise<Opened> {
+export async function openListedFile(fs: FileReaderFs, path: string, onOutOfHandles: () => boolean): Promise<Opened> {
   for (let attempt = 0; ; attempt++) {
     const opened = await new Promise<Opened>((resolve) => {
       try {
@@ -36,8 +37,7 @@ export async function openListedFile(fs: FileReaderFs, path: string, onOutOfHand
     });
     if (opened.ok) return checkRegular(fs, opened.fd);
     const pause = retryDelay(opened.error, attempt);
-    if (pause === undefined) return opened;
-    onOutOfHandles();
+    if (pause === undefined || !onOutOfHandles()) return opened;
     await new Promise((resolve) => setTimeout(resolve, pause));
   }
 }

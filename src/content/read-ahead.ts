@@ -29,6 +29,11 @@ export interface Ahead {
 export class ReadAhead {
   private readonly ahead: Ahead[] = [];
   private readonly pool: Uint8Array[] = [];
+  /** Files given back (see `outOfHandles`), in walk order: started again before any new file. */
+  private readonly retake: string[] = [];
+  /** Wanted files whose open waits for a free handle: no new file is started meanwhile. */
+  private readonly waitingForHandles = new Set<Ahead>();
+  private readonly givenBack = new WeakSet<Ahead>();
   private limit = READ_AHEAD;
   private readonly placeCheck: ((fd: number, rel: string) => Promise<boolean>) | undefined;
 
@@ -43,11 +48,12 @@ export class ReadAhead {
 
   /** Starts files until `limit` are ahead or no file waits. */
   fill(): void {
-    while (this.ahead.length < this.limit) {
-      const rel = this.takeFile();
+    while (this.ahead.length < this.limit && this.waitingForHandles.size === 0) {
+      const rel = this.retake.shift() ?? this.takeFile();
       if (rel === undefined) return;
-      const buffer = this.pool.pop() ?? new Uint8Array(READ_CHUNK_BYTES);
-      this.ahead.push({ rel, buffer, first: this.start(rel, buffer) });
+      const item: Ahead = { rel, buffer: this.pool.pop() ?? new Uint8Array(READ_CHUNK_BYTES), first: undefined as unknown as Promise<First> };
+      item.first = this.start(item);
+      this.ahead.push(item);
     }
   }
 
@@ -71,12 +77,37 @@ export class ReadAhead {
   }
 
   /**
+   * An open found the process out of file handles. Read ahead less from now on, and give back the
+   * files started after this one: they are searched only after it, so the handles they hold would
+   * never be freed for it (a big file keeps its handle until it is searched), and its retries would
+   * run out: a gap. They start again, in order, once it has opened. False when the file itself was
+   * given back (its retries end).
+   */
+  private outOfHandles(item: Ahead): boolean {
+    if (this.givenBack.has(item)) return false;
+    this.limit = Math.max(1, this.limit >> 1);
+    this.waitingForHandles.add(item);
+    // Not in the window: it is the file being searched, and every file in the window comes after it.
+    const at = this.ahead.indexOf(item);
+    const later = this.ahead.splice(at + 1);
+    for (const given of later) {
+      this.givenBack.add(given);
+      this.waitingForHandles.delete(given);
+      this.abandon(given); // its buffer may still be read into: it is not pooled
+    }
+    this.retake.unshift(...later.map((given) => given.rel));
+    return true;
+  }
+
+  /**
    * Opens a file and fills its buffer. Reads until the buffer is full or the file ends; a file that
    * ends within it is closed here, so the search of a small file waits on no I/O at all.
    */
-  private async start(rel: string, buffer: Uint8Array): Promise<First> {
+  private async start(item: Ahead): Promise<First> {
     const { fs } = this;
-    const opened = await openListedFile(fs, this.scope.nativePath(rel), () => (this.limit = Math.max(1, this.limit >> 1)));
+    const { rel, buffer } = item;
+    const opened = await openListedFile(fs, this.scope.nativePath(rel), () => this.outOfHandles(item));
+    this.waitingForHandles.delete(item);
     if (!opened.ok) return opened;
     if (this.placeCheck !== undefined && !(await this.placeCheck(opened.fd, rel))) {
       fs.close(opened.fd, () => {});
