@@ -12,6 +12,7 @@ import type { Argv } from 'yargs';
 import { buildParser, toCliRequest, type CliArgs } from './args.js';
 import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
 import { runSearch } from './run.js';
+import { escapeText } from '../text-escape.js';
 
 /** Runs the command on `argv` (the arguments after the script's name) and exits the process. */
 export async function main(argv: readonly string[]): Promise<void> {
@@ -47,7 +48,7 @@ function readVersion(): string {
 /** yargs' usage, then the specific problem, then status 2. */
 function usageError(message: string, parser: Argv<CliArgs> | undefined): never {
   parser?.showHelp((help) => process.stderr.write(help + '\n\n'));
-  process.stderr.write(`find-file: error: ${message}\n`);
+  process.stderr.write(`find-file: error: ${escapeText(message)}\n`);
   process.exit(EXIT.USAGE);
 }
 
@@ -57,6 +58,7 @@ function reportFailure(error: unknown, parser: Argv<CliArgs> | undefined): never
   const message = error instanceof Error ? error.message : String(error);
   if (status === EXIT.USAGE) usageError(message, parser);
   const cause = findFileErrorCode(error) === undefined ? 'unexpected failure: ' : '';
-  process.stderr.write(`find-file: error: ${cause}${message}\n`);
+  // The message may hold a path as the user typed it (a root): escaped, so it stays one line and cannot drive the terminal.
+  process.stderr.write(`find-file: error: ${cause}${escapeText(message)}\n`);
   process.exit(status);
 }

@@ -422,6 +422,13 @@ describe('exit statuses', () => {
     }
   });
 
+  it('1 for a missing root whose name holds a newline and ESC: still one line, escaped (a name cannot forge or drive the terminal)', () => {
+    const root = 'gone\n\x1b[31mfake';
+    const run = ff(['*.md', '--root', root]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(`find-file: error: root ${join(tree, 'gone')}\\u{a}\\u{1b}[31mfake does not exist (ENOENT)\n`);
+  });
+
   it('--contains is a clean hook: refused with a plain message until the library exports searchContent', async () => {
     const library: Record<string, unknown> = await import('../../dist/index.js');
     const run = ff(['*.md', '--contains', 'guide']);
