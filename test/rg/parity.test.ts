@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, type FindOptions } from '../../src/index.js';
 import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { buildUndecodableTree } from '../helpers/names.js';
 
 const isPosix = process.platform !== 'win32';
 let root: string;
@@ -128,14 +129,8 @@ describe.skipIf(!hasRg)(`walker and ripgrep (${realRg.path ?? 'missing'}) agree 
   });
 
   it.runIf(process.platform === 'linux')('(Linux) names that are not valid UTF-8: the same EILSEQ entries from both', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ff-rg-utf8-'));
+    const dir = buildUndecodableTree('ff-rg-utf8-');
     try {
-      const raw = (name: number[]) => Buffer.concat([Buffer.from(`${dir}/`), Buffer.from(name)]);
-      mkdirSync(raw([0x62, 0x61, 0x64, 0xff])); // "bad\xff"
-      writeFileSync(Buffer.concat([raw([0x62, 0x61, 0x64, 0xff]), Buffer.from('/in.txt')]), '');
-      writeFileSync(raw([0x66, 0xfe, 0x2e, 0x74, 0x78, 0x74]), ''); // "f\xfe.txt"
-      writeFileSync(join(dir, 'ok.txt'), '');
-      writeFileSync(join(dir, 'real-\uFFFD.txt'), ''); // a valid name that holds U+FFFD itself
       const bySkippedPath = (r: { skipped: { path: string }[] }) => [...r.skipped].sort((a, b) => (a.path < b.path ? -1 : 1));
       const walker = await findFiles({ root: dir, pattern: '*', backend: 'walker' });
       const ripgrep = await findFiles({ root: dir, pattern: '*', backend: 'ripgrep' });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, findFilesStream, findFilesSync } from '../../src/index.js';
+import { buildUndecodableTree } from '../helpers/names.js';
 
 const isPosix = process.platform !== 'win32';
 let root: string;
@@ -73,14 +74,8 @@ describe('real disk, default node:fs', () => {
   });
 
   it.runIf(process.platform === 'linux')('(Linux) reports names that are not valid UTF-8 as EILSEQ, never as vanished', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'find-file-utf8-'));
+    const dir = buildUndecodableTree('find-file-utf8-');
     try {
-      const raw = (name: number[]) => Buffer.concat([Buffer.from(`${dir}/`), Buffer.from(name)]);
-      mkdirSync(raw([0x62, 0x61, 0x64, 0xff])); // "bad\xff"
-      writeFileSync(Buffer.concat([raw([0x62, 0x61, 0x64, 0xff]), Buffer.from('/in.txt')]), '');
-      writeFileSync(raw([0x66, 0xfe, 0x2e, 0x74, 0x78, 0x74]), ''); // "f\xfe.txt"
-      writeFileSync(join(dir, 'ok.txt'), '');
-      writeFileSync(join(dir, 'real-\uFFFD.txt'), ''); // a valid name that holds U+FFFD itself
       for (const result of [await findFiles({ root: dir, pattern: '*' }), findFilesSync({ root: dir, pattern: '*' })]) {
         expect(result.matches).toEqual(['ok.txt', 'real-\uFFFD.txt']);
         expect([...result.skipped].sort((a, b) => a.path.localeCompare(b.path))).toEqual([
