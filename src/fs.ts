@@ -39,6 +39,9 @@ export interface FsLike {
   fstat?(fd: number, callback: Callback<StatsLike>): void;
   read?(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null, callback: Callback<number>): void;
   close?(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
+  /** `gitignore: true` only: the walk reads ignore files (`.gitignore`, `.ignore`, `.rgignore`, `.git/info/exclude`) whole. */
+  readFile?(path: string, encoding: 'utf8', callback: Callback<string>): void;
+  readFileSync?(path: string, encoding: 'utf8'): string;
 }
 
 /** An `FsLike` that can also read files: what content search's pure-TS path needs. */
@@ -58,6 +61,11 @@ export function isFsLike(value: unknown): value is FsLike {
     typeof fs.lstat === 'function' &&
     typeof fs.lstatSync === 'function'
   );
+}
+
+/** True when the fs can read ignore files, in both the async and the sync walk. */
+export function canReadIgnoreFiles(fs: FsLike): boolean {
+  return typeof fs.readFile === 'function' && typeof fs.readFileSync === 'function';
 }
 
 /** True when the fs can also open, read and close files (content search's pure-TS path). */

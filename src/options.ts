@@ -26,6 +26,13 @@ export interface FindOptions {
   exclude?: string[];
   /** Include entries whose name starts with `.`. @default true */
   hidden?: boolean;
+  /**
+   * Apply ignore files as `rg --files --hidden` does by default: `.gitignore` (inside a git
+   * repository), `.git/info/exclude`, `.ignore` and `.rgignore`, in every directory and in the
+   * root's parents (docs/contract.md, "Ignore files"). Ignored entries are left out and counted in
+   * `ignoredCount`: policy, never a coverage gap. Off by default: coverage first. @default false
+   */
+  gitignore?: boolean;
   /** Return at most this many matches; the walk stops when it sees one more. @default unlimited */
   maxResults?: number;
   /** Stop once this many milliseconds (by `clock`) have passed. @default unlimited */

@@ -165,6 +165,12 @@ export interface FindSummary {
   linksExamined: boolean;
   /** Entries left out by `exclude`. Policy, not a coverage gap. */
   excludedCount: number;
+  /**
+   * Entries left out by ignore files (`gitignore: true`; an ignored directory counts once, its
+   * contents are never read). Policy, not a coverage gap. Always 0 from ripgrep, which applies the
+   * rules itself and does not report what they left out.
+   */
+  ignoredCount: number;
   /** True when every directory the pattern could match into was read. */
   complete: boolean;
   /** The first entry of `incompleteReasons`; absent when complete. */

@@ -56,6 +56,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
       excludes: scope.excludes,
       hidden: scope.hidden,
       caseSensitive: scope.caseSensitive,
+      gitignore: scope.ignore !== undefined,
       query: query.text,
       literal: query.mode === 'literal',
       caseMode: query.caseMode,
@@ -109,6 +110,8 @@ function buildSummary(
     // ripgrep does not report the links it passes over, nor what its own globs left out.
     symlinkSkipped: 0,
     excludedCount: events?.excluded ?? 0,
+    // ripgrep applies the ignore files itself and does not report what they left out.
+    ignoredCount: 0,
     ...verdictFields(incompleteReasons),
     truncated: hits.truncated,
     protocolErrors,

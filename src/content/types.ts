@@ -33,6 +33,8 @@ export interface ContentOptions {
   exclude?: string[];
   /** @default true */
   hidden?: boolean;
+  /** Apply ignore files as `findFiles` does (`FindOptions.gitignore`). @default false */
+  gitignore?: boolean;
   /** At most this many hits (matching lines); the search stops when it sees one more. @default unlimited */
   maxResults?: number;
   /** Each hit's `text` is cut to this many characters (UTF-16 units) and flagged `textTruncated`. @default 500 */
@@ -118,6 +120,8 @@ export interface ContentSummary {
   skippedCount: number;
   symlinkSkipped: number;
   excludedCount: number;
+  /** Entries left out by ignore files (`gitignore: true`), as `FindSummary.ignoredCount`: 0 from ripgrep. */
+  ignoredCount: number;
   complete: boolean;
   incompleteReason?: ContentIncompleteReason;
   incompleteReasons: ContentIncompleteReason[];

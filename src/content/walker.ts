@@ -153,6 +153,7 @@ class WalkerContentSearch {
       skippedCount: skipped.length,
       symlinkSkipped: walked.symlinkSkipped,
       excludedCount: walked.excludedCount,
+      ignoredCount: walked.ignoredCount,
       ...verdictFields(mergeReasons(this.stop.reasons, walked.incompleteReasons, walkStopped)),
       truncated: this.hits.truncated,
       protocolErrors: 0,

@@ -10,10 +10,11 @@
  * - `query`: what the kind of search adds (the output form of a file search, a content query).
  */
 import { FindFileError } from '../errors.js';
-import type { DirentLike, FsLike } from '../fs.js';
+import { canReadIgnoreFiles, type DirentLike, type FsLike } from '../fs.js';
 import type { BackendOption, FindOptions } from '../options.js';
 import { BACKEND_OPTIONS } from '../options.js';
 import { buildNativePath, withSeparator, type Separator } from '../paths.js';
+import * as path from 'node:path';
 import { buildExcluder, buildMatcher, normalizePatternList, type Excluder, type GlobFlavor, type PathMatcher, type Platform } from '../patterns.js';
 import type { RecoveryEvent } from '../result.js';
 import { isDepthLimited } from '../rg/depth.js';
@@ -46,6 +47,18 @@ export interface Scope {
   fsInjected: boolean;
   /** The native path of a root-relative one. */
   nativePath: (rel: string) => string;
+  /** `gitignore: true`: where the ignore files that apply are (src/walk/ignore.ts); undefined when off. */
+  ignore: IgnoreGeometry | undefined;
+}
+
+/** The root's place below its outermost parent, for ignore files read in the root's parents. */
+export interface IgnoreGeometry {
+  /** The root's ancestors, outermost first, native, each ending in a separator. */
+  parents: string[];
+  /** The same, relative to the outermost, with `/`, ending in `/` (`''` for the outermost). */
+  parentDirs: string[];
+  /** The root, relative to the outermost parent, with `/`, ending in `/` (`''` when the root is the outermost). */
+  rootDir: string;
 }
 
 /** When a search stops early. */
@@ -92,7 +105,7 @@ export interface FileQuery {
 export type FindPlan = SearchPlan<FileQuery>;
 
 export const FIND_OPTION_NAMES: readonly string[] = [
-  'root', 'pattern', 'exclude', 'hidden', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
+  'root', 'pattern', 'exclude', 'hidden', 'gitignore', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
   'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
 ];
 
@@ -133,6 +146,8 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   const concurrency = options.concurrency === undefined ? DEFAULT_CONCURRENCY : readLimit(options.concurrency, 'concurrency');
   if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
   const hidden = readBoolean(options.hidden, 'hidden', true);
+  const gitignore = readBoolean(options.gitignore, 'gitignore', false);
+  if (gitignore && !canReadIgnoreFiles(fs)) throw new FindFileError('FF_INVALID_OPTION', 'fs must also have readFile and readFileSync for gitignore: true (a memfs volume has them)', 'fs');
   const maxResults = readLimit(options.maxResults, 'maxResults');
   const maxDepth = readLimit(options.maxDepth, 'maxDepth');
   const timeBudgetMs = readLimit(options.timeBudgetMs, 'timeBudgetMs');
@@ -156,11 +171,29 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
     fs,
     fsInjected: options.fs !== undefined,
     nativePath: buildNativePath(rootPrefix, sep),
+    ignore: gitignore ? buildIgnoreGeometry(root, platform) : undefined,
   };
   // Read after the shared options (as before this layer existed): the first reading is the search's first.
   const clock = readClock(options.clock, timeBudgetMs);
   const query = rules.readQuery({ backend: backend.backend, maxResults, fs });
   return { scope, limits: { maxResults, timeBudgetMs, clock, signal }, backend, walk: { concurrency, onDirectory }, query };
+}
+
+/** The root's ancestors (`/work/main`: `/`, `/work/`), for the ignore files of the root's parents. */
+function buildIgnoreGeometry(root: string, platform: Platform): IgnoreGeometry {
+  const paths = platform === 'win32' ? path.win32 : path.posix;
+  const sep = paths.sep;
+  const chain: string[] = [];
+  for (let dir = root; ; ) {
+    chain.unshift(withSeparator(dir, sep as Separator));
+    const up = paths.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  const top = chain[0]!;
+  const relative = (native: string) => native.slice(top.length).split(sep).join('/');
+  const parents = chain.slice(0, -1);
+  return { parents, parentDirs: parents.map(relative), rootDir: relative(chain[chain.length - 1]!) };
 }
 
 function readPatterns(options: SharedOptions, flavor: GlobFlavor, defaultPattern: string | undefined): { patterns: string[]; excludes: string[] } {

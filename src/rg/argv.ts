@@ -3,6 +3,8 @@
  * to the walker's defaults, and no way for user text or user config to change what the flags mean.
  *
  * - `--files --hidden --no-ignore`: every file, dot files included, no .gitignore/.ignore/.rgignore.
+ *   With `gitignore: true`, `--no-ignore-global` instead: ripgrep's own ignore rules, the walker's
+ *   (src/walk/ignore.ts), without the user's global gitignore (an answer must not depend on it).
  *   Links are not followed because `-L`/`--follow` is never passed (ripgrep's default), as the walker.
  * - `--no-config`, and no `RIPGREP_CONFIG_PATH` in the child's environment: a user's config file
  *   cannot add flags.
@@ -32,11 +34,18 @@ export interface FilesArgvInput {
   excludes: readonly string[];
   hidden: boolean;
   caseSensitive: boolean;
+  /** Apply ignore files (`gitignore: true`). */
+  gitignore: boolean;
+}
+
+/** Which ignore files ripgrep reads: none, or its defaults without the global gitignore. */
+function ignoreFlag(input: Pick<FilesArgvInput, 'gitignore'>): string {
+  return input.gitignore ? '--no-ignore-global' : '--no-ignore';
 }
 
 /** The argv for listing files. */
 export function buildFilesArgv(input: FilesArgvInput): string[] {
-  const argv = ['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', String(input.threads)];
+  const argv = ['--files', '--hidden', ignoreFlag(input), '--no-config', '--null', '--path-separator', '/', '--threads', String(input.threads)];
   if (Number.isFinite(input.maxDepth)) argv.push('--max-depth', String(input.maxDepth));
   argv.push(...buildGlobArgs(input));
   return argv;
@@ -63,7 +72,7 @@ const CASE_FLAGS = { sensitive: '--case-sensitive', ignore: '--ignore-case', sma
  * user typed can be read as a flag, and no shell ever sees it.
  */
 export function buildContentArgv(input: ContentArgvInput): string[] {
-  const argv = ['--json', '--hidden', '--no-ignore', '--no-config', '--path-separator', '/', '--threads', String(input.threads)];
+  const argv = ['--json', '--hidden', ignoreFlag(input), '--no-config', '--path-separator', '/', '--threads', String(input.threads)];
   if (Number.isFinite(input.maxDepth)) argv.push('--max-depth', String(input.maxDepth));
   argv.push(CASE_FLAGS[input.caseMode]);
   if (input.literal) argv.push('--fixed-strings');

@@ -44,7 +44,7 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
   const { scope } = plan;
   const outcome = await runRipgrep({
     ...runRequest(plan, run),
-    argv: buildFilesArgv({ threads: run.threads ?? defaultThreads(), maxDepth: scope.maxDepth, excludes: scope.excludes, hidden: scope.hidden, caseSensitive: scope.caseSensitive }),
+    argv: buildFilesArgv({ threads: run.threads ?? defaultThreads(), maxDepth: scope.maxDepth, excludes: scope.excludes, hidden: scope.hidden, caseSensitive: scope.caseSensitive, gitignore: scope.ignore !== undefined }),
     delimiter: 0,
     maxRecordBytes: run.maxRecordBytes ?? MAX_RECORD_BYTES,
     newConsumer: () => new FileCollector(plan, rules),
@@ -94,6 +94,8 @@ function buildResult(
     linkMatchedCount: 0,
     linksExamined: false,
     excludedCount: files.excluded,
+    // ripgrep applies the ignore files itself and does not report what they left out.
+    ignoredCount: 0,
     ...verdictFields(collectReasons(verdict, skipped, unclassified, gaps)),
     stats: { dirsRead: 0, entriesSeen: files.seen, elapsedMs: run.deadline.elapsed(), dirsPeeked: 0 },
     backend: 'ripgrep',

@@ -10,6 +10,7 @@
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
 import type { DirTask, Walk } from './engine.js';
+import type { IgnoreRead, IgnoreReads } from './ignore.js';
 
 const WITH_TYPES = { withFileTypes: true } as const;
 
@@ -29,9 +30,48 @@ function readdirSyncRetrying(fs: FsLike, path: string): DirentLike[] {
   }
 }
 
+/** Answers the ignore rules' reads one by one: a file's text (undefined when it cannot be read), or whether a path exists. */
+function answerSync<T>(fs: FsLike, reads: IgnoreReads<T>): T {
+  for (let step = reads.next(); ; ) {
+    if (step.done) return step.value;
+    step = reads.next(readSync(fs, step.value));
+  }
+}
+
+function readSync(fs: FsLike, read: IgnoreRead): string | boolean | undefined {
+  try {
+    if (read.kind === 'text') return fs.readFileSync!(read.path, 'utf8');
+    fs.lstatSync(read.path);
+    return true;
+  } catch {
+    return read.kind === 'text' ? undefined : false;
+  }
+}
+
+/** The same answers, with the callback calls, in order. */
+async function answerAsync<T>(fs: FsLike, reads: IgnoreReads<T>): Promise<T> {
+  for (let step = reads.next(); ; ) {
+    if (step.done) return step.value;
+    step = reads.next(await readAsync(fs, step.value));
+  }
+}
+
+function readAsync(fs: FsLike, read: IgnoreRead): Promise<string | boolean | undefined> {
+  return new Promise((resolve) => {
+    try {
+      if (read.kind === 'text') fs.readFile!(read.path, 'utf8', (error, text) => resolve(error ? undefined : text));
+      else fs.lstat(read.path, (error) => resolve(!error));
+    } catch {
+      resolve(read.kind === 'text' ? undefined : false);
+    }
+  });
+}
+
 /** Runs the whole walk synchronously. Throws only what the engine throws (a root that is missing). */
 export function runSync(walk: Walk): void {
   const { fs } = walk.plan.scope;
+  const parents = walk.parentIgnoreReads();
+  if (parents !== undefined) walk.acceptParentIgnore(answerSync(fs, parents));
   for (;;) {
     const task = walk.nextTask();
     if (task === undefined || walk.shouldStop()) return;
@@ -43,6 +83,8 @@ export function runSync(walk: Walk): void {
       walk.acceptError(task, error);
       continue;
     }
+    const ignoreReads = walk.ignoreReadsFor(task, entries);
+    if (ignoreReads !== undefined) walk.acceptIgnoreTexts(task, answerSync(fs, ignoreReads));
     const unknown = walk.acceptEntries(task, entries);
     if (unknown === undefined) continue;
     for (const name of unknown) {
@@ -62,6 +104,8 @@ interface PendingRead {
   entries: DirentLike[] | undefined;
   error: unknown;
   attempt: number;
+  /** `gitignore: true`: the directory's ignore files have been read (or it has none). */
+  ignoreRead: boolean;
 }
 
 /** Lets a consumer steer the async walk. */
@@ -82,7 +126,7 @@ export class AsyncDriver {
   private finished = false;
   private pumping = false;
   private pumpAgain = false;
-  private waitingForStats = false;
+  private waitingForIo = false;
   private peeksInFlight = 0;
   private peekAllowance = 1;
   private timer: BudgetTimer | undefined;
@@ -101,7 +145,21 @@ export class AsyncDriver {
     walk.plan.limits.signal?.addEventListener('abort', this.onAbort, { once: true });
     // A read that hangs must not hold the answer past the budget (with the real clock: src/limits.ts).
     this.timer = walk.deadline.arm(this.onBudgetDue);
-    this.pump();
+    const parents = walk.parentIgnoreReads();
+    if (parents === undefined) this.pump();
+    else this.waitFor(answerAsync(walk.plan.scope.fs, parents).then((level) => walk.acceptParentIgnore(level)));
+  }
+
+  /** Holds the walk (no entry is judged) until `io` is done, then goes on. */
+  private waitFor(io: Promise<void>): void {
+    this.waitingForIo = true;
+    io.then(
+      () => {
+        this.waitingForIo = false;
+        this.pump();
+      },
+      (error: unknown) => this.finish(error),
+    );
   }
 
   resume(): void {
@@ -146,12 +204,18 @@ export class AsyncDriver {
     const walk = this.walk;
     while (!this.finished) {
       if (walk.stopped) return this.finish();
-      if (this.waitingForStats || this.flow?.isPaused?.()) return;
+      if (this.waitingForIo || this.flow?.isPaused?.()) return;
       this.issueReads();
       if (walk.stopped) return this.finish();
       const head = this.window[0];
       if (head === undefined) return this.finish(); // nothing queued, nothing in flight
       if (!head.done) return this.flow?.onIdle?.(); // its callback will pump again
+      if (head.entries !== undefined && !head.ignoreRead) {
+        // The directory's own ignore files are read before any of its entries is judged.
+        const reads = walk.ignoreReadsFor(head.task, head.entries);
+        head.ignoreRead = true;
+        if (reads !== undefined) return this.waitFor(answerAsync(walk.plan.scope.fs, reads).then((texts) => walk.acceptIgnoreTexts(head.task, texts)));
+      }
       this.window.shift();
       if (head.entries === undefined) {
         walk.acceptError(head.task, head.error);
@@ -181,7 +245,7 @@ export class AsyncDriver {
       const task = walk.nextTask();
       if (task === undefined || walk.shouldStop()) return;
       if (task.peek) this.peeksInFlight++;
-      const read: PendingRead = { task, path: walk.pathOf(task), done: false, entries: undefined, error: undefined, attempt: 0 };
+      const read: PendingRead = { task, path: walk.pathOf(task), done: false, entries: undefined, error: undefined, attempt: 0, ignoreRead: false };
       this.window.push(read);
       this.startRead(read);
     }
@@ -215,7 +279,7 @@ export class AsyncDriver {
 
   /** Types the entries readdir left untyped, then hands them to the engine in order. */
   private statUnknown(read: PendingRead, names: string[]): void {
-    this.waitingForStats = true;
+    this.waitingForIo = true;
     const answers: { stats: StatsLike | undefined; error: unknown }[] = new Array(names.length);
     let left = names.length;
     names.forEach((name, i) => {
@@ -223,7 +287,7 @@ export class AsyncDriver {
         answers[i] = error ? { stats: undefined, error } : { stats, error: undefined };
         if (--left > 0 || this.finished) return;
         names.forEach((n, j) => this.walk.acceptStat(read.task, n, answers[j]!.stats, answers[j]!.error));
-        this.waitingForStats = false;
+        this.waitingForIo = false;
         this.pump();
       };
       try {

@@ -12,6 +12,7 @@ import type { DirentLike, StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { MAX_LINK_MATCHES, ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
+import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readParentLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
 import { WalkRules } from './rules.js';
 
 /** A directory the walk has decided to list. */
@@ -26,6 +27,11 @@ export interface DirTask {
    * nothing in it is returned.
    */
   peek: boolean;
+  /**
+   * `gitignore: true`: the ignore rules for this directory's entries: its parent's, then, once the
+   * driver has read them (`ignoreReadsFor`), extended by its own files.
+   */
+  ignore?: IgnoreLevel | undefined;
 }
 
 /** Entries whose type the filesystem did not report; the driver lstats them. */
@@ -57,6 +63,7 @@ export class Walk {
   private readonly linkMatches: string[] = [];
   private linkMatchedCount = 0;
   private excludedCount = 0;
+  private ignoredCount = 0;
   private dirsRead = 0;
   private dirsPeeked = 0;
   private entriesSeen = 0;
@@ -129,6 +136,32 @@ export class Walk {
     this.reasons.stop('aborted');
   }
 
+  /** `gitignore: true`: the reads that give the rules of the root's parents; the driver answers them before the first listing. */
+  parentIgnoreReads(): IgnoreReads<IgnoreLevel | undefined> | undefined {
+    const geometry = this.plan.scope.ignore;
+    return geometry === undefined ? undefined : readParentLevels(geometry.parents, geometry.parentDirs, this.plan.scope.sep);
+  }
+
+  acceptParentIgnore(level: IgnoreLevel | undefined): void {
+    if (this.head === 0 && this.queue.length > 0) this.queue[0]!.ignore = level;
+  }
+
+  /**
+   * `gitignore: true`: the reads that give a listed directory's own ignore rules, or undefined when
+   * it has none (its entries then follow its parent's). The driver answers them, then calls
+   * `acceptIgnoreTexts`, before `acceptEntries`.
+   */
+  ignoreReadsFor(task: DirTask, entries: readonly DirentLike[]): IgnoreReads<IgnoreTexts> | undefined {
+    if (this.plan.scope.ignore === undefined) return undefined;
+    let present: Set<string> | undefined;
+    for (const entry of entries) if (IGNORE_ENTRY_NAMES.has(entry.name)) (present ??= new Set()).add(entry.name);
+    return present === undefined ? undefined : readDirectoryTexts(this.pathOf(task), this.plan.scope.sep, present);
+  }
+
+  acceptIgnoreTexts(task: DirTask, texts: IgnoreTexts): void {
+    task.ignore = buildIgnoreLevel(task.ignore, this.plan.scope.ignore!.rootDir + task.rel, texts);
+  }
+
   /**
    * Takes the entries of a listed directory. Returns the names whose type the filesystem did not
    * report: the driver must lstat each and call `acceptStat`, in order, before the next task.
@@ -153,23 +186,24 @@ export class Walk {
       const maybeUndecodable = name.includes(REPLACEMENT_CHAR);
       if (maybeUndecodable) {
         if ((undecodable ??= new Set()).has(name)) {
-          this.skipTwin(base + name, name);
+          this.skipTwin(base + name, name, task.ignore);
           continue;
         }
         undecodable.add(name);
       }
       if (entry.isFile()) {
-        const verdict = rules.file(base, name);
+        const verdict = rules.file(base, name, task.ignore);
         if (verdict === 'excluded') this.excludedCount++;
+        else if (verdict === 'ignored') this.ignoredCount++;
         else if (verdict === 'match') {
           // A name that was not valid UTF-8 may not round-trip: lstat it before returning it.
           if (maybeUndecodable) (unknown ??= []).push(name);
           else if (!this.addMatch(base, name)) break;
         }
       } else if (entry.isDirectory()) {
-        this.addDir(base + name, name, task.depth + 1);
+        this.addDir(base + name, name, task.depth + 1, task.ignore);
       } else if (entry.isSymbolicLink()) {
-        this.addLink(base, name);
+        this.addLink(base, name, task.ignore);
       } else if (!isSpecialFile(entry)) {
         (unknown ??= []).push(name);
       }
@@ -189,14 +223,15 @@ export class Walk {
     const isDirectory = stats.isDirectory();
     // Beyond the depth limit nothing is returned, links included: an entry only proves the gap.
     if (task.peek) {
-      if ((isDirectory || stats.isFile()) && this.rules.isBeyondLimit(rel, name, isDirectory)) this.reasons.note('depth-limit');
+      if ((isDirectory || stats.isFile()) && this.rules.isBeyondLimit(rel, name, isDirectory, task.ignore)) this.reasons.note('depth-limit');
     } else if (isDirectory) {
-      this.addDir(rel, name, task.depth + 1);
+      this.addDir(rel, name, task.depth + 1, task.ignore);
     } else if (stats.isSymbolicLink()) {
-      this.addLink(task.rel, name);
+      this.addLink(task.rel, name, task.ignore);
     } else {
-      const verdict = this.rules.file(task.rel, name);
+      const verdict = this.rules.file(task.rel, name, task.ignore);
       if (verdict === 'excluded') this.excludedCount++;
+      else if (verdict === 'ignored') this.ignoredCount++;
       else if (verdict === 'match' && stats.isFile()) this.addMatch(task.rel, name);
     }
   }
@@ -231,6 +266,7 @@ export class Walk {
       linkMatchedCount: this.linkMatchedCount,
       linksExamined: true,
       excludedCount: this.excludedCount,
+      ignoredCount: this.ignoredCount,
       ...verdictFields(this.reasons.list()),
       stats: { dirsRead: this.dirsRead, entriesSeen: this.entriesSeen, elapsedMs: this.deadline.elapsed(), dirsPeeked: this.dirsPeeked },
       backend: 'walker',
@@ -249,10 +285,11 @@ export class Walk {
   }
 
   /** A symlink: never followed, never a match. Counted; named when it matches, up to the cap. Never a limit. */
-  private addLink(base: string, name: string): void {
-    const verdict = this.rules.file(base, name);
-    if (verdict === 'excluded') {
-      this.excludedCount++;
+  private addLink(base: string, name: string, level: IgnoreLevel | undefined): void {
+    const verdict = this.rules.file(base, name, level);
+    if (verdict === 'excluded' || verdict === 'ignored') {
+      if (verdict === 'excluded') this.excludedCount++;
+      else this.ignoredCount++;
       return;
     }
     this.symlinkSkipped++;
@@ -261,11 +298,12 @@ export class Walk {
     if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(base + name);
   }
 
-  private addDir(rel: string, name: string, depth: number): void {
-    const verdict = this.rules.directory(rel, name, depth);
+  private addDir(rel: string, name: string, depth: number, ignore: IgnoreLevel | undefined): void {
+    const verdict = this.rules.directory(rel, name, depth, ignore);
     if (verdict === 'excluded') this.excludedCount++;
-    else if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false });
-    else if (verdict === 'limit' && !this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true });
+    else if (verdict === 'ignored') this.ignoredCount++;
+    else if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false, ignore });
+    else if (verdict === 'limit' && !this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true, ignore });
   }
 
   private acceptPeek(task: DirTask, entries: DirentLike[]): UnknownEntries {
@@ -278,7 +316,7 @@ export class Walk {
       if (this.rules.isHiddenName(name)) continue;
       const isDirectory = entry.isDirectory();
       if (isDirectory || entry.isFile()) {
-        if (this.rules.isBeyondLimit(task.rel + name, name, isDirectory)) {
+        if (this.rules.isBeyondLimit(task.rel + name, name, isDirectory, task.ignore)) {
           this.reasons.note('depth-limit');
           return undefined;
         }
@@ -290,9 +328,10 @@ export class Walk {
   }
 
   /** A later name that decodes like an earlier one in the same directory: unreadable, if it could matter. */
-  private skipTwin(rel: string, name: string): void {
-    const verdict = this.rules.twin(rel, name);
+  private skipTwin(rel: string, name: string, level: IgnoreLevel | undefined): void {
+    const verdict = this.rules.twin(rel, name, level);
     if (verdict === 'excluded') this.excludedCount++;
+    else if (verdict === 'ignored') this.ignoredCount++;
     else if (verdict === 'gap') this.skip(rel, 'EILSEQ');
   }
 
@@ -303,6 +342,9 @@ export class Walk {
 }
 
 const REPLACEMENT_CHAR = '\uFFFD';
+
+/** The entry names that hold or mark ignore rules (`.git`: a repository's top, with its `info/exclude`). */
+const IGNORE_ENTRY_NAMES: ReadonlySet<string> = new Set([...IGNORE_FILE_NAMES, GIT_DIR]);
 
 /**
  * Node decodes names as UTF-8 (UTF-16 on Windows). A name that is not valid in that encoding comes

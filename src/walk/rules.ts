@@ -11,35 +11,37 @@
  */
 import type { Excluder, PathMatcher } from '../patterns.js';
 import type { Scope } from '../plan/search-plan.js';
+import { isIgnored, type IgnoreLevel } from './ignore.js';
 
-/** What a listed file (or symlink) is to the search. */
-export type FileVerdict = 'excluded' | 'match' | 'other';
+/** What a listed file (or symlink) is to the search: `excluded` and `ignored` are left out and counted. */
+export type FileVerdict = 'excluded' | 'ignored' | 'match' | 'other';
 
 /**
  * What a listed directory is to the search: `excluded` (left out, counted), `pruned` (no pattern
  * can match inside: never read, and no gap), `read`, or `limit` (at the depth limit: only peeked
  * at, to learn whether anything beyond it could match).
  */
-export type DirectoryVerdict = 'excluded' | 'pruned' | 'read' | 'limit';
+export type DirectoryVerdict = 'excluded' | 'ignored' | 'pruned' | 'read' | 'limit';
 
 /**
  * The file rule, compiled for the options: an excluded file is counted, not matched; a base-name
  * matcher is given the name alone (the walk never joins the path it does not need).
  */
-function buildFileVerdict(matcher: PathMatcher, excluder: Excluder): (base: string, name: string) => FileVerdict {
+function buildFileVerdict(matcher: PathMatcher, excluder: Excluder, ignoreRoot: string): (base: string, name: string, level?: IgnoreLevel) => FileVerdict {
   const needsPath = !matcher.nameOnly;
-  if (!excluder.active) {
-    return needsPath ? (base, name) => (matcher.matches(base + name, name) ? 'match' : 'other') : (_base, name) => (matcher.matches(name, name) ? 'match' : 'other');
-  }
-  return (base, name) => {
+  const ignored = (base: string, name: string, level: IgnoreLevel | undefined) => level !== undefined && isIgnored(level, ignoreRoot + base + name, false);
+  if (!excluder.active && !needsPath) return (base, name, level) => (ignored(base, name, level) ? 'ignored' : matcher.matches(name, name) ? 'match' : 'other');
+  if (!excluder.active) return (base, name, level) => (ignored(base, name, level) ? 'ignored' : matcher.matches(base + name, name) ? 'match' : 'other');
+  return (base, name, level) => {
     const rel = base + name;
     if (excluder.isExcluded(rel, name, false)) return 'excluded';
+    if (ignored(base, name, level)) return 'ignored';
     return matcher.matches(needsPath ? rel : name, name) ? 'match' : 'other';
   };
 }
 
 /** What a name that cannot be opened (an undecodable twin) is: excluded, a gap, or nothing the search needed. */
-export type TwinVerdict = 'excluded' | 'gap' | 'none';
+export type TwinVerdict = 'excluded' | 'ignored' | 'gap' | 'none';
 
 const DOT = 46;
 
@@ -48,12 +50,17 @@ export class WalkRules {
 
   /** A name `hidden: false` leaves out, uncounted (a dot name). */
   readonly isHiddenName: (name: string) => boolean;
-  /** A file or a symlink in `base`: excluded, matching, or neither. */
-  readonly file: (base: string, name: string) => FileVerdict;
+  /**
+   * A file or a symlink in `base`: excluded, ignored (by the ignore files of `level`, the
+   * directory's: src/walk/ignore.ts), matching, or neither.
+   */
+  readonly file: (base: string, name: string, level?: IgnoreLevel) => FileVerdict;
   private readonly matcher: PathMatcher;
   private readonly excluder: Excluder;
   private readonly hidden: boolean;
   private readonly maxDepth: number;
+  /** The root relative to the outermost directory whose ignore files apply (`gitignore: true`). */
+  private readonly ignoreRoot: string;
 
   constructor(scope: Scope) {
     this.matcher = scope.matcher;
@@ -62,28 +69,33 @@ export class WalkRules {
     this.maxDepth = scope.maxDepth;
     // Perf: both are asked of every entry, so each is compiled once for the options at hand.
     this.isHiddenName = scope.hidden ? () => false : (name) => name.charCodeAt(0) === DOT;
-    this.file = buildFileVerdict(scope.matcher, scope.excluder);
+    this.ignoreRoot = scope.ignore?.rootDir ?? '';
+    this.file = buildFileVerdict(scope.matcher, scope.excluder, this.ignoreRoot);
   }
 
   /** A directory at root-relative `rel` (no trailing `/`), `depth` levels down (1: the root's child). */
-  directory(rel: string, name: string, depth: number): DirectoryVerdict {
+  directory(rel: string, name: string, depth: number, level?: IgnoreLevel): DirectoryVerdict {
     if (this.excluder.active && this.excluder.isExcluded(rel, name, true)) return 'excluded';
+    // Never read, so nothing below it can be re-included (as git and ripgrep).
+    if (level !== undefined && isIgnored(level, this.ignoreRoot + rel, true)) return 'ignored';
     // Perf: a directory no pattern can match into is never read; that is not a coverage gap.
     if (this.matcher.prunes && !this.matcher.couldMatchInside(rel)) return 'pruned';
     return depth < this.maxDepth ? 'read' : 'limit';
   }
 
   /** In a directory at the depth limit: true when this entry proves that a match may lie beyond it. */
-  isBeyondLimit(rel: string, name: string, isDirectory: boolean): boolean {
+  isBeyondLimit(rel: string, name: string, isDirectory: boolean, level?: IgnoreLevel): boolean {
     if (this.excluder.active && this.excluder.isExcluded(rel, name, isDirectory)) return false;
+    if (level !== undefined && isIgnored(level, this.ignoreRoot + rel, isDirectory)) return false;
     if (isDirectory) return !this.matcher.prunes || this.matcher.couldMatchInside(rel);
     return this.matcher.matches(rel, name);
   }
 
   /** A later name that decodes like an earlier one: it can never be opened (src/walk/engine.ts). */
-  twin(rel: string, name: string): TwinVerdict {
+  twin(rel: string, name: string, level?: IgnoreLevel): TwinVerdict {
     const { excluder, matcher } = this;
     if (excluder.active && excluder.isExcluded(rel, name, false) && excluder.isExcluded(rel, name, true)) return 'excluded';
+    if (level !== undefined && isIgnored(level, this.ignoreRoot + rel, false) && isIgnored(level, this.ignoreRoot + rel, true)) return 'ignored';
     return matcher.matches(rel, name) || !matcher.prunes || matcher.couldMatchInside(rel) ? 'gap' : 'none';
   }
 

@@ -26,6 +26,7 @@ function summaryOf(overrides: Partial<FindSummary>): FindSummary {
     linkMatchedCount: 0,
     linksExamined: true,
     excludedCount: 0,
+    ignoredCount: 0,
     complete: reasons.length === 0,
     ...(reasons.length > 0 ? { incompleteReason: reasons[0] } : {}),
     incompleteReasons: reasons,

@@ -93,6 +93,7 @@ describe('the JSON events', () => {
       skippedCount: 0,
       symlinkSkipped: 0,
       excludedCount: 0,
+      ignoredCount: 0,
       complete: true,
       incompleteReasons: [],
       truncated: false,

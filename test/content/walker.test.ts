@@ -57,6 +57,7 @@ describe('a complete search', () => {
       skippedCount: 0,
       symlinkSkipped: 1,
       excludedCount: 0,
+      ignoredCount: 0,
       complete: true,
       incompleteReasons: [],
       truncated: false,

@@ -3,10 +3,10 @@
  * user text always inside one element, and a minimal environment.
  */
 import { describe, expect, it } from 'vitest';
-import { buildChildEnv, buildFilesArgv, buildGlobArgs, threadsOf, withThreads } from '../../src/rg/argv.js';
+import { buildChildEnv, buildContentArgv, buildFilesArgv, buildGlobArgs, threadsOf, withThreads } from '../../src/rg/argv.js';
 
 const FIXED = ['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', '4'];
-const base = { threads: 4, maxDepth: Infinity, excludes: [] as string[], hidden: true, caseSensitive: true };
+const base = { threads: 4, maxDepth: Infinity, excludes: [] as string[], hidden: true, caseSensitive: true, gitignore: false };
 
 describe('buildFilesArgv', () => {
   it('is the fixed flags, and no include glob (ripgrep 13 cannot match ** across a newline: the walker filter decides)', () => {
@@ -17,6 +17,12 @@ describe('buildFilesArgv', () => {
     const argv = buildFilesArgv({ ...base, excludes: ['x'], hidden: false, maxDepth: 3 });
     for (const banned of ['-L', '--follow', '--no-messages', '-uuu', '--ignore-file']) expect(argv).not.toContain(banned);
     expect(argv).toContain('--no-config');
+  });
+
+  it('gitignore: ripgrep\'s own ignore files, never the global gitignore (an answer must not depend on the machine)', () => {
+    const argv = buildFilesArgv({ ...base, gitignore: true });
+    expect(argv).toEqual(FIXED.map((flag) => (flag === '--no-ignore' ? '--no-ignore-global' : flag)));
+    expect(buildContentArgv({ ...base, gitignore: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false })).toContain('--no-ignore-global');
   });
 
   it('passes maxDepth as --max-depth', () => {

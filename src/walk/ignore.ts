@@ -1,0 +1,135 @@
+/**
+ * Ignore files, with ripgrep 13's default semantics (`rg --files --hidden --no-ignore-global`), for
+ * `gitignore: true`. The rules of each file are gitignore's; `ignore` (node-ignore, the matcher
+ * eslint and prettier use) parses and matches them, case-sensitively as git and ripgrep do. What
+ * is ours is which files apply and in what order, as ripgrep's `ignore` crate decides it:
+ *
+ * - sources, strongest first: `.rgignore`, `.ignore`, `.gitignore`, `.git/info/exclude` (the user's
+ *   global gitignore is never read, so an answer does not depend on the machine);
+ * - within a source the deepest directory that has a rule for the path decides (a negation there
+ *   re-includes what a parent's file ignores); a stronger source's decision wins over any weaker one;
+ * - `.gitignore` and `.git/info/exclude` apply only inside a git repository (a `.git` in the
+ *   directory or above), and not above the repository's root; `.ignore` and `.rgignore` apply
+ *   anywhere, including in the parents of the search root;
+ * - an ignored directory is never read, so nothing below it can be re-included.
+ *
+ * An ignore file that cannot be read is not applied (as ripgrep, which warns): that can only show
+ * more, never hide a file.
+ */
+import ignore, { type Ignore } from 'ignore';
+
+/** The ignore files a directory can hold, strongest first (`EXCLUDE` is `.git/info/exclude`). */
+export const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const;
+export const GIT_EXCLUDE = '.git/info/exclude';
+export const GIT_DIR = '.git';
+
+type Source = 0 | 1 | 2 | 3; // .rgignore, .ignore, .gitignore, .git/info/exclude
+const SOURCES: readonly Source[] = [0, 1, 2, 3];
+const isGitSource = (source: Source) => source >= 2;
+
+/** One directory's ignore rules, linked to its parent's. Immutable: a child directory extends its parent's. */
+export interface IgnoreLevel {
+  readonly parent: IgnoreLevel | undefined;
+  /** This directory, relative to the top level's directory, ending in `/` (`''` for the top). */
+  readonly dir: string;
+  /** The compiled rules by source; undefined where the directory has no such file. */
+  readonly rules: readonly (Ignore | undefined)[];
+  /** The directory holds `.git`: the top of a repository. */
+  readonly hasGit: boolean;
+  /** This directory or one above it holds `.git`: git's sources apply. */
+  readonly inRepository: boolean;
+}
+
+/** The texts of one directory's ignore files (undefined: absent or unreadable), and whether it holds `.git`. */
+export interface IgnoreTexts {
+  rgignore?: string | undefined;
+  ignore?: string | undefined;
+  gitignore?: string | undefined;
+  exclude?: string | undefined;
+  hasGit: boolean;
+}
+
+function compile(text: string | undefined): Ignore | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  return ignore({ ignorecase: false, allowRelativePaths: true }).add(text);
+}
+
+/** The level of directory `dir` (relative to the top level's directory), below `parent`. */
+export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, texts: IgnoreTexts): IgnoreLevel {
+  const rules = [compile(texts.rgignore), compile(texts.ignore), compile(texts.gitignore), compile(texts.exclude)];
+  const hasGit = texts.hasGit;
+  // A level with no rules and no .git adds nothing: reuse the parent's (saves a link per directory).
+  if (parent !== undefined && !hasGit && rules.every((r) => r === undefined)) return parent;
+  return { parent, dir, rules, hasGit, inRepository: hasGit || (parent?.inRepository ?? false) };
+}
+
+/**
+ * Is the entry at `rel` (relative to the top level's directory; a directory without its trailing
+ * `/`) ignored by the rules of `level` and above?
+ */
+export function isIgnored(level: IgnoreLevel | undefined, rel: string, isDirectory: boolean): boolean {
+  if (level === undefined) return false;
+  for (const source of SOURCES) {
+    const decision = decide(level, source, rel, isDirectory);
+    if (decision !== undefined) return decision;
+  }
+  return false;
+}
+
+/** The deepest decision of one source, or undefined when none of its files has a rule for the path. */
+function decide(level: IgnoreLevel, source: Source, rel: string, isDirectory: boolean): boolean | undefined {
+  const git = isGitSource(source);
+  if (git && !level.inRepository) return undefined;
+  for (let at: IgnoreLevel | undefined = level; at !== undefined; at = at.parent) {
+    const rules = at.rules[source];
+    if (rules !== undefined && rel.startsWith(at.dir)) {
+      const path = rel.slice(at.dir.length) + (isDirectory ? '/' : '');
+      const result = rules.test(path);
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    // Git's files above the repository's top do not apply to it.
+    if (git && at.hasGit) return undefined;
+  }
+  return undefined;
+}
+
+/** One read the ignore rules need: a file's text (undefined when absent or unreadable), or whether a path exists. */
+export type IgnoreRead = { kind: 'text'; path: string } | { kind: 'exists'; path: string };
+
+/** Reads as a generator: the sync and async drivers answer the same requests (src/walk/drivers.ts). */
+export type IgnoreReads<T> = Generator<IgnoreRead, T, string | boolean | undefined>;
+
+/**
+ * The texts of one directory's ignore files. `names` are the directory's entry names that are ignore
+ * files (or `.git`), as listed: nothing absent is asked for.
+ */
+export function* readDirectoryTexts(dirPath: string, sep: string, present: ReadonlySet<string>, gitKnown?: boolean): IgnoreReads<IgnoreTexts> {
+  const text = function* (name: string): IgnoreReads<string | undefined> {
+    if (!present.has(name)) return undefined;
+    return (yield { kind: 'text', path: dirPath + name }) as string | undefined;
+  };
+  const rgignore = yield* text('.rgignore');
+  const ignoreText = yield* text('.ignore');
+  const gitignore = yield* text('.gitignore');
+  const hasGit = gitKnown ?? present.has(GIT_DIR);
+  const exclude = hasGit ? ((yield { kind: 'text', path: dirPath + GIT_EXCLUDE.split('/').join(sep) }) as string | undefined) : undefined;
+  return { rgignore, ignore: ignoreText, gitignore, exclude, hasGit };
+}
+
+/**
+ * The levels of the search root's parents, outermost first: their ignore files apply to the search
+ * too (`.gitignore` only within the repository). `parents` are the native paths of the root's
+ * ancestors, outermost first, each ending in a separator; `dirs` the same, relative to the outermost.
+ */
+export function* readParentLevels(parents: readonly string[], dirs: readonly string[], sep: string): IgnoreReads<IgnoreLevel | undefined> {
+  let level: IgnoreLevel | undefined;
+  for (let i = 0; i < parents.length; i++) {
+    const dir = parents[i]!;
+    const present = new Set<string>();
+    for (const name of [...IGNORE_FILE_NAMES, GIT_DIR]) if ((yield { kind: 'exists', path: dir + name }) === true) present.add(name);
+    const texts = yield* readDirectoryTexts(dir, sep, present);
+    level = buildIgnoreLevel(level, dirs[i]!, texts);
+  }
+  return level;
+}

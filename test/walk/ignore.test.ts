@@ -1,0 +1,121 @@
+/**
+ * `gitignore: true` in the walker, on memfs (the real-disk parity with ripgrep is test/ignore/):
+ * which files apply and in what order, that an ignored directory is never read and counted once,
+ * that ignoring is policy (counted, `complete` unaffected), the root's parents, the depth limit,
+ * and the three API forms agreeing.
+ */
+import { describe, expect, it } from 'vitest';
+import type { FsLike } from '../../src/fs.js';
+import { findFiles, findFilesStream, findFilesSync, searchContent, type FindOptions, type FindResult } from '../../src/index.js';
+import { FakeClock, asFs, buildVolume, faultyFs, type Tree } from '../helpers/memfs.js';
+
+/** A volume with `tree` at /repo/root (and `above` at /repo), through a recording fs. */
+function setup(tree: Tree, above: Tree = {}) {
+  const vol = buildVolume({ ...above, root: tree }, '/repo');
+  const fs = faultyFs(asFs(vol));
+  // faultyFs records readdir and lstat; the ignore files are read through the volume itself.
+  const withRead: FsLike = Object.assign(fs, {
+    readFile: (path: string, encoding: 'utf8', callback: (error: NodeJS.ErrnoException | null, text: string) => void) => asFs(vol).readFile!(path, encoding, callback),
+    readFileSync: (path: string, encoding: 'utf8') => asFs(vol).readFileSync!(path, encoding),
+  });
+  return { fs: withRead, calls: fs.calls };
+}
+
+async function allForms(options: FindOptions): Promise<FindResult> {
+  const viaPromise = await findFiles(options);
+  const viaSync = findFilesSync(options);
+  const stream = findFilesStream(options);
+  const streamed: string[] = [];
+  for await (const path of stream) streamed.push(path);
+  const summary = await stream.summary;
+  const strip = (r: Omit<FindResult, 'matches'>) => ({ ...r, stats: { ...r.stats, elapsedMs: 0 } });
+  expect(strip(viaSync)).toEqual(strip(viaPromise));
+  expect({ ...strip(summary), matches: streamed.sort() }).toEqual(strip(viaPromise));
+  return viaPromise;
+}
+
+const search = (fs: FsLike, extra: Partial<FindOptions> = {}) =>
+  allForms({ root: '/repo/root', pattern: '**', gitignore: true, fs, clock: new FakeClock(), platform: 'posix', ...extra });
+
+describe('gitignore: true', () => {
+  it('applies .gitignore inside a repository: negations, anchored and directory-only rules; ignoring is policy', async () => {
+    const { fs, calls } = setup({
+      '.git': { HEAD: 'ref' },
+      '.gitignore': '*.log\n!keep.log\n/build\nout/\n',
+      'a.log': 'x',
+      'keep.log': 'x',
+      build: { 'b.js': 'x' },
+      src: { build: { 'c.js': 'x' }, out: { 'd.js': 'x' }, out2: 'x' },
+    });
+    const result = await search(fs);
+    expect(result.matches).toEqual(['.git/HEAD', '.gitignore', 'keep.log', 'src/build/c.js', 'src/out2']);
+    expect(result).toMatchObject({ complete: true, incompleteReasons: [], ignoredCount: 3 });
+    // Ignored directories are never read.
+    expect(calls.filter((c) => c.call === 'readdir').map((c) => c.path)).not.toEqual(expect.arrayContaining(['/repo/root/build/']));
+    expect(calls.some((c) => c.path.includes('/out/'))).toBe(false);
+  });
+
+  it('a file inside an ignored directory stays ignored, even when a rule re-includes it', async () => {
+    const { fs } = setup({ '.git': {}, '.gitignore': 'logs/\n!logs/keep.txt\n', logs: { 'keep.txt': 'x' }, 'z.txt': 'x' });
+    expect((await search(fs)).matches).toEqual(['.gitignore', 'z.txt']);
+  });
+
+  it('precedence: .rgignore over .ignore over .gitignore; a deeper file over a parent\'s', async () => {
+    const { fs } = setup({
+      '.git': {},
+      '.gitignore': '*.tmp\n*.bak\n',
+      '.ignore': '!a.tmp\n*.md\n',
+      '.rgignore': '!b.md\n',
+      'a.tmp': 'x',
+      'b.tmp': 'x',
+      'a.md': 'x',
+      'b.md': 'x',
+      sub: { '.gitignore': '!c.bak\n', 'c.bak': 'x', 'd.bak': 'x' },
+    });
+    expect((await search(fs)).matches).toEqual(['.gitignore', '.ignore', '.rgignore', 'a.tmp', 'b.md', 'sub/.gitignore', 'sub/c.bak']);
+  });
+
+  it('.gitignore applies only inside a git repository; .ignore everywhere', async () => {
+    const { fs } = setup({ '.gitignore': '*.txt\n', '.ignore': '*.md\n', 'a.txt': 'x', 'b.md': 'x' });
+    expect((await search(fs)).matches).toEqual(['.gitignore', '.ignore', 'a.txt']);
+  });
+
+  it('reads the root\'s parents: their .gitignore within the repository, not above its top', async () => {
+    const { fs } = setup({ 'a.log': 'x', 'b.tmp': 'x', 'c.md': 'x' }, { '.git': {}, '.gitignore': '*.log\n' });
+    expect((await search(fs)).matches).toEqual(['b.tmp', 'c.md']);
+    // /repo/root is its own repository: /repo's .gitignore is above its top, /repo's .ignore still applies.
+    const nested = setup({ '.git': {}, 'a.log': 'x', 'b.tmp': 'x' }, { '.git': {}, '.gitignore': '*.log\n', '.ignore': '*.tmp\n' });
+    expect((await search(nested.fs)).matches).toEqual(['a.log']);
+  });
+
+  it('.git/info/exclude applies as the weakest git source', async () => {
+    const { fs } = setup({ '.git': { info: { exclude: 'secret*\n' } }, '.gitignore': '!secret-ok\n', 'secret-1': 'x', 'secret-ok': 'x' });
+    expect((await search(fs)).matches).toEqual(['.git/info/exclude', '.gitignore', 'secret-ok']);
+  });
+
+  it('at the depth limit an ignored directory is no gap: the result stays complete', async () => {
+    const { fs } = setup({ '.git': {}, '.gitignore': 'deep/\n', 'a.ts': 'x', deep: { 'b.ts': 'x' } });
+    const result = await search(fs, { maxDepth: 1, pattern: '*.ts' });
+    expect(result).toMatchObject({ matches: ['a.ts'], complete: true, ignoredCount: 1 });
+  });
+
+  it('off by default: every file, ignoredCount 0', async () => {
+    const { fs } = setup({ '.git': {}, '.gitignore': '*\n', 'a.ts': 'x' });
+    const result = await search(fs, { gitignore: undefined });
+    expect(result).toMatchObject({ matches: ['.gitignore', 'a.ts'], ignoredCount: 0 });
+  });
+
+  it('content search walks the same file set', async () => {
+    const vol = buildVolume({ root: { '.git': {}, '.gitignore': 'dist/\n', src: { 'a.ts': 'needle' }, dist: { 'a.js': 'needle' } } }, '/repo');
+    const result = await searchContent({ root: '/repo/root', query: 'needle', gitignore: true, fs: asFs(vol), clock: new FakeClock(), platform: 'posix' });
+    expect(result).toMatchObject({ hitCount: 1, ignoredCount: 1, complete: true });
+    expect(result.hits.map((h) => h.path)).toEqual(['src/a.ts']);
+  });
+
+  it('refuses, before any I/O, an fs that cannot read ignore files', async () => {
+    const { fs, calls } = setup({ 'a.ts': 'x' });
+    const { readFile: _r, readFileSync: _s, ...noRead } = fs as FsLike & Record<string, unknown>;
+    await expect(findFiles({ root: '/repo/root', pattern: '*', gitignore: true, fs: noRead })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION', option: 'fs' });
+    expect(calls).toEqual([]);
+  });
+});
