@@ -6,7 +6,7 @@
  */
 import type { ContentSummary } from '../content/types.js';
 import type { FindSummary } from '../result.js';
-import { count, escapedContext, explainReason, incompleteHeadline, layoutSummary, type SummaryContext } from './summary.js';
+import { count, escapedContext, explainReason, incompleteHeadline, layoutSummary, leftOutAside, type SummaryContext } from './summary.js';
 
 /** The first line: the incompleteness first when there is one, as in the file-listing summary. */
 function headline(summary: ContentSummary, ctx: SummaryContext): string {
@@ -14,7 +14,7 @@ function headline(summary: ContentSummary, ctx: SummaryContext): string {
   const found = summary.hitCount === 0 ? 'no hits' : count(summary.hitCount, 'hit', 'hits');
   if (!summary.complete) return incompleteHeadline(found, summary.hitCount === 0, ctx);
   if (summary.hitCount > 0) return `find-file: ${found} under ${ctx.root}: ${good('complete')}, every file was searched`;
-  const aside = ctx.hiddenLeftOut || summary.excludedCount > 0 ? ' (among files not excluded or hidden)' : '';
+  const aside = leftOutAside(summary, ctx, 'files');
   return `find-file: ${found} under ${ctx.root}: ${good('complete')}, every file was searched, so the text does not occur there${aside}`;
 }
 
@@ -36,5 +36,6 @@ export function formatContentSummary(summary: ContentSummary, raw: SummaryContex
     explain: (reason) => explainContentReason(reason, summary, ctx),
     notes: summary.truncated ? ['  truncated: some hit text was cut or left out for length (not a coverage gap; --json flags each cut line)'] : [],
     policy: summary.binarySkipped > 0 ? [count(summary.binarySkipped, 'binary file', 'binary files') + ' not searched'] : [],
+    foundNothing: summary.complete && summary.hitCount === 0,
   });
 }

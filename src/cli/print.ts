@@ -26,7 +26,7 @@ export interface Search<T, S extends Outcome = FindSummary> {
 }
 
 /** What the summary names besides the result: the root and the limits as given, and how paths are shown. */
-export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden'> & {
+export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden' | 'gitignore'> & {
   /** `--absolute`: skipped paths are shown absolute, and matching links come already absolute. */
   absolute: boolean;
 };
@@ -90,6 +90,7 @@ function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
     maxDepth: scope.maxDepth,
     timeBudgetMs: scope.timeBudgetMs,
     hiddenLeftOut: scope.hidden === false,
+    ignoreFiles: scope.gitignore === true,
     // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
     displayPath: buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
     // Matching links come as the matches do: already absolute and native with --absolute.

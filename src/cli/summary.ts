@@ -47,6 +47,8 @@ export interface SummaryContext {
   timeBudgetMs?: number | undefined;
   /** True when entries were left out by choice (`--no-hidden`): absence is then claimed only for the rest. */
   hiddenLeftOut: boolean;
+  /** True when ignore files were applied (`--gitignore`): absence is then claimed only for what they did not leave out. */
+  ignoreFiles?: boolean;
   /** Turns a root-relative skipped path into the form the command prints paths in. */
   displayPath: (rel: string) => string;
   /**
@@ -137,13 +139,33 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   }
   if (files > 0) return { headline: `find-file: ${count(files, 'match', 'matches')} under ${ctx.root}: ${good('complete')}, every directory was read`, details };
   if (links > 0) return { headline: `find-file: no regular file matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
-  const aside = ctx.hiddenLeftOut || summary.excludedCount > 0 ? ' (among entries not excluded or hidden)' : '';
+  const aside = leftOutAside(summary, ctx, 'entries');
   const what = summary.linksExamined ? 'file' : 'regular file';
   return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, so no matching ${what} exists there${aside}`, details };
 }
 
+/** ` (among entries not excluded, hidden or ignored)`: what a complete, empty answer's absence is about, when something was left out by choice. */
+export function leftOutAside(summary: Pick<FindSummary, 'excludedCount'>, ctx: SummaryContext, noun: string): string {
+  const left = [
+    ...(summary.excludedCount > 0 ? ['excluded'] : []),
+    ...(ctx.hiddenLeftOut ? ['hidden'] : []),
+    ...(ctx.ignoreFiles ? ['ignored'] : []),
+  ];
+  if (left.length === 0) return '';
+  return ` (among ${noun} not ${left.length === 1 ? left[0] : `${left.slice(0, -1).join(', ')} or ${left.at(-1)}`})`;
+}
+
+/**
+ * After a complete answer that found nothing, with ignore files applied: what they left out, and
+ * how to include it, so an empty answer never hides an ignored match.
+ */
+export function ignoredLine(summary: Pick<FindSummary, 'ignoredCount' | 'backend'>): string {
+  const what = summary.backend === 'ripgrep' ? 'ignore files were applied (ripgrep does not count what they left out)' : `ignored by ignore files: ${count(summary.ignoredCount, 'path', 'paths')}`;
+  return `  ${what}; search again with --no-ignore to include them`;
+}
+
 /** What the file and content summaries share: everything but the count, the verdict and the reasons' wording. */
-type SummaryBody = Pick<FindSummary, 'skipped' | 'skippedCount' | 'symlinkSkipped' | 'excludedCount' | 'backend' | 'fallbackReason' | 'recovery'> & {
+type SummaryBody = Pick<FindSummary, 'skipped' | 'skippedCount' | 'symlinkSkipped' | 'excludedCount' | 'ignoredCount' | 'backend' | 'fallbackReason' | 'recovery'> & {
   incompleteReasons: readonly string[];
 };
 
@@ -158,6 +180,8 @@ export interface SummaryParts {
   notes?: string[];
   /** Policy counts said before the shared ones (e.g. binary files not searched). */
   policy?: string[];
+  /** The search was complete and found nothing: with ignore files on, say what they left out. */
+  foundNothing?: boolean;
 }
 
 /**
@@ -169,6 +193,7 @@ export interface SummaryParts {
 export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: SummaryParts): string {
   const { dim } = ctx.styles;
   const lines = [parts.headline, ...(parts.details ?? [])];
+  if (parts.foundNothing && ctx.ignoreFiles) lines.push(ignoredLine(summary));
   summary.incompleteReasons.forEach((reason, i) => lines.push(`  ${i === 0 ? 'why:' : '    '} ${parts.explain(reason)}`));
   lines.push(...(parts.notes ?? []));
   const show = ctx.showSkipped ?? 5;
@@ -180,6 +205,7 @@ export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: 
   const policy = [...(parts.policy ?? [])];
   if (summary.symlinkSkipped > 0) policy.push(count(summary.symlinkSkipped, 'symlink not followed', 'symlinks not followed'));
   if (summary.excludedCount > 0) policy.push(count(summary.excludedCount, 'entry excluded', 'entries excluded'));
+  if (summary.ignoredCount > 0) policy.push(count(summary.ignoredCount, 'entry ignored', 'entries ignored') + ' by ignore files');
   if (policy.length > 0) lines.push(`  ${policy.join(', ')} ${dim('(by policy, not coverage gaps)')}`);
   const engine = describeEngine(summary);
   if (engine !== undefined) lines.push(`  ${dim(engine)}`);
@@ -189,7 +215,8 @@ export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: 
 /** The summary printed on stderr after the paths. */
 export function formatSummary(summary: FindSummary, raw: SummaryContext): string {
   const ctx = escapedContext(raw);
-  return layoutSummary(summary, ctx, { ...headlines(summary, ctx), explain: (reason) => explainReason(reason, summary, ctx) });
+  const foundNothing = summary.complete && summary.matchedCount === 0 && summary.linkMatchedCount === 0;
+  return layoutSummary(summary, ctx, { ...headlines(summary, ctx), explain: (reason) => explainReason(reason, summary, ctx), foundNothing });
 }
 
 /** Said only when the engine is news: `auto` fell back to the walker, or ripgrep failed or was retried. */

@@ -1,0 +1,60 @@
+/**
+ * `--gitignore` and `--no-ignore` end to end (the real bin, a real git-shaped tree): ignored paths
+ * are left out and counted, and a complete answer that found nothing says what the ignore files
+ * left out and how to include it, so an empty answer never hides an ignored match.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { lines, runFindFile, writeTree, type Run } from '../helpers/cli.js';
+
+let tree: string;
+const ff = (args: string[]): Run => runFindFile(args, { cwd: tree });
+
+beforeAll(() => {
+  tree = mkdtempSync(join(tmpdir(), 'find-file-cli-ignore-'));
+  mkdirSync(join(tree, '.git'));
+  writeTree(tree, { '.gitignore': 'dist/\n*.log\n', 'src/a.ts': 'needle', 'dist/a.js': 'needle', 'dist/b.ts': 'needle', 'debug.log': 'needle' });
+});
+
+afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+describe('--gitignore', () => {
+  it('leaves out what the ignore files ignore, counts it as policy, and stays complete', () => {
+    const run = ff(['*.ts', '--gitignore']);
+    expect(run.status).toBe(0);
+    expect(lines(run.stdout)).toEqual([join('src', 'a.ts')]);
+    expect(run.stderr).toContain('complete, every directory was read');
+    expect(run.stderr).toContain('2 entries ignored by ignore files (by policy, not coverage gaps)');
+  });
+
+  it('off by default (every file), and --no-ignore turns it off whatever else was given', () => {
+    expect(lines(ff(['*.ts']).stdout).sort()).toEqual([join('dist', 'b.ts'), join('src', 'a.ts')]);
+    expect(lines(ff(['*.ts', '--gitignore', '--no-ignore']).stdout).sort()).toEqual([join('dist', 'b.ts'), join('src', 'a.ts')]);
+  });
+
+  it('a complete answer that found nothing says what was ignored and how to include it', () => {
+    const run = ff(['b.ts', '--gitignore']);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('so no matching file exists there (among entries not ignored)');
+    expect(run.stderr).toContain('ignored by ignore files: 2 paths; search again with --no-ignore to include them');
+    const content = ff(['*', '--gitignore', '--contains', 'no-such-text']);
+    expect(content.stderr).toContain('the text does not occur there (among files not ignored)');
+    expect(content.stderr).toContain('search again with --no-ignore to include them');
+  });
+
+  it('--json carries ignoredCount; --contains searches the same file set', () => {
+    const result = JSON.parse(ff(['*', '--gitignore', '--json']).stdout) as { matches: string[]; ignoredCount: number; complete: boolean };
+    expect(result).toMatchObject({ matches: ['.gitignore', 'src/a.ts'], ignoredCount: 2, complete: true });
+    expect(lines(ff(['*', '--gitignore', '--contains', 'needle']).stdout)).toEqual([`${join('src', 'a.ts')}:1:1: needle`]);
+  });
+
+  requireRipgrepInCi();
+  it.runIf(hasRg)('ripgrep and auto answer alike; ripgrep says it does not count what was ignored', () => {
+    for (const backend of ['ripgrep', 'auto']) expect(lines(ff(['*.ts', '--gitignore', '--backend', backend]).stdout)).toEqual([join('src', 'a.ts')]);
+    const empty = ff(['b.ts', '--gitignore', '--backend', 'ripgrep']);
+    expect(empty.stderr).toContain('ignore files were applied (ripgrep does not count what they left out); search again with --no-ignore to include them');
+  });
+});
