@@ -146,13 +146,9 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
 
 /** ` (among entries not excluded, hidden or ignored)`: what a complete, empty answer's absence is about, when something was left out by choice. */
 export function leftOutAside(summary: Pick<FindSummary, 'excludedCount'>, ctx: SummaryContext, noun: string): string {
-  const left = [
-    ...(summary.excludedCount > 0 ? ['excluded'] : []),
-    ...(ctx.hiddenLeftOut ? ['hidden'] : []),
-    ...(ctx.ignoreFiles ? ['ignored'] : []),
-  ];
-  if (left.length === 0) return '';
-  return ` (among ${noun} not ${left.length === 1 ? left[0] : `${left.slice(0, -1).join(', ')} or ${left.at(-1)}`})`;
+  const byChoice = ctx.hiddenLeftOut || summary.excludedCount > 0;
+  if (ctx.ignoreFiles) return ` (among ${noun} not ${byChoice ? 'excluded, hidden or ignored' : 'ignored'})`;
+  return byChoice ? ` (among ${noun} not excluded or hidden)` : '';
 }
 
 /**
