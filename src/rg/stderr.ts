@@ -78,11 +78,13 @@ export class StderrReader {
   line(text: string): void {
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (line.trim() === '') return;
+    const entry = parsePathError(line, this.platform);
+    // A rule of an ignore file ripgrep could not parse: skipped, as the walker skips it. No gap.
+    if (entry === undefined && isIgnoreRuleWarning(line)) return;
     this.nonEmpty = true;
     this.lines++;
     if (THREAD_CONTEXT.test(line)) this.threadContext = true;
     if (this.eagainPattern.test(line)) this.eagainEvidence = true;
-    const entry = parsePathError(line, this.platform);
     if (entry === undefined) {
       this.unclassified++;
       return;
@@ -188,6 +190,18 @@ class DiskLook {
 }
 
 /** `<path>: <message> (os error N)`, with or without the `rg: ` prefix, as a skipped entry. */
+/**
+ * `./sub/.gitignore: line 2: error parsing glob 'c[': unclosed character class; missing ']'`:
+ * ripgrep (with ignore files on) names an ignore file and the line of it that is not a glob, skips
+ * that line and goes on. Only an ignore file's name can carry it; a path error (`(os error N)`) is
+ * never read as one (that is asked first).
+ */
+export function isIgnoreRuleWarning(line: string): boolean {
+  const warned = /^(?:rg: )?(.+): line \d+: error parsing glob '/.exec(line)?.[1];
+  if (warned === undefined) return false;
+  return /(?:^|[\\/])(?:\.gitignore|\.ignore|\.rgignore|info[\\/]exclude)$/.test(warned);
+}
+
 export function parsePathError(line: string, platform: Platform): SkippedEntry | undefined {
   const body = line.startsWith('rg: ') ? line.slice(4) : line;
   const match = PATH_ERROR.exec(body);

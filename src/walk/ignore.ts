@@ -1,8 +1,7 @@
 /**
  * Ignore files, with ripgrep 13's default semantics (`rg --files --hidden --no-ignore-global`), for
- * `gitignore: true`. The rules of each file are gitignore's; `ignore` (node-ignore, the matcher
- * eslint and prettier use) parses and matches them, case-sensitively as git and ripgrep do. What
- * is ours is which files apply and in what order, as ripgrep's `ignore` crate decides it:
+ * `gitignore: true`. Each file's rules are read as ripgrep reads them (src/walk/gitignore-rules.ts,
+ * case-sensitive); which files apply, and in what order, is ripgrep's `ignore` crate's rule:
  *
  * - sources, strongest first: `.rgignore`, `.ignore`, `.gitignore`, `.git/info/exclude` (the user's
  *   global gitignore is never read, so an answer does not depend on the machine);
@@ -16,7 +15,8 @@
  * An ignore file that cannot be read is not applied (as ripgrep, which warns): that can only show
  * more, never hide a file.
  */
-import ignore, { type Ignore } from 'ignore';
+import * as path from 'node:path';
+import { parseIgnoreFile, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
 
 /** The ignore files a directory can hold, strongest first (`EXCLUDE` is `.git/info/exclude`). */
 export const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const;
@@ -33,7 +33,7 @@ export interface IgnoreLevel {
   /** This directory, relative to the top level's directory, ending in `/` (`''` for the top). */
   readonly dir: string;
   /** The compiled rules by source; undefined where the directory has no such file. */
-  readonly rules: readonly (Ignore | undefined)[];
+  readonly rules: readonly (readonly IgnoreRule[] | undefined)[];
   /** The directory holds `.git`: the top of a repository. */
   readonly hasGit: boolean;
   /** This directory or one above it holds `.git`: git's sources apply. */
@@ -49,9 +49,10 @@ export interface IgnoreTexts {
   hasGit: boolean;
 }
 
-function compile(text: string | undefined): Ignore | undefined {
-  if (text === undefined || text.trim() === '') return undefined;
-  return ignore({ ignorecase: false, allowRelativePaths: true }).add(text);
+function compile(text: string | undefined): IgnoreRule[] | undefined {
+  if (text === undefined) return undefined;
+  const rules = parseIgnoreFile(text);
+  return rules.length === 0 ? undefined : rules;
 }
 
 /** The level of directory `dir` (relative to the top level's directory), below `parent`. */
@@ -83,10 +84,8 @@ function decide(level: IgnoreLevel, source: Source, rel: string, isDirectory: bo
   for (let at: IgnoreLevel | undefined = level; at !== undefined; at = at.parent) {
     const rules = at.rules[source];
     if (rules !== undefined && rel.startsWith(at.dir)) {
-      const path = rel.slice(at.dir.length) + (isDirectory ? '/' : '');
-      const result = rules.test(path);
-      if (result.ignored) return true;
-      if (result.unignored) return false;
+      const decision = testIgnoreRules(rules, rel.slice(at.dir.length), isDirectory);
+      if (decision !== undefined) return decision === 'ignore';
     }
     // Git's files above the repository's top do not apply to it.
     if (git && at.hasGit) return undefined;
@@ -113,8 +112,27 @@ export function* readDirectoryTexts(dirPath: string, sep: string, present: Reado
   const ignoreText = yield* text('.ignore');
   const gitignore = yield* text('.gitignore');
   const hasGit = gitKnown ?? present.has(GIT_DIR);
-  const exclude = hasGit ? ((yield { kind: 'text', path: dirPath + GIT_EXCLUDE.split('/').join(sep) }) as string | undefined) : undefined;
+  const exclude = hasGit ? yield* readGitExclude(dirPath, sep) : undefined;
   return { rgignore, ignore: ignoreText, gitignore, exclude, hasGit };
+}
+
+/**
+ * A repository's `info/exclude`: in `.git/`, or, when `.git` is a file (a worktree: `gitdir:
+ * <path>`), in the common git directory its `commondir` names, as ripgrep reads it (ripgrep reads
+ * none for a `.git` file without `commondir`, a submodule's).
+ */
+function* readGitExclude(dirPath: string, sep: string): IgnoreReads<string | undefined> {
+  const native = (rel: string) => rel.split('/').join(sep);
+  const inDir = (yield { kind: 'text', path: dirPath + native(GIT_EXCLUDE) }) as string | undefined;
+  if (inDir !== undefined) return inDir;
+  const gitFile = (yield { kind: 'text', path: dirPath + GIT_DIR }) as string | undefined;
+  const gitdir = /^gitdir: *(.+?)\s*$/m.exec(gitFile ?? '')?.[1];
+  if (gitdir === undefined) return undefined;
+  const paths = sep === '\\' ? path.win32 : path.posix;
+  const gitdirPath = paths.resolve(dirPath, gitdir);
+  const commondir = (yield { kind: 'text', path: paths.join(gitdirPath, 'commondir') }) as string | undefined;
+  if (commondir === undefined || commondir.trim() === '') return undefined;
+  return (yield { kind: 'text', path: paths.join(paths.resolve(gitdirPath, commondir.trim()), 'info', 'exclude') }) as string | undefined;
 }
 
 /**

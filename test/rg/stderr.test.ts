@@ -98,3 +98,22 @@ describe('StderrReader', () => {
     expect(read("thread 'main' panicked at 'failed to spawn thread: Os { code: 12, kind: OutOfMemory }'").eagain).toBe(false);
   });
 });
+
+describe('ignore-file warnings (gitignore: true)', () => {
+  it('a rule ripgrep could not parse is skipped, no gap: not unclassified, stderr still blank', () => {
+    const reader = new StderrReader('posix');
+    reader.line("./.gitignore: line 1: error parsing glob 'c[': unclosed character class; missing ']'");
+    reader.line("./sub/.ignore: line 2: error parsing glob '[z-a]': invalid range; 'z' > 'a'");
+    reader.line("/repo/.git/info/exclude: line 3: error parsing glob 'esc\\': dangling '\\'");
+    expect(reader.report()).toMatchObject({ skipped: [], unclassified: 0, nonEmpty: false });
+  });
+
+  it('only an ignore file can warn so; a path error is never read as a warning', () => {
+    const reader = new StderrReader('posix');
+    reader.line("./notes.txt: line 1: error parsing glob 'x': whatever");
+    reader.line("./locked: line 1: error parsing glob 'x': Permission denied (os error 13)");
+    const report = reader.report();
+    expect(report.unclassified).toBe(1);
+    expect(report.skipped).toEqual([{ path: "locked: line 1: error parsing glob 'x'", code: 'EACCES' }]);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * One ignore file's rules, read the way ripgrep 13 reads them (its `ignore` crate: `Gitignore` over
+ * `globset`), not the way git does, so that the walker and `rg --files` leave out the same paths.
+ * Where the two differ (test/ignore/ pins each case against the real rg):
+ *
+ * - every trailing whitespace character is dropped (a tab too), unless the line ends in `\ `;
+ * - `[[:alpha:]]` is no POSIX class: a set `[[:alph]` then a literal `]`;
+ * - `{a,b}` are alternatives;
+ * - a lone `!` re-includes everything (its glob is `**`);
+ * - a line that is not a valid glob (`c[`, `[z-a]`, a dangling `\`) is skipped, the rest apply;
+ * - a UTF-8 BOM is part of the first pattern;
+ * - `**` that is not a whole path segment is `*`.
+ *
+ * A rule matches the path relative to the file's directory (a directory without its trailing
+ * `/`); the last rule that matches decides (an `!` rule re-includes). A rule ending in `/`
+ * matches directories only. Parent directories are not asked: the walker never enters an ignored
+ * one, and the search root itself is never judged (as ripgrep).
+ */
+
+export interface IgnoreRule {
+  regex: RegExp;
+  whitelist: boolean;
+  onlyDirectory: boolean;
+}
+
+/** Unicode White_Space, which Rust's `trim_end` drops (JavaScript's also drops U+FEFF). */
+const TRAILING_WHITESPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/u;
+
+/** The rules of one ignore file, in order; lines that are not valid globs are left out. */
+export function parseIgnoreFile(text: string): IgnoreRule[] {
+  const rules: IgnoreRule[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const rule = parseLine(raw);
+    if (rule !== undefined) rules.push(rule);
+  }
+  return rules;
+}
+
+function parseLine(raw: string): IgnoreRule | undefined {
+  if (raw.startsWith('#')) return undefined;
+  let line = raw.endsWith('\\ ') ? raw : raw.replace(TRAILING_WHITESPACE, '');
+  if (line === '') return undefined;
+  let whitelist = false;
+  let absolute = false;
+  if (line.startsWith('\\!') || line.startsWith('\\#')) {
+    line = line.slice(1);
+  } else {
+    if (line.startsWith('!')) {
+      whitelist = true;
+      line = line.slice(1);
+    }
+    if (line.startsWith('/')) {
+      absolute = true;
+      line = line.slice(1);
+    }
+  }
+  let onlyDirectory = false;
+  if (line.endsWith('/')) {
+    onlyDirectory = true;
+    line = line.slice(0, -1);
+  }
+  let glob = line;
+  // Without a slash a rule matches at any depth; with one it is anchored at the file's directory.
+  if (!absolute && !line.includes('/') && !glob.startsWith('**/')) glob = `**/${glob}`;
+  // `dir/**` matches what is inside, not the directory itself.
+  if (glob.endsWith('/**')) glob = `${glob}/*`;
+  const source = translateGlob(glob);
+  return source === undefined ? undefined : { regex: new RegExp(`^${source}$`, 'u'), whitelist, onlyDirectory };
+}
+
+/** `ignore`, `whitelist` (an `!` rule matched last) or undefined (no rule matched). */
+export function testIgnoreRules(rules: readonly IgnoreRule[], path: string, isDirectory: boolean): 'ignore' | 'whitelist' | undefined {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const rule = rules[i]!;
+    if (rule.onlyDirectory && !isDirectory) continue;
+    if (rule.regex.test(path)) return rule.whitelist ? 'whitelist' : 'ignore';
+  }
+  return undefined;
+}
+
+const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|]/;
+
+function literal(char: string): string {
+  return REGEX_SYNTAX.test(char) ? `\\${char}` : char;
+}
+
+/**
+ * globset's syntax with a literal separator, as regex source: `*` and `?` never match `/`; `**` as
+ * a whole segment matches any number of segments; `[...]` (`[!...]`, `[^...]`) sets with ranges;
+ * `{a,b}` alternatives (not nested); `\` escapes the next character. Undefined for a glob globset
+ * refuses.
+ */
+function translateGlob(glob: string): string | undefined {
+  const chars = [...glob];
+  if (glob === '**' || glob === '**/') return '.*';
+  let out = '';
+  let inBraces = false;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    if (c === '\\') {
+      if (i + 1 >= chars.length) return undefined; // a dangling escape
+      out += literal(chars[++i]!);
+    } else if (c === '*') {
+      let end = i;
+      while (chars[end + 1] === '*') end++;
+      const atSegmentStart = i === 0 || chars[i - 1] === '/';
+      const atSegmentEnd = end + 1 === chars.length || chars[end + 1] === '/';
+      if (end > i && atSegmentStart && atSegmentEnd && !inBraces) {
+        if (end + 1 === chars.length) out += '.*';
+        else {
+          out += '(?:.*/)?';
+          end++; // the `/` after `**` is part of it
+        }
+      } else {
+        out += '[^/]*';
+      }
+      i = end;
+    } else if (c === '?') {
+      out += '[^/]';
+    } else if (c === '[') {
+      const set = translateSet(chars, i);
+      if (set === undefined) return undefined;
+      out += set.source;
+      i = set.end;
+    } else if (c === '{') {
+      if (inBraces) return undefined; // globset does not nest alternatives
+      inBraces = true;
+      out += '(?:';
+    } else if (c === '}' && inBraces) {
+      inBraces = false;
+      out += ')';
+    } else if (c === ',' && inBraces) {
+      out += '|';
+    } else {
+      out += literal(c);
+    }
+  }
+  return inBraces ? undefined : out;
+}
+
+/** A `[...]` set starting at `chars[start]`: its regex and the index of its `]`. */
+function translateSet(chars: readonly string[], start: number): { source: string; end: number } | undefined {
+  let i = start + 1;
+  let negated = false;
+  if (chars[i] === '!' || chars[i] === '^') {
+    negated = true;
+    i++;
+  }
+  let body = '';
+  let first = true;
+  for (; i < chars.length; i++) {
+    let c = chars[i]!;
+    // A negated set never matches the separator: a rule's wildcards stay inside one segment.
+    if (c === ']' && !first) return { source: negated ? `[^/${body}]` : `[${body}]`, end: i };
+    first = false;
+    if (c === '\\' && i + 1 < chars.length) c = chars[++i]!;
+    if (chars[i + 1] === '-' && i + 2 < chars.length && chars[i + 2] !== ']') {
+      let to = chars[i + 2]!;
+      let skip = 2;
+      if (to === '\\' && i + 3 < chars.length) {
+        to = chars[i + 3]!;
+        skip = 3;
+      }
+      if (to.codePointAt(0)! < c.codePointAt(0)!) return undefined; // an invalid range
+      body += `${setLiteral(c)}-${setLiteral(to)}`;
+      i += skip;
+    } else {
+      body += setLiteral(c);
+    }
+  }
+  return undefined; // no closing `]`
+}
+
+function setLiteral(char: string): string {
+  return /[\\\]^-]/.test(char) ? `\\${char}` : char;
+}
