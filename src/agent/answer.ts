@@ -47,6 +47,8 @@ export interface PolicyCounts {
   linkMatches?: readonly string[];
   linkMatchedCount?: number;
   linksExamined?: boolean;
+  ignoredCount: number;
+  backend: 'walker' | 'ripgrep';
 }
 
 /**
@@ -54,8 +56,10 @@ export interface PolicyCounts {
  * link paths into workspace-relative ones; without it they stay relative to the search root (the
  * same thing when the search root is the workspace root).
  */
-export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: (rel: string) => string = (rel) => rel): Policy {
+export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: (rel: string) => string = (rel) => rel, ignoreFiles = false): Policy {
   const { excludedCount, symlinkSkipped, binarySkipped, linkMatches, linkMatchedCount, linksExamined } = counts;
+  // ripgrep applies the ignore files itself and does not count what they left out.
+  const ignored = ignoreFiles ? { count: counts.ignoredCount, counted: counts.backend === 'walker' } : undefined;
   const links = linksExamined === undefined ? undefined : { paths: (linkMatches ?? []).map(toWorkspace), count: linkMatchedCount ?? 0, examined: linksExamined };
   return {
     exclude: settings.exclude,
@@ -63,6 +67,7 @@ export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: 
     symlinkSkipped,
     ...(binarySkipped === undefined ? {} : { binarySkipped }),
     ...(links === undefined ? {} : { links }),
+    ...(ignored === undefined ? {} : { ignored }),
   };
 }
 

@@ -182,11 +182,15 @@ function invalid(option: keyof ToolContext, what: string, value: unknown): FindF
   return new FindFileError('FF_INVALID_OPTION', `${option} must be ${what}, got ${describe(value)}`, option);
 }
 
-/** The search options every tool call takes from the context, for a search of `root` (native, inside the workspace). */
-export function searchOptions(settings: Settings, root: string) {
+/**
+ * The search options every tool call takes from the context, for a search of `root` (native,
+ * inside the workspace); `gitignore`: the call applies ignore files (`ToolCall.ignoreFiles`).
+ */
+export function searchOptions(settings: Settings, root: string, gitignore: boolean) {
   const { ctx } = settings;
   return {
     root,
+    gitignore,
     platform: settings.platform,
     timeBudgetMs: settings.timeBudgetMs,
     exclude: settings.exclude,

@@ -29,6 +29,8 @@ export interface GlobInput {
   sort?: SortOrder;
   /** @default false on win32, true elsewhere */
   case_sensitive?: boolean;
+  /** Leave out what ignore files ignore. @default true */
+  respect_git_ignore?: boolean;
 }
 
 export interface GlobGuidance {
@@ -51,14 +53,14 @@ export function globTool(input: unknown, ctx: ToolContext): Promise<GlobToolResu
 const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pattern' | 'paths'>, GlobGuidance> = {
   tool: 'glob',
   schema: GLOB_INPUT_SCHEMA,
-  start({ input, settings, scope, toWorkspace, sort, limit }) {
+  start({ input, settings, scope, toWorkspace, sort, limit, ignoreFiles }) {
     const { pattern, case_sensitive: caseSensitive } = input;
     const seen = collectSeenNames();
     return {
       wording: { emptyHeadline: noFilesHeadline(pattern, scope.root), scope: globScope(pattern, scope.root), unit: 'file', subject: `matching ${JSON.stringify(pattern)}` },
       search: () =>
         findFiles({
-          ...searchOptions(settings, scope.root),
+          ...searchOptions(settings, scope.root, ignoreFiles),
           pattern,
           ...(caseSensitive === undefined ? {} : { caseSensitive }),
           maxResults: settings.countCap,

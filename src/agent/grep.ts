@@ -34,6 +34,8 @@ export interface GrepInput {
   limit?: number;
   /** @default false */
   regex?: boolean;
+  /** Leave out what ignore files ignore. @default true */
+  respect_git_ignore?: boolean;
   /** @default 'path' */
   sort?: SortOrder;
 }
@@ -97,10 +99,10 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
   },
 };
 
-function contentOptions({ input, settings, scope }: ToolCall<GrepInput>): ContentOptions {
+function contentOptions({ input, settings, scope, ignoreFiles }: ToolCall<GrepInput>): ContentOptions {
   const { query, include, regex = false } = input;
   return {
-    ...searchOptions(settings, scope.root),
+    ...searchOptions(settings, scope.root, ignoreFiles),
     query,
     mode: regex ? 'regex' : 'literal',
     caseSensitive: 'smart',
@@ -161,10 +163,10 @@ async function ignoringCase({ input, toWorkspace }: ToolCall<GrepInput>, base: C
 }
 
 /** The query's longest word as a file-name glob: the text may be in a name rather than in a file. */
-async function byName({ settings, scope, toWorkspace }: ToolCall<GrepInput>, glob: string): Promise<Attempt> {
+async function byName({ settings, scope, toWorkspace, ignoreFiles }: ToolCall<GrepInput>, glob: string): Promise<Attempt> {
   const what = attemptNames(glob);
   try {
-    const r = await findFiles({ ...searchOptions(settings, scope.root), pattern: glob, maxResults: RETRY_CAP });
+    const r = await findFiles({ ...searchOptions(settings, scope.root, ignoreFiles), pattern: glob, maxResults: RETRY_CAP });
     const examples = r.matches.slice(0, EXAMPLES).map(toWorkspace);
     return { what, total: totalOf(r.matchedCount, r.complete, r.incompleteReasons), complete: r.complete, reasons: r.incompleteReasons, examples, unit: 'file' };
   } catch (error) {

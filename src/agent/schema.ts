@@ -36,6 +36,11 @@ const searchPath: JsonSchema = {
   description: 'Directory to search, relative to the workspace root (for example "src"). Default: the workspace root. Absolute paths and ".." outside the workspace are refused.',
 };
 
+const respectGitIgnore: JsonSchema = {
+  type: 'boolean',
+  description: 'Leave out what the ignore files ignore, as ripgrep does: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude. Default true; the answer says how many paths they left out. false: search every file.',
+};
+
 const sort: JsonSchema = {
   type: 'string',
   enum: ['path', 'relevance'],
@@ -56,6 +61,7 @@ export const GLOB_INPUT_SCHEMA: JsonSchema = {
       type: 'boolean',
       description: 'Match the pattern with case. Default: true, except on Windows, where file names ignore case.',
     },
+    respect_git_ignore: respectGitIgnore,
     limit,
     sort,
   },
@@ -78,6 +84,7 @@ export const GREP_INPUT_SCHEMA: JsonSchema = {
       description: 'Only search files whose path matches this glob, for example "*.ts" or "src/**/*.py".',
     },
     path: searchPath,
+    respect_git_ignore: respectGitIgnore,
     limit,
     regex: { type: 'boolean', description: 'Treat query as a regular expression. Default false.' },
     sort,

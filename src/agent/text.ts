@@ -44,6 +44,8 @@ export interface Policy {
   binarySkipped?: number;
   /** Symlinks whose path matches (file search only): not followed, never results, but named. */
   links?: LinkMatches;
+  /** Present when ignore files applied (`respect_git_ignore`): how many paths they left out, if the engine counted them (ripgrep does not). */
+  ignored?: { count: number; counted: boolean };
 }
 
 /** The result's `linkMatches`, `linkMatchedCount` and `linksExamined`, in workspace terms. */
@@ -158,6 +160,9 @@ export function renderAnswer(facts: AnswerFacts): string {
   if (steps.length > 0) out.push(`Next: ${steps.join('; ')}.`);
   const policy = policyLine(facts.policy);
   if (policy !== undefined) out.push(policy);
+  const ignored = facts.policy.ignored;
+  // Said only when something may have been left out: a walk that counted none has nothing to add.
+  if (facts.lines.length === 0 && !gap && ignored !== undefined && (ignored.count > 0 || !ignored.counted)) out.push(ignoredNote(ignored));
   if (facts.limitRequested !== undefined) out.push(`(limit ${facts.limitRequested} is above the maximum: capped at ${facts.limit})`);
   out.push(...(facts.notes ?? []), ...(facts.guidance ?? []));
   return out.join('\n');
@@ -192,11 +197,18 @@ export function summaryLine(
   return `${counted} ${rest}${linkCountText === undefined ? '' : `; also ${linkCountText} (not followed)`}`;
 }
 
+/** After a complete answer that found nothing: what the ignore files left out, so it never reads as absence of an ignored file. */
+function ignoredNote(ignored: NonNullable<Policy['ignored']>): string {
+  const what = ignored.counted ? `Ignore files left out ${count(ignored.count, 'path')}` : 'Ignore files were applied (ripgrep does not count what they left out)';
+  return `${what}: search again with respect_git_ignore: false to include ignored files.`;
+}
+
 function policyLine(policy: Policy): string | undefined {
   const parts: string[] = [];
   if (policy.excludedCount > 0) parts.push(`${count(policy.excludedCount, 'entry', 'entries')} matching the excludes ${policy.exclude.join(', ')}`);
   if (policy.symlinkSkipped > 0) parts.push(`${count(policy.symlinkSkipped, 'symbolic link')} not followed`);
   if ((policy.binarySkipped ?? 0) > 0) parts.push(`${count(policy.binarySkipped!, 'binary file')} skipped`);
+  if ((policy.ignored?.count ?? 0) > 0) parts.push(`${count(policy.ignored!.count, 'path')} ignored by ignore files (.gitignore, .ignore)`);
   return parts.length === 0 ? undefined : `Left out by policy: ${parts.join('; ')}.`;
 }
 

@@ -11,6 +11,7 @@
  * A tool says only what is its own (`ToolDefinition`): its schema, how it searches, how its result
  * becomes lines and metadata, and what helps after an empty page.
  */
+import { canReadIgnoreFiles } from '../fs.js';
 import type { SkippedEntry } from '../result.js';
 import { errorAnswer, gapsOf, policyOf, refusalAnswer, searchErrorAnswer, totalOf, workspacePath, type ErrorMetadata, type PolicyCounts } from './answer.js';
 import { pageSize, readContext, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
@@ -30,10 +31,16 @@ export interface ToolCall<I> {
   sort: SortOrder;
   /** The page size, capped. */
   limit: number;
+  /**
+   * Ignore files apply: `respect_git_ignore` (default true), when the host's fs can read them (an
+   * fs without `readFile` searches every file, and the answer does not claim otherwise).
+   */
+  ignoreFiles: boolean;
 }
 
 /** What the builder reads of any search's result. */
 export interface SearchOutcome extends PolicyCounts {
+  backend: 'walker' | 'ripgrep';
   complete: boolean;
   incompleteReasons: readonly string[];
   skipped: readonly SkippedEntry[];
@@ -117,11 +124,12 @@ export async function answerCall<T extends ToolName, I, R extends SearchOutcome,
   const settings = readContext(ctx);
   const problems = validate(definition.schema, input);
   if (problems.length > 0) return errorAnswer(tool, settings, 'invalid-input', invalidInputText(tool, problems));
-  const { path, limit: asked, sort = 'path' } = input as { path?: string; limit?: number; sort?: SortOrder };
+  const { path, limit: asked, sort = 'path', respect_git_ignore: respect = true } = input as { path?: string; limit?: number; sort?: SortOrder; respect_git_ignore?: boolean };
   const { limit, capped } = pageSize(asked);
   const scope = await resolveScope(settings, path);
   if (!scope.ok) return refusalAnswer(tool, settings, scope);
-  const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(scope), sort, limit };
+  const ignoreFiles = respect && canReadIgnoreFiles(settings.fs);
+  const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(scope), sort, limit, ignoreFiles };
   const run = definition.start(call);
   let result: R;
   try {
@@ -144,7 +152,7 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
   const page = await run.page(result);
   const returned = page.lines.length;
   const total = totalOf(page.counted, complete, reasons);
-  const policy = policyOf(settings, result, toWorkspace);
+  const policy = policyOf(settings, result, toWorkspace, call.ignoreFiles);
   const guidance = returned === 0 ? await run.guide(result) : undefined;
   const requested = limitRequested === undefined ? {} : { limitRequested };
   const content = renderAnswer({

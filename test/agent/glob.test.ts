@@ -8,7 +8,7 @@ import { globTool, type GlobMetadata, type GlobToolResult } from '../../src/agen
 import { policyOf, workspacePath } from '../../src/agent/answer.js';
 import { readContext } from '../../src/agent/context.js';
 import { FakeClock, asFs, buildVolume, faultyFs, win32Fs, type Tree } from '../helpers/memfs.js';
-import { manyFiles, workspace } from '../helpers/agent.js';
+import { W, manyFiles, workspace } from '../helpers/agent.js';
 import { FakeRipgrep, makeFakeInstall, nul } from '../helpers/rg-fake.js';
 
 const project: Tree = {
@@ -352,7 +352,7 @@ describe('input', () => {
     [{ pattern: 'x', limit: 0 }, 'Invalid glob input: input.limit must be at least 1, got 0.'],
     [{ pattern: 'x', limit: 2.5 }, 'Invalid glob input: input.limit must be a whole number, got 2.5.'],
     [{ pattern: 'x', sort: 'size' }, 'Invalid glob input: input.sort must be one of "path", "relevance", got "size".'],
-    [{ pattern: 'x', query: 'y' }, 'Invalid glob input: input.query is not a known field (known: "pattern", "path", "case_sensitive", "limit", "sort").'],
+    [{ pattern: 'x', query: 'y' }, 'Invalid glob input: input.query is not a known field (known: "pattern", "path", "case_sensitive", "respect_git_ignore", "limit", "sort").'],
     ['*.ts', 'Invalid glob input: input must be an object, got "*.ts".'],
     [{ pattern: 3, path: null }, 'Invalid glob input: input.pattern must be a string, got 3; input.path must be a string, got null.'],
   ])('answers %j with what is wrong', async (input, message) => {
@@ -506,6 +506,7 @@ describe('other backends', () => {
       [
         `No files matching "loginServce.ts" under ${root} (search complete).`,
         'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches would not be named here.',
+        'Ignore files were applied (ripgrep does not count what they left out): search again with respect_git_ignore: false to include ignored files.',
         `The search root ${root} holds 1 entry: loginService.ts`,
       ].join('\n'),
     );
@@ -520,3 +521,40 @@ describe('other backends', () => {
     expect(ok(result).guidance?.similarNames).toMatchObject({ seen: 5, poolCapped: false });
   });
 });
+
+describe('ignore files (respect_git_ignore, default true)', () => {
+  const repo: Tree = {
+    '.git': { HEAD: '' },
+    '.gitignore': 'dist/\n*.log\n',
+    src: { 'app.ts': 'x' },
+    dist: { 'app.js': 'x', 'app.ts': 'x' },
+    'debug.log': 'x',
+  };
+
+  it('leaves out what .gitignore ignores and says how many paths, as policy', async () => {
+    const result = await globTool({ pattern: '*.ts' }, workspace(repo));
+    expect(result.content).toBe(['src/app.ts', 'Left out by policy: 1 entry matching the excludes .git/, node_modules/; 2 paths ignored by ignore files (.gitignore, .ignore).'].join('\n'));
+    expect(ok(result).policy.ignored).toEqual({ count: 2, counted: true });
+    expect(ok(result).complete).toBe(true);
+  });
+
+  it('a complete empty answer says what the ignore files left out and how to include it', async () => {
+    const result = await globTool({ pattern: 'app.js' }, workspace(repo));
+    expect(result.content.split('\n').slice(0, 3)).toEqual([
+      `No files matching "app.js" under ${W} (search complete).`,
+      'Left out by policy: 1 entry matching the excludes .git/, node_modules/; 2 paths ignored by ignore files (.gitignore, .ignore).',
+      'Ignore files left out 2 paths: search again with respect_git_ignore: false to include ignored files.',
+    ]);
+    const every = await globTool({ pattern: 'app.js', respect_git_ignore: false }, workspace(repo));
+    expect(every.content).toBe(['dist/app.js', 'Left out by policy: 1 entry matching the excludes .git/, node_modules/.'].join('\n'));
+    expect(ok(every).policy.ignored).toBeUndefined();
+  });
+
+  it('an fs that cannot read ignore files searches every file and claims nothing about them', async () => {
+    const ctx = workspace(repo, {}, {});
+    const result = await globTool({ pattern: '*.ts' }, ctx);
+    expect(ok(result).paths).toEqual(['dist/app.ts', 'src/app.ts']);
+    expect(ok(result).policy.ignored).toBeUndefined();
+  });
+});
+

@@ -212,3 +212,20 @@ describe('input, path and sort', () => {
     expect(result.content.split('\n').slice(0, 3)).toEqual(['src/parser.ts:1:1: parse', 'src/parser.ts:2:1: parse', '(truncated: showing 2 of 4)']);
   });
 });
+
+describe('ignore files (respect_git_ignore, default true)', () => {
+  const repo: Tree = { '.git': {}, '.gitignore': 'dist/\n', src: { 'a.ts': 'const needle = 1;' }, dist: { 'a.js': 'var needle=1' } };
+
+  it('searches what the ignore files leave, says how many they left out, and false searches every file', async () => {
+    const kept = await grepTool({ query: 'needle' }, workspace(repo));
+    expect(kept.content).toBe(['src/a.ts:1:7: const needle = 1;', 'Left out by policy: 1 entry matching the excludes .git/, node_modules/; 1 path ignored by ignore files (.gitignore, .ignore).'].join('\n'));
+    const every = await grepTool({ query: 'needle', respect_git_ignore: false }, workspace(repo));
+    expect(ok(every).hits.map((h) => h.path)).toEqual(['dist/a.js', 'src/a.ts']);
+  });
+
+  it('a complete empty answer says what was ignored; the file-name retry respects the same files', async () => {
+    const result = await grepTool({ query: 'needle', include: 'dist/**' }, workspace(repo));
+    expect(result.content).toContain('Ignore files left out 1 path: search again with respect_git_ignore: false to include ignored files.');
+    expect(ok(result).guidance?.tried?.at(-1)).toMatchObject({ what: 'file names matching "**/*needle*"', total: { count: 0, kind: 'exact' } });
+  });
+});

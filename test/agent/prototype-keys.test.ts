@@ -10,8 +10,8 @@ import { readContext } from '../../src/agent/context.js';
 import { workspace } from '../helpers/agent.js';
 
 const tree = { src: { 'a.ts': 'TODO here\n' }, 'README.md': '' };
-const GLOB_KNOWN = '(known: "pattern", "path", "case_sensitive", "limit", "sort")';
-const GREP_KNOWN = '(known: "query", "include", "path", "limit", "regex", "sort")';
+const GLOB_KNOWN = '(known: "pattern", "path", "case_sensitive", "respect_git_ignore", "limit", "sort")';
+const GREP_KNOWN = '(known: "query", "include", "path", "respect_git_ignore", "limit", "regex", "sort")';
 
 /** Every name Object.prototype holds, `__proto__` included. */
 const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype);
