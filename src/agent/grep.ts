@@ -34,6 +34,8 @@ export interface GrepInput {
   limit?: number;
   /** @default false */
   regex?: boolean;
+  /** true: with case; false: ignoring it. @default smart: ignore case unless the query holds a capital letter */
+  case_sensitive?: boolean;
   /** Leave out what ignore files ignore. @default true */
   respect_git_ignore?: boolean;
   /** @default 'path' */
@@ -105,7 +107,7 @@ function contentOptions({ input, settings, scope, ignoreFiles }: ToolCall<GrepIn
     ...searchOptions(settings, scope.root, ignoreFiles),
     query,
     mode: regex ? 'regex' : 'literal',
-    caseSensitive: 'smart',
+    caseSensitive: input.case_sensitive ?? 'smart',
     maxLineChars: GREP_MAX_LINE_CHARS,
     maxOutputBytes: GREP_MAX_OUTPUT_BYTES,
     ...(include === undefined ? {} : { pattern: include }),
@@ -141,8 +143,10 @@ async function relevantPage(settings: Settings, hits: readonly ContentHit[], que
 /** The searches after a complete, empty answer, and the first search itself, as "Tried:" lines. */
 async function retry(call: ToolCall<GrepInput>, base: ContentOptions): Promise<Attempt[]> {
   const { query, regex = false } = call.input;
-  const keptCase = !readQuery({ query, mode: base.mode, caseSensitive: 'smart' }, false).ignoreCase;
-  const attempts: Attempt[] = [{ what: attemptQuery(query, regex, keptCase ? 'exact' : 'smart-ignore'), total: { count: 0, kind: 'exact' }, unit: 'match' }];
+  const caseSensitive = base.caseSensitive ?? 'smart';
+  const keptCase = !readQuery({ query, mode: base.mode, caseSensitive }, false).ignoreCase;
+  const asked = keptCase ? 'exact' : caseSensitive === false ? 'ignore' : 'smart-ignore';
+  const attempts: Attempt[] = [{ what: attemptQuery(query, regex, asked), total: { count: 0, kind: 'exact' }, unit: 'match' }];
   if (keptCase) attempts.push(await ignoringCase(call, base));
   const word = regex ? undefined : longestWord(query);
   if (word === undefined) attempts.push({ what: attemptNames(), notTried: regex ? NAMES_NOT_TRIED.regex : NAMES_NOT_TRIED.noWord, unit: 'file' });

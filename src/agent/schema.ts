@@ -84,6 +84,10 @@ export const GREP_INPUT_SCHEMA: JsonSchema = {
       description: 'Only search files whose path matches this glob, for example "*.ts" or "src/**/*.py".',
     },
     path: searchPath,
+    case_sensitive: {
+      type: 'boolean',
+      description: 'true: match the text with case; false: ignore case. Default: ignore case unless the query holds a capital letter.',
+    },
     respect_git_ignore: respectGitIgnore,
     limit,
     regex: { type: 'boolean', description: 'Treat query as a regular expression. Default false.' },

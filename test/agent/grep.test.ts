@@ -229,3 +229,24 @@ describe('ignore files (respect_git_ignore, default true)', () => {
     expect(ok(result).guidance?.tried?.at(-1)).toMatchObject({ what: 'file names matching "**/*needle*"', total: { count: 0, kind: 'exact' } });
   });
 });
+
+describe('case_sensitive', () => {
+  const code: Tree = { src: { 'a.ts': 'const Needle = 1;\nconst needle = 2;\n' } };
+
+  it('true keeps case (a lower-case query no longer ignores it); false ignores it (a capital no longer keeps it)', async () => {
+    const exact = await grepTool({ query: 'needle', case_sensitive: true }, workspace(code));
+    expect(ok(exact).hits.map((h) => h.line)).toEqual([2]);
+    const ignoring = await grepTool({ query: 'Needle', case_sensitive: false }, workspace(code));
+    expect(ok(ignoring).hits.map((h) => h.line)).toEqual([1, 2]);
+    const smart = await grepTool({ query: 'Needle' }, workspace(code));
+    expect(ok(smart).hits.map((h) => h.line)).toEqual([1]);
+  });
+
+  it('after an empty answer, the retry ignoring case runs when case was kept, and the first attempt is named as asked', async () => {
+    const kept = await grepTool({ query: 'NEEDLE', case_sensitive: true }, workspace(code));
+    expect(ok(kept).guidance?.tried?.map((t) => t.what).slice(0, 2)).toEqual(['"NEEDLE", exact case', '"NEEDLE", ignoring case']);
+    const ignored = await grepTool({ query: 'zzz', case_sensitive: false }, workspace(code));
+    expect(ok(ignored).guidance?.tried?.[0]?.what).toBe('"zzz", ignoring case');
+    expect(ok(ignored).guidance?.tried).toHaveLength(2); // no second "ignoring case" search
+  });
+});
