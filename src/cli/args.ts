@@ -32,6 +32,8 @@ export type CliRequest =
       strict: boolean;
       /** `--absolute`: hits carry root-relative paths, so the command makes them absolute when it prints them. */
       absolute: boolean;
+      /** `-l`: each file with a hit, once, instead of the hits. */
+      filesWithMatches: boolean;
     };
 
 /** The parsed command line: yargs' camel-case keys (aliases and dashed forms stripped), values coerced. */
@@ -47,6 +49,8 @@ export interface CliArgs {
   ignoreCase?: boolean | undefined;
   caseSensitive?: boolean | undefined;
   contains?: string | undefined;
+  regex?: boolean | undefined;
+  filesWithMatches?: boolean | undefined;
   maxResults?: number | undefined;
   maxDepth?: number | undefined;
   timeBudgetMs?: number | undefined;
@@ -111,7 +115,9 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('backend', { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker]' })
     .option('ignore-case', { alias: 'i', type: 'boolean', describe: 'Match the pattern (with --contains: the text) ignoring case [default: on Windows only]' })
     .option('case-sensitive', { alias: 's', type: 'boolean', describe: 'Match the pattern (with --contains: the text) with case [default: except on Windows]' })
-    .option('contains', { type: 'string', requiresArg: true, coerce: last, describe: 'Search file content for TEXT and print path:line:text (needs the library\'s content search)' })
+    .option('contains', { type: 'string', requiresArg: true, coerce: last, describe: 'Search file content for TEXT and print path:line:column: text; without a pattern, every file' })
+    .option('regex', { type: 'boolean', describe: 'With --contains: TEXT is a regular expression (RE2 syntax, as ripgrep\'s) [default: literal text]' })
+    .option('files-with-matches', { alias: 'l', type: 'boolean', describe: 'With --contains: print each file with a hit once, not the hits' })
     .option('max-results', { type: 'string', requiresArg: true, coerce: countOf('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' })
     .option('max-depth', { type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' })
     .option('time-budget-ms', { type: 'string', requiresArg: true, coerce: countOf('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' })
@@ -120,12 +126,14 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('ndjson', { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' })
     .option('absolute', { type: 'boolean', describe: 'Print absolute paths' })
     .option('print0', { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' })
-    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-case', 'case-sensitive', 'backend', 'contains'], 'Search:')
+    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches'], 'Search:')
     .group(['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:')
     .group(['json', 'ndjson', 'absolute', 'print0'], 'Output:')
-    .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0', 'ignore-case': 'case-sensitive' })
+    .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0', 'ignore-case': 'case-sensitive', 'files-with-matches': ['json', 'ndjson'] })
     .check((args) => {
-      if (args._.length === 0) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
+      // With --contains the pattern only narrows the files searched: none means every file.
+      if (args._.length === 0 && args.contains === undefined) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
+      if (args.contains === undefined && (args.regex === true || args.filesWithMatches === true)) throw new Error(`${args.regex === true ? '--regex' : '--files-with-matches'} needs --contains TEXT`);
       return true;
     });
 }
@@ -176,7 +184,8 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
   // The options both kinds of search take, with the same meaning (src/plan/content-plan.ts).
   const fileSet = {
     root,
-    pattern: patterns.length === 1 ? patterns[0]! : patterns, // so errors name "pattern", not "pattern[0]"
+    // One pattern as itself, so errors name "pattern", not "pattern[0]"; none (--contains only): every file.
+    pattern: patterns.length === 0 ? undefined : patterns.length === 1 ? patterns[0]! : patterns,
     exclude: args.exclude,
     hidden: args.hidden,
     gitignore: args.ignore === false ? false : args.gitignore,
@@ -188,10 +197,11 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     backend: args.backend as FindOptions['backend'],
   };
   if (args.contains === undefined) {
-    return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, absolute: args.absolute }), output, strict };
+    // A file search always has a pattern (the check above): `?? patterns` only tells the compiler.
+    return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, pattern: fileSet.pattern ?? patterns, absolute: args.absolute }), output, strict };
   }
-  const options = withoutAbsent<ContentOptions>({ ...fileSet, query: args.contains });
-  return { kind: 'content', options, output, strict, absolute: args.absolute === true };
+  const options = withoutAbsent<ContentOptions>({ ...fileSet, query: args.contains, mode: args.regex === true ? 'regex' : undefined });
+  return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true };
 }
 
 /** `-s` and `-i` (which exclude each other); neither leaves the library's default. */

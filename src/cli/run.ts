@@ -37,7 +37,7 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
     const result =
       request.kind === 'files'
         ? await printFiles({ ...request.options, signal }, request.output)
-        : await printContent({ ...request.options, signal }, request.output, request.absolute);
+        : await printContent({ ...request.options, signal }, request.output, request.absolute, request.filesWithMatches);
     return exitCodeForResult(result, { strict: request.strict, interrupted });
   } finally {
     process.off('SIGINT', onInterrupt);
@@ -91,7 +91,7 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
  * `path:line:column: text` (with -0, a NUL after the path), then the content summary; `--json` is
  * the library's `ContentResult`; `--ndjson` a `{"type":"hit"}` line per hit, then the summary.
  */
-async function printContent(options: ContentOptions, output: OutputMode, absolute: boolean): Promise<Outcome> {
+async function printContent(options: ContentOptions, output: OutputMode, absolute: boolean, filesWithMatches: boolean): Promise<Outcome> {
   // Perf: content search loads only for --contains, so a file search starts faster.
   const { searchContent, searchContentStream } = await import('../content/search.js');
   if (output === 'json') {
@@ -108,6 +108,18 @@ async function printContent(options: ContentOptions, output: OutputMode, absolut
   const display = buildRelDisplay(absolute ? path.resolve(options.root) : options.root, process.cwd());
   const shown = stdoutText(output);
   const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
-  const format = (hit: ContentHit) => `${shown(display(hit.path))}${sep}${hit.line}:${hit.column}: ${shown(hit.text)}\n`;
+  const end = output === 'print0' ? '\0' : '\n';
+  const format = filesWithMatches ? onceEach((hit: ContentHit) => `${shown(display(hit.path))}${end}`) : (hit: ContentHit) => `${shown(display(hit.path))}${sep}${hit.line}:${hit.column}: ${shown(hit.text)}\n`;
   return printHuman({ options, start, format, summarize: formatContentSummary, scope: { ...options, absolute } });
 }
+
+/** `-l`: a file's line for its first hit, nothing for the others (a file's hits come together, in every engine). */
+function onceEach(line: (hit: ContentHit) => string): (hit: ContentHit) => string {
+  let last: string | undefined;
+  return (hit) => {
+    if (hit.path === last) return '';
+    last = hit.path;
+    return line(hit);
+  };
+}
+

@@ -126,3 +126,25 @@ describe.runIf(hasRg)('backends', () => {
     }
   });
 });
+
+describe('--contains without a pattern, --regex, -l', () => {
+  it('without a pattern searches every file, as with "*"', () => {
+    const all = ff(['--contains', 'TODO']);
+    expect(all.status).toBe(0);
+    expect(all.stdout).toBe(ff(['*', '--contains', 'TODO']).stdout);
+  });
+
+  it('--regex reads the text as a regular expression; without it the text is literal', () => {
+    const regex = ff(['--contains', 'TO+DO:? (list|split)', '--regex']);
+    expect(regex.stdout.split('\n').filter(Boolean).sort()).toEqual([`${native('notes.md')}:2:5: the TODO list`, `${native('src/a.ts')}:1:17: const a = 1; // TODO: split`].sort());
+    expect(ff(['--contains', 'TO+DO']).stdout).toBe('');
+  });
+
+  it('-l prints each file with a hit once; it needs --contains and cannot go with --json', () => {
+    const files = ff(['--contains', 'TODO', '-l']);
+    expect(files.stdout.split('\n').filter(Boolean).sort()).toEqual([native('notes.md'), native('src/a.ts'), native('src/中文.ts')].sort());
+    expect(ff(['*', '-l']).status).toBe(2);
+    expect(ff(['*', '-l']).stderr).toContain('--files-with-matches needs --contains TEXT');
+    expect(ff(['--contains', 'TODO', '-l', '--json']).status).toBe(2);
+  });
+});
