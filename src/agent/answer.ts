@@ -72,26 +72,36 @@ export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: 
 }
 
 /** Sizes of a page's files (workspace-relative), from one `lstat` each. Unreadable sizes are left out. */
-export async function statSizes(settings: Settings, paths: readonly string[]): Promise<Map<string, number | undefined>> {
-  const sizes = new Map<string, number | undefined>();
+export function statSizes(settings: Settings, paths: readonly string[]): Promise<Map<string, number | undefined>> {
+  return statEach(settings, paths, (stats) => stats.size);
+}
+
+/** Modification times (ms since the epoch) of files (workspace-relative), from one `lstat` each; unreadable ones are left out. */
+export function statTimes(settings: Settings, paths: readonly string[]): Promise<Map<string, number | undefined>> {
+  return statEach(settings, paths, (stats) => stats.mtimeMs);
+}
+
+/** One number from each path's `lstat`: undefined where the call fails or the fs does not give it. */
+async function statEach(settings: Settings, paths: readonly string[], pick: (stats: { size?: unknown; mtimeMs?: unknown }) => unknown): Promise<Map<string, number | undefined>> {
+  const values = new Map<string, number | undefined>();
   await Promise.all(
     paths.map(
       (p) =>
         new Promise<void>((resolve) => {
           try {
             settings.fs.lstat(workspaceNative(settings, p), (error, stats) => {
-              const size = error ? undefined : (stats as { size?: unknown }).size;
-              sizes.set(p, typeof size === 'number' ? size : undefined);
+              const value = error ? undefined : pick(stats as { size?: unknown; mtimeMs?: unknown });
+              values.set(p, typeof value === 'number' ? value : undefined);
               resolve();
             });
           } catch {
-            sizes.set(p, undefined);
+            values.set(p, undefined);
             resolve();
           }
         }),
     ),
   );
-  return sizes;
+  return values;
 }
 
 export interface ErrorMetadata {

@@ -54,7 +54,8 @@ export interface ToolResult<M> {
   isError: boolean;
 }
 
-export type SortOrder = 'path' | 'relevance';
+/** `mtime` (glob only): newest first, as agent hosts show files. */
+export type SortOrder = 'path' | 'relevance' | 'mtime';
 
 export const DEFAULT_LIMIT = 100;
 /** Whatever the model asks, a page holds at most this many lines. */

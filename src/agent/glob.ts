@@ -8,7 +8,7 @@
  */
 import { findFiles } from '../find.js';
 import type { FindResult } from '../result.js';
-import { statSizes, type ErrorMetadata } from './answer.js';
+import { statSizes, statTimes, type ErrorMetadata } from './answer.js';
 import { searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildOverview, buildSimilarNames } from './guidance.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
@@ -68,7 +68,7 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
         }),
       async page(result) {
         const found = result.matches.map(toWorkspace);
-        const paths = sort === 'relevance' ? await relevantPaths(settings, found, pattern, limit) : found.slice(0, limit);
+        const paths = sort === 'relevance' ? await relevantPaths(settings, found, pattern, limit) : sort === 'mtime' ? await newestPaths(settings, found, limit) : found.slice(0, limit);
         return { lines: paths, counted: result.matchedCount, metadata: { pattern, paths } };
       },
       async guide(result) {
@@ -81,6 +81,16 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
     };
   },
 };
+
+/**
+ * The page newest first (`sort: 'mtime'`): one `lstat` per path found (at most the count cap); a
+ * path whose time cannot be read goes last; equal times keep path order.
+ */
+async function newestPaths(settings: Settings, found: readonly string[], limit: number): Promise<string[]> {
+  const times = await statTimes(settings, found);
+  const time = (p: string) => times.get(p) ?? -Infinity;
+  return [...found].sort((a, b) => time(b) - time(a) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit);
+}
 
 /** The page by relevance: the found paths ranked (rank.ts), sizes read for the page's paths only. */
 async function relevantPaths(settings: Settings, found: readonly string[], pattern: string, limit: number): Promise<string[]> {

@@ -47,6 +47,12 @@ const sort: JsonSchema = {
   description: '"path" (default): sorted by path. "relevance": names holding the words of the query first, source before build output and vendored code, tests next to the code they test, small files before huge ones.',
 };
 
+const globSort: JsonSchema = {
+  type: 'string',
+  enum: ['path', 'relevance', 'mtime'],
+  description: '"path" (default): sorted by path. "mtime": most recently modified first. "relevance": names holding the words of the query first, source before build output and vendored code, tests next to the code they test, small files before huge ones.',
+};
+
 export const GLOB_INPUT_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'Find files by name or path pattern.',
@@ -63,7 +69,7 @@ export const GLOB_INPUT_SCHEMA: JsonSchema = {
     },
     respect_git_ignore: respectGitIgnore,
     limit,
-    sort,
+    sort: globSort,
   },
   required: ['pattern'],
   additionalProperties: false,

@@ -351,7 +351,7 @@ describe('input', () => {
     [{ pattern: '' }, 'Invalid glob input: input.pattern must not be empty.'],
     [{ pattern: 'x', limit: 0 }, 'Invalid glob input: input.limit must be at least 1, got 0.'],
     [{ pattern: 'x', limit: 2.5 }, 'Invalid glob input: input.limit must be a whole number, got 2.5.'],
-    [{ pattern: 'x', sort: 'size' }, 'Invalid glob input: input.sort must be one of "path", "relevance", got "size".'],
+    [{ pattern: 'x', sort: 'size' }, 'Invalid glob input: input.sort must be one of "path", "relevance", "mtime", got "size".'],
     [{ pattern: 'x', query: 'y' }, 'Invalid glob input: input.query is not a known field (known: "pattern", "path", "case_sensitive", "respect_git_ignore", "limit", "sort").'],
     ['*.ts', 'Invalid glob input: input must be an object, got "*.ts".'],
     [{ pattern: 3, path: null }, 'Invalid glob input: input.pattern must be a string, got 3; input.path must be a string, got null.'],
@@ -558,3 +558,25 @@ describe('ignore files (respect_git_ignore, default true)', () => {
   });
 });
 
+
+describe('sort: mtime', () => {
+  it('lists the most recently modified first; equal times keep path order', async () => {
+    const ctx = workspace({ 'a.ts': 'x', 'b.ts': 'x', 'c.ts': 'x', 'd.ts': 'x' });
+    const fs = ctx.fs as unknown as { utimesSync(path: string, atime: number, mtime: number): void };
+    fs.utimesSync(`${W}/a.ts`, 100, 100);
+    fs.utimesSync(`${W}/b.ts`, 300, 300);
+    fs.utimesSync(`${W}/c.ts`, 200, 200);
+    fs.utimesSync(`${W}/d.ts`, 300, 300);
+    const result = await globTool({ pattern: '*.ts', sort: 'mtime' }, ctx);
+    expect(ok(result).paths).toEqual(['b.ts', 'd.ts', 'c.ts', 'a.ts']);
+    expect(ok(result).sort).toBe('mtime');
+    const page = await globTool({ pattern: '*.ts', sort: 'mtime', limit: 1 }, ctx);
+    expect(page.content.split('\n')[0]).toBe('b.ts');
+  });
+
+  it('is glob\'s only: grep refuses it as it refuses any unknown order', async () => {
+    const { grepTool } = await import('../../src/agent/index.js');
+    const result = await grepTool({ query: 'x', sort: 'mtime' }, workspace({ 'a.ts': 'x' }));
+    expect(result.isError).toBe(true);
+  });
+});
