@@ -25,6 +25,8 @@ export type FindFileErrorCode =
   | 'ENOTDIR'
   /** `backend: 'ripgrep'` was asked for, and no ripgrep executable could be resolved (docs/ripgrep.md). */
   | 'FF_RG_NOT_FOUND'
+  /** An ignore file named in `ignoreFiles` could not be read (it does not exist, or access is denied). */
+  | 'FF_IGNORE_FILE'
   /** Content search: the query is the empty string (it would match every line). */
   | 'FF_EMPTY_QUERY'
   /** Content search: the query is longer than 64 KiB of UTF-8 (docs/content-search.md). */

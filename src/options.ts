@@ -33,6 +33,13 @@ export interface FindOptions {
    * `ignoredCount`: policy, never a coverage gap. Off by default: coverage first. @default false
    */
   gitignore?: boolean;
+  /**
+   * More ignore files, in gitignore syntax (`.qwenignore`, `.geminiignore`): paths, relative to the
+   * root or absolute. Their rules apply relative to the root, below every other ignore file, with
+   * or without `gitignore` (as ripgrep's `--ignore-file`). One that cannot be read rejects the
+   * search (`FF_IGNORE_FILE`): it was asked for by name. @default []
+   */
+  ignoreFiles?: string[];
   /** Return at most this many matches; the walk stops when it sees one more. @default unlimited */
   maxResults?: number;
   /** Stop once this many milliseconds (by `clock`) have passed. @default unlimited */

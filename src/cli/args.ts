@@ -43,6 +43,7 @@ export interface CliArgs {
   exclude?: string[] | undefined;
   hidden?: boolean | undefined;
   gitignore?: boolean | undefined;
+  ignoreFile?: string[] | undefined;
   /** `--no-ignore` (yargs reads it as `ignore: false`): ignore files off, whatever else was given. */
   ignore?: boolean | undefined;
   backend?: string | undefined;
@@ -112,6 +113,7 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('hidden', { type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' })
     .option('gitignore', { type: 'boolean', describe: 'Leave out what ignore files ignore, as rg does: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude [default: off, as the library: every file; --no-ignore turns it off]' })
     .option('ignore', { type: 'boolean', hidden: true })
+    .option('ignore-file', { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'More ignore rules, in gitignore syntax, relative to the root (.qwenignore); repeatable; applied with or without --gitignore, as rg --ignore-file' })
     .option('backend', { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker]' })
     .option('ignore-case', { alias: 'i', type: 'boolean', describe: 'Match the pattern (with --contains: the text) ignoring case [default: on Windows only]' })
     .option('case-sensitive', { alias: 's', type: 'boolean', describe: 'Match the pattern (with --contains: the text) with case [default: except on Windows]' })
@@ -126,7 +128,7 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('ndjson', { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' })
     .option('absolute', { type: 'boolean', describe: 'Print absolute paths' })
     .option('print0', { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' })
-    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches'], 'Search:')
+    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches'], 'Search:')
     .group(['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:')
     .group(['json', 'ndjson', 'absolute', 'print0'], 'Output:')
     .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0', 'ignore-case': 'case-sensitive', 'files-with-matches': ['json', 'ndjson'] })
@@ -189,6 +191,7 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     exclude: args.exclude,
     hidden: args.hidden,
     gitignore: args.ignore === false ? false : args.gitignore,
+    ignoreFiles: args.ignoreFile,
     caseSensitive: caseSensitivity(args),
     maxResults: args.maxResults,
     maxDepth: args.maxDepth,

@@ -22,7 +22,7 @@ import type { ContentPlan } from '../plan/content-plan.js';
 import { verdictFields, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { buildContentArgv, defaultThreads } from '../rg/argv.js';
 import { collectReasons, type Verdict } from '../rg/exit.js';
-import { checkRoot, runRequest, stoppedBeforeStart, type RipgrepRun } from '../rg/files.js';
+import { checkIgnoreFiles, checkRoot, runRequest, stoppedBeforeStart, type RipgrepRun } from '../rg/files.js';
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
 import { WalkRules } from '../walk/rules.js';
 import { decodeUtf8, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
@@ -39,6 +39,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
   const recovery: RecoveryInfo = { selectionMode: run.rg.selectionMode, retryTriggered: false };
   const early = stoppedBeforeStart(plan, run.deadline);
   if (early !== undefined) return buildSummary(plan, run, hits, early, recovery, undefined, []);
+  await checkIgnoreFiles(scope);
   const rootError = await checkRoot(scope.root);
   if (rootError !== undefined) return buildSummary(plan, run, hits, { retryable: false }, recovery, undefined, [{ path: '.', code: rootError }]);
   const rules = new WalkRules(scope);
@@ -56,7 +57,8 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
       excludes: scope.excludes,
       hidden: scope.hidden,
       caseSensitive: scope.caseSensitive,
-      gitignore: scope.ignore !== undefined,
+      gitignore: scope.ignore?.defaults === true,
+      ignoreFiles: scope.ignore?.extraFiles ?? [],
       query: query.text,
       literal: query.mode === 'literal',
       caseMode: query.caseMode,

@@ -35,6 +35,8 @@ export interface ContentOptions {
   hidden?: boolean;
   /** Apply ignore files as `findFiles` does (`FindOptions.gitignore`). @default false */
   gitignore?: boolean;
+  /** More ignore files, as `FindOptions.ignoreFiles`. @default [] */
+  ignoreFiles?: string[];
   /** At most this many hits (matching lines); the search stops when it sees one more. @default unlimited */
   maxResults?: number;
   /** Each hit's `text` is cut to this many characters (UTF-16 units) and flagged `textTruncated`. @default 500 */

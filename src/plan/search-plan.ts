@@ -21,7 +21,7 @@ import { isDepthLimited } from '../rg/depth.js';
 import type { Env } from '../rg/resolve.js';
 import type { ProcessRunner } from '../rg/runner.js';
 import { readClock, type Clock } from './clock.js';
-import { RG_PATH, checkAbsolutePath, checkBackendFs, checkClockShape, checkOptionNames, checkOptionsObject, checkSignal, readEnv, readFs, readBoolean, readChoice, readFunction, readLimit, readRoot, runningPlatform } from './read.js';
+import { RG_PATH, checkAbsolutePath, describe as describeValue, checkBackendFs, checkClockShape, checkOptionNames, checkOptionsObject, checkSignal, readEnv, readFs, readBoolean, readChoice, readFunction, readLimit, readRoot, runningPlatform } from './read.js';
 
 /** What a search covers. */
 export interface Scope {
@@ -59,6 +59,10 @@ export interface IgnoreGeometry {
   parentDirs: string[];
   /** The root, relative to the outermost parent, with `/`, ending in `/` (`''` when the root is the outermost). */
   rootDir: string;
+  /** `gitignore: true`: the default ignore files apply (else only `extraFiles`). */
+  defaults: boolean;
+  /** `ignoreFiles`, native and absolute; their rules apply relative to the root, weakest of all. */
+  extraFiles: string[];
 }
 
 /** When a search stops early. */
@@ -105,7 +109,7 @@ export interface FileQuery {
 export type FindPlan = SearchPlan<FileQuery>;
 
 export const FIND_OPTION_NAMES: readonly string[] = [
-  'root', 'pattern', 'exclude', 'hidden', 'gitignore', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
+  'root', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreFiles', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
   'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
 ];
 
@@ -147,7 +151,10 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
   const hidden = readBoolean(options.hidden, 'hidden', true);
   const gitignore = readBoolean(options.gitignore, 'gitignore', false);
-  if (gitignore && !canReadIgnoreFiles(fs)) throw new FindFileError('FF_INVALID_OPTION', 'fs must also have readFile and readFileSync for gitignore: true (a memfs volume has them)', 'fs');
+  const extraFiles = readIgnoreFiles(options.ignoreFiles, root, platform);
+  if ((gitignore || extraFiles.length > 0) && !canReadIgnoreFiles(fs)) {
+    throw new FindFileError('FF_INVALID_OPTION', 'fs must also have readFile and readFileSync for gitignore and ignoreFiles (a memfs volume has them)', 'fs');
+  }
   const maxResults = readLimit(options.maxResults, 'maxResults');
   const maxDepth = readLimit(options.maxDepth, 'maxDepth');
   const timeBudgetMs = readLimit(options.timeBudgetMs, 'timeBudgetMs');
@@ -171,7 +178,7 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
     fs,
     fsInjected: options.fs !== undefined,
     nativePath: buildNativePath(rootPrefix, sep),
-    ignore: gitignore ? buildIgnoreGeometry(root, platform) : undefined,
+    ignore: gitignore || extraFiles.length > 0 ? { ...buildIgnoreGeometry(root, platform), defaults: gitignore, extraFiles } : undefined,
   };
   // Read after the shared options (as before this layer existed): the first reading is the search's first.
   const clock = readClock(options.clock, timeBudgetMs);
@@ -180,7 +187,7 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
 }
 
 /** The root's ancestors (`/work/main`: `/`, `/work/`), for the ignore files of the root's parents. */
-function buildIgnoreGeometry(root: string, platform: Platform): IgnoreGeometry {
+function buildIgnoreGeometry(root: string, platform: Platform): Omit<IgnoreGeometry, 'defaults' | 'extraFiles'> {
   const paths = platform === 'win32' ? path.win32 : path.posix;
   const sep = paths.sep;
   const chain: string[] = [];
@@ -194,6 +201,16 @@ function buildIgnoreGeometry(root: string, platform: Platform): IgnoreGeometry {
   const relative = (native: string) => native.slice(top.length).split(sep).join('/');
   const parents = chain.slice(0, -1);
   return { parents, parentDirs: parents.map(relative), rootDir: relative(chain[chain.length - 1]!) };
+}
+
+/** `ignoreFiles`: non-empty paths without NUL, resolved against the root. */
+function readIgnoreFiles(value: unknown, root: string, platform: Platform): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((f) => typeof f !== 'string' || f === '' || f.includes('\0'))) {
+    throw new FindFileError('FF_INVALID_OPTION', `ignoreFiles must be an array of paths (relative to the root, or absolute), got ${describeValue(value)}`, 'ignoreFiles');
+  }
+  const paths = platform === 'win32' ? path.win32 : path.posix;
+  return (value as string[]).map((f) => paths.resolve(root, f));
 }
 
 function readPatterns(options: SharedOptions, flavor: GlobFlavor, defaultPattern: string | undefined): { patterns: string[]; excludes: string[] } {

@@ -36,6 +36,8 @@ export interface FilesArgvInput {
   caseSensitive: boolean;
   /** Apply ignore files (`gitignore: true`). */
   gitignore: boolean;
+  /** `ignoreFiles`, absolute: each one `--ignore-file=<path>` element (its rules relative to the cwd, the root). */
+  ignoreFiles: readonly string[];
 }
 
 /** Which ignore files ripgrep reads: none, or its defaults without the global gitignore. */
@@ -47,8 +49,13 @@ function ignoreFlag(input: Pick<FilesArgvInput, 'gitignore'>): string {
 export function buildFilesArgv(input: FilesArgvInput): string[] {
   const argv = ['--files', '--hidden', ignoreFlag(input), '--no-config', '--null', '--path-separator', '/', '--threads', String(input.threads)];
   if (Number.isFinite(input.maxDepth)) argv.push('--max-depth', String(input.maxDepth));
-  argv.push(...buildGlobArgs(input));
+  argv.push(...ignoreFileArgs(input), ...buildGlobArgs(input));
   return argv;
+}
+
+/** `--ignore-file=<path>`, one element each: a path starting with `-` cannot be read as a flag. `--no-ignore` does not turn them off. */
+function ignoreFileArgs(input: Pick<FilesArgvInput, 'ignoreFiles'>): string[] {
+  return input.ignoreFiles.map((file) => `--ignore-file=${file}`);
 }
 
 /** What content search adds to the file set (docs/content-search.md). */
@@ -77,7 +84,7 @@ export function buildContentArgv(input: ContentArgvInput): string[] {
   argv.push(CASE_FLAGS[input.caseMode]);
   if (input.literal) argv.push('--fixed-strings');
   if (input.multiline) argv.push('--multiline');
-  argv.push(...buildGlobArgs(input));
+  argv.push(...ignoreFileArgs(input), ...buildGlobArgs(input));
   argv.push('--', input.query, '.');
   return argv;
 }

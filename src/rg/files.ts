@@ -5,7 +5,7 @@
  * is decided here, the walker's way, so the two backends agree (docs/ripgrep.md).
  */
 import { constants as fsConstants, promises as fsp } from 'node:fs';
-import { rootError } from '../errors.js';
+import { FindFileError, rootError } from '../errors.js';
 import type { Deadline } from '../limits.js';
 import type { FindPlan, SearchPlan } from '../plan/search-plan.js';
 import { errorCodeOf, verdictFields, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
@@ -38,13 +38,14 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
   const rules = new WalkRules(plan.scope);
   const early = stoppedBeforeStart(plan, run.deadline);
   if (early !== undefined) return buildResult(plan, run, format, early, recovery, new FileCollector(plan, rules), []);
+  await checkIgnoreFiles(plan.scope);
   const rootError = await checkRoot(plan.scope.root);
   if (rootError !== undefined) return buildResult(plan, run, format, { retryable: false }, recovery, new FileCollector(plan, rules), [{ path: '.', code: rootError }]);
 
   const { scope } = plan;
   const outcome = await runRipgrep({
     ...runRequest(plan, run),
-    argv: buildFilesArgv({ threads: run.threads ?? defaultThreads(), maxDepth: scope.maxDepth, excludes: scope.excludes, hidden: scope.hidden, caseSensitive: scope.caseSensitive, gitignore: scope.ignore !== undefined }),
+    argv: buildFilesArgv({ threads: run.threads ?? defaultThreads(), maxDepth: scope.maxDepth, excludes: scope.excludes, hidden: scope.hidden, caseSensitive: scope.caseSensitive, gitignore: scope.ignore?.defaults === true, ignoreFiles: scope.ignore?.extraFiles ?? [] }),
     delimiter: 0,
     maxRecordBytes: run.maxRecordBytes ?? MAX_RECORD_BYTES,
     newConsumer: () => new FileCollector(plan, rules),
@@ -134,6 +135,20 @@ export async function checkRoot(root: string): Promise<string | undefined> {
     return errorCodeOf(error);
   }
   return undefined;
+}
+
+/**
+ * The `ignoreFiles` must be readable, as the walker requires (ripgrep would warn and go on): a
+ * file asked for by name that cannot be read rejects the search, whichever engine runs.
+ */
+export async function checkIgnoreFiles(scope: SearchPlan<unknown>['scope']): Promise<void> {
+  for (const file of scope.ignore?.extraFiles ?? []) {
+    try {
+      await fsp.readFile(file, 'utf8');
+    } catch {
+      throw new FindFileError('FF_IGNORE_FILE', `ignore file ${file} cannot be read (it does not exist, or access is denied)`, 'ignoreFiles');
+    }
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import type { DirentLike, StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { MAX_LINK_MATCHES, ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
-import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readParentLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
+import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
 import { WalkRules } from './rules.js';
 
 /** A directory the walk has decided to list. */
@@ -139,7 +139,7 @@ export class Walk {
   /** `gitignore: true`: the reads that give the rules of the root's parents; the driver answers them before the first listing. */
   parentIgnoreReads(): IgnoreReads<IgnoreLevel | undefined> | undefined {
     const geometry = this.plan.scope.ignore;
-    return geometry === undefined ? undefined : readParentLevels(geometry.parents, geometry.parentDirs, this.plan.scope.sep);
+    return geometry === undefined ? undefined : readTopLevels(geometry, this.plan.scope.sep);
   }
 
   acceptParentIgnore(level: IgnoreLevel | undefined): void {
@@ -152,7 +152,8 @@ export class Walk {
    * `acceptIgnoreTexts`, before `acceptEntries`.
    */
   ignoreReadsFor(task: DirTask, entries: readonly DirentLike[]): IgnoreReads<IgnoreTexts> | undefined {
-    if (this.plan.scope.ignore === undefined) return undefined;
+    // Only `gitignore: true` reads each directory's files (`ignoreFiles` alone are read once, at the top).
+    if (this.plan.scope.ignore?.defaults !== true) return undefined;
     let present: Set<string> | undefined;
     for (const entry of entries) if (IGNORE_ENTRY_NAMES.has(entry.name)) (present ??= new Set()).add(entry.name);
     return present === undefined ? undefined : readDirectoryTexts(this.pathOf(task), this.plan.scope.sep, present);

@@ -3,8 +3,9 @@
  * `gitignore: true`. Each file's rules are read as ripgrep reads them (src/walk/gitignore-rules.ts,
  * case-sensitive); which files apply, and in what order, is ripgrep's `ignore` crate's rule:
  *
- * - sources, strongest first: `.rgignore`, `.ignore`, `.gitignore`, `.git/info/exclude` (the user's
- *   global gitignore is never read, so an answer does not depend on the machine);
+ * - sources, strongest first: `.rgignore`, `.ignore`, `.gitignore`, `.git/info/exclude`, then the
+ *   files named in `ignoreFiles` (ripgrep's `--ignore-file`: rules relative to the search root);
+ *   the user's global gitignore is never read, so an answer does not depend on the machine;
  * - within a source the deepest directory that has a rule for the path decides (a negation there
  *   re-includes what a parent's file ignores); a stronger source's decision wins over any weaker one;
  * - `.gitignore` and `.git/info/exclude` apply only inside a git repository (a `.git` in the
@@ -16,6 +17,8 @@
  * more, never hide a file.
  */
 import * as path from 'node:path';
+import { FindFileError } from '../errors.js';
+import type { IgnoreGeometry } from '../plan/search-plan.js';
 import { parseIgnoreFile, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
 
 /** The ignore files a directory can hold, strongest first (`EXCLUDE` is `.git/info/exclude`). */
@@ -23,9 +26,9 @@ export const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const
 export const GIT_EXCLUDE = '.git/info/exclude';
 export const GIT_DIR = '.git';
 
-type Source = 0 | 1 | 2 | 3; // .rgignore, .ignore, .gitignore, .git/info/exclude
-const SOURCES: readonly Source[] = [0, 1, 2, 3];
-const isGitSource = (source: Source) => source >= 2;
+type Source = 0 | 1 | 2 | 3 | 4; // .rgignore, .ignore, .gitignore, .git/info/exclude, ignoreFiles
+const SOURCES: readonly Source[] = [0, 1, 2, 3, 4];
+const isGitSource = (source: Source) => source === 2 || source === 3;
 
 /** One directory's ignore rules, linked to its parent's. Immutable: a child directory extends its parent's. */
 export interface IgnoreLevel {
@@ -46,6 +49,8 @@ export interface IgnoreTexts {
   ignore?: string | undefined;
   gitignore?: string | undefined;
   exclude?: string | undefined;
+  /** The `ignoreFiles`, one after the other (the search root's level only). */
+  extra?: string | undefined;
   hasGit: boolean;
 }
 
@@ -57,7 +62,7 @@ function compile(text: string | undefined): IgnoreRule[] | undefined {
 
 /** The level of directory `dir` (relative to the top level's directory), below `parent`. */
 export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, texts: IgnoreTexts): IgnoreLevel {
-  const rules = [compile(texts.rgignore), compile(texts.ignore), compile(texts.gitignore), compile(texts.exclude)];
+  const rules = [compile(texts.rgignore), compile(texts.ignore), compile(texts.gitignore), compile(texts.exclude), compile(texts.extra)];
   const hasGit = texts.hasGit;
   // A level with no rules and no .git adds nothing: reuse the parent's (saves a link per directory).
   if (parent !== undefined && !hasGit && rules.every((r) => r === undefined)) return parent;
@@ -136,18 +141,27 @@ function* readGitExclude(dirPath: string, sep: string): IgnoreReads<string | und
 }
 
 /**
- * The levels of the search root's parents, outermost first: their ignore files apply to the search
- * too (`.gitignore` only within the repository). `parents` are the native paths of the root's
- * ancestors, outermost first, each ending in a separator; `dirs` the same, relative to the outermost.
+ * The levels above the search root's own: its parents' ignore files, outermost first (with
+ * `gitignore: true`; `.gitignore` applies only within the repository), then the `ignoreFiles`,
+ * whose rules are relative to the root. A named file that cannot be read rejects the search.
  */
-export function* readParentLevels(parents: readonly string[], dirs: readonly string[], sep: string): IgnoreReads<IgnoreLevel | undefined> {
+export function* readTopLevels(geometry: IgnoreGeometry, sep: string): IgnoreReads<IgnoreLevel | undefined> {
   let level: IgnoreLevel | undefined;
-  for (let i = 0; i < parents.length; i++) {
-    const dir = parents[i]!;
-    const present = new Set<string>();
-    for (const name of [...IGNORE_FILE_NAMES, GIT_DIR]) if ((yield { kind: 'exists', path: dir + name }) === true) present.add(name);
-    const texts = yield* readDirectoryTexts(dir, sep, present);
-    level = buildIgnoreLevel(level, dirs[i]!, texts);
+  if (geometry.defaults) {
+    for (let i = 0; i < geometry.parents.length; i++) {
+      const dir = geometry.parents[i]!;
+      const present = new Set<string>();
+      for (const name of [...IGNORE_FILE_NAMES, GIT_DIR]) if ((yield { kind: 'exists', path: dir + name }) === true) present.add(name);
+      const texts = yield* readDirectoryTexts(dir, sep, present);
+      level = buildIgnoreLevel(level, geometry.parentDirs[i]!, texts);
+    }
   }
-  return level;
+  if (geometry.extraFiles.length === 0) return level;
+  const texts: string[] = [];
+  for (const file of geometry.extraFiles) {
+    const text = (yield { kind: 'text', path: file }) as string | undefined;
+    if (text === undefined) throw new FindFileError('FF_IGNORE_FILE', `ignore file ${file} cannot be read (it does not exist, or access is denied)`, 'ignoreFiles');
+    texts.push(text);
+  }
+  return buildIgnoreLevel(level, geometry.rootDir, { extra: texts.join('\n'), hasGit: false });
 }

@@ -16,7 +16,7 @@ const ff = (args: string[]): Run => runFindFile(args, { cwd: tree });
 beforeAll(() => {
   tree = mkdtempSync(join(tmpdir(), 'find-file-cli-ignore-'));
   mkdirSync(join(tree, '.git'));
-  writeTree(tree, { '.gitignore': 'dist/\n*.log\n', 'src/a.ts': 'needle', 'dist/a.js': 'needle', 'dist/b.ts': 'needle', 'debug.log': 'needle' });
+  writeTree(tree, { '.qwenignore': 'src/\n', '.gitignore': 'dist/\n*.log\n', 'src/a.ts': 'needle', 'dist/a.js': 'needle', 'dist/b.ts': 'needle', 'debug.log': 'needle' });
 });
 
 afterAll(() => rmSync(tree, { recursive: true, force: true }));
@@ -47,7 +47,7 @@ describe('--gitignore', () => {
 
   it('--json carries ignoredCount; --contains searches the same file set', () => {
     const result = JSON.parse(ff(['*', '--gitignore', '--json']).stdout) as { matches: string[]; ignoredCount: number; complete: boolean };
-    expect(result).toMatchObject({ matches: ['.gitignore', 'src/a.ts'], ignoredCount: 2, complete: true });
+    expect(result).toMatchObject({ matches: ['.gitignore', '.qwenignore', 'src/a.ts'], ignoredCount: 2, complete: true });
     expect(lines(ff(['*', '--gitignore', '--contains', 'needle']).stdout)).toEqual([`${join('src', 'a.ts')}:1:1: needle`]);
   });
 
@@ -56,5 +56,13 @@ describe('--gitignore', () => {
     for (const backend of ['ripgrep', 'auto']) expect(lines(ff(['*.ts', '--gitignore', '--backend', backend]).stdout)).toEqual([join('src', 'a.ts')]);
     const empty = ff(['b.ts', '--gitignore', '--backend', 'ripgrep']);
     expect(empty.stderr).toContain('ignore files were applied (ripgrep does not count what they left out); search again with --no-ignore to include them');
+  });
+
+  it('--ignore-file NAME adds rules relative to the root, with or without --gitignore; a missing one is fatal (1)', () => {
+    expect(lines(ff(['*.ts', '--ignore-file', '.qwenignore']).stdout)).toEqual([join('dist', 'b.ts')]);
+    expect(lines(ff(['*.ts', '--ignore-file', '.qwenignore', '--gitignore']).stdout)).toEqual([]);
+    const missing = ff(['*.ts', '--ignore-file', '.nope']);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toBe(`find-file: error: ignore file ${join(tree, '.nope')} cannot be read (it does not exist, or access is denied)\n`);
   });
 });

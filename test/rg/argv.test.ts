@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildChildEnv, buildContentArgv, buildFilesArgv, buildGlobArgs, threadsOf, withThreads } from '../../src/rg/argv.js';
 
 const FIXED = ['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', '4'];
-const base = { threads: 4, maxDepth: Infinity, excludes: [] as string[], hidden: true, caseSensitive: true, gitignore: false };
+const base = { threads: 4, maxDepth: Infinity, excludes: [] as string[], hidden: true, caseSensitive: true, gitignore: false, ignoreFiles: [] as string[] };
 
 describe('buildFilesArgv', () => {
   it('is the fixed flags, and no include glob (ripgrep 13 cannot match ** across a newline: the walker filter decides)', () => {
@@ -23,6 +23,11 @@ describe('buildFilesArgv', () => {
     const argv = buildFilesArgv({ ...base, gitignore: true });
     expect(argv).toEqual(FIXED.map((flag) => (flag === '--no-ignore' ? '--no-ignore-global' : flag)));
     expect(buildContentArgv({ ...base, gitignore: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false })).toContain('--no-ignore-global');
+  });
+
+  it('ignoreFiles: one --ignore-file=<path> element each, also with --no-ignore (which does not turn them off)', () => {
+    const argv = buildFilesArgv({ ...base, ignoreFiles: ['/w/.qwenignore', '/w/-odd'] });
+    expect(argv).toEqual([...FIXED, '--ignore-file=/w/.qwenignore', '--ignore-file=/w/-odd']);
   });
 
   it('passes maxDepth as --max-depth', () => {

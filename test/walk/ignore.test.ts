@@ -119,3 +119,19 @@ describe('gitignore: true', () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe('ignoreFiles', () => {
+  it('rules relative to the root, weakest of all, with or without gitignore; the three forms agree', async () => {
+    const { fs } = setup({ '.git': {}, '.gitignore': '!keep.gen\n', '.qwenignore': '*.gen\n/top.txt\n', 'a.gen': 'x', 'keep.gen': 'x', 'top.txt': 'x', sub: { 'top.txt': 'x' } });
+    expect((await search(fs, { ignoreFiles: ['.qwenignore'] })).matches).toEqual(['.gitignore', '.qwenignore', 'keep.gen', 'sub/top.txt']);
+    const alone = await search(fs, { gitignore: undefined, ignoreFiles: ['/repo/root/.qwenignore'] });
+    expect(alone).toMatchObject({ matches: ['.gitignore', '.qwenignore', 'sub/top.txt'], ignoredCount: 3, complete: true });
+  });
+
+  it('a named file that cannot be read rejects, in the async and the sync walk', async () => {
+    const { fs } = setup({ 'a.ts': 'x' });
+    const options: FindOptions = { root: '/repo/root', pattern: '*', ignoreFiles: ['.nope'], fs, clock: new FakeClock(), platform: 'posix' };
+    await expect(findFiles(options)).rejects.toMatchObject({ code: 'FF_IGNORE_FILE', option: 'ignoreFiles' });
+    expect(() => findFilesSync(options)).toThrow(expect.objectContaining({ code: 'FF_IGNORE_FILE' }));
+  });
+});
