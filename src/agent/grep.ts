@@ -19,7 +19,7 @@ import { searchOptions, type Settings, type SortOrder, type ToolContext, type To
 import { buildOverview } from './guidance.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA } from './schema.js';
-import { cutLinesNote, grepScope, hitLine, hitPlace, noMatchesHeadline } from './text.js';
+import { countLine, cutLinesNote, perFileCapNote, grepScope, hitLine, hitPlace, noMatchesHeadline } from './text.js';
 import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
@@ -40,7 +40,14 @@ export interface GrepInput {
   respect_git_ignore?: boolean;
   /** @default 'path' */
   sort?: SortOrder;
+  /** @default 'content' */
+  output_mode?: OutputMode;
+  /** @default no cap */
+  max_matches_per_file?: number;
 }
+
+/** What a page lists: the lines, each file once, or each file with its count. */
+export type OutputMode = 'content' | 'files_with_matches' | 'count';
 
 export interface GrepGuidance {
   overview: Overview;
@@ -51,8 +58,11 @@ export interface GrepMetadata extends ResultMetadata<'grep', ContentResult, Grep
   query: string;
   include?: string;
   regex: boolean;
-  /** The page: the hits `content` lists, paths workspace-relative with `/`. */
+  /** The page: the hits `content` lists, paths workspace-relative with `/` (empty unless `outputMode` is `content`). */
   hits: ContentHit[];
+  outputMode: OutputMode;
+  /** `files_with_matches` and `count`: the page's files, with their numbers of matching lines (those the search counted). */
+  files?: { path: string; count: number }[];
 }
 
 export type GrepToolResult = ToolResult<GrepMetadata> | ToolResult<ErrorMetadata & { tool: 'grep' }>;
@@ -69,25 +79,33 @@ export function grepTool(input: unknown, ctx: ToolContext): Promise<GrepToolResu
   return answerCall(GREP, input, ctx);
 }
 
-const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 'query' | 'include' | 'regex' | 'hits'>, GrepGuidance> = {
+const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 'query' | 'include' | 'regex' | 'hits' | 'outputMode' | 'files'>, GrepGuidance> = {
   tool: 'grep',
   schema: GREP_INPUT_SCHEMA,
   maxOutputBytes: GREP_MAX_OUTPUT_BYTES,
   start(call) {
     const { input, settings, scope, toWorkspace, sort, limit } = call;
-    const { query, include, regex = false } = input;
+    const { query, include, regex = false, output_mode: mode = 'content' } = input;
     const base = contentOptions(call);
     return {
-      wording: { emptyHeadline: noMatchesHeadline(query, scope.root, include, regex), scope: grepScope(query, scope.root, include, regex), unit: 'match', subject: `for ${JSON.stringify(query)}` },
+      wording: {
+        emptyHeadline: noMatchesHeadline(query, scope.root, include, regex),
+        scope: grepScope(query, scope.root, include, regex),
+        unit: mode === 'content' ? 'match' : 'file',
+        subject: mode === 'content' ? `for ${JSON.stringify(query)}` : `with matches for ${JSON.stringify(query)}`,
+      },
       search: () => searchContent({ ...base, maxResults: settings.countCap }),
       async page(result) {
-        const found = result.hits.map((h) => ({ ...h, path: toWorkspace(h.path) }));
+        const all = result.hits.map((h) => ({ ...h, path: toWorkspace(h.path) }));
+        const found = capPerFile(all, input.max_matches_per_file);
+        const capNote = found.length < all.length ? [perFileCapNote(input.max_matches_per_file!)] : [];
+        if (mode !== 'content') return filesPage(found, mode, limit, { query, include, regex });
         const hits = sort === 'relevance' ? await relevantPage(settings, found, query, limit) : found.slice(0, limit);
         return {
           lines: hits.map(hitLine),
           counted: result.hitCount,
-          metadata: { query, ...(include === undefined ? {} : { include }), regex, hits },
-          notes: hits.some((h) => h.textTruncated) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : [],
+          metadata: { query, ...(include === undefined ? {} : { include }), regex, hits, outputMode: mode },
+          notes: [...capNote, ...(hits.some((h) => h.textTruncated) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : [])],
         };
       },
       async guide(result) {
@@ -111,6 +129,34 @@ function contentOptions({ input, settings, scope, ignoreFiles }: ToolCall<GrepIn
     maxLineChars: GREP_MAX_LINE_CHARS,
     maxOutputBytes: GREP_MAX_OUTPUT_BYTES,
     ...(include === undefined ? {} : { pattern: include }),
+  };
+}
+
+/** At most `cap` hits of each file, in order (hits come file by file). */
+function capPerFile(hits: ContentHit[], cap: number | undefined): ContentHit[] {
+  if (cap === undefined) return hits;
+  const seen = new Map<string, number>();
+  return hits.filter((h) => {
+    const n = (seen.get(h.path) ?? 0) + 1;
+    seen.set(h.path, n);
+    return n <= cap;
+  });
+}
+
+/**
+ * `files_with_matches` and `count`: each file once, in path order, with how many of its matching
+ * lines the search counted. The total counts files; when the search stopped counting hits at its
+ * cap, more files may exist, and the total says "more than".
+ */
+function filesPage(hits: readonly ContentHit[], mode: 'files_with_matches' | 'count', limit: number, asked: { query: string; include: string | undefined; regex: boolean }) {
+  const counts = new Map<string, number>();
+  for (const h of hits) counts.set(h.path, (counts.get(h.path) ?? 0) + 1);
+  const files = [...counts].map(([path, count]) => ({ path, count })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const page = files.slice(0, limit);
+  return {
+    lines: page.map((f) => (mode === 'count' ? countLine(f.path, f.count) : f.path)),
+    counted: files.length,
+    metadata: { query: asked.query, ...(asked.include === undefined ? {} : { include: asked.include }), regex: asked.regex, hits: [], outputMode: mode, files: page },
   };
 }
 

@@ -97,6 +97,12 @@ export const GREP_INPUT_SCHEMA: JsonSchema = {
     respect_git_ignore: respectGitIgnore,
     limit,
     regex: { type: 'boolean', description: 'Treat query as a regular expression. Default false.' },
+    output_mode: {
+      type: 'string',
+      enum: ['content', 'files_with_matches', 'count'],
+      description: '"content" (default): the matching lines. "files_with_matches": each file with a match, once. "count": each such file with its number of matching lines, as "path:N".',
+    },
+    max_matches_per_file: { type: 'integer', minimum: 1, description: 'At most this many matching lines per file (the rest of a file is counted, not listed). Default: no cap.' },
     sort,
   },
   required: ['query'],

@@ -218,6 +218,16 @@ export function hitPlace(path: string, hit: Pick<ContentHit, 'line' | 'column'>)
 }
 
 /** A grep hit as a line of the page, `path:line:column: text`; `…` marks a cut line (cutLinesNote). */
+/** The page left out lines past `max_matches_per_file`: they are counted in the total, not listed. */
+export function perFileCapNote(cap: number): string {
+  return `(max_matches_per_file ${cap}: only the first ${cap === 1 ? 'matching line of each file is' : `${cap} matching lines of each file are`} listed; the total counts them all)`;
+}
+
+/** `output_mode: 'count'`: `path:N`, the number of the file's matching lines. */
+export function countLine(path: string, count: number): string {
+  return `${path}:${count}`;
+}
+
 export function hitLine(hit: ContentHit): string {
   return `${hitPlace(hit.path, hit)}: ${hit.text}${hit.textTruncated ? '…' : ''}`;
 }

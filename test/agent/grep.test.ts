@@ -250,3 +250,25 @@ describe('case_sensitive', () => {
     expect(ok(ignored).guidance?.tried).toHaveLength(2); // no second "ignoring case" search
   });
 });
+
+describe('output_mode and max_matches_per_file', () => {
+  const code: Tree = { src: { 'a.ts': 'x\nx\nx\n', 'b.ts': 'x\n', 'c.md': 'none\n' } };
+
+  it('files_with_matches lists each file once; count gives path:N; the summary counts files', async () => {
+    const files = await grepTool({ query: 'x', output_mode: 'files_with_matches' }, workspace(code));
+    expect(files.content).toBe(['src/a.ts', 'src/b.ts'].join('\n'));
+    expect(files.summary).toBe('2 files with matches for "x"');
+    expect(ok(files)).toMatchObject({ outputMode: 'files_with_matches', hits: [], files: [{ path: 'src/a.ts', count: 3 }, { path: 'src/b.ts', count: 1 }], total: { count: 2, kind: 'exact' } });
+    const counts = await grepTool({ query: 'x', output_mode: 'count' }, workspace(code));
+    expect(counts.content).toBe(['src/a.ts:3', 'src/b.ts:1'].join('\n'));
+  });
+
+  it('max_matches_per_file keeps the first lines of each file; the total still counts every hit', async () => {
+    const result = await grepTool({ query: 'x', max_matches_per_file: 1 }, workspace(code));
+    expect(ok(result).hits.map((h) => `${h.path}:${h.line}`)).toEqual(['src/a.ts:1', 'src/b.ts:1']);
+    expect(ok(result).total).toEqual({ count: 4, kind: 'exact' });
+    expect(result.content).toContain('(max_matches_per_file 1: only the first matching line of each file is listed; the total counts them all)');
+    const refused = await grepTool({ query: 'x', max_matches_per_file: 0 }, workspace(code));
+    expect(refused.isError).toBe(true);
+  });
+});
