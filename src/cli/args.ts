@@ -34,6 +34,8 @@ export type CliRequest =
       absolute: boolean;
       /** `-l`: each file with a hit, once, instead of the hits. */
       filesWithMatches: boolean;
+      /** `-c`: each file with a hit and its number of hits, instead of the hits. */
+      count: boolean;
     };
 
 /** The parsed command line: yargs' camel-case keys (aliases and dashed forms stripped), values coerced. */
@@ -52,6 +54,7 @@ export interface CliArgs {
   contains?: string | undefined;
   regex?: boolean | undefined;
   filesWithMatches?: boolean | undefined;
+  count?: boolean | undefined;
   maxResults?: number | undefined;
   maxDepth?: number | undefined;
   timeBudgetMs?: number | undefined;
@@ -120,6 +123,7 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('contains', { type: 'string', requiresArg: true, coerce: last, describe: 'Search file content for TEXT and print path:line:column: text; without a pattern, every file' })
     .option('regex', { type: 'boolean', describe: 'With --contains: TEXT is a regular expression (RE2 syntax, as ripgrep\'s) [default: literal text]' })
     .option('files-with-matches', { alias: 'l', type: 'boolean', describe: 'With --contains: print each file with a hit once, not the hits' })
+    .option('count', { alias: 'c', type: 'boolean', describe: 'With --contains: print each file with a hit as path:N (its number of matching lines), not the hits' })
     .option('max-results', { type: 'string', requiresArg: true, coerce: countOf('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' })
     .option('max-depth', { type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' })
     .option('time-budget-ms', { type: 'string', requiresArg: true, coerce: countOf('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' })
@@ -128,14 +132,15 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('ndjson', { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' })
     .option('absolute', { type: 'boolean', describe: 'Print absolute paths' })
     .option('print0', { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' })
-    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches'], 'Search:')
+    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count'], 'Search:')
     .group(['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:')
     .group(['json', 'ndjson', 'absolute', 'print0'], 'Output:')
-    .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0', 'ignore-case': 'case-sensitive', 'files-with-matches': ['json', 'ndjson'] })
+    .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0', 'ignore-case': 'case-sensitive', 'files-with-matches': ['json', 'ndjson', 'count'], count: ['json', 'ndjson'] })
     .check((args) => {
       // With --contains the pattern only narrows the files searched: none means every file.
       if (args._.length === 0 && args.contains === undefined) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
-      if (args.contains === undefined && (args.regex === true || args.filesWithMatches === true)) throw new Error(`${args.regex === true ? '--regex' : '--files-with-matches'} needs --contains TEXT`);
+      const needsContains = args.regex === true ? '--regex' : args.filesWithMatches === true ? '--files-with-matches' : args.count === true ? '--count' : undefined;
+      if (args.contains === undefined && needsContains !== undefined) throw new Error(`${needsContains} needs --contains TEXT`);
       return true;
     });
 }
@@ -204,7 +209,7 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, pattern: fileSet.pattern ?? patterns, absolute: args.absolute }), output, strict };
   }
   const options = withoutAbsent<ContentOptions>({ ...fileSet, query: args.contains, mode: args.regex === true ? 'regex' : undefined });
-  return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true };
+  return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true, count: args.count === true };
 }
 
 /** `-s` and `-i` (which exclude each other); neither leaves the library's default. */

@@ -40,6 +40,8 @@ export interface HumanPrint<O, T, S extends Outcome> {
   format(item: T): string;
   summarize(summary: S, ctx: SummaryContext): string;
   scope: SummaryScope;
+  /** What goes on stdout after the last item (`-c`: the last file's count). */
+  trailer?: () => string;
 }
 
 /** Items on stdout as found; the progress line while a person waits; the summary on stderr. */
@@ -51,7 +53,7 @@ export async function printHuman<O extends { onDirectory?: FindOptions['onDirect
   try {
     search = job.start(progress ? progress.watch(job.options) : job.options);
     if (search.live) progress?.countMatches();
-    await printItems(search, job.format, progress);
+    await printItems(search, job.format, progress, job.trailer);
   } finally {
     progress?.stop();
   }
@@ -69,7 +71,7 @@ export async function printNdjson<T, S extends Outcome>(search: Search<T, S>, fo
 }
 
 /** The printing loop: every item on stdout in the order found, in chunks, all of it handed on before it resolves. */
-async function printItems<T>(search: Search<T, Outcome>, format: (item: T) => string, progress: SearchProgress | undefined): Promise<void> {
+async function printItems<T>(search: Search<T, Outcome>, format: (item: T) => string, progress: SearchProgress | undefined, trailer?: () => string): Promise<void> {
   // On a shared terminal, items must not be printed over the progress line.
   const out = new ChunkWriter(process.stdout, process.stdout.isTTY && progress ? () => progress.clear() : undefined);
   for await (const batch of search.batches) {
@@ -79,6 +81,7 @@ async function printItems<T>(search: Search<T, Outcome>, format: (item: T) => st
       if (wait) await wait;
     }
   }
+  if (trailer !== undefined) out.write(trailer());
   await out.end();
 }
 

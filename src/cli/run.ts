@@ -37,7 +37,7 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
     const result =
       request.kind === 'files'
         ? await printFiles({ ...request.options, signal }, request.output)
-        : await printContent({ ...request.options, signal }, request.output, request.absolute, request.filesWithMatches);
+        : await printContent({ ...request.options, signal }, request.output, request.absolute, request.filesWithMatches ? 'files' : request.count ? 'count' : 'hits');
     return exitCodeForResult(result, { strict: request.strict, interrupted });
   } finally {
     process.off('SIGINT', onInterrupt);
@@ -91,7 +91,7 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
  * `path:line:column: text` (with -0, a NUL after the path), then the content summary; `--json` is
  * the library's `ContentResult`; `--ndjson` a `{"type":"hit"}` line per hit, then the summary.
  */
-async function printContent(options: ContentOptions, output: OutputMode, absolute: boolean, filesWithMatches: boolean): Promise<Outcome> {
+async function printContent(options: ContentOptions, output: OutputMode, absolute: boolean, lines: 'hits' | 'files' | 'count'): Promise<Outcome> {
   // Perf: content search loads only for --contains, so a file search starts faster.
   const { searchContent, searchContentStream } = await import('../content/search.js');
   if (output === 'json') {
@@ -109,8 +109,13 @@ async function printContent(options: ContentOptions, output: OutputMode, absolut
   const shown = stdoutText(output);
   const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
   const end = output === 'print0' ? '\0' : '\n';
-  const format = filesWithMatches ? onceEach((hit: ContentHit) => `${shown(display(hit.path))}${end}`) : (hit: ContentHit) => `${shown(display(hit.path))}${sep}${hit.line}:${hit.column}: ${shown(hit.text)}\n`;
-  return printHuman({ options, start, format, summarize: formatContentSummary, scope: { ...options, absolute } });
+  const scope = { ...options, absolute };
+  if (lines === 'count') {
+    const counter = countEach((path, n) => `${shown(display(path))}${sep}${n}${end}`);
+    return printHuman({ options, start, format: counter.take, trailer: counter.last, summarize: formatContentSummary, scope });
+  }
+  const format = lines === 'files' ? onceEach((hit: ContentHit) => `${shown(display(hit.path))}${end}`) : (hit: ContentHit) => `${shown(display(hit.path))}${sep}${hit.line}:${hit.column}: ${shown(hit.text)}\n`;
+  return printHuman({ options, start, format, summarize: formatContentSummary, scope });
 }
 
 /** `-l`: a file's line for its first hit, nothing for the others (a file's hits come together, in every engine). */
@@ -120,6 +125,26 @@ function onceEach(line: (hit: ContentHit) => string): (hit: ContentHit) => strin
     if (hit.path === last) return '';
     last = hit.path;
     return line(hit);
+  };
+}
+
+/** `-c`: a file's line once its hits are over (the next file's first hit, or the end): `path:N`. */
+function countEach(line: (path: string, n: number) => string): { take(hit: ContentHit): string; last(): string } {
+  let path: string | undefined;
+  let n = 0;
+  const flush = () => (path === undefined ? '' : line(path, n));
+  return {
+    take(hit) {
+      if (hit.path === path) {
+        n++;
+        return '';
+      }
+      const done = flush();
+      path = hit.path;
+      n = 1;
+      return done;
+    },
+    last: flush,
   };
 }
 

@@ -148,3 +148,19 @@ describe('--contains without a pattern, --regex, -l', () => {
     expect(ff(['--contains', 'TODO', '-l', '--json']).status).toBe(2);
   });
 });
+
+describe('-c', () => {
+  it('prints each file with a hit as path:N; it needs --contains and cannot go with -l or --json', () => {
+    writeTree(tree, { 'many.txt': 'TODO\nTODO\nno\nTODO\n' });
+    try {
+      const counts = ff(['--contains', 'TODO', '-c']);
+      expect(counts.status).toBe(0);
+      expect(counts.stdout.split('\n').filter(Boolean).sort()).toEqual([`${native('many.txt')}:3`, `${native('notes.md')}:1`, `${native('src/a.ts')}:1`, `${native('src/中文.ts')}:1`].sort());
+      expect(ff(['*', '-c']).stderr).toContain('--count needs --contains TEXT');
+      expect(ff(['--contains', 'TODO', '-c', '-l']).status).toBe(2);
+      expect(ff(['--contains', 'TODO', '-c', '--json']).status).toBe(2);
+    } finally {
+      rmSync(join(tree, 'many.txt'));
+    }
+  });
+});
