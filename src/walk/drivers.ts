@@ -70,8 +70,9 @@ function readAsync(fs: FsLike, read: IgnoreRead): Promise<string | boolean | und
 /** Runs the whole walk synchronously. Throws only what the engine throws (a root that is missing). */
 export function runSync(walk: Walk): void {
   const { fs } = walk.plan.scope;
+  // An aborted signal or a spent budget does no I/O at all, the ignore files' included.
   const parents = walk.parentIgnoreReads();
-  if (parents !== undefined) walk.acceptParentIgnore(answerSync(fs, parents));
+  if (parents !== undefined && !walk.shouldStop()) walk.acceptParentIgnore(answerSync(fs, parents));
   for (;;) {
     const task = walk.nextTask();
     if (task === undefined || walk.shouldStop()) return;
@@ -146,7 +147,7 @@ export class AsyncDriver {
     // A read that hangs must not hold the answer past the budget (with the real clock: src/limits.ts).
     this.timer = walk.deadline.arm(this.onBudgetDue);
     const parents = walk.parentIgnoreReads();
-    if (parents === undefined) this.pump();
+    if (parents === undefined || walk.shouldStop()) this.pump();
     else this.waitFor(answerAsync(walk.plan.scope.fs, parents).then((level) => walk.acceptParentIgnore(level)));
   }
 

@@ -21,7 +21,7 @@ import { FindFileError } from '../errors.js';
 import type { IgnoreGeometry } from '../plan/search-plan.js';
 import { parseIgnoreFile, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
 
-/** The ignore files a directory can hold, strongest first (`EXCLUDE` is `.git/info/exclude`). */
+/** The ignore files a directory can hold, strongest first; a repository's top adds `GIT_EXCLUDE`. */
 export const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const;
 export const GIT_EXCLUDE = '.git/info/exclude';
 export const GIT_DIR = '.git';
@@ -105,10 +105,10 @@ export type IgnoreRead = { kind: 'text'; path: string } | { kind: 'exists'; path
 export type IgnoreReads<T> = Generator<IgnoreRead, T, string | boolean | undefined>;
 
 /**
- * The texts of one directory's ignore files. `names` are the directory's entry names that are ignore
+ * The texts of one directory's ignore files. `present`: the directory's entry names that are ignore
  * files (or `.git`), as listed: nothing absent is asked for.
  */
-export function* readDirectoryTexts(dirPath: string, sep: string, present: ReadonlySet<string>, gitKnown?: boolean): IgnoreReads<IgnoreTexts> {
+export function* readDirectoryTexts(dirPath: string, sep: string, present: ReadonlySet<string>): IgnoreReads<IgnoreTexts> {
   const text = function* (name: string): IgnoreReads<string | undefined> {
     if (!present.has(name)) return undefined;
     return (yield { kind: 'text', path: dirPath + name }) as string | undefined;
@@ -116,7 +116,7 @@ export function* readDirectoryTexts(dirPath: string, sep: string, present: Reado
   const rgignore = yield* text('.rgignore');
   const ignoreText = yield* text('.ignore');
   const gitignore = yield* text('.gitignore');
-  const hasGit = gitKnown ?? present.has(GIT_DIR);
+  const hasGit = present.has(GIT_DIR);
   const exclude = hasGit ? yield* readGitExclude(dirPath, sep) : undefined;
   return { rgignore, ignore: ignoreText, gitignore, exclude, hasGit };
 }

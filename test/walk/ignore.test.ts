@@ -135,3 +135,16 @@ describe('ignoreFiles', () => {
     expect(() => findFilesSync(options)).toThrow(expect.objectContaining({ code: 'FF_IGNORE_FILE' }));
   });
 });
+
+describe('no I/O when stopped before the start', () => {
+  it('an aborted signal reads no ignore file either, in the async and the sync walk', async () => {
+    const { fs, calls } = setup({ '.gitignore': 'x\n' }, { '.ignore': 'y\n' });
+    const reads: string[] = [];
+    const watched: FsLike = { ...fs, readFile: (p, e, cb) => (reads.push(p), fs.readFile!(p, e, cb)), readFileSync: (p, e) => (reads.push(p), fs.readFileSync!(p, e)) };
+    const options: FindOptions = { root: '/repo/root', pattern: '*', gitignore: true, fs: watched, signal: AbortSignal.abort(), clock: new FakeClock(), platform: 'posix' };
+    expect(await findFiles(options)).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
+    expect(findFilesSync(options)).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
+    expect(reads).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+});
