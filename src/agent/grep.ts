@@ -17,6 +17,7 @@ import { findFiles } from '../find.js';
 import { statSizes, totalOf, type ErrorMetadata } from './answer.js';
 import { searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
+import { workspaceNative } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA } from './schema.js';
 import { countLine, cutLinesNote, perFileCapNote, grepScope, hitLine, hitPlace, noMatchesHeadline } from './text.js';
@@ -83,14 +84,18 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
   tool: 'grep',
   schema: GREP_INPUT_SCHEMA,
   maxOutputBytes: GREP_MAX_OUTPUT_BYTES,
+  acceptsFile: true,
   start(call) {
     const { input, settings, scope, toWorkspace, sort, limit } = call;
-    const { query, include, regex = false, output_mode: mode = 'content' } = input;
+    const { query, regex = false, output_mode: mode = 'content' } = input;
+    // A file as the path: only it is searched, and the answer names it (`include` does not apply).
+    const include = scope.file === undefined ? input.include : undefined;
+    const where = scope.file === undefined ? scope.root : workspaceNative(settings, toWorkspace(scope.file));
     const base = contentOptions(call);
     return {
       wording: {
-        emptyHeadline: noMatchesHeadline(query, scope.root, include, regex),
-        scope: grepScope(query, scope.root, include, regex),
+        emptyHeadline: noMatchesHeadline(query, where, include, regex),
+        scope: grepScope(query, where, include, regex),
         unit: mode === 'content' ? 'match' : 'file',
         subject: mode === 'content' ? `for ${JSON.stringify(query)}` : `with matches for ${JSON.stringify(query)}`,
       },
@@ -120,7 +125,9 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
 };
 
 function contentOptions({ input, settings, scope, ignoreFiles }: ToolCall<GrepInput>): ContentOptions {
-  const { query, include, regex = false } = input;
+  const { query, regex = false } = input;
+  // A file as the path: its name, anchored at its directory, is the only pattern (the name holds no glob syntax).
+  const include = scope.file === undefined ? input.include : `./${scope.file}`;
   return {
     ...searchOptions(settings, scope.root, ignoreFiles),
     query,

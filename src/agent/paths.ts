@@ -24,7 +24,12 @@ export interface Scope {
   root: string;
   /** Workspace-relative with `/`; `''` for the workspace root. */
   rel: string;
+  /** The `path` named a file in `root` (grep only): this is its name, and only it is searched. */
+  file?: string;
 }
+
+/** Names a glob would read as more than themselves: such a file cannot be grep's target by name. */
+const GLOB_SYNTAX = /[*?[\]{}()\\!@+|]/;
 
 export type RefusalKind =
   | 'nul'
@@ -45,7 +50,7 @@ export interface Refusal {
   at: string;
 }
 
-export async function resolveScope(settings: Settings, input: string | undefined): Promise<Scope | Refusal> {
+export async function resolveScope(settings: Settings, input: string | undefined, acceptFile = false): Promise<Scope | Refusal> {
   const { workspaceRoot, platform } = settings;
   const paths = platform === 'win32' ? path.win32 : path.posix;
   if (input === undefined || input === '' || input === '.') return { ok: true, root: workspaceRoot, rel: '' };
@@ -84,7 +89,13 @@ export async function resolveScope(settings: Settings, input: string | undefined
     // Unreadable for another reason: the search itself will meet it and report it as skipped.
     if (stats === undefined) break;
     if (stats.isSymbolicLink()) return refuse('link', rel);
-    if (!stats.isDirectory()) return refuse(i === segments.length - 1 ? 'not-directory' : 'not-found', i === segments.length - 1 ? rel : segments.slice(0, i).join('/'));
+    const last = i === segments.length - 1;
+    // grep may search one file: its directory is the root, its name the only pattern (when a glob reads it as itself).
+    if (last && acceptFile && stats.isFile() && !GLOB_SYNTAX.test(segments[i]!)) {
+      const parent = segments.slice(0, i).join('/');
+      return { ok: true, root: workspaceNative(settings, parent), rel: parent, file: segments[i]! };
+    }
+    if (!stats.isDirectory()) return refuse(last ? 'not-directory' : 'not-found', last ? rel : segments.slice(0, i).join('/'));
   }
   const rel = segments.join('/');
   return { ok: true, root: workspaceNative(settings, rel), rel };

@@ -36,6 +36,11 @@ const searchPath: JsonSchema = {
   description: 'Directory to search, relative to the workspace root (for example "src"). Default: the workspace root. Absolute paths and ".." outside the workspace are refused.',
 };
 
+const grepPath: JsonSchema = {
+  type: 'string',
+  description: 'Directory (or one file) to search, relative to the workspace root (for example "src" or "src/app.ts"). Default: the workspace root. Absolute paths and ".." outside the workspace are refused.',
+};
+
 const respectGitIgnore: JsonSchema = {
   type: 'boolean',
   description: 'Leave out what the ignore files ignore, as ripgrep does: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude. Default true; the answer says how many paths they left out. false: search every file.',
@@ -89,7 +94,7 @@ export const GREP_INPUT_SCHEMA: JsonSchema = {
       minLength: 1,
       description: 'Only search files whose path matches this glob, for example "*.ts" or "src/**/*.py".',
     },
-    path: searchPath,
+    path: grepPath,
     case_sensitive: {
       type: 'boolean',
       description: 'true: match the text with case; false: ignore case. Default: ignore case unless the query holds a capital letter.',

@@ -88,6 +88,8 @@ export interface ToolDefinition<T extends ToolName, I, R extends SearchOutcome, 
   schema: JsonSchema;
   /** The search's cap on bytes of matching text, when it has one: the `output-limit` gap names it. */
   maxOutputBytes?: number;
+  /** `path` may name a file (grep): only it is searched. */
+  acceptsFile?: boolean;
   start(call: ToolCall<I>): ToolRun<R, Own, G>;
 }
 
@@ -126,7 +128,7 @@ export async function answerCall<T extends ToolName, I, R extends SearchOutcome,
   if (problems.length > 0) return errorAnswer(tool, settings, 'invalid-input', invalidInputText(tool, problems));
   const { path, limit: asked, sort = 'path', respect_git_ignore: respect = true } = input as { path?: string; limit?: number; sort?: SortOrder; respect_git_ignore?: boolean };
   const { limit, capped } = pageSize(asked);
-  const scope = await resolveScope(settings, path);
+  const scope = await resolveScope(settings, path, definition.acceptsFile === true);
   if (!scope.ok) return refusalAnswer(tool, settings, scope);
   const ignoreFiles = respect && canReadIgnoreFiles(settings.fs);
   const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(scope), sort, limit, ignoreFiles };

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { grepTool, type GrepMetadata, type GrepToolResult } from '../../src/agent/index.js';
 import type { Tree } from '../helpers/memfs.js';
-import { workspace } from '../helpers/agent.js';
+import { W, workspace } from '../helpers/agent.js';
 
 const tree: Tree = {
   src: {
@@ -270,5 +270,26 @@ describe('output_mode and max_matches_per_file', () => {
     expect(result.content).toContain('(max_matches_per_file 1: only the first matching line of each file is listed; the total counts them all)');
     const refused = await grepTool({ query: 'x', max_matches_per_file: 0 }, workspace(code));
     expect(refused.isError).toBe(true);
+  });
+});
+
+describe('a file as the path', () => {
+  const code: Tree = { src: { 'a.ts': 'needle\n', 'b.ts': 'needle\n', 'x[1].ts': 'needle\n' }, 'top.ts': 'needle\n' };
+
+  it('searches that file only, and the answer names it', async () => {
+    const result = await grepTool({ query: 'needle', path: 'src/a.ts' }, workspace(code));
+    expect(result.content).toBe('src/a.ts:1:1: needle');
+    expect(ok(result).searchRoot).toBe(`${W}/src`);
+    const none = await grepTool({ query: 'absent', path: 'src/a.ts' }, workspace(code));
+    expect(none.content.split('\n')[0]).toBe(`No matches for "absent" under ${W}/src/a.ts (search complete).`);
+    expect((await grepTool({ query: 'needle', path: 'top.ts' }, workspace(code))).content).toBe('top.ts:1:1: needle');
+  });
+
+  it('a name a glob would read as more than itself, and glob with a file as the path, are still refused with the way to find it', async () => {
+    const odd = await grepTool({ query: 'needle', path: 'src/x[1].ts' }, workspace(code));
+    expect(odd).toMatchObject({ isError: true, metadata: { error: { code: 'path-not-directory' } } });
+    const { globTool } = await import('../../src/agent/index.js');
+    const glob = await globTool({ pattern: '*', path: 'src/a.ts' }, workspace(code));
+    expect(glob).toMatchObject({ isError: true, metadata: { error: { code: 'path-not-directory' } } });
   });
 });
