@@ -19,6 +19,7 @@
  * newline match like any other.
  */
 import { FindFileError } from './errors.js';
+import { escapeClassChar, escapeRegex } from './regex-escape.js';
 
 /** One compiled segment: regex source (no anchors, never matches `/`), and its text when literal. */
 export interface SegmentGlob {
@@ -61,16 +62,6 @@ const POSIX_CLASSES: Record<string, string> = {
 };
 
 const EXTGLOB_KINDS = '?*+@!';
-
-/** Syntax characters only: valid with and without the `u` flag (where `\\-` outside a class is an error). */
-function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-}
-
-/** Escapes one character for use inside `[...]`. */
-function escapeClassChar(ch: string): string {
-  return /[\\\]^-]/.test(ch) ? `\\${ch}` : ch;
-}
 
 interface Parser {
   glob: string;

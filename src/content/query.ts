@@ -15,6 +15,7 @@
 import { RE2JS } from 're2js';
 import { FindFileError } from '../errors.js';
 import { describe, readChoice } from '../plan/read.js';
+import { escapeRegex } from '../regex-escape.js';
 
 /** Longest query accepted, in UTF-8 bytes: far above any real search, far below argv limits. */
 export const MAX_QUERY_BYTES = 64 * 1024;
@@ -180,8 +181,8 @@ class FoldedLiteralMatcher implements Matcher {
 
   constructor(text: string) {
     const pieces = splitPieces(text, PIECE_CHARS);
-    this.head = compile(escapeRegExp(pieces[0]!), 'giu');
-    this.rest = pieces.slice(1).map((piece) => compile(escapeRegExp(piece), 'yiu'));
+    this.head = compile(escapeRegex(pieces[0]!), 'giu');
+    this.rest = pieces.slice(1).map((piece) => compile(escapeRegex(piece), 'yiu'));
   }
 
   find(text: string, from: number): number {
@@ -226,7 +227,4 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-function escapeRegExp(text: string): string {
-  // Only syntax characters: with the `u` flag any other escaped character (`\-`) is an error.
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-}
+

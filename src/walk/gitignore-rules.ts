@@ -17,6 +17,8 @@
  * one, and the search root itself is never judged (as ripgrep).
  */
 
+import { escapeClassChar, escapeRegex } from '../regex-escape.js';
+
 export interface IgnoreRule {
   regex: RegExp;
   whitelist: boolean;
@@ -78,12 +80,6 @@ export function testIgnoreRules(rules: readonly IgnoreRule[], path: string, isDi
   return undefined;
 }
 
-const REGEX_SYNTAX = /[\\^$.*+?()[\]{}|]/;
-
-function literal(char: string): string {
-  return REGEX_SYNTAX.test(char) ? `\\${char}` : char;
-}
-
 /**
  * globset's syntax with a literal separator, as regex source: `*` and `?` never match `/`; `**` as
  * a whole segment matches any number of segments; `[...]` (`[!...]`, `[^...]`) sets with ranges;
@@ -99,7 +95,7 @@ function translateGlob(glob: string): string | undefined {
     const c = chars[i]!;
     if (c === '\\') {
       if (i + 1 >= chars.length) return undefined; // a dangling escape
-      out += literal(chars[++i]!);
+      out += escapeRegex(chars[++i]!);
     } else if (c === '*') {
       let end = i;
       while (chars[end + 1] === '*') end++;
@@ -132,7 +128,7 @@ function translateGlob(glob: string): string | undefined {
     } else if (c === ',' && inBraces) {
       out += '|';
     } else {
-      out += literal(c);
+      out += escapeRegex(c);
     }
   }
   return inBraces ? undefined : out;
@@ -162,15 +158,11 @@ function translateSet(chars: readonly string[], start: number): { source: string
         skip = 3;
       }
       if (to.codePointAt(0)! < c.codePointAt(0)!) return undefined; // an invalid range
-      body += `${setLiteral(c)}-${setLiteral(to)}`;
+      body += `${escapeClassChar(c)}-${escapeClassChar(to)}`;
       i += skip;
     } else {
-      body += setLiteral(c);
+      body += escapeClassChar(c);
     }
   }
   return undefined; // no closing `]`
-}
-
-function setLiteral(char: string): string {
-  return /[\\\]^-]/.test(char) ? `\\${char}` : char;
 }
