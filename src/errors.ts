@@ -47,6 +47,11 @@ export class FindFileError extends Error {
   }
 }
 
+/** The error for a file named in `ignoreFiles` that cannot be read: it was asked for by name, so the search cannot answer without it. */
+export function ignoreFileError(file: string): FindFileError {
+  return new FindFileError('FF_IGNORE_FILE', `ignore file ${file} cannot be read (it does not exist, or access is denied)`, 'ignoreFiles');
+}
+
 /** The error for a root that cannot be searched at all: it does not exist, or is not a directory. */
 export function rootError(root: string, code: 'ENOENT' | 'ENOTDIR'): FindFileError {
   const what = code === 'ENOENT' ? 'does not exist' : 'is not a directory';

@@ -58,9 +58,11 @@ export function buildCheckedClock(clock: Clock, timeBudgetMs: number): Clock {
   };
 }
 
-/** The clock option, checked: the real clock, or the injected one behind `buildCheckedClock`. Read last, after every other option. */
-export function readClock(value: unknown, timeBudgetMs: number): Clock {
-  if (value === undefined || value === null) return monotonicClock;
-  if (typeof (value as Clock).now !== 'function') throw new FindFileError('FF_INVALID_OPTION', 'clock must have a now() method returning milliseconds', 'clock');
-  return buildCheckedClock(value as Clock, timeBudgetMs);
+/**
+ * The clock option, its shape already checked (`checkClockShape`, with the other options): the
+ * real clock, or the injected one behind `buildCheckedClock`. Read last: its first reading is the
+ * search's first.
+ */
+export function readClock(value: Clock | null | undefined, timeBudgetMs: number): Clock {
+  return value == null ? monotonicClock : buildCheckedClock(value, timeBudgetMs);
 }

@@ -9,12 +9,12 @@
  * - `WalkSettings`: how the walker runs (tuning and watching): never changes the answer.
  * - `query`: what the kind of search adds (the output form of a file search, a content query).
  */
+import * as path from 'node:path';
 import { FindFileError } from '../errors.js';
 import { canReadIgnoreFiles, type DirentLike, type FsLike } from '../fs.js';
 import type { BackendOption, FindOptions } from '../options.js';
 import { BACKEND_OPTIONS } from '../options.js';
 import { buildNativePath, withSeparator, type Separator } from '../paths.js';
-import * as path from 'node:path';
 import { buildExcluder, buildMatcher, normalizePatternList, type Excluder, type GlobFlavor, type PathMatcher, type Platform } from '../patterns.js';
 import type { RecoveryEvent } from '../result.js';
 import { isDepthLimited } from '../rg/depth.js';

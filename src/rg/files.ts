@@ -5,7 +5,7 @@
  * is decided here, the walker's way, so the two backends agree (docs/ripgrep.md).
  */
 import { constants as fsConstants, promises as fsp } from 'node:fs';
-import { FindFileError, rootError } from '../errors.js';
+import { ignoreFileError, rootError } from '../errors.js';
 import type { Deadline } from '../limits.js';
 import type { FindPlan, SearchPlan } from '../plan/search-plan.js';
 import { errorCodeOf, verdictFields, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
@@ -146,7 +146,7 @@ export async function checkIgnoreFiles(scope: SearchPlan<unknown>['scope']): Pro
     try {
       await fsp.readFile(file, 'utf8');
     } catch {
-      throw new FindFileError('FF_IGNORE_FILE', `ignore file ${file} cannot be read (it does not exist, or access is denied)`, 'ignoreFiles');
+      throw ignoreFileError(file);
     }
   }
 }

@@ -17,7 +17,7 @@
  * more, never hide a file.
  */
 import * as path from 'node:path';
-import { FindFileError } from '../errors.js';
+import { ignoreFileError } from '../errors.js';
 import type { IgnoreGeometry } from '../plan/search-plan.js';
 import { parseIgnoreFile, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
 
@@ -160,7 +160,7 @@ export function* readTopLevels(geometry: IgnoreGeometry, sep: string): IgnoreRea
   const texts: string[] = [];
   for (const file of geometry.extraFiles) {
     const text = (yield { kind: 'text', path: file }) as string | undefined;
-    if (text === undefined) throw new FindFileError('FF_IGNORE_FILE', `ignore file ${file} cannot be read (it does not exist, or access is denied)`, 'ignoreFiles');
+    if (text === undefined) throw ignoreFileError(file);
     texts.push(text);
   }
   return buildIgnoreLevel(level, geometry.rootDir, { extra: texts.join('\n'), hasGit: false });

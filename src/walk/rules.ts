@@ -77,7 +77,7 @@ export class WalkRules {
   directory(rel: string, name: string, depth: number, level?: IgnoreLevel): DirectoryVerdict {
     if (this.excluder.active && this.excluder.isExcluded(rel, name, true)) return 'excluded';
     // Never read, so nothing below it can be re-included (as git and ripgrep).
-    if (level !== undefined && isIgnored(level, this.ignoreRoot + rel, true)) return 'ignored';
+    if (this.isIgnoredAt(level, rel, true)) return 'ignored';
     // Perf: a directory no pattern can match into is never read; that is not a coverage gap.
     if (this.matcher.prunes && !this.matcher.couldMatchInside(rel)) return 'pruned';
     return depth < this.maxDepth ? 'read' : 'limit';
@@ -86,7 +86,7 @@ export class WalkRules {
   /** In a directory at the depth limit: true when this entry proves that a match may lie beyond it. */
   isBeyondLimit(rel: string, name: string, isDirectory: boolean, level?: IgnoreLevel): boolean {
     if (this.excluder.active && this.excluder.isExcluded(rel, name, isDirectory)) return false;
-    if (level !== undefined && isIgnored(level, this.ignoreRoot + rel, isDirectory)) return false;
+    if (this.isIgnoredAt(level, rel, isDirectory)) return false;
     if (isDirectory) return !this.matcher.prunes || this.matcher.couldMatchInside(rel);
     return this.matcher.matches(rel, name);
   }
@@ -95,8 +95,13 @@ export class WalkRules {
   twin(rel: string, name: string, level?: IgnoreLevel): TwinVerdict {
     const { excluder, matcher } = this;
     if (excluder.active && excluder.isExcluded(rel, name, false) && excluder.isExcluded(rel, name, true)) return 'excluded';
-    if (level !== undefined && isIgnored(level, this.ignoreRoot + rel, false) && isIgnored(level, this.ignoreRoot + rel, true)) return 'ignored';
+    if (this.isIgnoredAt(level, rel, false) && this.isIgnoredAt(level, rel, true)) return 'ignored';
     return matcher.matches(rel, name) || !matcher.prunes || matcher.couldMatchInside(rel) ? 'gap' : 'none';
+  }
+
+  /** The ignore files' verdict on root-relative `rel` (none when `level` is: ignore files off). */
+  private isIgnoredAt(level: IgnoreLevel | undefined, rel: string, isDirectory: boolean): boolean {
+    return level !== undefined && isIgnored(level, this.ignoreRoot + rel, isDirectory);
   }
 
   // Per listed path: `rel` is root-relative with `/`, as ripgrep prints it (without `./`).
