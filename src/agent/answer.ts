@@ -8,7 +8,7 @@ import type { SkippedEntry } from '../result.js';
 import { errorCodeOf } from '../result.js';
 import { isContextField, type Settings, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
-import { workspaceNative, type Refusal, type Scope } from './paths.js';
+import { lstat, workspaceNative, type Refusal, type Scope } from './paths.js';
 import { invalidPatternText, invalidQueryText, refusalText, searchFailedText, type Policy, type Total } from './text.js';
 import { overviewLine, type Overview } from './text-guidance.js';
 import type { Gaps } from './text-reasons.js';
@@ -85,21 +85,11 @@ export function statTimes(settings: Settings, paths: readonly string[]): Promise
 async function statEach(settings: Settings, paths: readonly string[], pick: (stats: { size?: unknown; mtimeMs?: unknown }) => unknown): Promise<Map<string, number | undefined>> {
   const values = new Map<string, number | undefined>();
   await Promise.all(
-    paths.map(
-      (p) =>
-        new Promise<void>((resolve) => {
-          try {
-            settings.fs.lstat(workspaceNative(settings, p), (error, stats) => {
-              const value = error ? undefined : pick(stats as { size?: unknown; mtimeMs?: unknown });
-              values.set(p, typeof value === 'number' ? value : undefined);
-              resolve();
-            });
-          } catch {
-            values.set(p, undefined);
-            resolve();
-          }
-        }),
-    ),
+    paths.map(async (p) => {
+      const { stats } = await lstat(settings.fs, workspaceNative(settings, p));
+      const value = stats === undefined ? undefined : pick(stats as { size?: unknown; mtimeMs?: unknown });
+      values.set(p, typeof value === 'number' ? value : undefined);
+    }),
   );
   return values;
 }

@@ -114,7 +114,8 @@ function containedPath(paths: typeof path.posix, workspaceRoot: string, absolute
   return rel.split(paths.sep).join('/');
 }
 
-function lstat(fs: FsLike, target: string): Promise<{ stats?: StatsLike; code?: string }> {
+/** One `lstat`, as a value: the stats, or the error's code (never a rejection). */
+export function lstat(fs: FsLike, target: string): Promise<{ stats?: StatsLike; code?: string }> {
   return new Promise((resolve) => {
     try {
       fs.lstat(target, (error, stats) => resolve(error ? { code: errorCodeOf(error) } : { stats }));
