@@ -6,6 +6,12 @@
  */
 import * as nodeFs from 'node:fs';
 
+/**
+ * What Node puts in a name for bytes that are not valid UTF-8 (UTF-16 on Windows): such a name may
+ * not open by its string (the walker and ripgrep's listing both check it).
+ */
+export const REPLACEMENT_CHAR = '\uFFFD';
+
 /** A directory entry as `readdir(..., { withFileTypes: true })` returns it. */
 export interface DirentLike {
   name: string;

@@ -6,6 +6,7 @@
  */
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { ignoreFileError, rootError } from '../errors.js';
+import { REPLACEMENT_CHAR } from '../fs.js';
 import type { Deadline } from '../limits.js';
 import type { FindPlan, SearchPlan } from '../plan/search-plan.js';
 import { errorCodeOf, verdictFields, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
@@ -15,7 +16,7 @@ import { collectReasons, judgeRun, type Verdict } from './exit.js';
 import type { ResolvedRipgrep } from './resolve.js';
 import { runRipgrep, type RecordConsumer } from './run.js';
 import type { ProcessRunner } from './runner.js';
-import { REPLACEMENT_CHAR, checkUndecodable } from './undecodable.js';
+import { checkUndecodable } from './undecodable.js';
 
 /** Cap on one path record or stderr line. A real path is at most a few KiB (Windows: 32k UTF-16 units). */
 export const MAX_RECORD_BYTES = 1 << 20;

@@ -10,10 +10,10 @@
  * "nothing there" is true, and no entry is made, where the walker, which cannot open it, reports a gap.
  */
 import { promises as fsp } from 'node:fs';
+import { REPLACEMENT_CHAR } from '../fs.js';
 import type { Scope } from '../plan/search-plan.js';
 import { errorCodeOf, type SkippedEntry } from '../result.js';
 
-export const REPLACEMENT_CHAR = '\uFFFD';
 
 export interface Checked {
   /** Suspects that name real files. */

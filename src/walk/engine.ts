@@ -8,7 +8,7 @@
  * small records (a relative path and a depth), never open handles.
  */
 import { rootError } from '../errors.js';
-import type { DirentLike, StatsLike } from '../fs.js';
+import { REPLACEMENT_CHAR, type DirentLike, type StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { MAX_LINK_MATCHES, ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
@@ -341,8 +341,6 @@ export class Walk {
     this.reasons.noteSkipped(code);
   }
 }
-
-const REPLACEMENT_CHAR = '\uFFFD';
 
 /** The entry names that hold or mark ignore rules (`.git`: a repository's top, with its `info/exclude`). */
 const IGNORE_ENTRY_NAMES: ReadonlySet<string> = new Set([...IGNORE_FILE_NAMES, GIT_DIR]);
