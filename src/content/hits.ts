@@ -3,8 +3,14 @@
  * is kept, flagged), `maxResults` (stop on seeing one more: the limit cut something off) and
  * `maxOutputBytes` (the hit that would pass it is dropped and the search stops: a display cut and
  * a coverage gap at once). Which hits a limit keeps is the order the engine finds them in.
+ *
+ * Context lines (`contextBefore`, `contextAfter`) are decided here too, so both engines hand out
+ * the same ones: an engine offers a file's lines in order (each hit with `add`, the lines around
+ * with `context`), and the collector keeps the last `before` lines not yet shown and gives the
+ * next `after` lines to the hit before. A hit with after-context is handed on once its context is
+ * complete: at the next hit, after `after` lines, or when its file ends (`endFile`, `finish`).
  */
-import type { ContentHit } from './types.js';
+import type { ContentHit, ContextLine } from './types.js';
 
 export const DEFAULT_MAX_LINE_CHARS = 500;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -13,6 +19,9 @@ export interface HitLimits {
   maxResults: number;
   maxLineChars: number;
   maxOutputBytes: number;
+  /** Context lines before and after each hit; 0 for none. */
+  before: number;
+  after: number;
 }
 
 export type HitStop = 'result-limit' | 'output-limit';
@@ -23,36 +32,136 @@ export class HitCollector {
   outputBytes = 0;
   truncated = false;
   stopReason: HitStop | undefined;
+  /** True when the engines must offer the lines around hits (`context`). */
+  readonly wantsContext: boolean;
+
+  /** The file the lines offered belong to. */
+  private file: string | undefined;
+  /** The latest lines offered since the last one shown (a hit or context), the last `before` of them kept (trimmed in steps). */
+  private recent: ContextLine[] = [];
+  /** The hit waiting for its after-context, and how many lines it still takes. */
+  private pending: ContentHit | undefined;
+  private afterLeft = 0;
 
   constructor(
     private readonly limits: HitLimits,
     private readonly emit: (hit: ContentHit) => void,
-  ) {}
+  ) {
+    this.wantsContext = limits.before > 0 || limits.after > 0;
+  }
 
-  /** Offers a hit (`text`: the whole line, without its line ending). False once the search must stop. */
-  add(path: string, line: number, column: number, text: string): boolean {
+  /**
+   * Offers a hit (`text`: the whole line, without its line ending; `endLine`: the last line of a
+   * match that spans lines). False once the search must stop.
+   */
+  add(path: string, line: number, column: number, text: string, endLine = line): boolean {
     if (this.stopReason !== undefined) return false;
-    if (this.hitCount >= this.limits.maxResults) {
-      this.stopReason = 'result-limit';
-      return false;
-    }
+    if (path !== this.file) this.startFile(path);
+    if (this.hitCount >= this.limits.maxResults) return this.stop('result-limit');
+    this.flushPending();
     const cut = cutText(text, this.limits.maxLineChars);
-    const bytes = Buffer.byteLength(path, 'utf8') + Buffer.byteLength(cut, 'utf8');
-    if (this.outputBytes + bytes > this.limits.maxOutputBytes) {
-      this.stopReason = 'output-limit';
-      this.truncated = true;
-      return false;
-    }
+    const before = this.limits.before > 0 ? this.takeBefore(line) : undefined;
+    let bytes = Buffer.byteLength(path, 'utf8') + Buffer.byteLength(cut, 'utf8');
+    for (const context of before ?? []) bytes += Buffer.byteLength(context.text, 'utf8');
+    if (this.outputBytes + bytes > this.limits.maxOutputBytes) return this.stop('output-limit');
     this.outputBytes += bytes;
     this.hitCount++;
+    const hit: ContentHit = { path, line, column, text: cut };
     if (cut.length < text.length) {
       this.truncated = true;
-      this.emit({ path, line, column, text: cut, textTruncated: true });
-    } else {
-      this.emit({ path, line, column, text });
+      hit.textTruncated = true;
+    }
+    if (endLine > line) hit.endLine = endLine;
+    if (before !== undefined) {
+      hit.before = before;
+      if (before.some((context) => context.textTruncated)) this.truncated = true;
+    }
+    if (this.limits.after === 0) {
+      this.emit(hit);
+      return true;
+    }
+    hit.after = [];
+    this.pending = hit;
+    this.afterLeft = this.limits.after;
+    return true;
+  }
+
+  /** Offers a line that is not a hit, in line order after the file's hits before it. False once the search must stop. */
+  context(path: string, line: number, text: string): boolean {
+    if (this.stopReason !== undefined) return false;
+    if (path !== this.file) this.startFile(path);
+    if (this.pending !== undefined) {
+      const context = contextLine(line, text, this.limits.maxLineChars);
+      const bytes = Buffer.byteLength(context.text, 'utf8');
+      if (this.outputBytes + bytes > this.limits.maxOutputBytes) return this.stop('output-limit');
+      this.outputBytes += bytes;
+      if (context.textTruncated) this.truncated = true;
+      this.pending.after!.push(context);
+      if (--this.afterLeft === 0) this.flushPending();
+      return true;
+    }
+    if (this.limits.before > 0) {
+      // Cut now: a long line is held only as far as it can be shown.
+      this.recent.push(contextLine(line, text, this.limits.maxLineChars));
+      if (this.recent.length > 2 * this.limits.before + 16) this.recent = this.recent.slice(-this.limits.before);
     }
     return true;
   }
+
+  /**
+   * A hit an earlier run already handed on (a retried ripgrep run): the lines offered before it
+   * were shown with it, so they are not the next hit's before-context.
+   */
+  passOver(path: string): void {
+    if (path !== this.file) this.startFile(path);
+    this.flushPending();
+    this.recent = [];
+  }
+
+  /** The file's lines end here: the waiting hit is handed on. */
+  endFile(): void {
+    this.flushPending();
+    this.file = undefined;
+    this.recent = [];
+  }
+
+  /** The search ends: hands on the hit still waiting for context. */
+  finish(): void {
+    this.endFile();
+  }
+
+  private startFile(path: string): void {
+    this.endFile();
+    this.file = path;
+  }
+
+  private stop(reason: HitStop): false {
+    this.stopReason = reason;
+    if (reason === 'output-limit') this.truncated = true;
+    this.flushPending();
+    return false;
+  }
+
+  private flushPending(): void {
+    const hit = this.pending;
+    if (hit === undefined) return;
+    this.pending = undefined;
+    this.afterLeft = 0;
+    this.emit(hit);
+  }
+
+  /** The kept lines just before `line`, and no older than `before` lines. */
+  private takeBefore(line: number): ContextLine[] {
+    const from = line - this.limits.before;
+    const before = this.recent.filter((context) => context.line >= from && context.line < line);
+    this.recent = [];
+    return before;
+  }
+}
+
+function contextLine(line: number, text: string, maxLineChars: number): ContextLine {
+  const cut = cutText(text, maxLineChars);
+  return cut.length < text.length ? { line, text: cut, textTruncated: true } : { line, text };
 }
 
 /** The first `max` UTF-16 units, never ending on half of a surrogate pair. */

@@ -7,8 +7,10 @@
  * The protocol rules this module enforces:
  * - One record per stdout line (records split on bytes, so a chunk may end anywhere, inside a UTF-8
  *   character too). Each line must be a JSON object with a string `type`.
- * - Only `match` events become hits. `begin` and `context` are ignored; `end` is read for
- *   `binary_offset` only, `summary` for `bytes_searched` only; unknown types are ignored.
+ * - `match` events become hits and `context` events their context lines (asked for only with
+ *   `contextBefore`/`contextAfter`; the collector decides which hit each belongs to). `begin` is
+ *   ignored; `end` ends the file and is read for `binary_offset`, `summary` for `bytes_searched`
+ *   only; unknown types are ignored.
  * - Every field used is validated: `path` and `lines` as `{text}` or `{bytes}` (base64, decoded:
  *   non-UTF-8 content is searched too), `line_number` a positive integer, `submatches[0].start` an
  *   integer byte offset on a character boundary inside `lines`.
@@ -63,6 +65,8 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
       literal: query.mode === 'literal',
       caseMode: query.caseMode,
       multiline: query.multiline,
+      before: plan.query.hits.before,
+      after: plan.query.hits.after,
     }),
     delimiter: 10,
     maxRecordBytes: run.maxRecordBytes ?? MAX_EVENT_BYTES,
@@ -90,6 +94,7 @@ function buildSummary(
   skipped: SkippedEntry[],
   unclassified = 0,
 ): ContentSummary {
+  hits.finish();
   const protocolErrors = events?.protocolErrors ?? 0;
   // The consumer said "enough" for one of two reasons; the run only knows it was told to stop.
   const outputLimit = hits.stopReason === 'output-limit' && verdict.stopReason === 'result-limit';
@@ -136,6 +141,13 @@ function readData(value: unknown): Data | undefined {
   return undefined;
 }
 
+/** The line breaks inside a match's lines (one at their end does not start another line). */
+function lineBreaksWithin(lines: string): number {
+  let n = 0;
+  for (let i = lines.indexOf('\n'); i >= 0 && i < lines.length - 1; i = lines.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
@@ -175,9 +187,10 @@ export class JsonEventConsumer implements RecordConsumer {
     if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string') return this.fail();
     const { type, data } = event as { type: string; data?: unknown };
     if (type === 'match') return this.match(data);
+    if (type === 'context') return this.context(data);
     if (type === 'end') return this.end(data);
     if (type === 'summary') return this.summary(data);
-    return true; // begin, context, and types a later ripgrep may add
+    return true; // begin, and types a later ripgrep may add
   }
 
   private fail(): boolean {
@@ -186,35 +199,62 @@ export class JsonEventConsumer implements RecordConsumer {
   }
 
   private match(data: unknown): boolean {
-    if (typeof data !== 'object' || data === null) return this.fail();
-    const { path, lines, line_number: lineNumber, submatches } = data as Record<string, unknown>;
-    const pathData = readData(path);
-    const linesData = readData(lines);
-    if (pathData === undefined || linesData === undefined) return this.fail();
-    if (typeof lineNumber !== 'number' || !Number.isSafeInteger(lineNumber) || lineNumber < 1) return this.fail();
+    const event = this.readLineEvent(data);
+    if (event === undefined) return this.fail();
+    const { submatches } = data as Record<string, unknown>;
     if (!Array.isArray(submatches) || submatches.length === 0) return this.fail();
     const first = submatches[0] as { start?: unknown; end?: unknown } | null;
     if (typeof first !== 'object' || first === null || !isCount(first.start) || !isCount(first.end) || first.end < first.start) return this.fail();
-    const index = linesData.text !== undefined ? utf16IndexOfByteOffset(linesData.text, first.start) : utf16IndexOfByteOffsetIn(linesData.bytes, first.start);
+    const { lines, lineNumber } = event;
+    const index = lines.text !== undefined ? utf16IndexOfByteOffset(lines.text, first.start) : utf16IndexOfByteOffsetIn(lines.bytes, first.start);
     if (index === undefined) return this.fail();
-    const raw = pathData.text ?? decodeUtf8(pathData.bytes!);
+    const rel = this.fileOf(event);
+    if (rel === undefined) return true;
+    const whole = lines.text ?? decodeUtf8(lines.bytes!);
+    const endLine = lineNumber + lineBreaksWithin(whole);
+    if (this.skip !== undefined || this.remember !== undefined) {
+      const key = `${rel}\0${lineNumber}`;
+      if (this.skip?.has(key)) {
+        this.hits.passOver(rel);
+        return true;
+      }
+      this.remember?.add(key);
+    }
+    return this.hits.add(rel, lineNumber, index + 1, firstLine(whole), endLine);
+  }
+
+  private context(data: unknown): boolean {
+    const event = this.readLineEvent(data);
+    if (event === undefined) return this.fail();
+    const rel = this.fileOf(event);
+    if (rel === undefined) return true;
+    return this.hits.context(rel, event.lineNumber, firstLine(event.lines.text ?? decodeUtf8(event.lines.bytes!)));
+  }
+
+  /** What `match` and `context` events share, checked: the path, the line number and the lines. */
+  private readLineEvent(data: unknown): { path: Data; lines: Data; lineNumber: number } | undefined {
+    if (typeof data !== 'object' || data === null) return undefined;
+    const { path, lines, line_number: lineNumber } = data as Record<string, unknown>;
+    const pathData = readData(path);
+    const linesData = readData(lines);
+    if (pathData === undefined || linesData === undefined) return undefined;
+    if (typeof lineNumber !== 'number' || !Number.isSafeInteger(lineNumber) || lineNumber < 1) return undefined;
     // `.` is ripgrep's only path argument: every path it prints starts with `./`.
-    if (!raw.startsWith('./')) return this.fail();
-    const rel = raw.slice(2);
+    if (!(pathData.text ?? decodeUtf8(pathData.bytes!)).startsWith('./')) return undefined;
+    return { path: pathData, lines: linesData, lineNumber };
+  }
+
+  /** The event's file, root-relative, when its lines are kept: undefined for a file the rules leave out or a name that is not UTF-8. */
+  private fileOf(event: { path: Data }): string | undefined {
+    const { path } = event;
+    const rel = (path.text ?? decodeUtf8(path.bytes!)).slice(2);
     if (rel !== this.lastPath) {
       this.lastPath = rel;
       this.lastAccepted = rel !== '' && this.accept(rel);
-      if (this.lastAccepted && pathData.bytes !== undefined) this.noteUndecodable(pathData.bytes);
+      if (this.lastAccepted && path.bytes !== undefined) this.noteUndecodable(path.bytes);
       else if (this.lastAccepted) this.filesWithHits++;
     }
-    if (!this.lastAccepted || pathData.bytes !== undefined) return true;
-    const text = firstLine(linesData.text ?? decodeUtf8(linesData.bytes!));
-    if (this.skip !== undefined || this.remember !== undefined) {
-      const key = `${rel}\0${lineNumber}`;
-      if (this.skip?.has(key)) return true;
-      this.remember?.add(key);
-    }
-    return this.hits.add(rel, lineNumber, index + 1, text);
+    return this.lastAccepted && path.bytes === undefined ? rel : undefined;
   }
 
   /**
@@ -246,6 +286,7 @@ export class JsonEventConsumer implements RecordConsumer {
     const offset = (data as { binary_offset?: unknown } | null)?.binary_offset;
     const path = readData((data as { path?: unknown } | null)?.path);
     if (path === undefined || (offset !== null && !isCount(offset))) return this.fail();
+    this.hits.endFile();
     if (offset !== null && (path.text ?? decodeUtf8(path.bytes!)).slice(2) === this.lastPath && this.lastAccepted) this.binarySkipped++;
     return true;
   }

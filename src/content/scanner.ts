@@ -163,14 +163,15 @@ export class FileScanner {
    */
   private searchLines(block: string): boolean {
     const { matcher, hits, path } = this;
-    if (!matcher.blockSafe) {
-      // A regex may match across a line break: one line at a time.
+    if (!matcher.blockSafe || hits.wantsContext) {
+      // A regex may match across a line break, and context needs the lines around a hit: one line at a time.
       for (let start = 0; start < block.length; this.line++) {
         let end = block.indexOf('\n', start);
         if (end < 0) end = block.length;
         const line = block.slice(start, end);
         const at = matcher.find(line, 0);
-        if (at >= 0 && !hits.add(path, this.line, at + 1, dropCr(line))) return false;
+        const more = at >= 0 ? hits.add(path, this.line, at + 1, dropCr(line)) : !hits.wantsContext || hits.context(path, this.line, dropCr(line));
+        if (!more) return false;
         start = end + 1;
       }
       return true;
@@ -196,13 +197,12 @@ export class FileScanner {
   /**
    * Multi-line mode: every match in the whole text. Like ripgrep, matches whose lines touch or
    * overlap (the next match starts on the line where the last one ended, or the line after) make
-   * one hit: the first match's line and column, and that line's text.
+   * one hit: the first match's line and column, and that line's text; `endLine` its group's last line.
    */
   private searchWhole(text: string): boolean {
-    const { matcher, hits, path } = this;
-    let line = 1;
-    let counted = 0;
-    let groupEnd = -1; // offset just past the last line of the current group
+    const { matcher } = this;
+    const lines = new LineCursor(text);
+    let group: Group | undefined;
     for (let from = 0; from <= text.length; ) {
       const at = matcher.find(text, from);
       // An empty match after the last line break is on no line: ripgrep has no line there.
@@ -212,18 +212,72 @@ export class FileScanner {
       const lastChar = end > at ? end - 1 : at;
       const nl = text.indexOf('\n', lastChar);
       const rangeEnd = nl < 0 ? text.length : nl + 1;
-      if (start <= groupEnd) {
-        groupEnd = Math.max(groupEnd, rangeEnd);
+      if (group !== undefined && start <= group.rangeEnd) {
+        group.rangeEnd = Math.max(group.rangeEnd, rangeEnd);
       } else {
-        line += countNewlines(text, counted, start);
-        counted = start;
-        const lineEnd = text.indexOf('\n', start);
-        if (!hits.add(path, line, at - start + 1, dropCr(text.slice(start, lineEnd < 0 ? text.length : lineEnd)))) return false;
-        groupEnd = rangeEnd;
+        if (group !== undefined && !this.addGroup(lines, group)) return false;
+        group = { start, column: at - start + 1, rangeEnd };
       }
       from = end > at ? end : at + codeUnitsAt(text, at);
     }
+    if (group !== undefined && !this.addGroup(lines, group)) return false;
+    return !this.hits.wantsContext || this.offerLines(lines, text.length);
+  }
+
+  /** One multi-line hit, after the lines before it are offered as context. */
+  private addGroup(lines: LineCursor, group: Group): boolean {
+    const { hits, path } = this;
+    if (hits.wantsContext && !this.offerLines(lines, group.start)) return false;
+    const line = lines.moveTo(group.start);
+    const text = lines.text;
+    const lineEnd = text.indexOf('\n', group.start);
+    // The group's last line: the one its range ends on (a range ends after that line's `\n`, or at the end).
+    const last = group.rangeEnd > group.start && text[group.rangeEnd - 1] === '\n' ? group.rangeEnd - 1 : group.rangeEnd;
+    const endLine = line + countNewlines(text, group.start, last);
+    const more = hits.add(path, line, group.column, dropCr(text.slice(group.start, lineEnd < 0 ? text.length : lineEnd)), endLine);
+    lines.skipTo(group.rangeEnd, endLine + 1);
+    return more;
+  }
+
+  /** Context: each line from the cursor up to offset `to` (a line start, or the end). */
+  private offerLines(lines: LineCursor, to: number): boolean {
+    const { hits, path } = this;
+    const { text } = lines;
+    while (lines.offset < to) {
+      const nl = text.indexOf('\n', lines.offset);
+      const end = nl < 0 ? text.length : nl;
+      if (!hits.context(path, lines.line, dropCr(text.slice(lines.offset, end)))) return false;
+      lines.skipTo(end + 1, lines.line + 1);
+    }
     return true;
+  }
+}
+
+/** A multi-line hit being built: where its first line starts, its column, and the offset just past its last line. */
+interface Group {
+  start: number;
+  column: number;
+  rangeEnd: number;
+}
+
+/** A position in a whole text and the number of the line it is on, moved forward only. */
+class LineCursor {
+  offset = 0;
+  line = 1;
+
+  constructor(readonly text: string) {}
+
+  /** Moves to `offset` (forward), counting the line breaks passed; returns the line number there. */
+  moveTo(offset: number): number {
+    this.line += countNewlines(this.text, this.offset, offset);
+    this.offset = offset;
+    return this.line;
+  }
+
+  /** Moves to `offset`, known to start line `line`. */
+  skipTo(offset: number, line: number): void {
+    this.offset = offset;
+    this.line = line;
   }
 }
 

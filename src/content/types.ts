@@ -39,11 +39,21 @@ export interface ContentOptions {
   ignoreFiles?: string[];
   /** At most this many hits (matching lines); the search stops when it sees one more. @default unlimited */
   maxResults?: number;
-  /** Each hit's `text` is cut to this many characters (UTF-16 units) and flagged `textTruncated`. @default 500 */
+  /**
+   * Lines shown before each hit (`rg -B`), in the hit's `before`. A line is shown once: the lines
+   * of one file are handed out in order, so a line already shown (a hit, or the context of an
+   * earlier hit) is never repeated, and a matching line is always a hit, never context. Context
+   * lines count toward `maxOutputBytes`, not toward `maxResults`. @default 0
+   */
+  contextBefore?: number;
+  /** Lines shown after each hit (`rg -A`), in the hit's `after`, with the rules of `contextBefore`. @default 0 */
+  contextAfter?: number;
+  /** Each hit's `text` (and each context line's) is cut to this many characters (UTF-16 units) and flagged `textTruncated`. @default 500 */
   maxLineChars?: number;
   /**
-   * Cap on the total UTF-8 bytes of the hits kept (each hit's `path` plus its `text`, after the
-   * `maxLineChars` cut). The hit that would pass it is dropped and the search stops: the result is
+   * Cap on the total UTF-8 bytes of the hits kept (each hit's `path` plus its `text`, and the text
+   * of its context lines, after the `maxLineChars` cut). A context line that would pass it is
+   * dropped and the search stops the same way. The hit that would pass it is dropped and the search stops: the result is
    * `truncated` (a found hit was not returned) and incomplete, reason `output-limit` (the unread
    * rest may hold hits). @default 1 MiB
    */
@@ -76,6 +86,28 @@ export interface ContentHit {
   /** 1-based column of the line's first match, in characters of the line as a JavaScript string (UTF-16 code units). */
   column: number;
   /** The line without its line ending (`\n`, `\r\n`), cut to `maxLineChars`. The first line only, for a match that spans lines. */
+  text: string;
+  /** Present and true when `text` was cut. */
+  textTruncated?: true;
+  /** Present when the match spans lines (a query that can match a line break): the 1-based number of its last line. */
+  endLine?: number;
+  /**
+   * With `contextBefore`: the lines just before this hit, in order, not already shown (so fewer
+   * than asked after an earlier hit or at the start of the file). Absent without the option.
+   */
+  before?: ContextLine[];
+  /**
+   * With `contextAfter`: the lines just after this hit (after `endLine` for a match that spans
+   * lines), in order, up to the next hit or the end of the file. Absent without the option.
+   */
+  after?: ContextLine[];
+}
+
+/** A line shown around a hit: the same text rules as the hit's own line. */
+export interface ContextLine {
+  /** 1-based line number. */
+  line: number;
+  /** The line without its line ending, cut to `maxLineChars`. */
   text: string;
   /** Present and true when `text` was cut. */
   textTruncated?: true;
@@ -127,7 +159,7 @@ export interface ContentSummary {
   complete: boolean;
   incompleteReason?: ContentIncompleteReason;
   incompleteReasons: ContentIncompleteReason[];
-  /** A display cut happened: some hit's text was cut (`maxLineChars`) or a hit was dropped at `maxOutputBytes`. */
+  /** A display cut happened: some hit's or context line's text was cut (`maxLineChars`), or a hit or context line was dropped at `maxOutputBytes`. */
   truncated: boolean;
   /** ripgrep output lines that were not valid `--json` events (failure kind `protocol`). 0 on the pure-TS path. */
   protocolErrors: number;

@@ -77,6 +77,8 @@ class WalkerContentSearch {
         }
         ahead.fill();
         await this.searchFile(item);
+        // Its last hit may wait for after-context lines: the file has no more.
+        this.hits.endFile();
         if (!stop.stopped) ahead.release(item);
       }
     } finally {
@@ -144,6 +146,7 @@ class WalkerContentSearch {
   }
 
   private summary(walked: FindSummary, walkStopped: boolean): ContentSummary {
+    this.hits.finish();
     const skipped = [...walked.skipped, ...this.fileSkips];
     return {
       hitCount: this.hits.hitCount,

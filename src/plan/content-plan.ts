@@ -13,7 +13,7 @@ import { checkOptionsObject, readLimit } from './read.js';
 import { buildSearchPlan, type SearchPlan } from './search-plan.js';
 
 export const CONTENT_OPTION_NAMES: readonly string[] = [
-  'root', 'query', 'mode', 'caseSensitive', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreFiles', 'maxResults', 'maxLineChars',
+  'root', 'query', 'mode', 'caseSensitive', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreFiles', 'maxResults', 'contextBefore', 'contextAfter', 'maxLineChars',
   'maxOutputBytes', 'timeBudgetMs', 'maxDepth', 'signal', 'backend', 'fs', 'clock', 'platform', 'rgPath',
   'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
 ];
@@ -46,6 +46,8 @@ export function buildContentPlan(options: ContentOptions): ContentPlan {
         maxResults,
         maxLineChars: options.maxLineChars === undefined ? DEFAULT_MAX_LINE_CHARS : readLimit(options.maxLineChars, 'maxLineChars'),
         maxOutputBytes: options.maxOutputBytes === undefined ? DEFAULT_MAX_OUTPUT_BYTES : readLimit(options.maxOutputBytes, 'maxOutputBytes'),
+        before: options.contextBefore === undefined ? 0 : readLimit(options.contextBefore, 'contextBefore'),
+        after: options.contextAfter === undefined ? 0 : readLimit(options.contextAfter, 'contextAfter'),
       },
     }),
   });

@@ -67,6 +67,9 @@ export interface ContentArgvInput extends FilesArgvInput {
   caseMode: 'sensitive' | 'ignore' | 'smart';
   /** The query can match a line break: `--multiline`. */
   multiline: boolean;
+  /** Context lines asked for; ripgrep sends them as `context` events (0: none). */
+  before: number;
+  after: number;
 }
 
 const CASE_FLAGS = { sensitive: '--case-sensitive', ignore: '--ignore-case', smart: '--smart-case' } as const;
@@ -84,6 +87,8 @@ export function buildContentArgv(input: ContentArgvInput): string[] {
   argv.push(CASE_FLAGS[input.caseMode]);
   if (input.literal) argv.push('--fixed-strings');
   if (input.multiline) argv.push('--multiline');
+  if (input.before > 0) argv.push('--before-context', String(input.before));
+  if (input.after > 0) argv.push('--after-context', String(input.after));
   argv.push(...ignoreFileArgs(input), ...buildGlobArgs(input));
   argv.push('--', input.query, '.');
   return argv;

@@ -54,6 +54,9 @@ const CASES: [string, Partial<ContentOptions>][] = [
   ['a file pattern and an exclude', { query: 'needle', pattern: ['*.txt', '*.ts'], exclude: ['src/deep/'] }],
   ['hidden files left out', { query: 'needle', hidden: false }],
   ['a short maxLineChars', { query: 'needle', maxLineChars: 12 }],
+  ['context lines before and after', { query: 'needle', contextBefore: 2, contextAfter: 1 }],
+  ['context lines cut by a short maxLineChars', { query: 'needle', contextBefore: 1, contextAfter: 2, maxLineChars: 5 }],
+  ['a multi-line literal with context', { query: 'end\nstart', contextBefore: 1, contextAfter: 1 }],
 ];
 
 describe.runIf(hasRg)('the pure-TS path and rg --json agree', () => {

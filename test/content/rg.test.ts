@@ -133,9 +133,9 @@ describe('the JSON events', () => {
     expect(result.complete).toBe(true);
   });
 
-  it('a multi-line match reports its start line and column, and its first line\'s text', async () => {
+  it('a multi-line match reports its start line and column, its first line\'s text, and its last line', async () => {
     const { result } = await search([[{ stdout: matchEvent('./m.txt', 'x 中\n文 y\n', 7, 2) }, { exit: 0 }]], { query: '中\n文' });
-    expect(result.hits).toEqual([{ path: 'm.txt', line: 7, column: 3, text: 'x 中' }]);
+    expect(result.hits).toEqual([{ path: 'm.txt', line: 7, column: 3, text: 'x 中', endLine: 8 }]);
   });
 
   it('a path that is not valid UTF-8 is skipped as EILSEQ, at its first undecodable segment, never returned', async () => {

@@ -15,7 +15,7 @@ type Hit = [line: number, column: number, text: string];
 function scan(bytes: Uint8Array | string, query: string, options: { chunks?: Uint8Array[]; caseSensitive?: boolean; mode?: 'literal' | 'regex'; maxResults?: number } = {}) {
   const q = readQuery({ query, caseSensitive: options.caseSensitive ?? true, mode: options.mode }, true);
   const hits: ContentHit[] = [];
-  const collector = new HitCollector({ maxResults: options.maxResults ?? Infinity, maxLineChars: Infinity, maxOutputBytes: Infinity }, (h) => hits.push(h));
+  const collector = new HitCollector({ maxResults: options.maxResults ?? Infinity, maxLineChars: Infinity, maxOutputBytes: Infinity, before: 0, after: 0 }, (h) => hits.push(h));
   const scanner = new FileScanner('f', buildLineMatcher(q), q.multiline, collector);
   const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
   let state: ScanState = 'more';
