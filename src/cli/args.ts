@@ -55,6 +55,9 @@ export interface CliArgs {
   regex?: boolean | undefined;
   filesWithMatches?: boolean | undefined;
   count?: boolean | undefined;
+  beforeContext?: number | undefined;
+  afterContext?: number | undefined;
+  context?: number | undefined;
   maxResults?: number | undefined;
   maxDepth?: number | undefined;
   timeBudgetMs?: number | undefined;
@@ -124,6 +127,9 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('regex', { type: 'boolean', describe: 'With --contains: TEXT is a regular expression (RE2 syntax, as ripgrep\'s) [default: literal text]' })
     .option('files-with-matches', { alias: 'l', type: 'boolean', describe: 'With --contains: print each file with a hit once, not the hits' })
     .option('count', { alias: 'c', type: 'boolean', describe: 'With --contains: print each file with a hit as path:N (its number of matching lines), not the hits' })
+    .option('before-context', { alias: 'B', type: 'string', requiresArg: true, coerce: countOf('--before-context'), describe: 'With --contains: also print N lines before each hit (overrides -C)' })
+    .option('after-context', { alias: 'A', type: 'string', requiresArg: true, coerce: countOf('--after-context'), describe: 'With --contains: also print N lines after each hit (overrides -C)' })
+    .option('context', { alias: 'C', type: 'string', requiresArg: true, coerce: countOf('--context'), describe: 'With --contains: also print N lines before and after each hit; each line once, groups apart by "--", as rg' })
     .option('max-results', { type: 'string', requiresArg: true, coerce: countOf('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' })
     .option('max-depth', { type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' })
     .option('time-budget-ms', { type: 'string', requiresArg: true, coerce: countOf('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' })
@@ -132,18 +138,35 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('ndjson', { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' })
     .option('absolute', { type: 'boolean', describe: 'Print absolute paths' })
     .option('print0', { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' })
-    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count'], 'Search:')
+    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:')
     .group(['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:')
     .group(['json', 'ndjson', 'absolute', 'print0'], 'Output:')
-    .conflicts({ json: ['ndjson', 'print0'], ndjson: 'print0', 'ignore-case': 'case-sensitive', 'files-with-matches': ['json', 'ndjson', 'count'], count: ['json', 'ndjson'] })
+    .conflicts({
+      json: ['ndjson', 'print0'],
+      ndjson: 'print0',
+      'ignore-case': 'case-sensitive',
+      // -l and -c print no lines: context asked with them would be silently dropped.
+      'files-with-matches': ['json', 'ndjson', 'count', 'before-context', 'after-context', 'context'],
+      count: ['json', 'ndjson', 'before-context', 'after-context', 'context'],
+    })
     .check((args) => {
       // With --contains the pattern only narrows the files searched: none means every file.
       if (args._.length === 0 && args.contains === undefined) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
-      const needsContains = args.regex === true ? '--regex' : args.filesWithMatches === true ? '--files-with-matches' : args.count === true ? '--count' : undefined;
+      const needsContains = CONTENT_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
       if (args.contains === undefined && needsContains !== undefined) throw new Error(`${needsContains} needs --contains TEXT`);
       return true;
     });
 }
+
+/** The flags that mean something only for a content search, as the error names them. */
+const CONTENT_ONLY: [keyof CliArgs, string][] = [
+  ['regex', '--regex'],
+  ['filesWithMatches', '--files-with-matches'],
+  ['count', '--count'],
+  ['beforeContext', '--before-context'],
+  ['afterContext', '--after-context'],
+  ['context', '--context'],
+];
 
 /** The last value of an option given more than once: later flags override earlier ones. */
 export function last(value: string | string[]): string {
@@ -208,7 +231,14 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     // A file search always has a pattern (the check above): `?? patterns` only tells the compiler.
     return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, pattern: fileSet.pattern ?? patterns, absolute: args.absolute }), output, strict };
   }
-  const options = withoutAbsent<ContentOptions>({ ...fileSet, query: args.contains, mode: args.regex === true ? 'regex' : undefined });
+  const options = withoutAbsent<ContentOptions>({
+    ...fileSet,
+    query: args.contains,
+    mode: args.regex === true ? 'regex' : undefined,
+    // As rg: -A and -B override -C, whatever their order.
+    contextBefore: args.beforeContext ?? args.context,
+    contextAfter: args.afterContext ?? args.context,
+  });
   return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true, count: args.count === true };
 }
 

@@ -16,6 +16,7 @@ import type { ContentHit, ContentOptions, ContentSummary } from '../content/type
 import { findFiles, findFilesStream } from '../find.js';
 import type { FindOptions } from '../options.js';
 import type { CliRequest, OutputMode } from './args.js';
+import { buildHitLines, countEach, onceEach, withContext } from './content-lines.js';
 import { formatContentSummary } from './content-summary.js';
 import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
 import { buildRelDisplay } from './output.js';
@@ -88,8 +89,9 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
 
 /**
  * `--contains`: content search (src/content/, docs/content-search.md). Hits print as found, as
- * `path:line:column: text` (with -0, a NUL after the path), then the content summary; `--json` is
- * the library's `ContentResult`; `--ndjson` a `{"type":"hit"}` line per hit, then the summary.
+ * `path:line:column: text` (with -0, a NUL after the path; context lines as content-lines.ts
+ * says), then the content summary; `--json` is the library's `ContentResult`; `--ndjson` a
+ * `{"type":"hit"}` line per hit (its context in it), then the summary.
  */
 async function printContent(options: ContentOptions, output: OutputMode, absolute: boolean, lines: 'hits' | 'files' | 'count'): Promise<Outcome> {
   // Perf: content search loads only for --contains, so a file search starts faster.
@@ -114,37 +116,8 @@ async function printContent(options: ContentOptions, output: OutputMode, absolut
     const counter = countEach((path, n) => `${shown(display(path))}${sep}${n}${end}`);
     return printHuman({ options, start, format: counter.take, trailer: counter.last, summarize: formatContentSummary, scope });
   }
-  const format = lines === 'files' ? onceEach((hit: ContentHit) => `${shown(display(hit.path))}${end}`) : (hit: ContentHit) => `${shown(display(hit.path))}${sep}${hit.line}:${hit.column}: ${shown(hit.text)}\n`;
+  const shownPath = (rel: string) => shown(display(rel));
+  const format =
+    lines === 'files' ? onceEach((hit: ContentHit) => `${shownPath(hit.path)}${end}`) : buildHitLines(shownPath, shown, { context: withContext(options), print0: output === 'print0' });
   return printHuman({ options, start, format, summarize: formatContentSummary, scope });
 }
-
-/** `-l`: a file's line for its first hit, nothing for the others (a file's hits come together, in every engine). */
-function onceEach(line: (hit: ContentHit) => string): (hit: ContentHit) => string {
-  let last: string | undefined;
-  return (hit) => {
-    if (hit.path === last) return '';
-    last = hit.path;
-    return line(hit);
-  };
-}
-
-/** `-c`: a file's line once its hits are over (the next file's first hit, or the end): `path:N`. */
-function countEach(line: (path: string, n: number) => string): { take(hit: ContentHit): string; last(): string } {
-  let path: string | undefined;
-  let n = 0;
-  const flush = () => (path === undefined ? '' : line(path, n));
-  return {
-    take(hit) {
-      if (hit.path === path) {
-        n++;
-        return '';
-      }
-      const done = flush();
-      path = hit.path;
-      n = 1;
-      return done;
-    },
-    last: flush,
-  };
-}
-

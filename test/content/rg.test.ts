@@ -68,6 +68,21 @@ describe('the argv', () => {
     expect(await argv({ pattern: 'src/*.ts', maxDepth: 2, hidden: false })).toEqual([
       ...HEAD, '--max-depth', '2', '--smart-case', '--fixed-strings', '--glob=!.*', '--', 'needle', '.',
     ]);
+    expect(await argv({ contextBefore: 2, contextAfter: 0 })).toEqual([...HEAD, '--smart-case', '--fixed-strings', '--before-context', '2', '--', 'needle', '.']);
+    expect(await argv({ contextAfter: 3 })).toEqual([...HEAD, '--smart-case', '--fixed-strings', '--after-context', '3', '--', 'needle', '.']);
+  });
+
+  it('context events become the context lines of the hits around them; a context event that breaks the rules is a protocol failure', async () => {
+    const context = (path: string, text: string, n: number) => JSON.stringify({ type: 'context', data: { path: { text: path }, lines: { text }, line_number: n, absolute_offset: 0, submatches: [] } }) + '\n';
+    const stdout =
+      context('./a.txt', 'before\n', 1) + matchEvent('./a.txt', 'needle\n', 2, 0) + context('./a.txt', 'after\r\n', 3) + endEvent('./a.txt') +
+      context('./b.txt', 'x\n', 0) + matchEvent('./b.txt', 'needle\n', 1, 0);
+    const { result } = await search([[{ stdout }, { exit: 0 }]], { contextBefore: 1, contextAfter: 1 });
+    expect(result.hits).toEqual([
+      { path: 'a.txt', line: 2, column: 1, text: 'needle', before: [{ line: 1, text: 'before' }], after: [{ line: 3, text: 'after' }] },
+      { path: 'b.txt', line: 1, column: 1, text: 'needle', before: [], after: [] },
+    ]);
+    expect(result).toMatchObject({ protocolErrors: 1, complete: false, incompleteReasons: ['io-error'] });
   });
 
   it('leaves regex checking to ripgrep when it alone runs (a Rust-only pattern reaches it)', async () => {

@@ -22,7 +22,7 @@ describe('buildFilesArgv', () => {
   it('gitignore: ripgrep\'s own ignore files, never the global gitignore (an answer must not depend on the machine)', () => {
     const argv = buildFilesArgv({ ...base, gitignore: true });
     expect(argv).toEqual(FIXED.map((flag) => (flag === '--no-ignore' ? '--no-ignore-global' : flag)));
-    expect(buildContentArgv({ ...base, gitignore: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false })).toContain('--no-ignore-global');
+    expect(buildContentArgv({ ...base, gitignore: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false, before: 0, after: 0 })).toContain('--no-ignore-global');
   });
 
   it('ignoreFiles: one --ignore-file=<path> element each, also with --no-ignore (which does not turn them off)', () => {

@@ -1,0 +1,67 @@
+/**
+ * The stdout lines of a content search, one formatter per output: each hit (with its context, as
+ * rg prints it), each file once (`-l`), or each file with its count (`-c`). A formatter is given
+ * the hits in the order found; a file's hits always come together, in every engine.
+ */
+import type { ContentHit, ContentOptions, ContextLine } from '../content/types.js';
+
+/**
+ * Hits as `path:line:column: text`; with context (-A/-B/-C), context lines as `path-line- text`,
+ * each line once (the library hands out each line once), and `--` between groups of lines that
+ * do not follow each other or belong to different files, as rg prints them.
+ * `path(rel)` is the path as displayed; with -0 (`print0`) a NUL follows it instead of `:` or `-`, as `rg -0`.
+ */
+export function buildHitLines(path: (rel: string) => string, shown: (text: string) => string, options: { context: boolean; print0: boolean }): (hit: ContentHit) => string {
+  const [hitSep, contextSep] = options.print0 ? ['\0', '\0'] : [':', '-'];
+  const hitLine = (hit: ContentHit) => `${path(hit.path)}${hitSep}${hit.line}:${hit.column}: ${shown(hit.text)}\n`;
+  if (!options.context) return hitLine;
+  const contextLine = (rel: string, c: ContextLine) => `${path(rel)}${contextSep}${c.line}- ${shown(c.text)}\n`;
+  let lastPath: string | undefined;
+  let lastLine = 0;
+  return (hit) => {
+    const first = hit.before?.[0]?.line ?? hit.line;
+    let out = lastPath !== undefined && (hit.path !== lastPath || first > lastLine + 1) ? '--\n' : '';
+    for (const c of hit.before ?? []) out += contextLine(hit.path, c);
+    out += hitLine(hit);
+    for (const c of hit.after ?? []) out += contextLine(hit.path, c);
+    lastPath = hit.path;
+    lastLine = hit.after?.at(-1)?.line ?? hit.endLine ?? hit.line;
+    return out;
+  };
+}
+
+/** True when the search asks for context lines. */
+export function withContext(options: Pick<ContentOptions, 'contextBefore' | 'contextAfter'>): boolean {
+  return (options.contextBefore ?? 0) > 0 || (options.contextAfter ?? 0) > 0;
+}
+
+/** `-l`: a file's line for its first hit, nothing for the others (a file's hits come together, in every engine). */
+export function onceEach(line: (hit: ContentHit) => string): (hit: ContentHit) => string {
+  let last: string | undefined;
+  return (hit) => {
+    if (hit.path === last) return '';
+    last = hit.path;
+    return line(hit);
+  };
+}
+
+/** `-c`: a file's line once its hits are over (the next file's first hit, or the end): `path:N`. */
+export function countEach(line: (path: string, n: number) => string): { take(hit: ContentHit): string; last(): string } {
+  let path: string | undefined;
+  let n = 0;
+  const flush = () => (path === undefined ? '' : line(path, n));
+  return {
+    take(hit) {
+      if (hit.path === path) {
+        n++;
+        return '';
+      }
+      const done = flush();
+      path = hit.path;
+      n = 1;
+      return done;
+    },
+    last: flush,
+  };
+}
+
