@@ -60,6 +60,8 @@ export type SortOrder = 'path' | 'relevance' | 'mtime';
 export const DEFAULT_LIMIT = 100;
 /** Whatever the model asks, a page holds at most this many lines. */
 export const MAX_LIMIT = 500;
+/** grep's context lines on each side of a hit: at most this many (a page must stay readable). */
+export const MAX_CONTEXT_LINES = 20;
 export const DEFAULT_COUNT_CAP = 1000;
 export const DEFAULT_TIME_BUDGET_MS = 10_000;
 export const DEFAULT_EXCLUDE: readonly string[] = ['.git/', 'node_modules/'];

@@ -9,18 +9,19 @@
  * incomplete search they do not run: its "nothing" is not an answer to improve on, and the next
  * step is to make the search complete.
  */
+import { shownUpTo, type ShownSoFar } from '../content/hits.js';
 import { searchContent } from '../content/search.js';
 import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
 import { FindFileError } from '../errors.js';
 import { findFiles } from '../find.js';
 import { statSizes, totalOf, type ErrorMetadata } from './answer.js';
-import { searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
+import { MAX_CONTEXT_LINES, searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
 import { workspaceNative } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA } from './schema.js';
-import { countLine, cutLinesNote, perFileCapNote, grepScope, hitLine, hitPlace, noMatchesHeadline } from './text.js';
+import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, perFileCapNote, grepScope, hitLine, hitPlace, hitRows, noMatchesHeadline } from './text.js';
 import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
@@ -45,6 +46,10 @@ export interface GrepInput {
   output_mode?: OutputMode;
   /** @default no cap */
   max_matches_per_file?: number;
+  /** Lines before and after each hit (`rg -C`); `before` and `after` override it on their side. @default 0, at most `MAX_CONTEXT_LINES` */
+  context?: number;
+  before?: number;
+  after?: number;
 }
 
 /** What a page lists: the lines, each file once, or each file with its count. */
@@ -92,6 +97,7 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
     const include = scope.file === undefined ? input.include : undefined;
     const where = scope.file === undefined ? scope.root : workspaceNative(settings, toWorkspace(scope.file));
     const base = contentOptions(call);
+    const context = contextOf(input, mode);
     return {
       wording: {
         emptyHeadline: noMatchesHeadline(query, where, include, regex),
@@ -99,18 +105,18 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
         unit: mode === 'content' ? 'match' : 'file',
         subject: mode === 'content' ? `for ${JSON.stringify(query)}` : `with matches for ${JSON.stringify(query)}`,
       },
-      search: () => searchContent({ ...base, maxResults: settings.countCap }),
+      search: () => searchContent({ ...base, contextBefore: context.before, contextAfter: context.after, maxResults: settings.countCap }),
       async page(result) {
         const all = result.hits.map((h) => ({ ...h, path: toWorkspace(h.path) }));
         const found = capPerFile(all, input.max_matches_per_file);
         const capNote = found.length < all.length ? [perFileCapNote(input.max_matches_per_file!)] : [];
-        if (mode !== 'content') return filesPage(found, mode, limit, { query, include, regex });
+        if (mode !== 'content') return { ...filesPage(found, mode, limit, { query, include, regex }), notes: context.notes };
         const hits = sort === 'relevance' ? await relevantPage(settings, found, query, limit) : found.slice(0, limit);
         return {
-          lines: hits.map(hitLine),
+          lines: context.before + context.after > 0 ? rowsWithContext(hits) : hits.map(hitLine),
           counted: result.hitCount,
           metadata: { query, ...(include === undefined ? {} : { include }), regex, hits, outputMode: mode },
-          notes: [...capNote, ...(hits.some((h) => h.textTruncated) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : [])],
+          notes: [...context.notes, ...capNote, ...(hits.some(hasCutLine) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : [])],
         };
       },
       async guide(result) {
@@ -137,6 +143,31 @@ function contentOptions({ input, settings, scope, ignoreFiles }: ToolCall<GrepIn
     maxOutputBytes: GREP_MAX_OUTPUT_BYTES,
     ...(include === undefined ? {} : { pattern: include }),
   };
+}
+
+/** The context lines asked (`before` and `after` override `context`), capped; none for a mode that lists no lines. */
+function contextOf(input: GrepInput, mode: OutputMode): { before: number; after: number; notes: string[] } {
+  const before = input.before ?? input.context ?? 0;
+  const after = input.after ?? input.context ?? 0;
+  if (before + after === 0) return { before: 0, after: 0, notes: [] };
+  if (mode !== 'content') return { before: 0, after: 0, notes: [contextNotShownNote(mode)] };
+  const most = Math.max(before, after);
+  const notes = most > MAX_CONTEXT_LINES ? [contextCappedNote(most, MAX_CONTEXT_LINES)] : [];
+  return { before: Math.min(before, MAX_CONTEXT_LINES), after: Math.min(after, MAX_CONTEXT_LINES), notes };
+}
+
+/** Each hit with its context lines, `--` between groups that do not run on (as rg -C). */
+function rowsWithContext(hits: readonly ContentHit[]): string[][] {
+  let shown: ShownSoFar | undefined;
+  return hits.map((hit) => {
+    const rows = hitRows(hit, shown);
+    shown = shownUpTo(hit);
+    return rows;
+  });
+}
+
+function hasCutLine(hit: ContentHit): boolean {
+  return hit.textTruncated === true || [...(hit.before ?? []), ...(hit.after ?? [])].some((c) => c.textTruncated);
 }
 
 /** At most `cap` hits of each file, in order (hits come file by file). */

@@ -12,7 +12,7 @@
  * input). A known field that is readable on the input without being its own (an inherited value)
  * is refused, because the tools read their fields with ordinary property access.
  */
-import { DEFAULT_LIMIT, MAX_LIMIT } from './context.js';
+import { DEFAULT_LIMIT, MAX_CONTEXT_LINES, MAX_LIMIT } from './context.js';
 
 export interface JsonSchema {
   type: 'object' | 'string' | 'integer' | 'boolean';
@@ -57,6 +57,10 @@ const globSort: JsonSchema = {
   enum: ['path', 'relevance', 'mtime'],
   description: '"path" (default): sorted by path. "mtime": most recently modified first. "relevance": names holding the words of the query first, source before build output and vendored code, tests next to the code they test, small files before huge ones.',
 };
+
+function contextLines(description: string): JsonSchema {
+  return { type: 'integer', minimum: 0, description: `${description}; at most ${MAX_CONTEXT_LINES}, for output_mode "content" only. Each line is shown once; "--" separates groups that do not run on.` };
+}
 
 export const GLOB_INPUT_SCHEMA: JsonSchema = {
   type: 'object',
@@ -108,6 +112,9 @@ export const GREP_INPUT_SCHEMA: JsonSchema = {
       description: '"content" (default): the matching lines. "files_with_matches": each file with a match, once. "count": each such file with its number of matching lines, as "path:N".',
     },
     max_matches_per_file: { type: 'integer', minimum: 1, description: 'At most this many matching lines per file (the rest of a file is counted, not listed). Default: no cap.' },
+    context: contextLines('Lines to show before and after each matching line, as "path-line- text" (as rg -C). Default 0'),
+    before: contextLines('Lines to show before each matching line; overrides context on that side. Default: context'),
+    after: contextLines('Lines to show after each matching line; overrides context on that side. Default: context'),
     sort,
   },
   required: ['query'],

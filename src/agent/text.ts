@@ -22,7 +22,8 @@
  *   answer, nor carry a control or invisible formatting character to the model. The facts stay
  *   raw; so does `metadata`.
  */
-import type { ContentHit } from '../content/types.js';
+import { breaksGroup, type ShownSoFar } from '../content/hits.js';
+import type { ContentHit, ContextLine } from '../content/types.js';
 import { escapeText } from '../text-escape.js';
 import { MAX_LIMIT } from './context.js';
 import type { RefusalKind } from './paths.js';
@@ -59,14 +60,17 @@ export interface LinkMatches {
 }
 
 /** The facts of one answer, as the tools hand them over. */
+/** One result of a page: a line, or (a grep hit with context) its lines; each is escaped on its own, so no name can forge a line. */
+export type Row = string | readonly string[];
+
 export interface AnswerFacts {
   tool: 'glob' | 'grep';
   /** The headline for a complete search that found nothing. */
   emptyHeadline: string;
   /** What was looked for and where, for the incomplete headline: `files matching "x" under /w`. */
   scope: string;
-  /** The page: one line per result, raw (`renderAnswer` escapes each). */
-  lines: readonly string[];
+  /** The page: one row per result, raw (`renderAnswer` escapes each line). */
+  lines: readonly Row[];
   total: Total;
   complete: boolean;
   gaps: Gaps;
@@ -139,7 +143,10 @@ export function renderAnswer(facts: AnswerFacts): string {
   } else if (facts.lines.length === 0) {
     out.push(hasLinks ? `Search incomplete: no regular file matches in the part that could be searched (${facts.scope}); ${linksText(links)}.` : `${INCOMPLETE_EMPTY} (${facts.scope}).`, NOT_PROOF);
   } else {
-    out.push(...facts.lines.map(escapeText));
+    for (const row of facts.lines) {
+      if (typeof row === 'string') out.push(escapeText(row));
+      else for (const line of row) out.push(escapeText(line));
+    }
     if (truncated) out.push(truncatedLabel(facts.lines.length, facts.total));
     if (gap) out.push(INCOMPLETE_LABEL, INCOMPLETE_WARNING);
     if (hasLinks) out.push(`Also ${linksText(links)}.`);
@@ -217,7 +224,6 @@ export function hitPlace(path: string, hit: Pick<ContentHit, 'line' | 'column'>)
   return `${path}:${hit.line}:${hit.column}`;
 }
 
-/** A grep hit as a line of the page, `path:line:column: text`; `…` marks a cut line (cutLinesNote). */
 /** The page left out lines past `max_matches_per_file`: they are counted in the total, not listed. */
 export function perFileCapNote(cap: number): string {
   return `(max_matches_per_file ${cap}: only the first ${cap === 1 ? 'matching line of each file is' : `${cap} matching lines of each file are`} listed; the total counts them all)`;
@@ -228,8 +234,31 @@ export function countLine(path: string, count: number): string {
   return `${path}:${count}`;
 }
 
+/** A grep hit as a line of the page, `path:line:column: text`; `…` marks a cut line (cutLinesNote). */
 export function hitLine(hit: ContentHit): string {
   return `${hitPlace(hit.path, hit)}: ${hit.text}${hit.textTruncated ? '…' : ''}`;
+}
+
+/**
+ * A grep hit with its context lines, as `rg -C` prints them: `path-line- text` before and after
+ * the hit's line, and a `--` first when the lines shown before it (`previous`: its file and last
+ * line) do not run on into these.
+ */
+export function hitRows(hit: ContentHit, previous: ShownSoFar | undefined): string[] {
+  const rows = breaksGroup(previous, hit) ? ['--'] : [];
+  const context = (c: ContextLine) => `${hit.path}-${c.line}- ${c.text}${c.textTruncated ? '…' : ''}`;
+  rows.push(...(hit.before ?? []).map(context), hitLine(hit), ...(hit.after ?? []).map(context));
+  return rows;
+}
+
+/** Context lines were asked with an output mode that lists no lines. */
+export function contextNotShownNote(mode: string): string {
+  return `(context, before and after apply to output_mode "content" only: no context lines are listed with "${mode}")`;
+}
+
+/** Context lines asked past the cap. */
+export function contextCappedNote(asked: number, cap: number): string {
+  return `(context ${asked} is above the maximum: capped at ${cap} lines)`;
 }
 
 export function cutLinesNote(maxLineChars: number): string {

@@ -17,7 +17,7 @@ import { errorAnswer, gapsOf, policyOf, refusalAnswer, searchErrorAnswer, totalO
 import { pageSize, readContext, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { resolveScope, type Scope } from './paths.js';
 import { validate, type JsonSchema } from './schema.js';
-import { invalidInputText, isTruncated, renderAnswer, summaryLine, type Policy, type Total } from './text.js';
+import { invalidInputText, isTruncated, renderAnswer, summaryLine, type Policy, type Row, type Total } from './text.js';
 
 export type ToolName = 'glob' | 'grep';
 
@@ -59,8 +59,8 @@ export interface CallWording {
 
 /** The page, as its tool has it. */
 export interface Page<Own> {
-  /** One line of `content` per result, raw (the text escapes them). */
-  lines: string[];
+  /** One row of `content` per result, raw (the text escapes them): a line, or a hit's lines with its context. */
+  lines: Row[];
   /** How many results the search counted: its `matchedCount` or `hitCount`. */
   counted: number;
   /** The tool's own metadata, after `searchRoot`: what was looked for, and the page. */

@@ -3,6 +3,7 @@
  * rg prints it), each file once (`-l`), or each file with its count (`-c`). A formatter is given
  * the hits in the order found; a file's hits always come together, in every engine.
  */
+import { breaksGroup, shownUpTo, type ShownSoFar } from '../content/hits.js';
 import type { ContentHit, ContentOptions, ContextLine } from '../content/types.js';
 
 /**
@@ -11,21 +12,18 @@ import type { ContentHit, ContentOptions, ContextLine } from '../content/types.j
  * do not follow each other or belong to different files, as rg prints them.
  * `path(rel)` is the path as displayed; with -0 (`print0`) a NUL follows it instead of `:` or `-`, as `rg -0`.
  */
-export function buildHitLines(path: (rel: string) => string, shown: (text: string) => string, options: { context: boolean; print0: boolean }): (hit: ContentHit) => string {
+export function buildHitLines(path: (rel: string) => string, text: (raw: string) => string, options: { context: boolean; print0: boolean }): (hit: ContentHit) => string {
   const [hitSep, contextSep] = options.print0 ? ['\0', '\0'] : [':', '-'];
-  const hitLine = (hit: ContentHit) => `${path(hit.path)}${hitSep}${hit.line}:${hit.column}: ${shown(hit.text)}\n`;
+  const hitLine = (hit: ContentHit) => `${path(hit.path)}${hitSep}${hit.line}:${hit.column}: ${text(hit.text)}\n`;
   if (!options.context) return hitLine;
-  const contextLine = (rel: string, c: ContextLine) => `${path(rel)}${contextSep}${c.line}- ${shown(c.text)}\n`;
-  let lastPath: string | undefined;
-  let lastLine = 0;
+  const contextLine = (rel: string, c: ContextLine) => `${path(rel)}${contextSep}${c.line}- ${text(c.text)}\n`;
+  let shown: ShownSoFar | undefined;
   return (hit) => {
-    const first = hit.before?.[0]?.line ?? hit.line;
-    let out = lastPath !== undefined && (hit.path !== lastPath || first > lastLine + 1) ? '--\n' : '';
+    let out = breaksGroup(shown, hit) ? '--\n' : '';
     for (const c of hit.before ?? []) out += contextLine(hit.path, c);
     out += hitLine(hit);
     for (const c of hit.after ?? []) out += contextLine(hit.path, c);
-    lastPath = hit.path;
-    lastLine = hit.after?.at(-1)?.line ?? hit.endLine ?? hit.line;
+    shown = shownUpTo(hit);
     return out;
   };
 }

@@ -209,3 +209,20 @@ export function utf16IndexOfByteOffsetIn(bytes: Uint8Array, byteOffset: number):
 export function decodeUtf8(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
+
+/** What a reader of hits with context has shown so far: the file, and its last line shown. */
+export interface ShownSoFar {
+  path: string;
+  lastLine: number;
+}
+
+/** What a hit shows up to: its file, and the last of its context lines, its match's lines or its own line. */
+export function shownUpTo(hit: ContentHit): ShownSoFar {
+  return { path: hit.path, lastLine: hit.after?.at(-1)?.line ?? hit.endLine ?? hit.line };
+}
+
+/** True when a hit's lines do not run on from what was shown before it (another file, or lines left out): rg prints `--` there. */
+export function breaksGroup(previous: ShownSoFar | undefined, hit: ContentHit): boolean {
+  if (previous === undefined) return false;
+  return previous.path !== hit.path || (hit.before?.[0]?.line ?? hit.line) > previous.lastLine + 1;
+}

@@ -68,6 +68,7 @@ const EXAMPLES: Record<string, Example> = {
   'glob-untrusted': ['glob', { pattern: '*.ts', path: 'uploads' }, () => at({}, uploads)],
   'grep-untrusted': ['grep', { query: 'complete', path: 'uploads' }, () => at({}, uploads)],
   'grep-found': ['grep', { query: 'LoginService' }, () => at()],
+  'grep-context': ['grep', { query: 'user', context: 1 }, () => at()],
   'grep-none': ['grep', { query: 'QueryEngine' }, () => at({}, { ...project, src: { ...(project.src as Tree), 'engine.ts': 'export class queryEngine {}\n' } })],
   'grep-incomplete': ['grep', { query: 'LoginService' }, () => workspace(project, {}, { readdir: { [`${ROOT}/test/`]: 'EACCES' } }, ROOT)],
 };

@@ -273,6 +273,48 @@ describe('output_mode and max_matches_per_file', () => {
   });
 });
 
+describe('context, before and after', () => {
+  const code: Tree = { src: { 'a.ts': 'one\nneedle 1\ntwo\nthree\nfour\nneedle 2\nfive\n', 'b.ts': 'x\nneedle\n' } };
+
+  it('context lines as path-line- text around each hit, each once, "--" between groups that do not run on (as rg -C)', async () => {
+    const result = await grepTool({ query: 'needle', context: 1 }, workspace(code));
+    expect(result.content).toBe(
+      ['src/a.ts-1- one', 'src/a.ts:2:1: needle 1', 'src/a.ts-3- two', '--', 'src/a.ts-5- four', 'src/a.ts:6:1: needle 2', 'src/a.ts-7- five', '--', 'src/b.ts-1- x', 'src/b.ts:2:1: needle'].join('\n'),
+    );
+    expect(result.summary).toBe('3 matches for "needle"');
+    expect(ok(result)).toMatchObject({ returned: 3, total: { count: 3, kind: 'exact' }, truncated: false, complete: true });
+    expect(ok(result).hits[0]).toEqual({ path: 'src/a.ts', line: 2, column: 1, text: 'needle 1', before: [{ line: 1, text: 'one' }], after: [{ line: 3, text: 'two' }] });
+  });
+
+  it('before and after override context on their side; windows that meet are one group', async () => {
+    const result = await grepTool({ query: 'needle', path: 'src/a.ts', context: 3, after: 0 }, workspace(code));
+    expect(result.content).toBe(['src/a.ts-1- one', 'src/a.ts:2:1: needle 1', 'src/a.ts-3- two', 'src/a.ts-4- three', 'src/a.ts-5- four', 'src/a.ts:6:1: needle 2'].join('\n'));
+    const after = await grepTool({ query: 'needle', path: 'src/b.ts', after: 2 }, workspace(code));
+    expect(after.content).toBe('src/b.ts:2:1: needle');
+  });
+
+  it('a page cut by limit keeps each listed hit whole, with its context', async () => {
+    const result = await grepTool({ query: 'needle', before: 1, limit: 1 }, workspace(code));
+    expect(result.content.split('\n').slice(0, 3)).toEqual(['src/a.ts-1- one', 'src/a.ts:2:1: needle 1', '(truncated: showing 1 of 3)']);
+  });
+
+  it('above the cap: capped, and said; with a mode that lists no lines: not shown, and said', async () => {
+    const capped = await grepTool({ query: 'needle', path: 'src/b.ts', before: 50 }, workspace(code));
+    expect(capped.content).toBe(['src/b.ts-1- x', 'src/b.ts:2:1: needle', '(context 50 is above the maximum: capped at 20 lines)'].join('\n'));
+    const files = await grepTool({ query: 'needle', output_mode: 'files_with_matches', context: 2 }, workspace(code));
+    expect(files.content).toBe(['src/a.ts', 'src/b.ts', '(context, before and after apply to output_mode "content" only: no context lines are listed with "files_with_matches")'].join('\n'));
+    for (const bad of [{ context: -1 }, { before: 1.5 }, { after: '2' }]) {
+      const refused = await grepTool({ query: 'needle', ...bad }, workspace(code));
+      expect(refused.isError).toBe(true);
+    }
+  });
+
+  it('a name that could forge a line stays one escaped line in the context rows too', async () => {
+    const result = await grepTool({ query: 'needle', context: 1 }, workspace({ 'evil\nsrc': { 'x.ts': 'a\nneedle\n' } }));
+    expect(result.content.split('\n').slice(0, 2)).toEqual(['evil\\u{a}src/x.ts-1- a', 'evil\\u{a}src/x.ts:2:1: needle']);
+  });
+});
+
 describe('a file as the path', () => {
   const code: Tree = { src: { 'a.ts': 'needle\n', 'b.ts': 'needle\n', 'x[1].ts': 'needle\n' }, 'top.ts': 'needle\n' };
 

@@ -30,7 +30,7 @@ describe('schemas', () => {
   ])('grep accepts %j', (input) => expect(validate(GREP_INPUT_SCHEMA, input)).toEqual([]));
 
   it.each([
-    [{ pattern: '*.ts' }, ['input.query is required', 'input.pattern is not a known field (known: "query", "include", "path", "case_sensitive", "respect_git_ignore", "limit", "regex", "output_mode", "max_matches_per_file", "sort")']],
+    [{ pattern: '*.ts' }, ['input.query is required', 'input.pattern is not a known field (known: "query", "include", "path", "case_sensitive", "respect_git_ignore", "limit", "regex", "output_mode", "max_matches_per_file", "context", "before", "after", "sort")']],
     [{ query: 'x', regex: 'yes' }, ['input.regex must be true or false, got "yes"']],
     [{ query: 'x', include: '' }, ['input.include must not be empty']],
     [{ query: 'x', limit: -1 }, ['input.limit must be at least 1, got -1']],
