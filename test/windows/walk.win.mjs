@@ -115,6 +115,13 @@ describe('drive-letter roots', () => {
     const absolute = await findFiles({ root: drive, pattern: `${rel}/docs/*.md`, absolute: true });
     assert.deepEqual(absolute.matches, [guide]);
   });
+
+  it('X:/... with forward slashes gives native paths; \\\\?\\X:\\... keeps its prefix', async () => {
+    assert.deepEqual((await findFiles({ root: tree.replace(/\\/g, '/'), pattern: 'docs/*.md', absolute: true })).matches, [guide]);
+    const long = await findFiles({ root: `\\\\?\\${tree}`, pattern: 'docs/*.md', absolute: true });
+    assert.deepEqual(long.matches, [`\\\\?\\${guide}`]);
+    assert.equal(long.complete, true);
+  });
 });
 
 describe('patterns written the Windows way', () => {
