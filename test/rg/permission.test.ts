@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles } from '../../src/index.js';
 import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { buildNobodySandbox, isRoot, writeProbe, type Sandbox } from '../helpers/unprivileged.js';
+import { posixOnly } from '../helpers/posix-only.js';
 
 const isPosix = process.platform !== 'win32';
 const BACKENDS = ['walker', 'ripgrep', 'auto'] as const;
@@ -72,7 +73,7 @@ async function searchAll(): Promise<Summary[]> {
 
 requireRipgrepInCi();
 
-describe.skipIf(!isPosix || !hasRg)('an unreadable directory on a real disk', () => {
+describe.skipIf(!isPosix || !hasRg)(posixOnly('an unreadable directory on a real disk', 'chmod 000 and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'), () => {
   beforeAll(() => {
     tree = buildTree();
     if (isRoot) sandbox = buildNobodySandbox();
@@ -110,7 +111,7 @@ describe.skipIf(!isPosix || !hasRg)('an unreadable directory on a real disk', ()
 });
 
 /** Issue 12, row 9: a root ripgrep cannot enter (it must be its cwd). */
-describe.skipIf(!isPosix || !hasRg)('a root that cannot be entered, on a real disk', () => {
+describe.skipIf(!isPosix || !hasRg)(posixOnly('a root that cannot be entered, on a real disk', 'chmod modes and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'), () => {
   let base: string;
   let own: Sandbox | undefined;
   beforeAll(() => {
