@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findFiles } from '../../src/index.js';
 import { resolveRipgrep } from '../../src/rg/resolve.js';
 import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { posixOnly } from '../helpers/posix-only.js';
 
 const isPosix = process.platform !== 'win32';
 
@@ -53,7 +54,7 @@ const planted = () => [join(root, 'node_modules', '.bin'), join(root, '.venv', '
 
 requireRipgrepInCi();
 
-describe.skipIf(!isPosix)('a planted rg inside the searched root (real disk)', () => {
+describe.skipIf(!isPosix)(posixOnly('a planted rg inside the searched root (real disk)', 'the planted rg is a #!/bin/sh script made executable with chmod'), () => {
   it.each([
     ['<root>/node_modules/.bin', () => join(root, 'node_modules', '.bin')],
     ['<root>/.venv/bin', () => join(root, '.venv', 'bin')],
@@ -102,7 +103,7 @@ describe.skipIf(!isPosix)('a planted rg inside the searched root (real disk)', (
   });
 });
 
-describe.skipIf(!isPosix)('a planted rg inside the workspace, searching a folder of it (real disk)', () => {
+describe.skipIf(!isPosix)(posixOnly('a planted rg inside the workspace, searching a folder of it (real disk)', 'the planted rg is a #!/bin/sh script made executable with chmod'), () => {
   it.skipIf(!hasRg)('findFiles with workspace, and globTool (which passes its workspace), never run <workspace>/node_modules/.bin/rg', async () => {
     const PATH = [join(root, 'node_modules', '.bin'), join(root, '.venv', 'bin'), dirname(realRg.path!)].join(':');
     // Without the workspace the planted one is outside the searched root and the cwd: it would run.
