@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { searchContent } from '../../src/index.js';
+import { posixOnly } from '../helpers/posix-only.js';
 
 let base: string;
 let root: string;
@@ -40,7 +41,7 @@ function swappingFs(victim: string, swap: (path: string) => void) {
   };
 }
 
-describe.skipIf(process.platform === 'win32')('an entry swapped between listing and reading', () => {
+describe.skipIf(process.platform === 'win32')(posixOnly('an entry swapped between listing and reading', 'the swaps need mkfifo, and the link case O_NOFOLLOW (ELOOP), which Windows opens do not have'), () => {
   it('a FIFO swapped in for a file is not read (no blocked thread): skipped as EFTYPE, incomplete', async () => {
     const fs = swappingFs(join(root, 'a.txt'), (path) => expect(spawnSync('mkfifo', [path]).status).toBe(0));
     const result = await searchContent({ root, query: 'needle', fs, timeBudgetMs: 10_000 });
@@ -103,7 +104,7 @@ describe.skipIf(process.platform !== 'linux' || !existsSync('/proc/kmsg'))('a fi
   });
 });
 
-describe.skipIf(process.platform === 'win32')('a low open-file limit', () => {
+describe.skipIf(process.platform === 'win32')(posixOnly('a low open-file limit', 'the limit is set with bash\'s ulimit -n, which Windows has no counterpart of'), () => {
   it('ulimit -n 32: the read-ahead shrinks instead of turning its own EMFILEs into gaps', () => {
     // Files larger than one chunk stay open while they wait to be searched: 150 of them.
     for (let d = 0; d < 5; d++) {
