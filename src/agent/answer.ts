@@ -8,7 +8,7 @@ import type { SkippedEntry } from '../result.js';
 import { errorCodeOf } from '../result.js';
 import { isContextField, type Settings, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
-import { lstat, workspaceNative, type Refusal, type Scope } from './paths.js';
+import { displayPath, lstat, workspaceNative, type Refusal, type Scope } from './paths.js';
 import { invalidPatternText, invalidQueryText, refusalText, searchFailedText, type Policy, type Total } from './text.js';
 import { overviewLine, type Overview } from './text-guidance.js';
 import type { Gaps } from './text-reasons.js';
@@ -22,10 +22,14 @@ export function totalOf(found: number, complete: boolean, reasons: readonly stri
   return { count: found, kind: complete ? 'exact' : 'at-least' };
 }
 
-/** Root-relative search paths to workspace-relative ones (`.`, the search root, becomes its own path). */
-export function workspacePath(scope: Scope): (rel: string) => string {
-  if (scope.rel === '') return (rel) => rel;
-  return (rel) => (rel === '.' ? scope.rel : `${scope.rel}/${rel}`);
+/**
+ * Root-relative search paths to the paths answers show (`.`, the search root, becomes its own
+ * path): relative to the primary workspace root, absolute under another root (paths.ts displayPath).
+ */
+export function workspacePath(settings: Settings, scope: Scope): (rel: string) => string {
+  const inWorkspace = scope.rel === '' ? (rel: string) => (rel === '.' ? '' : rel) : (rel: string) => (rel === '.' ? scope.rel : `${scope.rel}/${rel}`);
+  if (scope.workspace.primary) return scope.rel === '' ? (rel) => rel : inWorkspace;
+  return (rel) => displayPath(settings, scope.workspace, inWorkspace(rel));
 }
 
 export function gapsOf(settings: Settings, reasons: readonly string[], skipped: readonly SkippedEntry[], toWorkspace: (rel: string) => string, maxOutputBytes?: number): Gaps {
@@ -112,10 +116,11 @@ export function errorAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settin
 }
 
 export async function refusalAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, refusal: Refusal): Promise<ToolResult<ErrorMetadata & { tool: T }>> {
-  const message = refusalText(refusal.kind, refusal.input, refusal.at, settings.workspaceRoot);
+  const roots = settings.workspaces.map((w) => w.root);
+  const message = refusalText(refusal.kind, refusal.input, refusal.at, refusal.workspace.root, roots);
   if (refusal.kind !== 'not-found') return errorAnswer(tool, settings, `path-${refusal.kind}`, message);
   // A wrong path deserves the same help as an empty answer: what is there instead.
-  const nearest = workspaceNative(settings, refusal.at);
+  const nearest = refusal.atNative;
   const overview = await buildOverview(settings.fs, nearest, nearest);
   return errorAnswer(tool, settings, 'path-not-found', message, { overview });
 }

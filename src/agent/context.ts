@@ -15,8 +15,15 @@ import type { ProcessRunner } from '../rg/runner.js';
 
 /** The host's side of a tool call. */
 export interface ToolContext {
-  /** The workspace root: an absolute path. Nothing outside it is ever searched. */
+  /** The workspace root: an absolute path. Nothing outside it (and `roots`) is ever searched. */
   root: string;
+  /**
+   * More workspace roots, absolute (a host with several workspace folders; MCP's roots). A `path`
+   * may be an absolute path inside any of them; a relative `path`, and no `path`, mean `root`.
+   * Answers about a search in one of these show absolute paths, so each can be passed back as a
+   * `path` as it is. @default []
+   */
+  roots?: string[];
   /** A `node:fs`-shaped object (a memfs volume works). @default node:fs */
   fs?: unknown;
   /** @default a monotonic clock */
@@ -66,11 +73,22 @@ export const DEFAULT_COUNT_CAP = 1000;
 export const DEFAULT_TIME_BUDGET_MS = 10_000;
 export const DEFAULT_EXCLUDE: readonly string[] = ['.git/', 'node_modules/'];
 
+/** One workspace root. */
+export interface Workspace {
+  root: string;
+  /** `root` ending in one separator: a path relative to it has the native form `prefix + rel` (paths.ts). */
+  prefix: string;
+  /** The context's `root`: answers show paths relative to it. Paths under the other roots are shown absolute. */
+  primary: boolean;
+}
+
 /** The context, checked and filled in. */
 export interface Settings {
   workspaceRoot: string;
   /** `workspaceRoot` ending in one separator: a workspace-relative path's native form is `workspacePrefix + rel` (paths.ts). */
   workspacePrefix: string;
+  /** Every workspace root, the primary (`workspaceRoot`) first, each once. */
+  workspaces: Workspace[];
   platform: Platform;
   sep: Separator;
   fs: FsLike;
@@ -99,12 +117,14 @@ export function readContext(given: ToolContext): Settings {
   const ctx = ownContext(given);
   const platform = readChoice(ctx.platform, 'platform', PLATFORMS, runningPlatform);
   const sep = platform === 'win32' ? '\\' : '/';
-  const workspaceRoot = readWorkspaceRoot(ctx.root, platform);
+  const workspaceRoot = readWorkspaceRoot(ctx.root, platform, 'root');
+  const workspaces = readWorkspaces(workspaceRoot, ctx.roots, platform, sep);
   const fs = readFs(ctx.fs);
   checkHostHooks(ctx, platform);
   return {
     workspaceRoot,
-    workspacePrefix: withSeparator(workspaceRoot, sep),
+    workspacePrefix: workspaces[0]!.prefix,
+    workspaces,
     platform,
     sep,
     fs,
@@ -123,7 +143,7 @@ const PLATFORMS: readonly Platform[] = ['posix', 'win32'];
 
 // A record, so a new ToolContext field does not compile until it is copied (and checked) too.
 const CONTEXT_FIELDS: Record<keyof ToolContext, true> = {
-  root: true, fs: true, clock: true, timeBudgetMs: true, maxDepth: true, exclude: true, backend: true,
+  root: true, roots: true, fs: true, clock: true, timeBudgetMs: true, maxDepth: true, exclude: true, backend: true,
   runner: true, rgPath: true, env: true, platform: true, signal: true, countCap: true,
 };
 const CONTEXT_KEYS = Object.keys(CONTEXT_FIELDS) as (keyof ToolContext)[];
@@ -141,12 +161,22 @@ function ownContext(given: ToolContext): ToolContext {
 }
 
 /** The root as `findFiles` reads it, and absolute: a relative root would mean "wherever the host's cwd is". */
-function readWorkspaceRoot(root: unknown, platform: Platform): string {
-  const resolved = readRoot(root, platform);
-  if (!(platform === 'win32' ? path.win32 : path.posix).isAbsolute(root as string)) {
-    throw new FindFileError('FF_INVALID_ROOT', `root must be an absolute path (the workspace root), got ${describe(root)}`, 'root');
-  }
-  return resolved;
+function readWorkspaceRoot(root: unknown, platform: Platform, option: string): string {
+  const paths = platform === 'win32' ? path.win32 : path.posix;
+  // `root` as findFiles reads it (its codes and words); another root with the same checks, named as itself.
+  if (option === 'root') readRoot(root, platform);
+  else if (typeof root !== 'string' || root === '' || root.includes('\0')) throw new FindFileError('FF_INVALID_ROOT', `${option} must be a non-empty string without NUL, got ${describe(root)}`, option);
+  if (!paths.isAbsolute(root as string)) throw new FindFileError('FF_INVALID_ROOT', `${option} must be an absolute path (${option === 'root' ? 'the workspace root' : 'a workspace root'}), got ${describe(root)}`, option);
+  return paths.resolve(root as string);
+}
+
+/** The primary root, then each of `roots` not already listed (a root given twice is one root). */
+function readWorkspaces(primary: string, roots: unknown, platform: Platform, sep: Separator): Workspace[] {
+  if (roots !== undefined && !Array.isArray(roots)) throw invalid('roots', 'an array of absolute paths', roots);
+  const all = [primary, ...((roots as unknown[] | undefined) ?? []).map((root, i) => readWorkspaceRoot(root, platform, `roots[${i}]`))];
+  const same = platform === 'win32' ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase() : (a: string, b: string) => a === b;
+  const unique = all.filter((root, i) => all.findIndex((other) => same(other, root)) === i);
+  return unique.map((root, i) => ({ root, prefix: withSeparator(root, sep), primary: i === 0 }));
 }
 
 /** The settings handed to the search as they are: checked here with the library's own readers, so none reaches the model as a search error. */
@@ -186,28 +216,47 @@ function invalid(option: keyof ToolContext, what: string, value: unknown): FindF
 }
 
 /**
- * The search options every tool call takes from the context, for a search of `root` (native,
- * inside the workspace); `gitignore`: the call applies ignore files (`ToolCall.ignoreFiles`).
+ * The search options every tool call takes from the context, for a search of `scope.root` (native,
+ * inside `scope.workspace`); `gitignore`: the call applies ignore files (`ToolCall.ignoreFiles`).
  */
-export function searchOptions(settings: Settings, root: string, gitignore: boolean) {
+export function searchOptions(settings: Settings, scope: { root: string; workspace: Workspace }, gitignore: boolean) {
   const { ctx } = settings;
+  const env = settings.workspaces.length > 1 ? pathOutside(settings, ctx.env ?? process.env) : ctx.env;
   return {
-    root,
+    root: scope.root,
     gitignore,
     platform: settings.platform,
     timeBudgetMs: settings.timeBudgetMs,
     exclude: settings.exclude,
     backend: settings.backend,
     // ripgrep is never run from inside the workspace (a planted node_modules/.bin/rg).
-    workspace: settings.workspaceRoot,
+    workspace: scope.workspace.root,
     ...(settings.fsInjected ? { fs: settings.fs } : {}),
     ...(settings.clock === undefined ? {} : { clock: settings.clock }),
     ...(settings.maxDepth === undefined ? {} : { maxDepth: settings.maxDepth }),
     ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     ...(ctx.runner === undefined ? {} : { runner: ctx.runner }),
     ...(ctx.rgPath === undefined ? {} : { rgPath: ctx.rgPath }),
-    ...(ctx.env === undefined ? {} : { env: ctx.env }),
+    ...(env === undefined ? {} : { env }),
   };
+}
+
+/**
+ * The environment with no PATH entry inside any workspace root: the library keeps ripgrep out of
+ * the searched workspace (comparing real paths too); this keeps it out of the other roots, as
+ * written. (A PATH entry that is a link into another root is not caught here.)
+ */
+function pathOutside(settings: Settings, env: Env): Env {
+  const paths = settings.platform === 'win32' ? path.win32 : path.posix;
+  const same = settings.platform === 'win32' ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase() : (a: string, b: string) => a === b;
+  const inside = (dir: string) => settings.workspaces.some((w) => same(paths.resolve(dir), w.root) || same(paths.resolve(dir).slice(0, w.prefix.length), w.prefix));
+  const out: Record<string, string | undefined> = { ...env };
+  for (const key of Object.keys(out)) {
+    // Windows names it Path (any case): every spelling is filtered.
+    if (key.toUpperCase() !== 'PATH' || typeof out[key] !== 'string') continue;
+    out[key] = out[key]!.split(paths.delimiter).filter((dir) => dir === '' || !paths.isAbsolute(dir) || !inside(dir)).join(paths.delimiter);
+  }
+  return out;
 }
 
 /** The page size: the model's `limit`, or the default, never above `MAX_LIMIT`. */

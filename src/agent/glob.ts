@@ -60,7 +60,7 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
       wording: { emptyHeadline: noFilesHeadline(pattern, scope.root), scope: globScope(pattern, scope.root), unit: 'file', subject: `matching ${JSON.stringify(pattern)}` },
       search: () =>
         findFiles({
-          ...searchOptions(settings, scope.root, ignoreFiles),
+          ...searchOptions(settings, scope, ignoreFiles),
           pattern,
           ...(caseSensitive === undefined ? {} : { caseSensitive }),
           maxResults: settings.countCap,

@@ -135,7 +135,7 @@ function contentOptions({ input, settings, scope, ignoreFiles }: ToolCall<GrepIn
   // A file as the path: its name, anchored at its directory, is the only pattern (the name holds no glob syntax).
   const include = scope.file === undefined ? input.include : `./${scope.file}`;
   return {
-    ...searchOptions(settings, scope.root, ignoreFiles),
+    ...searchOptions(settings, scope, ignoreFiles),
     query,
     mode: regex ? 'regex' : 'literal',
     caseSensitive: input.case_sensitive ?? 'smart',
@@ -254,7 +254,7 @@ async function ignoringCase({ input, toWorkspace }: ToolCall<GrepInput>, base: C
 async function byName({ settings, scope, toWorkspace, ignoreFiles }: ToolCall<GrepInput>, glob: string): Promise<Attempt> {
   const what = attemptNames(glob);
   try {
-    const r = await findFiles({ ...searchOptions(settings, scope.root, ignoreFiles), pattern: glob, maxResults: RETRY_CAP });
+    const r = await findFiles({ ...searchOptions(settings, scope, ignoreFiles), pattern: glob, maxResults: RETRY_CAP });
     const examples = r.matches.slice(0, EXAMPLES).map(toWorkspace);
     return { what, total: totalOf(r.matchedCount, r.complete, r.incompleteReasons), complete: r.complete, reasons: r.incompleteReasons, examples, unit: 'file' };
   } catch (error) {

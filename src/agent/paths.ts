@@ -2,11 +2,12 @@
  * Workspace confinement: turns the model's `path` into a search root inside the workspace, or a
  * refusal. The rules:
  *
- * - No path (or `.`) is the workspace root itself.
+ * - No path (or `.`) is the workspace root itself (the context's `root`, the primary one).
  * - `\` is read as a separator on every platform: a model that writes `..\..\etc` means to climb.
  * - A relative path is resolved segment by segment; one `..` too many is refused.
- * - An absolute path (`/x`, `C:\x`, `\\server\share`) is accepted only when it lies inside the
- *   workspace; a drive-relative `C:x`, or a drive letter on a POSIX workspace, is refused.
+ * - An absolute path (`/x`, `C:\x`, `\\server\share`) is accepted only when it lies inside a
+ *   workspace root (the primary one first, then the context's `roots` in order); a drive-relative
+ *   `C:x`, or a drive letter on a POSIX workspace, is refused. A relative path is the primary's.
  * - Every component below the workspace root is `lstat`ed: a symbolic link (or junction) is refused,
  *   since the search root is opened even when it is a link and could lead anywhere. A component that
  *   cannot be `lstat`ed for another reason than absence is left to the search, which reports it.
@@ -15,14 +16,16 @@ import * as path from 'node:path';
 import type { FsLike, StatsLike } from '../fs.js';
 import { nativePath } from '../paths.js';
 import { errorCodeOf } from '../result.js';
-import type { Settings } from './context.js';
+import type { Settings, Workspace } from './context.js';
 
 /** A search root inside the workspace. */
 export interface Scope {
   ok: true;
   /** Native absolute path. */
   root: string;
-  /** Workspace-relative with `/`; `''` for the workspace root. */
+  /** The workspace root it lies in. */
+  workspace: Workspace;
+  /** Relative to `workspace.root`, with `/`; `''` for the workspace root itself. */
   rel: string;
   /** The `path` named a file in `root` (grep only): this is its name, and only it is searched. */
   file?: string;
@@ -46,28 +49,33 @@ export interface Refusal {
   kind: RefusalKind;
   /** The model's `path`, as given. */
   input: string;
-  /** Workspace-relative: the link met, the file met, or the deepest directory that exists. */
+  /** As answers show paths (displayPath): the link met, the file met, or the deepest directory that exists. */
   at: string;
+  /** The native path of `at`. */
+  atNative: string;
+  /** The workspace root the path was resolved against (the primary one for a path outside them all). */
+  workspace: Workspace;
 }
 
 export async function resolveScope(settings: Settings, input: string | undefined, acceptFile = false): Promise<Scope | Refusal> {
-  const { workspaceRoot, platform } = settings;
-  const paths = platform === 'win32' ? path.win32 : path.posix;
-  if (input === undefined || input === '' || input === '.') return { ok: true, root: workspaceRoot, rel: '' };
-  const refuse = (kind: RefusalKind, at = ''): Refusal => ({ ok: false, kind, input, at });
+  const { platform } = settings;
+  const primary = settings.workspaces[0]!;
+  if (input === undefined || input === '' || input === '.') return { ok: true, root: primary.root, workspace: primary, rel: '' };
+  let workspace = primary;
+  const refuse = (kind: RefusalKind, at = ''): Refusal => ({ ok: false, kind, input, at: displayPath(settings, workspace, at), atNative: nativeIn(settings, workspace, at), workspace });
   if (input.includes('\0')) return refuse('nul');
   const slashed = input.replace(/\\/g, '/');
   let relative: string;
   if (/^[A-Za-z]:/.test(slashed)) {
     // `C:x` means "the current directory of drive C": not a place the model can know.
     if (platform !== 'win32' || !/^[A-Za-z]:\//.test(slashed)) return refuse('drive');
-    const inside = containedPath(paths, workspaceRoot, slashed);
+    const inside = containingWorkspace(settings, slashed);
     if (inside === undefined) return refuse('absolute-outside');
-    relative = inside;
+    [workspace, relative] = inside;
   } else if (slashed.startsWith('/')) {
-    const inside = containedPath(paths, workspaceRoot, platform === 'win32' ? input : slashed);
+    const inside = containingWorkspace(settings, platform === 'win32' ? input : slashed);
     if (inside === undefined) return refuse('absolute-outside');
-    relative = inside;
+    [workspace, relative] = inside;
   } else {
     relative = slashed;
   }
@@ -81,29 +89,50 @@ export async function resolveScope(settings: Settings, input: string | undefined
       segments.push(segment);
     }
   }
-  if (segments.length === 0) return { ok: true, root: workspaceRoot, rel: '' };
+  const scopeOf = (rel: string, file?: string): Scope => ({ ok: true, root: nativeIn(settings, workspace, rel), workspace, rel, ...(file === undefined ? {} : { file }) });
   for (let i = 0; i < segments.length; i++) {
     const rel = segments.slice(0, i + 1).join('/');
-    const { stats, code } = await lstat(settings.fs, workspaceNative(settings, rel));
+    const { stats, code } = await lstat(settings.fs, nativeIn(settings, workspace, rel));
     if (code === 'ENOENT' || code === 'ENOTDIR') return refuse('not-found', segments.slice(0, i).join('/'));
     // Unreadable for another reason: the search itself will meet it and report it as skipped.
     if (stats === undefined) break;
     if (stats.isSymbolicLink()) return refuse('link', rel);
     const last = i === segments.length - 1;
     // grep may search one file: its directory is the root, its name the only pattern (when a glob reads it as itself).
-    if (last && acceptFile && stats.isFile() && !GLOB_SYNTAX.test(segments[i]!)) {
-      const parent = segments.slice(0, i).join('/');
-      return { ok: true, root: workspaceNative(settings, parent), rel: parent, file: segments[i]! };
-    }
+    if (last && acceptFile && stats.isFile() && !GLOB_SYNTAX.test(segments[i]!)) return scopeOf(segments.slice(0, i).join('/'), segments[i]!);
     if (!stats.isDirectory()) return refuse(last ? 'not-directory' : 'not-found', last ? rel : segments.slice(0, i).join('/'));
   }
-  const rel = segments.join('/');
-  return { ok: true, root: workspaceNative(settings, rel), rel };
+  return scopeOf(segments.join('/'));
 }
 
-/** The native path of a workspace-relative one (`''`: the workspace root itself). */
-export function workspaceNative(settings: Settings, rel: string): string {
-  return rel === '' ? settings.workspaceRoot : nativePath(settings.workspacePrefix, settings.sep, rel);
+/** The native path of a path relative to a workspace root (`''`: the root itself). */
+function nativeIn(settings: Settings, workspace: Workspace, rel: string): string {
+  return rel === '' ? workspace.root : nativePath(workspace.prefix, settings.sep, rel);
+}
+
+/**
+ * A path relative to a workspace root as answers show it: relative to the primary root, with `/`;
+ * absolute and native under another root, so the model can pass it back as a `path` unchanged.
+ */
+export function displayPath(settings: Settings, workspace: Workspace, rel: string): string {
+  return workspace.primary ? rel : nativeIn(settings, workspace, rel);
+}
+
+/** The native path of a path as answers show it (displayPath). */
+export function workspaceNative(settings: Settings, shown: string): string {
+  const paths = settings.platform === 'win32' ? path.win32 : path.posix;
+  // Only a path under another root is shown absolute: a primary-relative one never is.
+  return paths.isAbsolute(shown) ? shown : nativeIn(settings, settings.workspaces[0]!, shown);
+}
+
+/** The first workspace root holding an absolute path, and the path relative to it. */
+function containingWorkspace(settings: Settings, absolute: string): [Workspace, string] | undefined {
+  const paths = settings.platform === 'win32' ? path.win32 : path.posix;
+  for (const workspace of settings.workspaces) {
+    const inside = containedPath(paths, workspace.root, absolute);
+    if (inside !== undefined) return [workspace, inside];
+  }
+  return undefined;
 }
 
 /** The workspace-relative form of an absolute path, or undefined when it lies outside. */

@@ -17,7 +17,3 @@ export function queryText(query: string, regex: boolean): string {
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
-
-export function baseName(rel: string): string {
-  return rel.slice(rel.lastIndexOf('/') + 1);
-}

@@ -28,7 +28,7 @@ import { escapeText } from '../text-escape.js';
 import { MAX_LIMIT } from './context.js';
 import type { RefusalKind } from './paths.js';
 import { describeReason, isCoverageGap, nextStep, reasonLabels, statedReasons, type Gaps } from './text-reasons.js';
-import { LISTED_PATHS, baseName, count, queryText, quote } from './text-words.js';
+import { LISTED_PATHS, count, queryText, quote } from './text-words.js';
 
 /** How many matches exist, as far as the search knows. */
 export interface Total {
@@ -267,15 +267,23 @@ export function cutLinesNote(maxLineChars: number): string {
 
 // ---- Refusals and errors ----
 
-export function refusalText(kind: RefusalKind, input: string, at: string, root: string): string {
+/**
+ * Why a `path` was refused. `root`: the workspace root the path was resolved against; `roots`: all
+ * of them, the primary first (one, for most hosts).
+ */
+export function refusalText(kind: RefusalKind, input: string, at: string, root: string, roots: readonly string[] = [root]): string {
   const p = quote(input);
   const workspaceRoot = escapeText(root);
-  const advice = `Only the workspace root ${workspaceRoot} can be searched: give a path relative to it (for example "src"), or omit path to search all of it.`;
+  const [primary, ...others] = roots.map(escapeText);
+  const advice =
+    others.length === 0
+      ? `Only the workspace root ${workspaceRoot} can be searched: give a path relative to it (for example "src"), or omit path to search all of it.`
+      : `Only the workspace roots ${[primary, ...others].join(', ')} can be searched: give a path relative to ${primary} (for example "src"), an absolute path inside one of them, or omit path to search ${primary}.`;
   switch (kind) {
     case 'nul':
       return `Refused: path ${p} holds a NUL byte. ${advice}`;
     case 'absolute-outside':
-      return `Refused: path ${p} is outside the workspace root ${workspaceRoot}. ${advice}`;
+      return `Refused: path ${p} is outside ${others.length === 0 ? `the workspace root ${workspaceRoot}` : 'every workspace root'}. ${advice}`;
     case 'climbs-out':
       return `Refused: path ${p} climbs out of the workspace root ${workspaceRoot} with "..". ${advice}`;
     case 'drive':
@@ -285,8 +293,19 @@ export function refusalText(kind: RefusalKind, input: string, at: string, root: 
     case 'not-found':
       return `Path ${p} does not exist under the workspace root ${workspaceRoot}.`;
     case 'not-directory':
-      return `Path ${p} is a file, not a directory. To find it, search with pattern ${quote(baseName(at))}${at.includes('/') ? ` and path ${quote(at.slice(0, at.lastIndexOf('/')))}` : ''}.`;
+      return `Path ${p} is a file, not a directory. To find it, search with pattern ${quote(at.slice(lastSeparator(at) + 1))}${dirOf(at) === undefined ? '' : ` and path ${quote(dirOf(at)!)}`}.`;
   }
+}
+
+/** Where the last segment of a path as answers show it starts: after its last `/`, or `\\` too in an absolute Windows path. */
+function lastSeparator(shown: string): number {
+  return /^([A-Za-z]:)?\\/.test(shown) ? Math.max(shown.lastIndexOf('/'), shown.lastIndexOf('\\')) : shown.lastIndexOf('/');
+}
+
+/** The directory part of a path as answers show it, if it has one. */
+function dirOf(shown: string): string | undefined {
+  const cut = lastSeparator(shown);
+  return cut < 0 ? undefined : shown.slice(0, cut);
 }
 
 export function invalidInputText(tool: 'glob' | 'grep', problems: readonly string[]): string {

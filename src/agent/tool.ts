@@ -131,7 +131,7 @@ export async function answerCall<T extends ToolName, I, R extends SearchOutcome,
   const scope = await resolveScope(settings, path, definition.acceptsFile === true);
   if (!scope.ok) return refusalAnswer(tool, settings, scope);
   const ignoreFiles = respect && canReadIgnoreFiles(settings.fs);
-  const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(scope), sort, limit, ignoreFiles };
+  const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(settings, scope), sort, limit, ignoreFiles };
   const run = definition.start(call);
   let result: R;
   try {

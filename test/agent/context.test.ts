@@ -33,6 +33,7 @@ type Row = [value: unknown, code: string];
 // A record, so a new ToolContext field does not compile until it has a row here.
 const BAD: Record<keyof ToolContext, Row> = {
   root: ['relative/dir', 'FF_INVALID_ROOT'],
+  roots: ['/not/an/array', 'FF_INVALID_OPTION'],
   fs: [{ readdir() {} }, 'FF_INVALID_OPTION'],
   clock: [{ now: 5 }, 'FF_INVALID_OPTION'],
   timeBudgetMs: ['x', 'FF_INVALID_LIMIT'],

@@ -422,7 +422,7 @@ describe('symlinks whose name matches', () => {
   it('policyOf puts the link paths in workspace terms when given the search scope', () => {
     const settings = readContext({ root: '/w', platform: 'posix' });
     const counts = { excludedCount: 0, symlinkSkipped: 1, linkMatches: ['python3'], linkMatchedCount: 1, linksExamined: true, ignoredCount: 0, backend: 'walker' as const };
-    expect(policyOf(settings, counts, workspacePath({ ok: true, rel: 'bin', root: '/w/bin' })).links).toEqual({ paths: ['bin/python3'], count: 1, examined: true });
+    expect(policyOf(settings, counts, workspacePath(settings, { ok: true, rel: 'bin', root: '/w/bin', workspace: settings.workspaces[0]! })).links).toEqual({ paths: ['bin/python3'], count: 1, examined: true });
     expect(policyOf(settings, { excludedCount: 0, symlinkSkipped: 0, ignoredCount: 0, backend: 'walker' })).not.toHaveProperty('links'); // content search: no link facts
   });
 });
