@@ -143,8 +143,19 @@ function literalReading(p: string, raw: string, flavor: GlobFlavor, option: stri
   const forFiles = !text.endsWith('/');
   const anchor = isAnchored(text) ? '/' : '';
   const body = unanchored(forFiles ? text : text.slice(0, -1));
-  const escaped = flavor.platform === 'win32' ? body.replace(/[*?[(]/g, '[$&]') : body.replace(/[\\*?[(]/g, '\\$&');
-  return anchor + escaped + (forFiles ? '' : '/');
+  return anchor + exactGlob(body, flavor.platform, false)! + (forFiles ? '' : '/');
+}
+
+/**
+ * A glob that matches exactly `text` (a name or a `/` path): what a glob reads as syntax escaped,
+ * with a backslash on POSIX and, on win32 (where `\` is a separator), as a one-character class
+ * (`[[]`, `[(]`: a `(` escaped also ends any extglob). `braces`: the glob is yet to be
+ * brace-expanded, so a `{` must not start an expansion either; on win32 a brace expression
+ * cannot be escaped, and a text that holds one has no exact glob (undefined).
+ */
+export function exactGlob(text: string, platform: Platform, braces: boolean): string | undefined {
+  if (platform === 'win32') return braces && /\{.*(,|\.\.).*\}/s.test(text) ? undefined : text.replace(/[*?[(]/g, '[$&]');
+  return text.replace(braces ? /[\\*?[({]/g : /[\\*?[(]/g, '\\$&');
 }
 
 /** Normalises `pattern` or `exclude`: one string or a non-empty array of strings, into alternatives. */

@@ -14,6 +14,7 @@ import { searchContent } from '../content/search.js';
 import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
 import { FindFileError } from '../errors.js';
+import { exactGlob } from '../patterns.js';
 import { findFiles } from '../find.js';
 import { statSizes, totalOf, type ErrorMetadata } from './answer.js';
 import { MAX_CONTEXT_LINES, searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
@@ -132,8 +133,8 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
 
 function contentOptions({ input, settings, scope, ignoreFiles }: ToolCall<GrepInput>): ContentOptions {
   const { query, regex = false } = input;
-  // A file as the path: its name, anchored at its directory, is the only pattern (the name holds no glob syntax).
-  const include = scope.file === undefined ? input.include : `./${scope.file}`;
+  // A file as the path: its name, escaped and anchored at its directory, is the only pattern (paths.ts made sure it can be escaped).
+  const include = scope.file === undefined ? input.include : `./${exactGlob(scope.file, settings.platform, true)!}`;
   return {
     ...searchOptions(settings, scope, ignoreFiles),
     query,

@@ -15,6 +15,7 @@
 import * as path from 'node:path';
 import type { FsLike, StatsLike } from '../fs.js';
 import { nativePath } from '../paths.js';
+import { exactGlob } from '../patterns.js';
 import { errorCodeOf } from '../result.js';
 import type { Settings, Workspace } from './context.js';
 
@@ -30,9 +31,6 @@ export interface Scope {
   /** The `path` named a file in `root` (grep only): this is its name, and only it is searched. */
   file?: string;
 }
-
-/** Names a glob would read as more than themselves: such a file cannot be grep's target by name. */
-const GLOB_SYNTAX = /[*?[\]{}()\\!@+|]/;
 
 export type RefusalKind =
   | 'nul'
@@ -98,8 +96,8 @@ export async function resolveScope(settings: Settings, input: string | undefined
     if (stats === undefined) break;
     if (stats.isSymbolicLink()) return refuse('link', rel);
     const last = i === segments.length - 1;
-    // grep may search one file: its directory is the root, its name the only pattern (when a glob reads it as itself).
-    if (last && acceptFile && stats.isFile() && !GLOB_SYNTAX.test(segments[i]!)) return scopeOf(segments.slice(0, i).join('/'), segments[i]!);
+    // grep may search one file: its directory is the root, its name (escaped) the only pattern.
+    if (last && acceptFile && stats.isFile() && exactGlob(segments[i]!, platform, true) !== undefined) return scopeOf(segments.slice(0, i).join('/'), segments[i]!);
     if (!stats.isDirectory()) return refuse(last ? 'not-directory' : 'not-found', last ? rel : segments.slice(0, i).join('/'));
   }
   return scopeOf(segments.join('/'));

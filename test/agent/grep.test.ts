@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { grepTool, type GrepMetadata, type GrepToolResult } from '../../src/agent/index.js';
-import type { Tree } from '../helpers/memfs.js';
+import { FakeClock, asFs, buildVolume, win32Fs, type Tree } from '../helpers/memfs.js';
 import { W, workspace } from '../helpers/agent.js';
 
 const tree: Tree = {
@@ -327,11 +327,32 @@ describe('a file as the path', () => {
     expect((await grepTool({ query: 'needle', path: 'top.ts' }, workspace(code))).content).toBe('top.ts:1:1: needle');
   });
 
-  it('a name a glob would read as more than itself, and glob with a file as the path, are still refused with the way to find it', async () => {
-    const odd = await grepTool({ query: 'needle', path: 'src/x[1].ts' }, workspace(code));
-    expect(odd).toMatchObject({ isError: true, metadata: { error: { code: 'path-not-directory' } } });
+  it('a name a glob would read as more than itself is searched exactly, and only it; glob with a file as the path is still refused', async () => {
+    // Each name beside the file its unescaped glob would also match (or expand to).
+    const odd: Tree = {
+      'x[1].ts': 'needle\n', 'x1.ts': 'needle\n', 'a*b.ts': 'needle\n', 'aXb.ts': 'needle\n', 'b{1,2}.ts': 'needle\n', 'b1.ts': 'needle\n',
+      '@(z).ts': 'needle\n', 'z.ts': 'needle\n', 'back\\slash.ts': 'needle\n', 'backslash.ts': 'needle\n', '!(n).ts': 'needle\n', 'm.ts': 'needle\n',
+    };
+    for (const name of ['x[1].ts', 'a*b.ts', 'b{1,2}.ts', '@(z).ts', '!(n).ts']) {
+      const result = await grepTool({ query: 'needle', path: `d/${name}` }, workspace({ d: odd }));
+      expect(result.content).toBe(`d/${name}:1:1: needle`);
+      expect(ok(result).result.filesSearched).toBe(1);
+    }
     const { globTool } = await import('../../src/agent/index.js');
     const glob = await globTool({ pattern: '*', path: 'src/a.ts' }, workspace(code));
     expect(glob).toMatchObject({ isError: true, metadata: { error: { code: 'path-not-directory' } } });
+  });
+
+  it('on Windows too (a class, not a backslash, escapes there); a brace expression, which cannot be escaped there, is refused with the way to find it', async () => {
+    const odd: Tree = { 'x[1].ts': 'needle\n', 'x1.ts': 'needle\n', 'p(1).ts': 'needle\n', 'b{1,2}.ts': 'needle\n', 'b1.ts': 'needle\n' };
+    const ctx = () => ({ root: 'C:\\w', fs: win32Fs(asFs(buildVolume({ d: odd }, '/C/w'))), platform: 'win32' as const, clock: new FakeClock() });
+    for (const name of ['x[1].ts', 'p(1).ts']) {
+      const result = await grepTool({ query: 'needle', path: `d\\${name}` }, ctx());
+      expect(result.content).toBe(`d/${name}:1:1: needle`);
+      expect(ok(result).result.filesSearched).toBe(1);
+    }
+    const braces = await grepTool({ query: 'needle', path: 'd\\b{1,2}.ts' }, ctx());
+    expect(braces).toMatchObject({ isError: true, metadata: { error: { code: 'path-not-directory' } } });
+    expect(braces.content).toBe('Path "d\\\\b{1,2}.ts" is a file, not a directory. To find it, search with pattern "b{1,2}.ts" and path "d".');
   });
 });

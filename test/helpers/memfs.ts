@@ -132,5 +132,7 @@ export function win32Fs(base: FsLike): FsLike {
     readdirSync: (p, o) => base.readdirSync(toPosix(p), o),
     lstat: (p, cb) => base.lstat(toPosix(p), cb),
     lstatSync: (p) => base.lstatSync(toPosix(p)),
+    // Content search opens files by path; reads go by descriptor.
+    ...(base.open === undefined ? {} : { open: (p: string, flags: string | number, cb: Parameters<NonNullable<FsLike['open']>>[2]) => base.open!(toPosix(p), flags, cb), read: base.read, close: base.close }),
   };
 }
