@@ -12,6 +12,8 @@
  *   left either);
  * - ripgrep could not enter the root, its cwd, and found nothing (`root-unreadable`): the walker
  *   gives the same skipped root, or lists what a `r--` root shows;
+ * - file listing only: `type` other than files (`entry-types`), or a size or time filter, `sort:
+ *   'mtime'` or `stats` (`metadata`): `rg --files` lists regular files and no metadata;
  * - file listing only: ripgrep's answer was complete and empty (`links-unexamined`). `rg --files`
  *   never lists symlinks, so its empty answer cannot name a matching link (`/usr/bin/python3`);
  *   the walker, in the time left, can. An answer with a match keeps ripgrep's.
@@ -20,11 +22,15 @@ import { FindFileError } from './errors.js';
 import { Deadline } from './limits.js';
 import type { BackendOption } from './options.js';
 import type { FindPlan, SearchPlan } from './plan/search-plan.js';
+import { walkerOnlyReason } from './plan/select.js';
 import type { FallbackReason, FindResult, FindSummary, RecoveryEvent, RecoveryInfo, SkippedEntry } from './result.js';
 import type { ResolvedRipgrep } from './rg/resolve.js';
 
 /** The file search's two engines, for `findFiles`. */
 export async function runFileBackend(plan: FindPlan, walk: (plan: FindPlan) => Promise<FindResult>, format: (rel: string) => string): Promise<FindResult> {
+  // `rg --files` lists regular files without metadata: forced ripgrep was refused by the plan.
+  const walkerOnlyFor = walkerOnlyReason(plan.scope.select, plan.query);
+  if (walkerOnlyFor !== undefined && plan.backend.backend === 'auto') return withReason(await walk(plan), walkerOnlyFor);
   return chooseBackend(plan, {
     walker: walk,
     ripgrep: async (rg, deadline) => {

@@ -5,12 +5,14 @@
  */
 import { runFileBackend, walkerOnly } from './backend.js';
 import type { FindOptions } from './options.js';
+import { FindFileError } from './errors.js';
 import { buildFindPlan, type FindPlan } from './plan/search-plan.js';
+import type { EntryMeta } from './plan/select.js';
 import type { FindProgress, FindResult, FindSummary } from './result.js';
 import { HandOff } from './stream.js';
-import { SortedCollector } from './walk/collector.js';
+import { NewestCollector, SortedCollector } from './walk/collector.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
-import { Walk } from './walk/engine.js';
+import { Walk, type MatchPolicy, type MatchSink } from './walk/engine.js';
 
 /** Root-relative `/` path to what the caller asked for: itself, or a native absolute path. */
 export function buildPathFormatter(plan: FindPlan): (rel: string) => string {
@@ -24,8 +26,57 @@ function summarize(plan: FindPlan, walk: Walk): FindSummary {
   return { ...summary, linkMatches: summary.linkMatches.map(plan.scope.nativePath) };
 }
 
-function toResult(plan: FindPlan, walk: Walk, rels: string[]): FindResult {
-  return { matches: plan.query.absolute ? rels.map(plan.scope.nativePath) : rels, ...summarize(plan, walk) };
+/** The matches a walk collected, in the answer's order, with their metadata when the walk lstat'ed them. */
+interface Collected {
+  rels: string[];
+  metas: EntryMeta[] | undefined;
+}
+
+/** Where a promise or sync walk puts its matches: sorted by path, or the newest kept. */
+interface Collector {
+  add: MatchSink;
+  /** Work to do while the async walk waits for reads. */
+  onIdle?: () => void;
+  collect(): Collected;
+}
+
+/**
+ * The walk's policy for the answer asked: `sort: 'mtime'` counts on past `maxResults` (the N
+ * newest of the whole tree) and lstats every match, as `stats` does.
+ */
+function policyOf(plan: FindPlan): MatchPolicy {
+  const newest = plan.query.sort === 'mtime';
+  return { maxMatches: plan.limits.maxResults, atLimit: newest ? 'count' : 'stop', withMeta: newest || plan.query.stats };
+}
+
+function buildCollector(plan: FindPlan): Collector {
+  if (plan.query.sort === 'mtime') {
+    const newest = new NewestCollector(plan.limits.maxResults);
+    return {
+      add: newest.add,
+      collect: () => {
+        const kept = newest.sorted();
+        return { rels: kept.map((m) => m.rel), metas: kept.map((m) => m.meta) };
+      },
+    };
+  }
+  const sorted = new SortedCollector();
+  return {
+    add: sorted.add,
+    onIdle: sorted.sortPending,
+    collect: () => {
+      const rels = sorted.sorted();
+      return { rels, metas: plan.query.stats ? sorted.metasOf(rels) : undefined };
+    },
+  };
+}
+
+function toResult(plan: FindPlan, walk: Walk, { rels, metas }: Collected): FindResult {
+  const format = buildPathFormatter(plan);
+  const matches = plan.query.absolute ? rels.map(format) : rels;
+  const result: FindResult = { matches, ...summarize(plan, walk) };
+  if (plan.query.stats) result.entries = matches.map((path, i) => ({ path, ...metas![i]! }));
+  return result;
 }
 
 /**
@@ -40,20 +91,20 @@ export async function findFiles(options: FindOptions): Promise<FindResult> {
 
 /** The walker's promise form; the backend calls it for `walker` and for `auto` when it falls back. */
 async function walkAsync(plan: FindPlan): Promise<FindResult> {
-  const collector = new SortedCollector();
-  const walk = new Walk(plan, collector.add);
-  await new AsyncDriver(walk, { onIdle: collector.sortPending }).done;
-  return toResult(plan, walk, collector.sorted());
+  const collector = buildCollector(plan);
+  const walk = new Walk(plan, collector.add, policyOf(plan));
+  await new AsyncDriver(walk, collector.onIdle === undefined ? {} : { onIdle: collector.onIdle }).done;
+  return toResult(plan, walk, collector.collect());
 }
 
 /** `findFiles` without the event loop: the same contract, read by read. Throws where `findFiles` rejects. */
 export function findFilesSync(options: FindOptions): FindResult {
   const plan = buildFindPlan(options);
   const note = walkerOnly(plan.backend.backend, 'findFilesSync');
-  const collector = new SortedCollector();
-  const walk = new Walk(plan, collector.add);
+  const collector = buildCollector(plan);
+  const walk = new Walk(plan, collector.add, policyOf(plan));
   runSync(walk);
-  return { ...toResult(plan, walk, collector.sorted()), ...note };
+  return { ...toResult(plan, walk, collector.collect()), ...note };
 }
 
 /** Matches as they are found, then the summary. */
@@ -89,6 +140,9 @@ const STREAM_CONCURRENCY = 64;
 export function findFilesStream(options: FindOptions): FindStream {
   const plan = buildFindPlan(options, { concurrency: STREAM_CONCURRENCY });
   const note = walkerOnly(plan.backend.backend, 'findFilesStream');
+  // A stream yields in discovery order, paths only: an order or metadata would need the whole walk first.
+  if (plan.query.sort === 'mtime') throw new FindFileError('FF_INVALID_OPTION', 'findFilesStream yields matches as found: use findFiles or findFilesSync for sort "mtime"', 'sort');
+  if (plan.query.stats) throw new FindFileError('FF_INVALID_OPTION', 'findFilesStream yields paths only: use findFiles or findFilesSync for stats', 'stats');
   const format = buildPathFormatter(plan);
   const handOff = new HandOff<string>(STREAM_HIGH_WATER);
   const walk = new Walk(plan, (base, name) => handOff.push(format(base + name)));

@@ -4,6 +4,7 @@
  */
 import type { DirentLike } from './fs.js';
 import type { Clock } from './plan/clock.js';
+import type { EntryTypeOption, SortOption } from './plan/select.js';
 import type { Platform } from './patterns.js';
 import type { RecoveryEvent } from './result.js';
 import type { Env } from './rg/resolve.js';
@@ -11,6 +12,7 @@ import type { ProcessRunner } from './rg/runner.js';
 
 export type { Platform } from './patterns.js';
 export type { Clock } from './plan/clock.js';
+export type { EntryType, EntryTypeOption, SortOption } from './plan/select.js';
 
 /** `walker`: the embedded walk. `ripgrep`: `rg --files` (docs/ripgrep.md). `auto`: ripgrep where it answers as fully, else the walker. */
 export type BackendOption = 'walker' | 'ripgrep' | 'auto';
@@ -40,6 +42,38 @@ export interface FindOptions {
    * search (`FF_IGNORE_FILE`): it was asked for by name. @default []
    */
   ignoreFiles?: string[];
+  /**
+   * The kinds of entry to return: `file` (regular files), `directory`, `symlink` (listed, never
+   * followed), `any` (all three), or a list. Directories match by their root-relative path, as
+   * files do, and are still entered. FIFOs, sockets and devices are never returned. @default 'file'
+   */
+  type?: EntryTypeOption | EntryTypeOption[];
+  /**
+   * Only entries modified after this instant (exclusive): a `Date` or milliseconds since the epoch.
+   * Absolute on purpose: "the last 2 hours" is `Date.now() - 2 * 3600e3`, the caller's wall clock
+   * (the injected `clock` is monotonic, for budgets). One `lstat` per entry that matches the
+   * pattern, none for the others. @default none
+   */
+  modifiedAfter?: Date | number;
+  /** Only entries modified before this instant (exclusive), as `modifiedAfter`. @default none */
+  modifiedBefore?: Date | number;
+  /** Only regular files of at least this many bytes (a size bound leaves out directories and links, as fd). @default none */
+  minSize?: number;
+  /** Only regular files of at most this many bytes, as `minSize`. @default none */
+  maxSize?: number;
+  /**
+   * `path`: sorted by path (UTF-16 code units). `mtime`: newest first, ties by path; with
+   * `maxResults`, the N newest of the whole tree (the walk goes on to the end; more than N is
+   * still `result-limit`). `mtime` costs one `lstat` per match. `findFiles` and `findFilesSync`
+   * only (a stream yields in discovery order). @default 'path'
+   */
+  sort?: SortOption;
+  /**
+   * Also return `entries`: `{ path, type, size, mtimeMs }` for each match, in the order of
+   * `matches`, from the one `lstat` per match the walk makes. `findFiles` and `findFilesSync` only.
+   * @default false
+   */
+  stats?: boolean;
   /** Return at most this many matches; the walk stops when it sees one more. @default unlimited */
   maxResults?: number;
   /** Stop once this many milliseconds (by `clock`) have passed. @default unlimited */

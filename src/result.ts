@@ -104,6 +104,10 @@ export interface RecoveryEvent extends RecoveryInfo {
 
 /** Why the walker answered a search that asked for `auto` (or why ripgrep's answer was replaced). */
 export type FallbackReason =
+  /** `type` asked for directories or symlinks (or no files): `rg --files` lists regular files only. */
+  | 'entry-types'
+  /** A size or time filter, `sort: 'mtime'` or `stats`: ripgrep's listing carries no metadata. */
+  | 'metadata'
   /** No ripgrep executable could be resolved. */
   | 'rg-not-found'
   /** An injected `fs` can only be read by the walker. */
@@ -127,7 +131,7 @@ export type FallbackReason =
   | 'protocol';
 
 export const FALLBACK_REASONS: readonly FallbackReason[] = [
-  'rg-not-found', 'fs-injected', 'max-depth', 'api', 'links-unexamined', 'root-unreadable', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol',
+  'entry-types', 'metadata', 'rg-not-found', 'fs-injected', 'max-depth', 'api', 'links-unexamined', 'root-unreadable', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol',
 ];
 
 /**
@@ -171,6 +175,12 @@ export interface FindSummary {
    * rules itself and does not report what they left out.
    */
   ignoredCount: number;
+  /**
+   * Candidates (their path matches, their kind was asked for) that the metadata filters
+   * (`modifiedAfter`, `modifiedBefore`, `minSize`, `maxSize`) left out. Policy, never a gap; 0
+   * without filters.
+   */
+  filteredCount: number;
   /** True when every directory the pattern could match into was read. */
   complete: boolean;
   /** The first entry of `incompleteReasons`; absent when complete. */
@@ -187,8 +197,21 @@ export interface FindSummary {
 
 /** The answer to a search: what was found, what was not looked at and why, and whether coverage was complete. */
 export interface FindResult extends FindSummary {
-  /** Root-relative paths with `/` separators (native absolute paths with `absolute: true`), sorted. */
+  /** Root-relative paths with `/` separators (native absolute paths with `absolute: true`), sorted (by path, or newest first with `sort: 'mtime'`). */
   matches: string[];
+  /** With `stats: true` only: each match's metadata, in the order of `matches` (`entries[i].path === matches[i]`). */
+  entries?: MatchEntry[];
+}
+
+/** A match with its metadata, from the walk's one `lstat` of it (a link's own, never its target's). */
+export interface MatchEntry {
+  /** As in `matches`. */
+  path: string;
+  type: 'file' | 'directory' | 'symlink';
+  /** Bytes, as lstat gives them (a link: its target text's length). */
+  size: number;
+  /** Modification time, milliseconds since the epoch (fractional where the filesystem has it). */
+  mtimeMs: number;
 }
 
 /** What a read error means for the result. */

@@ -21,6 +21,7 @@ import { isDepthLimited } from '../rg/depth.js';
 import type { Env } from '../rg/resolve.js';
 import type { ProcessRunner } from '../rg/runner.js';
 import { readClock, type Clock } from './clock.js';
+import { FILES_ONLY, readOrder, readSelection, walkerOnlyReason, type EntrySelection, type SortOption } from './select.js';
 import { RG_PATH, checkAbsolutePath, describe as describeValue, checkBackendFs, checkClockShape, checkOptionNames, checkOptionsObject, checkSignal, readEnv, readFs, readBoolean, readChoice, readFunction, readLimit, readRoot, runningPlatform } from './read.js';
 
 /** What a search covers. */
@@ -49,6 +50,8 @@ export interface Scope {
   nativePath: (rel: string) => string;
   /** `gitignore: true`: where the ignore files that apply are (src/walk/ignore.ts); undefined when off. */
   ignore: IgnoreGeometry | undefined;
+  /** The kinds of entry that can match and the metadata filters (src/plan/select.ts); files only, unfiltered, for content search. */
+  select: EntrySelection;
 }
 
 /** The root's place below its outermost parent, for ignore files read in the root's parents. */
@@ -101,9 +104,13 @@ export interface SearchPlan<Q> {
   query: Q;
 }
 
-/** A file search's own part: the form its paths are returned in. */
+/** A file search's own part: the form, order and metadata of its answer. */
 export interface FileQuery {
   absolute: boolean;
+  /** `mtime`: newest first (the walk then lstats every match, and goes on past `maxResults`). */
+  sort: SortOption;
+  /** Return `entries` with each match's type, size and time. */
+  stats: boolean;
 }
 
 export type FindPlan = SearchPlan<FileQuery>;
@@ -111,12 +118,16 @@ export type FindPlan = SearchPlan<FileQuery>;
 export const FIND_OPTION_NAMES: readonly string[] = [
   'root', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreFiles', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
   'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
+  'type', 'modifiedAfter', 'modifiedBefore', 'minSize', 'maxSize', 'sort', 'stats',
 ];
 
 const DEFAULT_CONCURRENCY = 256;
 
 /** The options a file search and a content search share (their own are read by their builders). */
-export type SharedOptions = Omit<FindOptions, 'pattern' | 'absolute' | 'concurrency'> & { pattern?: unknown; concurrency?: number };
+export type SharedOptions = Omit<FindOptions, 'pattern' | 'absolute' | 'concurrency' | 'type' | 'modifiedAfter' | 'modifiedBefore' | 'minSize' | 'maxSize' | 'sort' | 'stats'> & {
+  pattern?: unknown;
+  concurrency?: number;
+};
 
 /** How the two kinds of search read the shared options differently, and what each adds. */
 export interface SharedRules<Q> {
@@ -127,7 +138,9 @@ export interface SharedRules<Q> {
   /** Whether `caseSensitive` is the globs' case (file search) or something else's (content: the query's). */
   globCase: boolean;
   /** Reads the kind's own options (the content query, the output form), after the shared ones. */
-  readQuery(shared: { backend: BackendOption; maxResults: number; fs: FsLike }): Q;
+  readQuery(shared: { backend: BackendOption; maxResults: number; fs: FsLike; select: EntrySelection }): Q;
+  /** The entry types and metadata filters (file search only); absent: files, unfiltered. */
+  readSelection?(): EntrySelection;
 }
 
 /**
@@ -159,6 +172,7 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   const maxDepth = readLimit(options.maxDepth, 'maxDepth');
   const timeBudgetMs = readLimit(options.timeBudgetMs, 'timeBudgetMs');
   const onDirectory = readFunction<NonNullable<WalkSettings['onDirectory']>>(options.onDirectory, 'onDirectory');
+  const select = rules.readSelection?.() ?? FILES_ONLY;
   checkBackendFs(backend.backend, options.fs !== undefined);
   const sep: Separator = platform === 'win32' ? '\\' : '/';
   const rootPrefix = withSeparator(root, sep);
@@ -179,10 +193,11 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
     fsInjected: options.fs !== undefined,
     nativePath: buildNativePath(rootPrefix, sep),
     ignore: gitignore || extraFiles.length > 0 ? { ...buildIgnoreGeometry(root, platform), defaults: gitignore, extraFiles } : undefined,
+    select,
   };
   // Read after the shared options (as before this layer existed): the first reading is the search's first.
   const clock = readClock(options.clock, timeBudgetMs);
-  const query = rules.readQuery({ backend: backend.backend, maxResults, fs });
+  const query = rules.readQuery({ backend: backend.backend, maxResults, fs, select });
   return { scope, limits: { maxResults, timeBudgetMs, clock, signal }, backend, walk: { concurrency, onDirectory }, query };
 }
 
@@ -240,5 +255,18 @@ function readBackendChoice(options: SharedOptions, platform: Platform): BackendC
 export function buildFindPlan(options: FindOptions, defaults: Partial<FindOptions> = {}): FindPlan {
   checkOptionsObject(options);
   const merged = { ...defaults, ...options };
-  return buildSearchPlan(merged, { names: FIND_OPTION_NAMES, globCase: true, readQuery: () => ({ absolute: readBoolean(merged.absolute, 'absolute', false) }) });
+  return buildSearchPlan(merged, {
+    names: FIND_OPTION_NAMES,
+    globCase: true,
+    readSelection: () => readSelection(merged),
+    readQuery: ({ backend, select }) => {
+      const order = readOrder(merged);
+      const why = walkerOnlyReason(select, order);
+      if (backend === 'ripgrep' && why !== undefined) {
+        const what = why === 'entry-types' ? 'lists regular files only' : 'cannot filter or sort by size or time';
+        throw new FindFileError('FF_INVALID_OPTION', `backend "ripgrep" ${what} (rg --files): use "walker" or "auto" for ${why === 'entry-types' ? 'type' : 'these options'}`, 'backend');
+      }
+      return { absolute: readBoolean(merged.absolute, 'absolute', false), ...order };
+    },
+  });
 }

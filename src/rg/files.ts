@@ -98,6 +98,8 @@ function buildResult(
     excludedCount: files.excluded,
     // ripgrep applies the ignore files itself and does not report what they left out.
     ignoredCount: 0,
+    // Never asked of ripgrep: a metadata filter makes the search the walker's (src/backend.ts).
+    filteredCount: 0,
     ...verdictFields(collectReasons(verdict, skipped, unclassified, gaps)),
     stats: { dirsRead: 0, entriesSeen: files.seen, elapsedMs: run.deadline.elapsed(), dirsPeeked: 0 },
     backend: 'ripgrep',

@@ -1,7 +1,8 @@
 /**
  * The sorted answer of a walk: the same tree gives the same \`matches\`, whatever order the reads
- * finished in.
+ * finished in: by path (`SortedCollector`), or newest first (`NewestCollector`).
  */
+import type { EntryMeta } from '../plan/select.js';
 
 /**
  * Collects matches and returns them sorted (the same tree gives the same answer, whatever order
@@ -19,8 +20,11 @@ export class SortedCollector {
   private unsorted: string[][] = [];
   private lastDir = '\0';
   private lastNames: string[] = [];
+  /** `stats: true`: each match's metadata, by path (looked up once the paths are sorted). */
+  private metas: Map<string, EntryMeta> | undefined;
 
-  readonly add = (base: string, name: string): void => {
+  readonly add = (base: string, name: string, meta?: EntryMeta): void => {
+    if (meta !== undefined) (this.metas ??= new Map()).set(base + name, meta);
     if (base !== this.lastDir) {
       this.lastDir = base;
       let names = this.byDir.get(base);
@@ -63,5 +67,49 @@ export class SortedCollector {
     }
     while (open.length > 0) flush(open.pop()!);
     return out;
+  }
+
+  /** The metadata of sorted paths, in their order (every match has one when the walk gave any). */
+  metasOf(rels: readonly string[]): EntryMeta[] {
+    return rels.map((rel) => this.metas!.get(rel)!);
+  }
+}
+
+/** A match newest first: its path and metadata. */
+export interface DatedMatch {
+  rel: string;
+  meta: EntryMeta;
+}
+
+/** Newest first; equal times by path (UTF-16 code units), so the same tree gives the same answer. */
+function newestFirst(a: DatedMatch, b: DatedMatch): number {
+  return b.meta.mtimeMs - a.meta.mtimeMs || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0);
+}
+
+/**
+ * Keeps the `limit` newest matches of the whole walk (`sort: 'mtime'`; the walk counts past the
+ * limit and hands every match here). Perf: memory stays at about twice the limit: once the list
+ * holds `2 * limit + 1024`, it is sorted and cut to the newest `limit`. That is exact: a match cut
+ * then already had `limit` newer ones (by the same total order), so it cannot be among the newest
+ * `limit` at the end.
+ */
+export class NewestCollector {
+  private items: DatedMatch[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  readonly add = (base: string, name: string, meta?: EntryMeta): void => {
+    this.items.push({ rel: base + name, meta: meta! });
+    if (this.items.length >= 2 * this.limit + 1024) this.trim();
+  };
+
+  sorted(): DatedMatch[] {
+    this.trim();
+    return this.items;
+  }
+
+  private trim(): void {
+    this.items.sort(newestFirst);
+    if (this.items.length > this.limit) this.items.length = this.limit;
   }
 }

@@ -11,9 +11,13 @@ import { rootError } from '../errors.js';
 import { REPLACEMENT_CHAR, type DirentLike, type StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
-import { MAX_LINK_MATCHES, ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
+import type { EntryType } from '../plan/select.js';
+import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
+import { MatchTaker, type MatchPolicy, type MatchSink } from './matches.js';
 import { WalkRules } from './rules.js';
+
+export type { MatchPolicy, MatchSink } from './matches.js';
 
 /** A directory the walk has decided to list. */
 export interface DirTask {
@@ -37,12 +41,6 @@ export interface DirTask {
 /** Entries whose type the filesystem did not report; the driver lstats them. */
 export type UnknownEntries = string[] | undefined;
 
-/**
- * Receives each match as its directory's root-relative path (ending in `/`, `''` for the root)
- * and its name. Perf: the walk never joins the two unless the pattern needs the whole path.
- */
-export type MatchSink = (base: string, name: string) => void;
-
 /** How often, in entries, a large directory checks the clock and the signal. */
 const CHECK_EVERY = 256;
 
@@ -51,17 +49,13 @@ export class Walk {
   /** The budget, from the walk's start. */
   readonly deadline: Deadline;
   private readonly rules: WalkRules;
-  private readonly maxMatches: number;
   private readonly queue: DirTask[] = [];
   private head = 0;
   private readonly reasons = new ReasonLog();
   private readonly skipped: SkippedEntry[] = [];
-  private readonly onMatch: MatchSink;
-  private matchedCount = 0;
-  private symlinkSkipped = 0;
-  /** Root-relative paths of matching links, the first `MAX_LINK_MATCHES` met. */
-  private readonly linkMatches: string[] = [];
-  private linkMatchedCount = 0;
+  private readonly matches: MatchTaker;
+  /** Directories of the task being judged that are candidates waiting for their lstat (already queued). */
+  private statDirs: Set<string> | undefined;
   private excludedCount = 0;
   private ignoredCount = 0;
   private dirsRead = 0;
@@ -69,13 +63,13 @@ export class Walk {
   private entriesSeen = 0;
 
   /**
-   * `maxMatches`: matches to return before the walk stops (`result-limit`): the plan's
+   * `policy`: a number is the matches to return before the walk stops (`result-limit`): the plan's
    * `maxResults` for a file search; content search counts hits, not files, so its walk has none.
    */
-  constructor(plan: SearchPlan<unknown>, onMatch: MatchSink, maxMatches = plan.limits.maxResults) {
+  constructor(plan: SearchPlan<unknown>, onMatch: MatchSink, policy: number | MatchPolicy = plan.limits.maxResults) {
+    const matchPolicy: MatchPolicy = typeof policy === 'number' ? { maxMatches: policy, atLimit: 'stop', withMeta: false } : policy;
     this.plan = plan;
-    this.onMatch = onMatch;
-    this.maxMatches = maxMatches;
+    this.matches = new MatchTaker(plan.scope.select, matchPolicy, onMatch, this.reasons, (path, code) => this.skip(path, code));
     this.rules = new WalkRules(plan.scope);
     this.deadline = new Deadline(plan.limits.clock, plan.limits.timeBudgetMs);
     if (plan.limits.signal?.aborted) this.reasons.stop('aborted');
@@ -175,6 +169,7 @@ export class Walk {
     const base = task.rel;
     let unknown: UnknownEntries;
     let undecodable: Set<string> | undefined;
+    this.statDirs = undefined;
     let i = 0;
     for (; i < entries.length; i++) {
       if (i % CHECK_EVERY === CHECK_EVERY - 1 && this.shouldStop()) break;
@@ -192,22 +187,34 @@ export class Walk {
         }
         undecodable.add(name);
       }
+      // A name that was not valid UTF-8 may not round-trip, and a filter needs metadata: such a
+      // candidate is lstat'ed before it is returned (`acceptStat` then judges it again).
+      const mustStat = maybeUndecodable || this.matches.needsStat;
+      let taken = true;
       if (entry.isFile()) {
         const verdict = rules.file(base, name, task.ignore);
         if (verdict === 'excluded') this.excludedCount++;
         else if (verdict === 'ignored') this.ignoredCount++;
-        else if (verdict === 'match') {
-          // A name that was not valid UTF-8 may not round-trip: lstat it before returning it.
-          if (maybeUndecodable) (unknown ??= []).push(name);
-          else if (!this.addMatch(base, name)) break;
+        else if (verdict === 'match' && this.matches.select.file) {
+          if (mustStat) (unknown ??= []).push(name);
+          else taken = this.matches.add(base, name);
         }
       } else if (entry.isDirectory()) {
-        this.addDir(base + name, name, task.depth + 1, task.ignore);
+        if (this.addDir(base + name, name, task.depth + 1, task.ignore) && rules.isDirectoryMatch(base + name, name)) {
+          if (mustStat) {
+            (this.statDirs ??= new Set()).add(name);
+            (unknown ??= []).push(name);
+          } else taken = this.matches.add(base, name);
+        }
       } else if (entry.isSymbolicLink()) {
-        this.addLink(base, name, task.ignore);
+        if (this.judgeLink(base, name, task.ignore)) {
+          if (mustStat) (unknown ??= []).push(name);
+          else taken = this.matches.add(base, name);
+        }
       } else if (!isSpecialFile(entry)) {
         (unknown ??= []).push(name);
       }
+      if (!taken) break;
     }
     this.entriesSeen += i;
     return this.stopped ? undefined : unknown;
@@ -218,22 +225,26 @@ export class Walk {
     if (this.stopped) return;
     const rel = task.rel + name;
     if (error !== undefined || stats === undefined) {
+      // A candidate that cannot be judged is a gap with its code (a vanished one is not).
       this.skip(rel, addressableCode(errorCodeOf(error), rel));
       return;
     }
+    // A directory candidate was queued with its listing: only its match waited for this answer.
+    if (this.statDirs?.has(name)) return this.matches.take(task.rel, name, 'directory', stats);
     const isDirectory = stats.isDirectory();
-    // Beyond the depth limit nothing is returned, links included: an entry only proves the gap.
+    // Beyond the depth limit nothing is returned: an entry only proves the gap.
     if (task.peek) {
-      if ((isDirectory || stats.isFile()) && this.rules.isBeyondLimit(rel, name, isDirectory, task.ignore)) this.reasons.note('depth-limit');
+      const kind = isDirectory ? 'directory' : stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'symlink' : undefined;
+      if (kind !== undefined && this.rules.isBeyondLimit(rel, name, kind, task.ignore)) this.reasons.note('depth-limit');
     } else if (isDirectory) {
-      this.addDir(rel, name, task.depth + 1, task.ignore);
+      if (this.addDir(rel, name, task.depth + 1, task.ignore) && this.rules.isDirectoryMatch(rel, name)) this.matches.take(task.rel, name, 'directory', stats);
     } else if (stats.isSymbolicLink()) {
-      this.addLink(task.rel, name, task.ignore);
+      if (this.judgeLink(task.rel, name, task.ignore)) this.matches.take(task.rel, name, 'symlink', stats);
     } else {
       const verdict = this.rules.file(task.rel, name, task.ignore);
       if (verdict === 'excluded') this.excludedCount++;
       else if (verdict === 'ignored') this.ignoredCount++;
-      else if (verdict === 'match' && stats.isFile()) this.addMatch(task.rel, name);
+      else if (verdict === 'match' && stats.isFile() && this.matches.select.file) this.matches.take(task.rel, name, 'file', stats);
     }
   }
 
@@ -252,76 +263,72 @@ export class Walk {
 
   /** Live counters, cheap enough to read on every progress tick. */
   progress(): FindProgress {
-    return { dirsRead: this.dirsRead, entriesSeen: this.entriesSeen, matchedCount: this.matchedCount, elapsedMs: this.deadline.elapsed() };
+    return { dirsRead: this.dirsRead, entriesSeen: this.entriesSeen, matchedCount: this.matches.matchedCount, elapsedMs: this.deadline.elapsed() };
   }
 
   /** The summary of everything seen so far. */
   summary(): FindSummary {
     return {
-      matchedCount: this.matchedCount,
+      matchedCount: this.matches.matchedCount,
       skipped: this.skipped,
       skippedCount: this.skipped.length,
-      symlinkSkipped: this.symlinkSkipped,
+      symlinkSkipped: this.matches.symlinkSkipped,
       // Sorted here, as `matches` are: the same tree gives the same list whatever the read timing.
-      linkMatches: [...this.linkMatches].sort(),
-      linkMatchedCount: this.linkMatchedCount,
+      linkMatches: [...this.matches.linkMatches].sort(),
+      linkMatchedCount: this.matches.linkMatchedCount,
       linksExamined: true,
       excludedCount: this.excludedCount,
       ignoredCount: this.ignoredCount,
+      filteredCount: this.matches.filteredCount,
       ...verdictFields(this.reasons.list()),
       stats: { dirsRead: this.dirsRead, entriesSeen: this.entriesSeen, elapsedMs: this.deadline.elapsed(), dirsPeeked: this.dirsPeeked },
       backend: 'walker',
     };
   }
 
-  /** Records a match; false (and the walk stopped) when it is one more than the match limit. */
-  private addMatch(base: string, name: string): boolean {
-    if (this.matchedCount >= this.maxMatches) {
-      this.reasons.stop('result-limit');
-      return false;
-    }
-    this.matchedCount++;
-    this.onMatch(base, name);
-    return true;
-  }
-
-  /** A symlink: never followed, never a match. Counted; named when it matches, up to the cap. Never a limit. */
-  private addLink(base: string, name: string, level: IgnoreLevel | undefined): void {
+  /**
+   * A symlink: never followed. True when it is a candidate (it matches and `type` lists links: the
+   * caller takes it). Otherwise counted in `symlinkSkipped`, and named in `linkMatches` when it
+   * matches, up to the cap; never a limit.
+   */
+  private judgeLink(base: string, name: string, level: IgnoreLevel | undefined): boolean {
     const verdict = this.rules.file(base, name, level);
     if (verdict === 'excluded' || verdict === 'ignored') {
       if (verdict === 'excluded') this.excludedCount++;
       else this.ignoredCount++;
-      return;
+      return false;
     }
-    this.symlinkSkipped++;
-    if (verdict !== 'match') return;
-    this.linkMatchedCount++;
-    if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(base + name);
+    if (verdict === 'match' && this.matches.select.symlink) return true;
+    this.matches.passLink(base + name, verdict === 'match');
+    return false;
   }
 
-  private addDir(rel: string, name: string, depth: number, ignore: IgnoreLevel | undefined): void {
+  /** Queues a directory as its verdict says; false when it is left out (excluded, ignored): it cannot match either. */
+  private addDir(rel: string, name: string, depth: number, ignore: IgnoreLevel | undefined): boolean {
     const verdict = this.rules.directory(rel, name, depth, ignore);
     if (verdict === 'excluded') this.excludedCount++;
     else if (verdict === 'ignored') this.ignoredCount++;
     else if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false, ignore });
     else if (verdict === 'limit' && !this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true, ignore });
+    return verdict !== 'excluded' && verdict !== 'ignored';
   }
 
   private acceptPeek(task: DirTask, entries: DirentLike[]): UnknownEntries {
     // A read issued before another peek proved the point has nothing left to prove.
     if (this.reasons.has('depth-limit')) return undefined;
     this.dirsPeeked++;
+    this.statDirs = undefined;
     let unknown: UnknownEntries;
     for (const entry of entries) {
       const name = entry.name;
       if (this.rules.isHiddenName(name)) continue;
-      const isDirectory = entry.isDirectory();
-      if (isDirectory || entry.isFile()) {
-        if (this.rules.isBeyondLimit(task.rel + name, name, isDirectory, task.ignore)) {
+      const kind: EntryType | undefined = entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'symlink' : undefined;
+      if (kind !== undefined) {
+        if (this.rules.isBeyondLimit(task.rel + name, name, kind, task.ignore)) {
           this.reasons.note('depth-limit');
           return undefined;
         }
-      } else if (!entry.isSymbolicLink() && !isSpecialFile(entry)) {
+      } else if (!isSpecialFile(entry)) {
         (unknown ??= []).push(name);
       }
     }

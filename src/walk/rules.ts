@@ -11,6 +11,7 @@
  */
 import type { Excluder, PathMatcher } from '../patterns.js';
 import type { Scope } from '../plan/search-plan.js';
+import type { EntrySelection, EntryType } from '../plan/select.js';
 import { isIgnored, type IgnoreLevel } from './ignore.js';
 
 /** What a listed file (or symlink) is to the search: `excluded` and `ignored` are left out and counted. */
@@ -59,6 +60,7 @@ export class WalkRules {
   private readonly excluder: Excluder;
   private readonly hidden: boolean;
   private readonly maxDepth: number;
+  private readonly select: EntrySelection;
   /** The root relative to the outermost directory whose ignore files apply (`gitignore: true`). */
   private readonly ignoreRoot: string;
 
@@ -67,6 +69,7 @@ export class WalkRules {
     this.excluder = scope.excluder;
     this.hidden = scope.hidden;
     this.maxDepth = scope.maxDepth;
+    this.select = scope.select;
     // Perf: both are asked of every entry, so each is compiled once for the options at hand.
     this.isHiddenName = scope.hidden ? () => false : (name) => name.charCodeAt(0) === DOT;
     this.ignoreRoot = scope.ignore?.rootDir ?? '';
@@ -83,12 +86,27 @@ export class WalkRules {
     return depth < this.maxDepth ? 'read' : 'limit';
   }
 
-  /** In a directory at the depth limit: true when this entry proves that a match may lie beyond it. */
-  isBeyondLimit(rel: string, name: string, isDirectory: boolean, level?: IgnoreLevel): boolean {
+  /**
+   * `type` includes directories and this one (not excluded or ignored: `directory` said so) matches
+   * by its root-relative path, as a file would. Whether it is entered is `directory`'s answer,
+   * independently: a directory can match and be read.
+   */
+  isDirectoryMatch(rel: string, name: string): boolean {
+    return this.select.directory && this.matcher.matches(rel, name);
+  }
+
+  /**
+   * In a directory at the depth limit: true when this entry proves that a match may lie beyond it:
+   * a directory the patterns could enter (or that would itself match), or an entry of a kind asked
+   * for that matches. Metadata filters are not checked here (nothing is lstat'ed in a peek): an
+   * entry that might pass them is enough to say `depth-limit`.
+   */
+  isBeyondLimit(rel: string, name: string, kind: EntryType, level?: IgnoreLevel): boolean {
+    const isDirectory = kind === 'directory';
     if (this.excluder.active && this.excluder.isExcluded(rel, name, isDirectory)) return false;
     if (this.isIgnoredAt(level, rel, isDirectory)) return false;
-    if (isDirectory) return !this.matcher.prunes || this.matcher.couldMatchInside(rel);
-    return this.matcher.matches(rel, name);
+    if (isDirectory) return !this.matcher.prunes || this.matcher.couldMatchInside(rel) || this.isDirectoryMatch(rel, name);
+    return this.select[kind] && this.matcher.matches(rel, name);
   }
 
   /** A later name that decodes like an earlier one: it can never be opened (src/walk/engine.ts). */

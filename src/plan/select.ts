@@ -1,0 +1,122 @@
+/**
+ * What a file search returns, read once: the kinds of entry that may match (`type`), the metadata
+ * filters (`modifiedAfter`, `modifiedBefore`, `minSize`, `maxSize`), the order (`sort`) and
+ * whether each match carries its metadata (`stats`). Compiled into one `EntrySelection` (in the
+ * plan's scope: what is searched) and the file query's `sort` and `stats` (how it is returned).
+ *
+ * Times are absolute (a `Date` or epoch milliseconds): "changed in the last 2 hours" is the
+ * caller's arithmetic on the wall clock (the CLI's `--changed-within 2h`). The plan's `clock` is
+ * monotonic, with any origin, for budgets only: it cannot say what "now" is on the files' clock.
+ */
+import { FindFileError } from '../errors.js';
+import { describe, readBoolean, readChoice, readLimit } from './read.js';
+
+/** The kinds of entry a search can return. FIFOs, sockets and devices are never returned. */
+export type EntryType = 'file' | 'directory' | 'symlink';
+
+/** The `type` option: one kind, `any` (all three), or a list. */
+export type EntryTypeOption = EntryType | 'any';
+
+export const ENTRY_TYPE_OPTIONS: readonly EntryTypeOption[] = ['file', 'directory', 'symlink', 'any'];
+
+export type SortOption = 'path' | 'mtime';
+
+export const SORT_OPTIONS: readonly SortOption[] = ['path', 'mtime'];
+
+/** A match's metadata, from one `lstat` (a link's own, never its target's). */
+export interface EntryMeta {
+  type: EntryType;
+  /** Bytes (a link's: the length of its target text; a directory's: what the filesystem says). */
+  size: number;
+  /** Milliseconds since the epoch, fractional where the filesystem has finer times. */
+  mtimeMs: number;
+}
+
+/** Which entries can be matches, compiled for the options. */
+export interface EntrySelection {
+  file: boolean;
+  directory: boolean;
+  symlink: boolean;
+  /** The metadata filters as one test; undefined when none was asked (nothing is lstat'ed for them). */
+  filter: ((meta: EntryMeta) => boolean) | undefined;
+}
+
+/** The default: regular files, no filter. */
+export const FILES_ONLY: EntrySelection = { file: true, directory: false, symlink: false, filter: undefined };
+
+/** The raw options this module reads. */
+export interface SelectionOptions {
+  type?: unknown;
+  modifiedAfter?: unknown;
+  modifiedBefore?: unknown;
+  minSize?: unknown;
+  maxSize?: unknown;
+}
+
+/** `type` and the metadata filters. */
+export function readSelection(options: SelectionOptions): EntrySelection {
+  const types = readTypes(options.type);
+  const after = readTime(options.modifiedAfter, 'modifiedAfter');
+  const before = readTime(options.modifiedBefore, 'modifiedBefore');
+  if (after !== undefined && before !== undefined && after >= before) {
+    throw new FindFileError('FF_INVALID_OPTION', `modifiedAfter (${after}) is not before modifiedBefore (${before}): no entry can match`, 'modifiedAfter');
+  }
+  const minSize = options.minSize === undefined ? undefined : readLimit(options.minSize, 'minSize');
+  const maxSize = options.maxSize === undefined ? undefined : readLimit(options.maxSize, 'maxSize');
+  if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) {
+    throw new FindFileError('FF_INVALID_OPTION', `minSize (${minSize}) is above maxSize (${maxSize}): no file can match`, 'minSize');
+  }
+  return { ...types, filter: buildFilter(after, before, minSize, maxSize) };
+}
+
+/**
+ * The filters as one test, each bound compared once. Times are exclusive, as fd's
+ * `--changed-within`/`--changed-before` and find's `-newermt`; sizes inclusive, as fd's `--size`.
+ * A size bound keeps regular files only (as fd): a directory's or a link's size is no file size.
+ */
+function buildFilter(after: number | undefined, before: number | undefined, minSize: number | undefined, maxSize: number | undefined): EntrySelection['filter'] {
+  const tests: ((meta: EntryMeta) => boolean)[] = [];
+  if (after !== undefined) tests.push((m) => m.mtimeMs > after);
+  if (before !== undefined) tests.push((m) => m.mtimeMs < before);
+  if (minSize !== undefined || maxSize !== undefined) {
+    const low = minSize ?? 0;
+    const high = maxSize ?? Infinity;
+    tests.push((m) => m.type === 'file' && m.size >= low && m.size <= high);
+  }
+  if (tests.length === 0) return undefined;
+  if (tests.length === 1) return tests[0];
+  return (meta) => tests.every((test) => test(meta));
+}
+
+function readTypes(value: unknown): Pick<EntrySelection, EntryType> {
+  if (value === undefined) return { file: true, directory: false, symlink: false };
+  const list = Array.isArray(value) ? value : [value];
+  if (list.length === 0 || list.some((t) => !ENTRY_TYPE_OPTIONS.includes(t as EntryTypeOption))) {
+    const names = ENTRY_TYPE_OPTIONS.map((t) => `"${t}"`).join(', ');
+    throw new FindFileError('FF_INVALID_OPTION', `type must be one of ${names}, or a non-empty list of them, got ${describe(value)}`, 'type');
+  }
+  const has = (t: EntryType) => list.includes(t) || list.includes('any');
+  return { file: has('file'), directory: has('directory'), symlink: has('symlink') };
+}
+
+/** A `Date` or epoch milliseconds, as epoch milliseconds. */
+export function readTime(value: unknown, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = value instanceof Date ? value.getTime() : value;
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${option} must be a Date or milliseconds since the epoch, got ${value instanceof Date ? 'an invalid Date' : describe(value)}`, option);
+  }
+  return ms;
+}
+
+/** The order and the metadata of a file search's answer. */
+export function readOrder(options: { sort?: unknown; stats?: unknown }): { sort: SortOption; stats: boolean } {
+  return { sort: readChoice(options.sort, 'sort', SORT_OPTIONS, 'path'), stats: readBoolean(options.stats, 'stats', false) };
+}
+
+/** True when only the walker can answer: entries other than files, or metadata (filters, mtime order, stats). */
+export function walkerOnlyReason(select: EntrySelection, order: { sort: SortOption; stats: boolean }): 'entry-types' | 'metadata' | undefined {
+  if (select.directory || select.symlink || !select.file) return 'entry-types';
+  if (select.filter !== undefined || order.sort === 'mtime' || order.stats) return 'metadata';
+  return undefined;
+}
