@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchContent } from '../../dist/index.js';
 import { runFindFile, writeTree, type Run } from '../helpers/cli.js';
+import { posixOnly } from '../helpers/posix-only.js';
 import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 
 requireRipgrepInCi();
@@ -63,7 +64,7 @@ describe.runIf(hasRg)('the lines rg prints, in our format', () => {
   });
 });
 
-describe('mixed -A/-B/-C: -A and -B override -C in any order, as GNU grep', () => {
+describe.skipIf(process.platform === 'win32')(posixOnly('mixed -A/-B/-C: -A and -B override -C in any order, as GNU grep', 'GNU grep is the oracle, and Windows has none on its PATH'), () => {
   it.each(MIXED.map((flags) => [flags.join(' '), flags] as const))('%s', (_name, flags) => {
     const run = ff(['one.txt', '--contains', 'foo', ...flags]);
     expect(run.status).toBe(0);
