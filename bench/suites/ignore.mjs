@@ -4,11 +4,15 @@
  * asked to respect .gitignore). Same run, interleaved rounds; counts printed so the answers can be
  * compared (ripgrep's and ours must be equal; fdir's root-only peer reads fewer ignore files).
  *
- *   node bench/suites/ignore.mjs [--trees=synthetic,repo] [--rounds=5]
+ *   node bench/suites/ignore.mjs [--trees=synthetic,realistic,repo] [--rounds=5]
  *
  * `synthetic` is bench's 200k-file tree, a repository of its own whose .gitignore ignores little (the
  * cost of looking for and applying ignore files; the realistic tree sits inside this checkout, whose
  * .gitignore ignores its node_modules, so it would measure the saving, not the cost);
+ * `realistic` is bench's realistic tree (a real `npm install`: 114k files in 8.8k directories) made a
+ * repository of its own, as a cloned project is (an empty `.git/` at its root, so the checkout's
+ * .gitignore, which ignores bench/.scratch, does not reach it): the cost of looking for ignore files
+ * in every directory of a real tree, which ignores nothing;
  * `repo` is this checkout, node_modules, dist and the bench fixtures included (what ignoring saves).
  */
 import { spawnSync } from 'node:child_process';
@@ -23,14 +27,16 @@ import { gc } from '../lib/gc.mjs';
 import { median, renderTable } from '../lib/stats.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
-const trees = (args.trees ?? 'synthetic,repo').split(',');
+const trees = (args.trees ?? 'synthetic,realistic,repo').split(',');
 const rounds = Number(args.rounds ?? 5);
 const REPO = resolve(new URL('../..', import.meta.url).pathname);
 
 function rootOf(tree) {
   if (tree === 'repo') return REPO;
   ensureTree(tree);
-  return treeRoot(tree);
+  const root = treeRoot(tree);
+  if (tree === 'realistic') fs.mkdirSync(join(root, '.git'), { recursive: true });
+  return root;
 }
 
 /** fdir, leaving out what the root's .gitignore ignores (nested ignore files are not read). */
