@@ -7,10 +7,13 @@
  * Flags not given stay absent from the request's options, so the library's defaults apply (and
  * the library, not this module, checks what only it knows, e.g. the backend names).
  */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import yargs, { type Argv } from 'yargs';
 import type { ContentOptions } from '../content/types.js';
-import type { FindOptions } from '../options.js';
+import { rootError } from '../errors.js';
+import { editDistance } from '../plan/read.js';
+import type { EntryType, FindOptions } from '../options.js';
+import { parseSizes, parseTypes, parseWhen, type SizeBounds } from './filters.js';
 
 export type OutputMode = 'human' | 'print0' | 'json' | 'ndjson';
 
@@ -66,6 +69,14 @@ export interface CliArgs {
   ndjson?: boolean | undefined;
   absolute?: boolean | undefined;
   print0?: boolean | undefined;
+  type?: EntryType[] | undefined;
+  /** `--changed-within`, as an instant (epoch ms): the library's `modifiedAfter`. */
+  changedWithin?: number | undefined;
+  /** `--changed-before`, as an instant: `modifiedBefore`. */
+  changedBefore?: number | undefined;
+  size?: SizeBounds | undefined;
+  sort?: string | undefined;
+  stats?: boolean | undefined;
 }
 
 export interface ParserSettings {
@@ -75,11 +86,13 @@ export interface ParserSettings {
   columns: number | undefined;
   /** Called for every usage error yargs finds (unknown flag, bad count, conflict, no pattern); must not return. */
   onUsageError(message: string): never;
+  /** The wall clock when the command started, for `--changed-within 2h`. @default Date.now() */
+  now?: number;
 }
 
 /** The yargs parser of the command. `--help` and `--version` print and exit when it parses. */
 export function buildParser(settings: ParserSettings): Argv<CliArgs> {
-  return defineFlags(yargs())
+  return defineFlags(yargs(), settings.now ?? Date.now())
     .scriptName('find-file')
     .usage(
       'Usage: $0 <pattern..> [DIR | --root DIR] [options]\n\n' +
@@ -112,7 +125,7 @@ export function buildParser(settings: ParserSettings): Argv<CliArgs> {
 }
 
 /** The flags, in the order and groups `--help` shows them, and the rules between them. The return type checks them against `CliArgs`. */
-function defineFlags(parser: Argv): Argv<CliArgs> {
+function defineFlags(parser: Argv, now: number): Argv<CliArgs> {
   return parser
     .option('root', { type: 'string', requiresArg: true, coerce: last, describe: 'Directory to search [default: the current directory]' })
     .option('exclude', { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' })
@@ -120,6 +133,10 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('gitignore', { type: 'boolean', describe: 'Leave out what ignore files ignore, as rg does: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude [default: off, as the library: every file; --no-ignore turns it off]' })
     .option('ignore', { type: 'boolean', hidden: true })
     .option('ignore-file', { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'More ignore rules, in gitignore syntax, relative to the root (.qwenignore); repeatable; applied with or without --gitignore, as rg --ignore-file' })
+    .option('type', { alias: 't', type: 'string', requiresArg: true, coerce: parseTypes, describe: 'Kinds of entry to return: f (file), d (directory), l (symlink, never followed); repeatable, as fd [default: f]' })
+    .option('changed-within', { type: 'string', requiresArg: true, coerce: parseWhen('--changed-within', now), describe: 'Only entries modified within a duration (2h, 3d, 1week) or after a date (2026-01-31, "2026-01-31 12:00:00"), as fd' })
+    .option('changed-before', { type: 'string', requiresArg: true, coerce: parseWhen('--changed-before', now), describe: 'Only entries modified longer ago than a duration, or before a date' })
+    .option('size', { alias: 'S', type: 'string', requiresArg: true, coerce: parseSizes, describe: 'Only files of at least +N or at most -N bytes, with a unit: +10k, -1M (k = 1000, ki = 1024), as fd; repeatable' })
     .option('backend', { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker]' })
     .option('ignore-case', { alias: 'i', type: 'boolean', describe: 'Match the pattern (with --contains: the text) ignoring case [default: on Windows only]' })
     .option('case-sensitive', { alias: 's', type: 'boolean', describe: 'Match the pattern (with --contains: the text) with case [default: except on Windows]' })
@@ -138,9 +155,11 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
     .option('ndjson', { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' })
     .option('absolute', { type: 'boolean', describe: 'Print absolute paths' })
     .option('print0', { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' })
-    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:')
+    .option('sort', { type: 'string', requiresArg: true, coerce: last, describe: 'Order of the paths: path, or mtime (newest first; printed when the search ends) [default: as found; path in --json]' })
+    .option('stats', { type: 'boolean', describe: "With --json or --ndjson: each match's type, size and modification time" })
+    .group(['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:')
     .group(['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:')
-    .group(['json', 'ndjson', 'absolute', 'print0'], 'Output:')
+    .group(['json', 'ndjson', 'absolute', 'print0', 'sort', 'stats'], 'Output:')
     .conflicts({
       json: ['ndjson', 'print0'],
       ndjson: 'print0',
@@ -154,6 +173,9 @@ function defineFlags(parser: Argv): Argv<CliArgs> {
       if (args._.length === 0 && args.contains === undefined) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
       const needsContains = CONTENT_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
       if (args.contains === undefined && needsContains !== undefined) throw new Error(`${needsContains} needs --contains TEXT`);
+      const filesOnly = FILES_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
+      if (args.contains !== undefined && filesOnly !== undefined) throw new Error(`${filesOnly} cannot go with --contains: content search reads files and filters no metadata`);
+      if (args.stats === true && !args.json && !args.ndjson) throw new Error('--stats needs --json or --ndjson (the metadata goes with each match there)');
       return true;
     });
 }
@@ -166,6 +188,54 @@ const CONTENT_ONLY: [keyof CliArgs, string][] = [
   ['beforeContext', '--before-context'],
   ['afterContext', '--after-context'],
   ['context', '--context'],
+];
+
+/**
+ * yargs' "Unknown argument(s): changedWithn, x" as one line a person can act on: the flags as
+ * typed (`--changed-withn`, `-x`), a "did you mean" for a near miss among `known` (the parser's
+ * long names), and where the whole usage is. Undefined for any other message.
+ */
+export function describeUnknownFlags(message: string, known: readonly string[]): string | undefined {
+  const listed = /^Unknown arguments?: (.+)$/.exec(message)?.[1];
+  if (listed === undefined) return undefined;
+  const longNames = [...known.filter((k) => k.length > 1 && k !== 'ignore'), 'no-ignore', 'no-hidden'];
+  const parts = listed.split(', ').map((name) => {
+    const flag = name.length === 1 ? `-${name}` : `--${name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
+    const bare = flag.replace(/^-+/, '');
+    const guess = bare.length > 1 ? closestFlag(bare, longNames) : undefined;
+    return guess === undefined ? flag : `${flag} (did you mean --${guess}?)`;
+  });
+  return `unknown option${parts.length > 1 ? 's' : ''} ${parts.join(', ')}; see find-file --help`;
+}
+
+/** The nearest flag name: one `name` begins (`--chan`), else the closest within two edits. */
+function closestFlag(name: string, names: readonly string[]): string | undefined {
+  if (name.length >= 3) {
+    const started = names.find((k) => k.startsWith(name));
+    if (started !== undefined) return started;
+  }
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const k of names) {
+    const d = editDistance(k, name);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}
+
+/** Every flag name and alias the parser knows, as defined (dashed): yargs keeps them in `getOptions().key`, untyped. */
+export function flagNames(parser: Argv<CliArgs>): string[] {
+  return Object.keys((parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
+}
+
+/** The flags of a file listing only: content search has no entry types, metadata filters or order. */
+const FILES_ONLY: [keyof CliArgs, string][] = [
+  ['type', '--type'],
+  ['changedWithin', '--changed-within'],
+  ['changedBefore', '--changed-before'],
+  ['size', '--size'],
+  ['sort', '--sort'],
+  ['stats', '--stats'],
 ];
 
 /** The last value of an option given more than once: later flags override earlier ones. */
@@ -192,17 +262,35 @@ function isDirectory(candidate: string): boolean {
 }
 
 /**
+ * A positional that reads as a path, not a glob: it holds a separator and nothing a glob would
+ * read as magic (`*`, `?`, `[`, `{`, `(`).
+ */
+function looksLikePath(candidate: string): boolean {
+  return /[/\\]/.test(candidate) && !/[*?[{(]/.test(candidate);
+}
+
+/**
  * The root rule: --root when given; otherwise, with two or more positionals, the last one when it
- * names an existing directory; otherwise the current directory. Every other positional is a pattern.
+ * names an existing directory; otherwise the current directory. Every other positional is a
+ * pattern, except a last one that looks like a path (`src/nonexistent`) and does not exist: that
+ * is a mistyped root, refused (as fd refuses it) rather than searched for as a second pattern.
  */
 export function splitRoot(
   positionals: string[],
   root: string | undefined,
   isDir: (candidate: string) => boolean = isDirectory,
+  exists: (candidate: string) => boolean = existsSync,
 ): { patterns: string[]; root: string } {
   if (root !== undefined) return { patterns: positionals, root };
   const candidate = positionals.at(-1);
-  if (positionals.length >= 2 && candidate !== undefined && isDir(candidate)) return { patterns: positionals.slice(0, -1), root: candidate };
+  if (positionals.length >= 2 && candidate !== undefined) {
+    if (isDir(candidate)) return { patterns: positionals.slice(0, -1), root: candidate };
+    if (looksLikePath(candidate) && !exists(candidate)) {
+      const error = rootError(candidate, 'ENOENT');
+      error.message += ': the last argument names a path, so it was read as the root (to search for it as a pattern, give --root)';
+      throw error;
+    }
+  }
   return { patterns: positionals, root: '.' };
 }
 
@@ -227,9 +315,18 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     // Any text: the library refuses an unknown backend, naming the ones it has.
     backend: args.backend as FindOptions['backend'],
   };
+  // A file listing's own: what kinds, which times and sizes, what order (the check above keeps them from --contains).
+  const entries = {
+    type: args.type === undefined ? undefined : args.type.length === 1 ? args.type[0]! : args.type,
+    modifiedAfter: args.changedWithin,
+    modifiedBefore: args.changedBefore,
+    ...args.size,
+    sort: args.sort as FindOptions['sort'],
+    stats: args.stats,
+  };
   if (args.contains === undefined) {
     // A file search always has a pattern (the check above): `?? patterns` only tells the compiler.
-    return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, pattern: fileSet.pattern ?? patterns, absolute: args.absolute }), output, strict };
+    return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: fileSet.pattern ?? patterns, absolute: args.absolute }), output, strict };
   }
   const options = withoutAbsent<ContentOptions>({
     ...fileSet,

@@ -4,12 +4,13 @@
  * (src/cli/run.ts) and exits with the status src/cli/exit.ts chooses. The rules it enforces:
  *
  * - a reader that stops early (`| head -1`) is not a failure: leave quietly, status 0, as rg and fd do;
- * - a usage error prints yargs' usage, then `find-file: error: <problem>`, status 2;
+ * - a usage error prints yargs' usage, then `find-file: error: <problem>`, status 2 (an unknown
+ *   flag: that one line alone, with a "did you mean" and a pointer to --help);
  * - any other failure, expected or not, is one line naming the cause (no stack trace), status 1.
  */
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { buildParser, toCliRequest, type CliArgs } from './args.js';
+import { buildParser, describeUnknownFlags, flagNames, toCliRequest, type CliArgs } from './args.js';
 import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
 import { runSearch } from './run.js';
 import { escapeText } from '../text-escape.js';
@@ -45,10 +46,14 @@ function readVersion(): string {
   return manifest.version;
 }
 
-/** yargs' usage, then the specific problem, then status 2. */
+/**
+ * yargs' usage, then the specific problem, then status 2. An unknown flag is one line instead
+ * (with a "did you mean"): the whole usage would bury the one thing that went wrong.
+ */
 function usageError(message: string, parser: Argv<CliArgs> | undefined): never {
-  parser?.showHelp((help) => process.stderr.write(help + '\n\n'));
-  process.stderr.write(`find-file: error: ${escapeText(message)}\n`);
+  const unknown = parser === undefined ? undefined : describeUnknownFlags(message, flagNames(parser));
+  if (unknown === undefined) parser?.showHelp((help) => process.stderr.write(help + '\n\n'));
+  process.stderr.write(`find-file: error: ${escapeText(unknown ?? message)}\n`);
   process.exit(EXIT.USAGE);
 }
 

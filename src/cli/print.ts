@@ -26,7 +26,7 @@ export interface Search<T, S extends Outcome = FindSummary> {
 }
 
 /** What the summary names besides the result: the root and the limits as given, and how paths are shown. */
-export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden' | 'gitignore'> & {
+export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden' | 'gitignore' | 'type' | 'modifiedAfter' | 'modifiedBefore' | 'minSize' | 'maxSize'> & {
   /** `--absolute`: skipped paths are shown absolute, and matching links come already absolute. */
   absolute: boolean;
 };
@@ -94,12 +94,21 @@ function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
     timeBudgetMs: scope.timeBudgetMs,
     hiddenLeftOut: scope.hidden === false,
     ignoreFiles: scope.gitignore === true,
+    noun: nounOf(scope.type),
+    filtered: [scope.modifiedAfter, scope.modifiedBefore, scope.minSize, scope.maxSize].some((bound) => bound !== undefined),
     // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
     displayPath: buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
     // Matching links come as the matches do: already absolute and native with --absolute.
     displayMatch: scope.absolute ? (match) => match : buildRelDisplay(scope.root, process.cwd()),
     styles,
   };
+}
+
+/** What the summary calls a match: `file` by default, the kind asked for, or `entry` for several. */
+function nounOf(type: FindOptions['type']): string {
+  const kinds = type === undefined ? ['file'] : [type].flat();
+  if (kinds.length !== 1 || kinds[0] === 'any') return 'entry';
+  return kinds[0]!;
 }
 
 /**

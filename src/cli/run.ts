@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import type { ContentHit, ContentOptions, ContentSummary } from '../content/types.js';
 import { findFiles, findFilesStream } from '../find.js';
 import type { FindOptions } from '../options.js';
+import type { FindResult } from '../result.js';
 import type { CliRequest, OutputMode } from './args.js';
 import { buildHitLines, countEach, onceEach, withContext } from './content-lines.js';
 import { formatContentSummary } from './content-summary.js';
@@ -47,28 +48,34 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
 
 /**
  * The walker streams its matches (flat memory however many there are). ripgrep and auto run only
- * in the library's promise form, so their matches arrive together when the search ends.
+ * in the library's promise form, and so do `--sort mtime` (the newest are known at the end) and
+ * `--stats`: their matches arrive together when the search ends.
  */
 function searchFiles(options: FindOptions): Search<string> {
-  if (isWalker(options)) {
+  if (isStreamable(options)) {
     const stream = findFilesStream(options);
     return { batches: stream.batches(), summary: () => stream.summary, live: true };
   }
+  return searchWhole(options, (result) => result.matches);
+}
+
+/** The promise form as a `Search`: `pick` chooses the items (the paths, or with --stats the entries). */
+function searchWhole<T>(options: FindOptions, pick: (result: FindResult) => T[]): Search<T> {
   const pending = findFiles(options);
   return {
     batches: (async function* () {
-      yield (await pending).matches;
+      yield pick(await pending);
     })(),
     summary: async () => {
-      const { matches: _matches, ...summary } = await pending;
+      const { matches: _matches, entries: _entries, ...summary } = await pending;
       return summary;
     },
     live: false,
   };
 }
 
-function isWalker(options: FindOptions): boolean {
-  return options.backend === undefined || options.backend === 'walker';
+function isStreamable(options: FindOptions): boolean {
+  return (options.backend === undefined || options.backend === 'walker') && options.sort !== 'mtime' && options.stats !== true;
 }
 
 async function printFiles(options: FindOptions, output: OutputMode): Promise<Outcome> {
@@ -77,7 +84,11 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
     await writeAll(JSON.stringify(result) + '\n');
     return result;
   }
-  if (output === 'ndjson') return printNdjson(searchFiles(options), (match) => '{"type":"match","path":' + JSON.stringify(match) + '}\n');
+  if (output === 'ndjson') {
+    // --stats: each match line carries its entry (`{ type, size, mtimeMs }`, the library's `entries`).
+    if (options.stats === true) return printNdjson(searchWhole(options, (result) => result.entries ?? []), ({ path, ...entry }) => JSON.stringify({ type: 'match', path, entry }) + '\n');
+    return printNdjson(searchFiles(options), (match) => '{"type":"match","path":' + JSON.stringify(match) + '}\n');
+  }
   const display = buildRelDisplay(options.root, process.cwd());
   const shown = stdoutText(output);
   const end = output === 'print0' ? '\0' : '\n';

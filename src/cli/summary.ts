@@ -49,6 +49,10 @@ export interface SummaryContext {
   hiddenLeftOut: boolean;
   /** True when ignore files were applied (`--gitignore`): absence is then claimed only for what they did not leave out. */
   ignoreFiles?: boolean;
+  /** What a match is called (`--type`): `file` (the default), `directory`, `symlink`, or `entry` for several kinds. */
+  noun?: string;
+  /** True when time or size filters applied: absence is then claimed for what passes them. */
+  filtered?: boolean;
   /** Turns a root-relative skipped path into the form the command prints paths in. */
   displayPath: (rel: string) => string;
   /**
@@ -140,8 +144,9 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   if (files > 0) return { headline: `find-file: ${count(files, 'match', 'matches')} under ${ctx.root}: ${good('complete')}, every directory was read`, details };
   if (links > 0) return { headline: `find-file: no regular file matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
   const aside = leftOutAside(summary, ctx, 'entries');
-  const what = summary.linksExamined ? 'file' : 'regular file';
-  return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, so no matching ${what} exists there${aside}`, details };
+  const what = summary.linksExamined ? (ctx.noun ?? 'file') : 'regular file';
+  const passing = ctx.filtered ? ' passing the time and size filters' : '';
+  return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, so no matching ${what}${passing} exists there${aside}`, details };
 }
 
 /** ` (among entries not excluded, hidden or ignored)`: what a complete, empty answer's absence is about, when something was left out by choice. */
@@ -212,7 +217,9 @@ export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: 
 export function formatSummary(summary: FindSummary, raw: SummaryContext): string {
   const ctx = escapedContext(raw);
   const foundNothing = summary.complete && summary.matchedCount === 0 && summary.linkMatchedCount === 0;
-  return layoutSummary(summary, ctx, { ...headlines(summary, ctx), explain: (reason) => explainReason(reason, summary, ctx), foundNothing });
+  // What the filters left out is policy too: said, so an empty answer never hides a file that was too old or too big.
+  const policy = summary.filteredCount > 0 ? [`${count(summary.filteredCount, 'match', 'matches')} of the pattern left out by the time and size filters`] : [];
+  return layoutSummary(summary, ctx, { ...headlines(summary, ctx), explain: (reason) => explainReason(reason, summary, ctx), foundNothing, policy });
 }
 
 /** Said only when the engine is news: `auto` fell back to the walker, or ripgrep failed or was retried. */

@@ -117,8 +117,8 @@ export function describe(value: unknown): string {
   return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }
 
-/** Levenshtein distance, for "did you mean" on option names (short strings only). */
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance, for "did you mean" on option names (short strings only; the CLI's flags too). */
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
