@@ -14,7 +14,7 @@ export {
   type ContentStream,
   type ContentIncompleteReason,
 } from './content/types.js';
-export type { FindOptions, Clock, Platform, BackendOption } from './options.js';
+export type { FindOptions, Clock, Platform, BackendOption, EntryType, EntryTypeOption, SortOption } from './options.js';
 export type { ProcessRunner, ProcessRequest, ProcessListener } from './rg/runner.js';
 export {
   INCOMPLETE_REASONS,
@@ -27,6 +27,7 @@ export {
   type RecoveryEvent,
   type SelectionMode,
   type FindResult,
+  type MatchEntry,
   type FindSummary,
   type FindStats,
   type FindProgress,

@@ -26,7 +26,7 @@ export interface Search<T, S extends Outcome = FindSummary> {
 }
 
 /** What the summary names besides the result: the root and the limits as given, and how paths are shown. */
-export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden' | 'gitignore' | 'type' | 'modifiedAfter' | 'modifiedBefore' | 'minSize' | 'maxSize'> & {
+export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden' | 'gitignore' | 'type' | 'modifiedAfter' | 'modifiedBefore' | 'minSize' | 'maxSize' | 'sort'> & {
   /** `--absolute`: skipped paths are shown absolute, and matching links come already absolute. */
   absolute: boolean;
 };
@@ -95,6 +95,7 @@ function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
     hiddenLeftOut: scope.hidden === false,
     ignoreFiles: scope.gitignore === true,
     noun: nounOf(scope.type),
+    newestFirst: scope.sort === 'mtime',
     filtered: [scope.modifiedAfter, scope.modifiedBefore, scope.minSize, scope.maxSize].some((bound) => bound !== undefined),
     // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
     displayPath: buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),

@@ -51,6 +51,8 @@ export interface SummaryContext {
   ignoreFiles?: boolean;
   /** What a match is called (`--type`): `file` (the default), `directory`, `symlink`, or `entry` for several kinds. */
   noun?: string;
+  /** `--sort mtime`: the result limit kept the newest of the whole tree rather than stopping the walk. */
+  newestFirst?: boolean;
   /** True when time or size filters applied: absence is then claimed for what passes them. */
   filtered?: boolean;
   /** Turns a root-relative skipped path into the form the command prints paths in. */
@@ -86,6 +88,8 @@ export function explainReason(reason: IncompleteReason | string, summary: FindSu
     case 'time-budget':
       return `time-budget: the ${ctx.timeBudgetMs ?? '?'} ms budget (--time-budget-ms) ran out before the walk ended`;
     case 'result-limit':
+      // --sort mtime reads the whole tree and keeps the newest: nothing stopped, but more matched.
+      if (ctx.newestFirst) return `result-limit: --max-results ${ctx.maxResults ?? '?'} kept the newest of more matches`;
       return `result-limit: stopped at --max-results ${ctx.maxResults ?? '?'}; more matches exist`;
     case 'depth-limit':
       return `depth-limit: --max-depth ${ctx.maxDepth ?? '?'} kept the search out of deeper directories that may hold matches`;

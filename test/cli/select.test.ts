@@ -96,7 +96,7 @@ describe('--sort and --stats', () => {
     const two = ff(['*', '--sort', 'mtime', '--max-results', '2']);
     expect(lines(two.stdout)).toEqual([join('src', 'agent', 'glob.ts'), join('test', 'agent', 'a.test.ts')]);
     expect(two.stderr).toMatch(/^find-file: INCOMPLETE/);
-    expect(two.stderr).toContain('result-limit');
+    expect(two.stderr).toContain('result-limit: --max-results 2 kept the newest of more matches');
   });
 
   it('--json --stats carries entries beside matches; --ndjson --stats one entry per match line', () => {

@@ -12,7 +12,7 @@ import { lutimesSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFiles, findFilesSync, type FindOptions } from '../../src/index.js';
+import { findFiles, findFilesStream, findFilesSync, type FindOptions } from '../../src/index.js';
 
 const isPosix = process.platform !== 'win32';
 const which = (name: string) => (spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() || undefined);
@@ -79,6 +79,9 @@ async function ours(options: Partial<FindOptions>): Promise<string[]> {
   const result = await findFiles({ root, pattern: '*', ...options });
   expect(result.complete).toBe(true);
   expect(findFilesSync({ root, pattern: '*', ...options }).matches).toEqual(result.matches);
+  const streamed: string[] = [];
+  for await (const path of findFilesStream({ root, pattern: '*', ...options })) streamed.push(path);
+  expect(streamed.sort()).toEqual(result.matches);
   return result.matches;
 }
 
