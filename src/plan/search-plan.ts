@@ -234,7 +234,7 @@ function readPatterns(options: SharedOptions, flavor: GlobFlavor, defaultPattern
   const patterns = normalizePatternList(raw, flavor, 'pattern', false);
   for (const p of patterns) {
     if (p.endsWith('/')) {
-      throw new FindFileError('FF_INVALID_PATTERN', `pattern ${JSON.stringify(p)} ends with "/": it names a directory, and find-file returns files (try "${p}**")`, 'pattern');
+      throw new FindFileError('FF_INVALID_PATTERN', `pattern ${JSON.stringify(p)} ends with "/": it names a directory (try "${p}**" for the files below it, or type "directory" with ${JSON.stringify(p.slice(0, -1))} for the directory itself)`, 'pattern');
     }
   }
   const excludes = options.exclude === undefined ? [] : normalizePatternList(options.exclude, flavor, 'exclude', true);
@@ -264,7 +264,8 @@ export function buildFindPlan(options: FindOptions, defaults: Partial<FindOption
       const why = walkerOnlyReason(select, order);
       if (backend === 'ripgrep' && why !== undefined) {
         const what = why === 'entry-types' ? 'lists regular files only' : 'cannot filter or sort by size or time';
-        throw new FindFileError('FF_INVALID_OPTION', `backend "ripgrep" ${what} (rg --files): use "walker" or "auto" for ${why === 'entry-types' ? 'type' : 'these options'}`, 'backend');
+        const asked = why === 'entry-types' ? 'type other than "file"' : 'size or time filters, sort "mtime" or stats';
+        throw new FindFileError('FF_INVALID_OPTION', `backend "ripgrep" ${what} (rg --files): use backend "walker" or "auto" for ${asked}`, 'backend');
       }
       return { absolute: readBoolean(merged.absolute, 'absolute', false), ...order };
     },
