@@ -158,8 +158,9 @@ export class Walk {
   }
 
   /**
-   * Takes the entries of a listed directory. Returns the names whose type the filesystem did not
-   * report: the driver must lstat each and call `acceptStat`, in order, before the next task.
+   * Takes the entries of a listed directory. Returns the names to lstat (types the filesystem did
+   * not report, candidates waiting for their metadata): the driver must lstat each and call
+   * `acceptStat`, in order, before the next task.
    */
   acceptEntries(task: DirTask, entries: DirentLike[]): UnknownEntries {
     if (task.peek) return this.acceptPeek(task, entries);
@@ -220,7 +221,10 @@ export class Walk {
     return this.stopped ? undefined : unknown;
   }
 
-  /** Takes the lstat answer for an entry `acceptEntries` could not type. */
+  /**
+   * Takes the lstat answer for an entry `acceptEntries` could not type, or for a candidate that
+   * needed its metadata (a filter, `sort: 'mtime'`, `stats`) or whose name may not round-trip.
+   */
   acceptStat(task: DirTask, name: string, stats: StatsLike | undefined, error: unknown): void {
     if (this.stopped) return;
     const rel = task.rel + name;
