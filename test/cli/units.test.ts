@@ -27,6 +27,7 @@ function summaryOf(overrides: Partial<FindSummary>): FindSummary {
     linksExamined: true,
     excludedCount: 0,
     ignoredCount: 0,
+    filteredCount: 0,
     complete: reasons.length === 0,
     ...(reasons.length > 0 ? { incompleteReason: reasons[0] } : {}),
     incompleteReasons: reasons,

@@ -31,7 +31,7 @@ export function datedVolume(tree: Tree, ages: Record<string, number> = {}) {
 export function overDated(vol: ReturnType<typeof datedVolume>, options: Partial<FindOptions> = {}, faults: FaultOptions = {}, msPerRead = 0) {
   return () => {
     const clock = new FakeClock();
-    const fs = faultyFs(asFs(vol), { ...faults, beforeReaddir: (path) => clock.advance(msPerRead) });
+    const fs = faultyFs(asFs(vol), { ...faults, beforeReaddir: () => clock.advance(msPerRead) });
     return { root: ROOT, platform: 'posix', pattern: '*', fs, clock, ...options } as FindOptions;
   };
 }
