@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { FindFileError } from '../errors.js';
-import type { FsLike } from '../fs.js';
+import type { DirentLike, FsLike } from '../fs.js';
 import { BACKEND_OPTIONS, type BackendOption, type Clock, type Platform } from '../options.js';
 import { RG_PATH, checkAbsolutePath, checkBackendFs, checkClockShape, checkOptionNames, checkSignal, describe, readChoice, readEnv, readFs, readFunction, readLimit, readRoot, runningPlatform } from '../plan/read.js';
 import { withSeparator, type Separator } from '../paths.js';
@@ -48,6 +48,13 @@ export interface ToolContext {
    * counting stopped. @default 1000
    */
   countCap?: number;
+  /**
+   * The largest page the model may ask for: its `limit` is capped here and the answer says so (an
+   * MCP server's `--max-results`). Between 1 and `MAX_LIMIT`. @default MAX_LIMIT (500)
+   */
+  maxLimit?: number;
+  /** Watches each search's walk (the library's `onDirectory`: each directory read, relative to the search root, and its entries): progress for a host. */
+  onDirectory?: (dir: string, entries: readonly DirentLike[]) => void;
 }
 
 /** The answer to a tool call: `content` is what the model reads, `metadata` what the host reads. */
@@ -100,6 +107,7 @@ export interface Settings {
   exclude: string[];
   backend: BackendOption;
   countCap: number;
+  maxLimit: number;
   ctx: ToolContext;
 }
 
@@ -135,6 +143,7 @@ export function readContext(given: ToolContext): Settings {
     exclude: readExclude(ctx.exclude, platform),
     backend: readBackend(ctx.backend, ctx.fs !== undefined),
     countCap: readCountCap(ctx.countCap),
+    maxLimit: readMaxLimit(ctx.maxLimit),
     ctx,
   };
 }
@@ -144,7 +153,7 @@ const PLATFORMS: readonly Platform[] = ['posix', 'win32'];
 // A record, so a new ToolContext field does not compile until it is copied (and checked) too.
 const CONTEXT_FIELDS: Record<keyof ToolContext, true> = {
   root: true, roots: true, fs: true, clock: true, timeBudgetMs: true, maxDepth: true, exclude: true, backend: true,
-  runner: true, rgPath: true, env: true, platform: true, signal: true, countCap: true,
+  runner: true, rgPath: true, env: true, platform: true, signal: true, countCap: true, maxLimit: true, onDirectory: true,
 };
 const CONTEXT_KEYS = Object.keys(CONTEXT_FIELDS) as (keyof ToolContext)[];
 
@@ -186,6 +195,7 @@ function checkHostHooks(ctx: ToolContext, platform: Platform): void {
   readFunction(ctx.runner, 'runner');
   checkAbsolutePath(ctx.rgPath, 'rgPath', RG_PATH, platform);
   readEnv(ctx.env);
+  readFunction(ctx.onDirectory, 'onDirectory');
 }
 
 function readExclude(exclude: unknown, platform: Platform): string[] {
@@ -208,6 +218,13 @@ function readCountCap(countCap: unknown): number {
   const cap = readLimit(countCap, 'countCap');
   // Above every page, so a cut page can say how many there were.
   if (cap <= MAX_LIMIT) throw new FindFileError('FF_INVALID_LIMIT', `countCap must be above ${MAX_LIMIT} (the largest limit), got ${cap}`, 'countCap');
+  return cap;
+}
+
+function readMaxLimit(maxLimit: unknown): number {
+  if (maxLimit === undefined) return MAX_LIMIT;
+  const cap = readLimit(maxLimit, 'maxLimit');
+  if (cap < 1 || cap > MAX_LIMIT) throw new FindFileError('FF_INVALID_LIMIT', `maxLimit must be between 1 and ${MAX_LIMIT}, got ${cap}`, 'maxLimit');
   return cap;
 }
 
@@ -238,6 +255,7 @@ export function searchOptions(settings: Settings, scope: { root: string; workspa
     ...(ctx.runner === undefined ? {} : { runner: ctx.runner }),
     ...(ctx.rgPath === undefined ? {} : { rgPath: ctx.rgPath }),
     ...(env === undefined ? {} : { env }),
+    ...(ctx.onDirectory === undefined ? {} : { onDirectory: ctx.onDirectory }),
   };
 }
 
@@ -259,8 +277,8 @@ function pathOutside(settings: Settings, env: Env): Env {
   return out;
 }
 
-/** The page size: the model's `limit`, or the default, never above `MAX_LIMIT`. */
-export function pageSize(requested: number | undefined): { limit: number; capped: boolean } {
-  if (requested === undefined) return { limit: DEFAULT_LIMIT, capped: false };
-  return requested > MAX_LIMIT ? { limit: MAX_LIMIT, capped: true } : { limit: requested, capped: false };
+/** The page size: the model's `limit`, or the default, never above the host's `maxLimit`. */
+export function pageSize(requested: number | undefined, maxLimit = MAX_LIMIT): { limit: number; capped: boolean } {
+  if (requested === undefined) return { limit: Math.min(DEFAULT_LIMIT, maxLimit), capped: false };
+  return requested > maxLimit ? { limit: maxLimit, capped: true } : { limit: requested, capped: false };
 }

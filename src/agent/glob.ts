@@ -56,6 +56,7 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
   start({ input, settings, scope, toWorkspace, sort, limit, ignoreFiles }) {
     const { pattern, case_sensitive: caseSensitive } = input;
     const seen = collectSeenNames();
+    const hostWatch = settings.ctx.onDirectory;
     return {
       wording: { emptyHeadline: noFilesHeadline(pattern, scope.root), scope: globScope(pattern, scope.root), unit: 'file', subject: `matching ${JSON.stringify(pattern)}` },
       search: () =>
@@ -64,7 +65,8 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
           pattern,
           ...(caseSensitive === undefined ? {} : { caseSensitive }),
           maxResults: settings.countCap,
-          onDirectory: seen.onDirectory,
+          // The names seen feed the guidance; the host may watch the walk too (progress).
+          onDirectory: hostWatch === undefined ? seen.onDirectory : (dir, entries) => (seen.onDirectory(dir, entries), hostWatch(dir, entries)),
         }),
       async page(result) {
         const found = result.matches.map(toWorkspace);

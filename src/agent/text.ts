@@ -25,7 +25,6 @@
 import { breaksGroup, type ShownSoFar } from '../content/hits.js';
 import type { ContentHit, ContextLine } from '../content/types.js';
 import { escapeText } from '../text-escape.js';
-import { MAX_LIMIT } from './context.js';
 import type { RefusalKind } from './paths.js';
 import { describeReason, isCoverageGap, nextStep, reasonLabels, statedReasons, type Gaps } from './text-reasons.js';
 import { LISTED_PATHS, count, queryText, quote } from './text-words.js';
@@ -76,6 +75,8 @@ export interface AnswerFacts {
   gaps: Gaps;
   policy: Policy;
   limit: number;
+  /** The largest page the host allows (`ToolContext.maxLimit`). */
+  maxLimit: number;
   /** The model's `limit`, when it was above the maximum. */
   limitRequested?: number;
   /** Extra notes after the labels (e.g. lines cut at a width). */
@@ -162,7 +163,7 @@ export function renderAnswer(facts: AnswerFacts): string {
     }
   }
   if (truncated && facts.lines.length > 0) {
-    steps.push(facts.limit < MAX_LIMIT ? `for the rest, make the ${noun} or path more specific, or raise limit (at most ${MAX_LIMIT})` : `for the rest, make the ${noun} or path more specific`);
+    steps.push(facts.limit < facts.maxLimit ? `for the rest, make the ${noun} or path more specific, or raise limit (at most ${facts.maxLimit})` : `for the rest, make the ${noun} or path more specific`);
   }
   if (steps.length > 0) out.push(`Next: ${steps.join('; ')}.`);
   const policy = policyLine(facts.policy);

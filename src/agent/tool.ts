@@ -127,7 +127,7 @@ export async function answerCall<T extends ToolName, I, R extends SearchOutcome,
   const problems = validate(definition.schema, input);
   if (problems.length > 0) return errorAnswer(tool, settings, 'invalid-input', invalidInputText(tool, problems));
   const { path, limit: asked, sort = 'path', respect_git_ignore: respect = true } = input as { path?: string; limit?: number; sort?: SortOrder; respect_git_ignore?: boolean };
-  const { limit, capped } = pageSize(asked);
+  const { limit, capped } = pageSize(asked, settings.maxLimit);
   const scope = await resolveScope(settings, path, definition.acceptsFile === true);
   if (!scope.ok) return refusalAnswer(tool, settings, scope);
   const ignoreFiles = respect && canReadIgnoreFiles(settings.fs);
@@ -167,6 +167,7 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
     gaps: gapsOf(settings, reasons, result.skipped, toWorkspace, definition.maxOutputBytes),
     policy,
     limit,
+    maxLimit: settings.maxLimit,
     ...requested,
     ...(page.notes === undefined ? {} : { notes: page.notes }),
     ...(guidance === undefined ? {} : { guidance: guidance.lines }),

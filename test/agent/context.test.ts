@@ -46,6 +46,8 @@ const BAD: Record<keyof ToolContext, Row> = {
   platform: ['darwin', 'FF_INVALID_OPTION'],
   signal: [{ aborted: false }, 'FF_INVALID_OPTION'],
   countCap: [500, 'FF_INVALID_LIMIT'],
+  maxLimit: [501, 'FF_INVALID_LIMIT'],
+  onDirectory: ['log', 'FF_INVALID_OPTION'],
 };
 
 const TOOLS = [
@@ -91,5 +93,16 @@ describe('a bad host setting', () => {
   it('is still the model\'s to fix when the pattern is wrong: answered, not thrown', async () => {
     const answer = await globTool({ pattern: '!*.ts' }, workspace({ src: {} }));
     expect(answer).toMatchObject({ isError: true, metadata: { error: { code: 'FF_INVALID_PATTERN' } } });
+  });
+});
+
+describe('a host that watches the walk (onDirectory)', () => {
+  it('sees every directory each tool reads; glob still collects the names its guidance needs', async () => {
+    for (const run of [(ctx: ToolContext) => globTool({ pattern: 'nothing-like-it' }, ctx), (ctx: ToolContext) => grepTool({ query: 'absent' }, ctx)]) {
+      const dirs: string[] = [];
+      const answer = await run(workspace({ src: { deep: { 'a.ts': 'x\n' } } }, { onDirectory: (dir) => dirs.push(dir) }));
+      expect(dirs.slice(0, 3)).toEqual(['', 'src/', 'src/deep/']); // relative to the search root, as the library gives them
+      expect(answer.content).toContain('The search root /w holds 1 entry: src/');
+    }
   });
 });

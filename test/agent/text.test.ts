@@ -51,6 +51,7 @@ describe('reasons', () => {
       gaps: gaps(['quota']),
       policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0 },
       limit: 100,
+      maxLimit: 500,
     };
     expect(renderAnswer(facts)).toBe(
       [
@@ -79,6 +80,7 @@ describe('reasons', () => {
       gaps: gaps([]),
       policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0 },
       limit: 100,
+      maxLimit: 500,
     });
     expect(text).toBe('Search incomplete: no matches in the part that could be searched (files matching "x" under /w).\nAbsence cannot be concluded: part of the tree was not searched.\nNot searched:\n- the search did not say why it is incomplete\nNext: narrow the path and search again.');
   });
@@ -139,6 +141,7 @@ describe('symlinks and lines that could start with "No"', () => {
     gaps: gaps([]),
     policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0, links: { paths: [], count: 0, examined: false } },
     limit: 100,
+    maxLimit: 500,
   };
 
   it('says symlinks were not examined after an empty answer from an engine that cannot see them', () => {
