@@ -10,12 +10,14 @@ import { createRequire } from 'node:module';
 // open-file limit (`ulimit -n 32`) it fails with EMFILE, with a stack trace, before this file runs.
 // require reads them one at a time. Should loading still fail, the cause is one line and status 1.
 const require = createRequire(import.meta.url);
+// `find-file mcp ...` is the MCP server (bin/find-file-mcp.mjs), not a search for files named "mcp".
+const mcp = process.argv[2] === 'mcp';
 let main;
 try {
-  ({ main } = require('../dist/cli/main.js'));
+  ({ main } = require(mcp ? '../dist/mcp/main.js' : '../dist/cli/main.js'));
 } catch (error) {
   const hint = error?.code === 'EMFILE' || error?.code === 'ENFILE' ? ' (too many open files: raise the limit, e.g. ulimit -n 1024)' : '';
   process.stderr.write(`find-file: error: cannot load find-file: ${error?.message ?? String(error)}${hint}\n`);
   process.exit(1);
 }
-await main(process.argv.slice(2));
+await main(process.argv.slice(mcp ? 3 : 2));

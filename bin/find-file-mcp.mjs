@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+/**
+ * find-file-mcp: the MCP server on stdio (`find-file mcp` is the same). docs/mcp.md is the contract;
+ * the server is src/mcp/ (built to dist/mcp/). This file only loads it.
+ */
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+let main;
+try {
+  ({ main } = require('../dist/mcp/main.js'));
+} catch (error) {
+  process.stderr.write(`find-file mcp: error: cannot load the server: ${error?.message ?? String(error)}\n`);
+  process.exit(1);
+}
+await main(process.argv.slice(2));

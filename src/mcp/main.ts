@@ -1,0 +1,92 @@
+/**
+ * `find-file mcp` (and `find-file-mcp`): the MCP server on stdio. stdout carries protocol messages
+ * and nothing else; everything else goes to stderr. Usage errors exit 2 before the server starts;
+ * once it runs, it runs until the client closes stdin. docs/mcp.md is the contract.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import yargs from 'yargs';
+import { BACKEND_OPTIONS, type BackendOption } from '../options.js';
+import { MAX_LIMIT } from '../agent/index.js';
+import { createServer, type McpSettings } from './server.js';
+
+interface McpArgs {
+  root?: string[];
+  timeBudgetMs?: number;
+  maxResults?: number;
+  maxDepth?: number;
+  backend?: string;
+}
+
+const log = (line: string) => void process.stderr.write(line + '\n');
+
+/** Parses `argv` (after `mcp`), starts the server, and resolves once it is connected. */
+export async function main(argv: readonly string[]): Promise<void> {
+  const args = parse(argv);
+  const settings: McpSettings = { version: readVersion(), roots: readRoots(args.root ?? []), context: contextOf(args), log };
+  const server = createServer(settings);
+  // A bug that escapes a call must not kill the session: it is logged and the server goes on.
+  process.on('uncaughtException', (error) => log(`find-file mcp: unexpected error: ${error.stack ?? error.message}`));
+  process.on('unhandledRejection', (error) => log(`find-file mcp: unexpected rejection: ${String(error)}`));
+  await server.connect(new StdioServerTransport());
+  log(`find-file mcp ${settings.version}: serving glob and grep over stdio for ${settings.roots.length > 0 ? settings.roots.join(', ') : "the client's roots (or the current directory)"}`);
+}
+
+function parse(argv: readonly string[]): McpArgs {
+  const count = (flag: string, max = Number.MAX_SAFE_INTEGER, min = 0) => (value: string | string[]) => {
+    const text = [value].flat().at(-1)!;
+    const n = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!(n >= min && n <= max)) throw new Error(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    return n;
+  };
+  return yargs([...argv])
+    .scriptName('find-file mcp')
+    .usage('Usage: $0 [--root DIR ...] [options]\n\nAn MCP server on stdio with the tools glob and grep (docs/mcp.md).')
+    .option('root', { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'A workspace root; repeatable; the first is the primary [default: the client\'s roots, else the current directory]' })
+    .option('time-budget-ms', { type: 'string', requiresArg: true, coerce: count('--time-budget-ms'), describe: 'Each search stops after N ms and says so [default: 10000]' })
+    .option('max-results', { type: 'string', requiresArg: true, coerce: count('--max-results', MAX_LIMIT, 1), describe: `The most results one answer lists; the model cannot ask for more [default: ${MAX_LIMIT}]` })
+    .option('max-depth', { type: 'string', requiresArg: true, coerce: count('--max-depth'), describe: 'How deep each search looks [default: unlimited]' })
+    .option('backend', { type: 'string', requiresArg: true, choices: BACKEND_OPTIONS as unknown as string[], describe: 'Search engine [default: walker]' })
+    .parserConfiguration({ 'strip-aliased': true, 'strip-dashed': true })
+    .strict()
+    .help()
+    .version(false)
+    .fail((message: string | undefined, error: Error | undefined) => {
+      log(`find-file mcp: error: ${message ?? error?.message}`);
+      process.exit(2);
+    })
+    .parseSync() as McpArgs;
+}
+
+/** Each --root, absolute, and an existing directory (else a usage error: the server would answer nothing useful). */
+function readRoots(roots: readonly string[]): string[] {
+  return roots.map((root) => {
+    const absolute = path.resolve(root);
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(absolute).isDirectory();
+    } catch {
+      // reported below
+    }
+    if (!isDirectory) {
+      log(`find-file mcp: error: --root ${JSON.stringify(root)} is not a directory`);
+      process.exit(2);
+    }
+    return absolute;
+  });
+}
+
+function contextOf(args: McpArgs): McpSettings['context'] {
+  return {
+    ...(args.timeBudgetMs === undefined ? {} : { timeBudgetMs: args.timeBudgetMs }),
+    ...(args.maxResults === undefined ? {} : { maxLimit: args.maxResults }),
+    ...(args.maxDepth === undefined ? {} : { maxDepth: args.maxDepth }),
+    ...(args.backend === undefined ? {} : { backend: args.backend as BackendOption }),
+  };
+}
+
+/** package.json sits two levels above dist/mcp/ (a copy without a version says so). */
+function readVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+}
