@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/mcp/server.js';
+import { BIN } from '../helpers/cli.js';
 import { MCP_BIN, connect, serverCommand, textOf } from './helpers.js';
 
 let base: string;
@@ -175,9 +176,12 @@ describe('the process', () => {
     [['--max-results', '501'], '--max-results must be an integer from 1 to 500, got "501"'],
     [['--frobnicate'], 'Unknown argument: frobnicate'],
   ])('usage errors exit 2 before serving: %j', (args, message) => {
-    const run = spawnSync(process.execPath, [MCP_BIN, ...args], { encoding: 'utf8', input: '' });
-    expect(run.status).toBe(2);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(message);
+    // Both ways in: find-file-mcp, and find-file mcp.
+    for (const argv of [[MCP_BIN, ...args], [BIN, 'mcp', ...args]]) {
+      const run = spawnSync(process.execPath, argv, { encoding: 'utf8', input: '' });
+      expect(run.status).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(message);
+    }
   });
 });
