@@ -14,10 +14,9 @@ import type { SearchPlan } from '../plan/search-plan.js';
 import type { EntryType } from '../plan/select.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
-import { MatchTaker, type MatchPolicy, type MatchSink } from './matches.js';
-import { WalkRules } from './rules.js';
+import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
 
-export type { MatchPolicy, MatchSink } from './matches.js';
+export type { MatchPolicy, MatchSink } from './rules.js';
 
 /** A directory the walk has decided to list. */
 export interface DirTask {
