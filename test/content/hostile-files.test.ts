@@ -11,6 +11,7 @@ import * as nodeFs from 'node:fs';
 import { existsSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { searchContent } from '../../src/index.js';
 import { posixOnly } from '../helpers/posix-only.js';
@@ -92,8 +93,12 @@ describe.skipIf(process.platform !== 'linux')('a directory on the way swapped fo
 
 describe.skipIf(process.platform !== 'linux' || !existsSync('/proc/kmsg'))('a file that waits for data', () => {
   it('/proc/kmsg: the search returns and the process exits (it used to stay blocked in a libuv thread)', () => {
+    // Loaded with require, as bin/find-file.mjs loads the command: the ESM loader opens every file of
+    // the module graph at once, and under 32 descriptors it fails before the search starts.
+    const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
     const script = `
-      const { searchContent } = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
+      const { createRequire } = await import('node:module');
+      const { searchContent } = createRequire(${JSON.stringify(dist)})(${JSON.stringify(dist)});
       const r = await searchContent({ root: '/proc', pattern: 'kmsg', query: 'zzzz-not-there', maxDepth: 1, timeBudgetMs: 2000 });
       console.log(JSON.stringify(r.skipped.filter((s) => s.path === 'kmsg')));`;
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 15_000 });
@@ -111,8 +116,12 @@ describe.skipIf(process.platform === 'win32')(posixOnly('a low open-file limit',
       nodeFs.mkdirSync(join(root, `d${d}`));
       for (let f = 0; f < 30; f++) writeFileSync(join(root, `d${d}`, `big${f}.txt`), `${'a'.repeat(200_000)}\nneedle\n`);
     }
+    // Loaded with require, as bin/find-file.mjs loads the command: the ESM loader opens every file of
+    // the module graph at once, and under 32 descriptors it fails before the search starts.
+    const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
     const script = `
-      const { searchContent } = await import(${JSON.stringify(new URL('../../dist/index.js', import.meta.url).href)});
+      const { createRequire } = await import('node:module');
+      const { searchContent } = createRequire(${JSON.stringify(dist)})(${JSON.stringify(dist)});
       const r = await searchContent({ root: ${JSON.stringify(root)}, query: 'needle' });
       console.log(JSON.stringify({ hits: r.hitCount, skipped: r.skipped, complete: r.complete }));`;
     const run = spawnSync('bash', ['-c', 'ulimit -n 32 && exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8', timeout: 30_000 });
