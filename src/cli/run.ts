@@ -48,7 +48,7 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
 
 /**
  * The walker streams its matches (flat memory however many there are). ripgrep and auto run only
- * in the library's promise form, and so do `--sort mtime` (the newest are known at the end) and
+ * in the library's promise form, and so do `--sort` (an order is known at the end) and
  * `--stats`: their matches arrive together when the search ends.
  */
 function searchFiles(options: FindOptions): Search<string> {
@@ -75,7 +75,8 @@ function searchWhole<T>(options: FindOptions, pick: (result: FindResult) => T[])
 }
 
 function isStreamable(options: FindOptions): boolean {
-  return (options.backend === undefined || options.backend === 'walker') && options.sort !== 'mtime' && options.stats !== true;
+  // An order asked for (`--sort path` too) is only known at the end; the stream prints as found.
+  return (options.backend === undefined || options.backend === 'walker') && options.sort === undefined && options.stats !== true;
 }
 
 async function printFiles(options: FindOptions, output: OutputMode): Promise<Outcome> {

@@ -93,6 +93,7 @@ describe('--changed-within, --changed-before, --size', () => {
 describe('--sort and --stats', () => {
   it('--sort mtime prints newest first; with --max-results the N newest of the whole tree, marked result-limit', () => {
     expect(lines(ff(['*.ts', '--sort', 'mtime']).stdout)).toEqual([join('src', 'agent', 'glob.ts'), join('test', 'agent', 'a.test.ts'), join('src', 'find.ts'), join('src', 'agent', 'old.ts')]);
+    expect(lines(ff(['*', '--sort', 'path']).stdout)).toEqual(['notes.md', join('src', 'agent', 'glob.ts'), join('src', 'agent', 'old.ts'), join('src', 'find.ts'), join('test', 'agent', 'a.test.ts')]);
     const two = ff(['*', '--sort', 'mtime', '--max-results', '2']);
     expect(lines(two.stdout)).toEqual([join('src', 'agent', 'glob.ts'), join('test', 'agent', 'a.test.ts')]);
     expect(two.stderr).toMatch(/^find-file: INCOMPLETE/);
