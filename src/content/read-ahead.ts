@@ -6,7 +6,7 @@
  */
 import type { FileReaderFs } from '../fs.js';
 import type { Scope } from '../plan/search-plan.js';
-import { buildPlaceCheck, openListedFile, readChunk } from './file-io.js';
+import { buildCloser, buildPlaceCheck, openListedFile, readChunk } from './file-io.js';
 import { READ_CHUNK_BYTES } from './scanner.js';
 
 /**
@@ -35,7 +35,8 @@ export class ReadAhead {
   private readonly waitingForHandles = new Set<Ahead>();
   private readonly givenBack = new WeakSet<Ahead>();
   private limit = READ_AHEAD;
-  private readonly placeCheck: ((fd: number, rel: string) => Promise<boolean>) | undefined;
+  private readonly placeCheck: ((fd: number, rel: string) => boolean) | undefined;
+  private readonly close: (fd: number) => void;
 
   constructor(
     private readonly fs: FileReaderFs,
@@ -44,6 +45,7 @@ export class ReadAhead {
     private readonly takeFile: () => string | undefined,
   ) {
     this.placeCheck = buildPlaceCheck(scope.fs, scope.root);
+    this.close = buildCloser(fs);
   }
 
   /** Starts files until `limit` are ahead or no file waits. */
@@ -69,7 +71,7 @@ export class ReadAhead {
 
   /** A file the search will not look at (it stopped): closed once its open and reads have settled. */
   abandon(item: Ahead): void {
-    void item.first.then((first) => first.ok && !first.eof && this.fs.close(first.fd, () => {}));
+    void item.first.then((first) => first.ok && !first.eof && this.close(first.fd));
   }
 
   abandonAll(): void {
@@ -109,19 +111,30 @@ export class ReadAhead {
     const opened = await openListedFile(fs, this.scope.nativePath(rel), () => this.outOfHandles(item));
     this.waitingForHandles.delete(item);
     if (!opened.ok) return opened;
-    if (this.placeCheck !== undefined && !(await this.placeCheck(opened.fd, rel))) {
-      fs.close(opened.fd, () => {});
+    if (this.placeCheck !== undefined && !this.placeCheck(opened.fd, rel)) {
+      this.close(opened.fd);
       return { ok: false, error: Object.assign(new Error('opened through a link swapped in on the way'), { code: 'ELOOP' }) };
     }
+    const first = await this.readFirst(opened.fd, buffer, opened.size);
+    if (first.eof) this.close(opened.fd);
+    return first;
+  }
+
+  /**
+   * Fills the buffer from the start of the file, up to its end or the buffer's. Perf: a file whose
+   * size (from the open's fstat) has been read is at its end; no second read to learn it. A size of
+   * 0 proves nothing (`/proc` files say 0): such a file is read until a read returns nothing.
+   */
+  private async readFirst(fd: number, buffer: Uint8Array, size: number | undefined): Promise<Extract<First, { ok: true }>> {
     let bytes = 0;
     for (;;) {
-      const read = await readChunk(fs, opened.fd, buffer, bytes);
-      if (!read.ok) return { ok: true, fd: opened.fd, bytes, eof: false, error: read.error };
+      const read = await readChunk(this.fs, fd, buffer, bytes);
+      if (!read.ok) return { ok: true, fd, bytes, eof: false, error: read.error };
       if (read.bytes === 0) break;
       bytes += read.bytes;
-      if (bytes === buffer.length) return { ok: true, fd: opened.fd, bytes, eof: false };
+      if (size !== undefined && size > 0 && bytes === size && bytes < buffer.length) break;
+      if (bytes === buffer.length) return { ok: true, fd, bytes, eof: false };
     }
-    fs.close(opened.fd, () => {});
-    return { ok: true, fd: opened.fd, bytes, eof: true };
+    return { ok: true, fd, bytes, eof: true };
   }
 }
