@@ -4,7 +4,7 @@
  * (`-t d`, `--changed-within`, `--changed-before`, `-S`). The tree has whole-second times set with
  * utimes (some equal to the bounds asked, to pin exclusive time bounds) and sizes around the bounds.
  *
- * find runs on every POSIX machine; fd only where it is installed (`fdfind` on Debian, `fd`
+ * find runs on every POSIX machine; fd where it is installed, and in CI always (`fdfind` on Debian, `fd`
  * elsewhere: .ci/run does not install it, so in CI these run only if it does).
  */
 import { spawnSync } from 'node:child_process';
@@ -130,6 +130,13 @@ describe.runIf(isPosix)('against GNU find', () => {
     expect(newest3).toMatchObject({ matches: rows.slice(0, 3).map((r) => r.path), complete: false, incompleteReasons: ['result-limit'] });
   });
 });
+
+// In CI a missing fd fails the run (.ci/run installs it), as a missing rg does: an oracle skipped there proves nothing.
+if (fd === undefined && process.env.CI && isPosix) {
+  it('fd is installed (CI runs the fd oracle, it never skips it)', () => {
+    throw new Error('CI is set and neither fdfind nor fd was found: .ci/run installs fd-find with apt-get');
+  });
+}
 
 describe.runIf(fd !== undefined)('against fd', () => {
   const utc = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
