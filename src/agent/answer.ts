@@ -80,18 +80,13 @@ export function statSizes(settings: Settings, paths: readonly string[]): Promise
   return statEach(settings, paths, (stats) => stats.size);
 }
 
-/** Modification times (ms since the epoch) of files (workspace-relative), from one `lstat` each; unreadable ones are left out. */
-export function statTimes(settings: Settings, paths: readonly string[]): Promise<Map<string, number | undefined>> {
-  return statEach(settings, paths, (stats) => stats.mtimeMs);
-}
-
 /** One number from each path's `lstat`: undefined where the call fails or the fs does not give it. */
-async function statEach(settings: Settings, paths: readonly string[], pick: (stats: { size?: unknown; mtimeMs?: unknown }) => unknown): Promise<Map<string, number | undefined>> {
+async function statEach(settings: Settings, paths: readonly string[], pick: (stats: { size?: unknown }) => unknown): Promise<Map<string, number | undefined>> {
   const values = new Map<string, number | undefined>();
   await Promise.all(
     paths.map(async (p) => {
       const { stats } = await lstat(settings.fs, workspaceNative(settings, p));
-      const value = stats === undefined ? undefined : pick(stats as { size?: unknown; mtimeMs?: unknown });
+      const value = stats === undefined ? undefined : pick(stats as { size?: unknown });
       values.set(p, typeof value === 'number' ? value : undefined);
     }),
   );

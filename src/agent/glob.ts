@@ -8,13 +8,13 @@
  */
 import { findFiles } from '../find.js';
 import type { FindResult } from '../result.js';
-import { statSizes, statTimes, type ErrorMetadata } from './answer.js';
+import { statSizes, type ErrorMetadata } from './answer.js';
 import { searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildOverview, buildSimilarNames } from './guidance.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GLOB_INPUT_SCHEMA } from './schema.js';
 import { collectSeenNames } from './seen.js';
-import { globScope, noFilesHeadline } from './text.js';
+import { globScope, noFilesHeadline, type EntryUnit } from './text.js';
 import { overviewLine, similarNamesLine, type Overview, type SimilarNames } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolDefinition } from './tool.js';
 
@@ -31,7 +31,12 @@ export interface GlobInput {
   case_sensitive?: boolean;
   /** Leave out what ignore files ignore. @default true */
   respect_git_ignore?: boolean;
+  /** What is listed: regular files, directories (by their path), or both with symlinks (listed, never followed). @default 'file' */
+  type?: GlobType;
 }
+
+export type GlobType = 'file' | 'directory' | 'any';
+const UNIT_OF: Record<GlobType, EntryUnit> = { file: 'file', directory: 'directory', any: 'entry' };
 
 export interface GlobGuidance {
   overview: Overview;
@@ -54,23 +59,28 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
   tool: 'glob',
   schema: GLOB_INPUT_SCHEMA,
   start({ input, settings, scope, toWorkspace, sort, limit, ignoreFiles }) {
-    const { pattern, case_sensitive: caseSensitive } = input;
+    const { pattern, case_sensitive: caseSensitive, type = 'file' } = input;
+    const unit = UNIT_OF[type];
     const seen = collectSeenNames();
     const hostWatch = settings.ctx.onDirectory;
     return {
-      wording: { emptyHeadline: noFilesHeadline(pattern, scope.root), scope: globScope(pattern, scope.root), unit: 'file', subject: `matching ${JSON.stringify(pattern)}` },
+      wording: { emptyHeadline: noFilesHeadline(pattern, scope.root, unit), scope: globScope(pattern, scope.root, unit), unit, subject: `matching ${JSON.stringify(pattern)}` },
       search: () =>
         findFiles({
           ...searchOptions(settings, scope, ignoreFiles),
           pattern,
           ...(caseSensitive === undefined ? {} : { caseSensitive }),
+          type,
+          // Newest first over the whole tree: the count cap keeps the newest, not the first found.
+          // ripgrep has no times: auto answers with the walker and says so.
+          ...(sort === 'mtime' ? { sort: 'mtime' as const, ...(settings.backend === 'ripgrep' ? { backend: 'auto' as const } : {}) } : {}),
           maxResults: settings.countCap,
           // The names seen feed the guidance; the host may watch the walk too (progress).
           onDirectory: hostWatch === undefined ? seen.onDirectory : (dir, entries) => (seen.onDirectory(dir, entries), hostWatch(dir, entries)),
         }),
       async page(result) {
         const found = result.matches.map(toWorkspace);
-        const paths = sort === 'relevance' ? await relevantPaths(settings, found, pattern, limit) : sort === 'mtime' ? await newestPaths(settings, found, limit) : found.slice(0, limit);
+        const paths = sort === 'relevance' ? await relevantPaths(settings, found, pattern, limit) : found.slice(0, limit);
         return { lines: paths, counted: result.matchedCount, metadata: { pattern, paths } };
       },
       async guide(result) {
@@ -83,16 +93,6 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
     };
   },
 };
-
-/**
- * The page newest first (`sort: 'mtime'`): one `lstat` per path found (at most the count cap); a
- * path whose time cannot be read goes last; equal times keep path order.
- */
-async function newestPaths(settings: Settings, found: readonly string[], limit: number): Promise<string[]> {
-  const times = await statTimes(settings, found);
-  const time = (p: string) => times.get(p) ?? -Infinity;
-  return [...found].sort((a, b) => time(b) - time(a) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit);
-}
 
 /** The page by relevance: the found paths ranked (rank.ts), sizes read for the page's paths only. */
 async function relevantPaths(settings: Settings, found: readonly string[], pattern: string, limit: number): Promise<string[]> {

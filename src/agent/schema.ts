@@ -77,6 +77,11 @@ export const GLOB_INPUT_SCHEMA: JsonSchema = {
       description: 'Match the pattern with case. Default: true, except on Windows, where file names ignore case.',
     },
     respect_git_ignore: respectGitIgnore,
+    type: {
+      type: 'string',
+      enum: ['file', 'directory', 'any'],
+      description: '"file" (default): regular files. "directory": directories, matched by their path like files ("agent" finds src/agent). "any": files, directories and symlinks (links are listed, never followed).',
+    },
     limit,
     sort: globSort,
   },

@@ -85,16 +85,23 @@ export interface AnswerFacts {
   guidance?: readonly string[];
 }
 
-export function noFilesHeadline(pattern: string, root: string): string {
-  return `No files matching ${quote(pattern)} under ${escapeText(root)} (search complete).`;
+/** What a glob lists (its `type`): the unit of its counts and the noun of its words. */
+export type EntryUnit = 'file' | 'directory' | 'entry';
+
+/** A count's unit, in the plural. */
+export type Unit = EntryUnit | 'match';
+const PLURAL: Record<Unit, string> = { file: 'files', directory: 'directories', entry: 'entries', match: 'matches' };
+
+export function noFilesHeadline(pattern: string, root: string, unit: EntryUnit = 'file'): string {
+  return `No ${PLURAL[unit]} matching ${quote(pattern)} under ${escapeText(root)} (search complete).`;
 }
 
 export function noMatchesHeadline(query: string, root: string, include: string | undefined, regex: boolean): string {
   return `No matches for ${queryText(query, regex)}${include === undefined ? '' : ` in files matching ${quote(include)}`} under ${escapeText(root)} (search complete).`;
 }
 
-export function globScope(pattern: string, root: string): string {
-  return `files matching ${quote(pattern)} under ${escapeText(root)}`;
+export function globScope(pattern: string, root: string, unit: EntryUnit = 'file'): string {
+  return `${PLURAL[unit]} matching ${quote(pattern)} under ${escapeText(root)}`;
 }
 
 export function grepScope(query: string, root: string, include: string | undefined, regex: boolean): string {
@@ -183,7 +190,7 @@ export function renderAnswer(facts: AnswerFacts): string {
  * search): the result's matching symlinks, said after the count.
  */
 export function summaryLine(
-  unit: 'file' | 'match',
+  unit: Unit,
   rest: string,
   returned: number,
   total: Total,
@@ -192,7 +199,7 @@ export function summaryLine(
   links?: Pick<LinkMatches, 'count' | 'examined'>,
 ): string {
   const gap = isCoverageGap(complete, reasons);
-  const many = unit === 'file' ? 'files' : 'matches';
+  const many = PLURAL[unit];
   const linkCountText = links !== undefined && links.count > 0 ? linkCount(links.count) : undefined;
   const counted = isTruncated(returned, total) ? `${returned} of ${totalText(total)} ${many}` : `${returned} ${returned === 1 ? unit : many}`;
   if (gap) {

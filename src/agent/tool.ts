@@ -17,7 +17,7 @@ import { errorAnswer, gapsOf, policyOf, refusalAnswer, searchErrorAnswer, totalO
 import { pageSize, readContext, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { resolveScope, type Scope } from './paths.js';
 import { validate, type JsonSchema } from './schema.js';
-import { invalidInputText, isTruncated, renderAnswer, summaryLine, type Policy, type Row, type Total } from './text.js';
+import { invalidInputText, isTruncated, renderAnswer, summaryLine, type Policy, type Row, type Total, type Unit } from './text.js';
 
 export type ToolName = 'glob' | 'grep';
 
@@ -53,7 +53,7 @@ export interface CallWording {
   /** What was looked for and where: `files matching "x" under /w`. */
   scope: string;
   /** The summary's unit, and its words after the count: `matching "*.ts"`. */
-  unit: 'file' | 'match';
+  unit: Unit;
   subject: string;
 }
 

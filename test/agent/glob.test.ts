@@ -352,7 +352,7 @@ describe('input', () => {
     [{ pattern: 'x', limit: 0 }, 'Invalid glob input: input.limit must be at least 1, got 0.'],
     [{ pattern: 'x', limit: 2.5 }, 'Invalid glob input: input.limit must be a whole number, got 2.5.'],
     [{ pattern: 'x', sort: 'size' }, 'Invalid glob input: input.sort must be one of "path", "relevance", "mtime", got "size".'],
-    [{ pattern: 'x', query: 'y' }, 'Invalid glob input: input.query is not a known field (known: "pattern", "path", "case_sensitive", "respect_git_ignore", "limit", "sort").'],
+    [{ pattern: 'x', query: 'y' }, 'Invalid glob input: input.query is not a known field (known: "pattern", "path", "case_sensitive", "respect_git_ignore", "type", "limit", "sort").'],
     ['*.ts', 'Invalid glob input: input must be an object, got "*.ts".'],
     [{ pattern: 3, path: null }, 'Invalid glob input: input.pattern must be a string, got 3; input.path must be a string, got null.'],
   ])('answers %j with what is wrong', async (input, message) => {

@@ -10,7 +10,7 @@ import { readContext } from '../../src/agent/context.js';
 import { workspace } from '../helpers/agent.js';
 
 const tree = { src: { 'a.ts': 'TODO here\n' }, 'README.md': '' };
-const GLOB_KNOWN = '(known: "pattern", "path", "case_sensitive", "respect_git_ignore", "limit", "sort")';
+const GLOB_KNOWN = '(known: "pattern", "path", "case_sensitive", "respect_git_ignore", "type", "limit", "sort")';
 const GREP_KNOWN = '(known: "query", "include", "path", "case_sensitive", "respect_git_ignore", "limit", "regex", "output_mode", "max_matches_per_file", "context", "before", "after", "sort")';
 
 /** Every name Object.prototype holds, `__proto__` included. */
