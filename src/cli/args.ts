@@ -335,6 +335,9 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     // As rg: -A and -B override -C, whatever their order.
     contextBefore: args.beforeContext ?? args.context,
     contextAfter: args.afterContext ?? args.context,
+    // Every hit is printed, as rg prints them: the library's 1 MiB cap on the text kept is for
+    // callers that hold the hits in memory; the command writes them out as they come.
+    maxOutputBytes: Number.MAX_SAFE_INTEGER,
   });
   return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true, count: args.count === true };
 }

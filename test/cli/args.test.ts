@@ -33,12 +33,12 @@ describe('the request a command line becomes', () => {
 
   it('--contains builds content options with the query; --absolute stays with the printer (hits are root-relative)', () => {
     const request = toCliRequest(parse(['*.ts', 'src', '--contains', 'TODO', '-s', '--absolute', '--ndjson']), onlySrc);
-    expect(request).toStrictEqual({ kind: 'content', options: { root: 'src', pattern: '*.ts', caseSensitive: true, query: 'TODO' }, output: 'ndjson', strict: false, absolute: true, filesWithMatches: false, count: false });
+    expect(request).toStrictEqual({ kind: 'content', options: { root: 'src', pattern: '*.ts', caseSensitive: true, query: 'TODO', maxOutputBytes: Number.MAX_SAFE_INTEGER }, output: 'ndjson', strict: false, absolute: true, filesWithMatches: false, count: false });
   });
 
   it('--contains alone searches every file (no pattern option); --regex sets the mode; -l the printer', () => {
     const request = toCliRequest(parse(['--contains', 'a+b', '--regex', '-l']), onlySrc);
-    expect(request).toStrictEqual({ kind: 'content', options: { root: '.', query: 'a+b', mode: 'regex' }, output: 'human', strict: false, absolute: false, filesWithMatches: true, count: false });
+    expect(request).toStrictEqual({ kind: 'content', options: { root: '.', query: 'a+b', mode: 'regex', maxOutputBytes: Number.MAX_SAFE_INTEGER }, output: 'human', strict: false, absolute: false, filesWithMatches: true, count: false });
   });
 
   it('takes the last value of a flag given twice, and -0 for the output', () => {
