@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * find-file: the command-line face of the library. docs/cli.md is the contract; the command itself
- * is src/cli/ (built to dist/cli/), starting at src/cli/main.ts. This file only loads it.
+ * is src/cli/ (built to dist/cli/, then bundled into dist/cli/bundle.mjs), starting at
+ * src/cli/main.ts. This file only loads it.
  */
 import { createRequire } from 'node:module';
 
@@ -14,7 +15,8 @@ const require = createRequire(import.meta.url);
 const mcp = process.argv[2] === 'mcp';
 let main;
 try {
-  ({ main } = require(mcp ? '../dist/mcp/main.js' : '../dist/cli/main.js'));
+  // The command is bundled (scripts/bundle-cli.mjs): start-up reads one file, not ~150.
+  ({ main } = require(mcp ? '../dist/mcp/main.js' : '../dist/cli/bundle.mjs'));
 } catch (error) {
   const hint = error?.code === 'EMFILE' || error?.code === 'ENFILE' ? ' (too many open files: raise the limit, e.g. ulimit -n 1024)' : '';
   process.stderr.write(`find-file: error: cannot load find-file: ${error?.message ?? String(error)}${hint}\n`);

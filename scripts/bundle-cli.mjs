@@ -1,0 +1,33 @@
+/**
+ * Bundles the command (dist/cli/main.js and everything it imports, yargs included) into
+ * dist/cli/bundle.mjs (beside main.js, so its paths to package.json hold), which bin/find-file.mjs loads. Perf: start-up was mostly module loading
+ * (resolving, reading and compiling ~150 small files). What the command imports only when it needs
+ * it (content search, the ripgrep backend, the RE2 regex engine: 300 KiB) stays in chunks of its
+ * own, read only then. The library (dist/index.js) is not bundled: its users import it as it is.
+ *
+ *   node scripts/bundle-cli.mjs [DIST]     (DIST: the compiled tree, default ./dist)
+ */
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const dist = resolve(process.argv[2] ?? new URL('../dist', import.meta.url).pathname);
+
+await build({
+  entryPoints: [resolve(dist, 'cli/main.js')],
+  outdir: resolve(dist, 'cli'),
+  entryNames: 'bundle',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  splitting: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  // Modules yargs loads with require() (y18n's locale files are read at run time, and missing
+  // ones fall back to yargs' English strings, which are its keys).
+  banner: { js: "import { createRequire as __ffCreateRequire } from 'node:module'; const require = __ffCreateRequire(import.meta.url);" },
+  chunkNames: 'bundle-chunks/[hash]',
+  legalComments: 'none',
+  logLevel: 'warning',
+});
