@@ -61,7 +61,11 @@ export interface ContentOptions {
   timeBudgetMs?: number;
   maxDepth?: number;
   signal?: AbortSignal;
-  /** @default 'walker' */
+  /**
+   * `'auto'` by default on the real disk: ripgrep where it is installed and answers as fully, the
+   * pure-TS path otherwise; with an injected `fs`, `'walker'` (ripgrep reads only the real disk).
+   * @default 'auto' ('walker' with `fs`)
+   */
   backend?: BackendOption;
   /** A `node:fs`-shaped object; the pure-TS path also needs `open`, `read` and `close` (memfs has them). */
   fs?: unknown;

@@ -34,7 +34,10 @@ export type ContentPlan = SearchPlan<ContentQuery>;
 export function buildContentPlan(options: ContentOptions): ContentPlan {
   checkOptionsObject(options);
   // `caseSensitive` is the query's case here (read by readQuery); the file globs keep the platform's default.
-  const { caseSensitive: _queryCase, ...shared } = options;
+  const { caseSensitive: _queryCase, ...given } = options;
+  // `auto` by default on the real disk: ripgrep answers when it can answer as fully, the pure-TS
+  // path otherwise (src/backend.ts); an injected fs can only be searched by the pure-TS path.
+  const shared = given.backend === undefined && given.fs === undefined ? { ...given, backend: 'auto' as const } : given;
   return buildSearchPlan(shared, {
     names: CONTENT_OPTION_NAMES,
     defaultPattern: EVERY_FILE,

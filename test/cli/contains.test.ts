@@ -37,9 +37,20 @@ async function library(options: Partial<ContentOptions>): Promise<unknown> {
   return comparable(await searchContent({ root: tree, query: 'TODO', pattern: '*', ...options } as ContentOptions));
 }
 
+describe.runIf(hasRg)('the default backend', () => {
+  it('is auto: ripgrep answers where it is installed, with the same hits as the pure-TS path', async () => {
+    const summaryOf = (args: string[]) => JSON.parse(ff(args).stdout.trim().split('\n').at(-1)!);
+    const byDefault = ff(['*', '--contains', 'TODO', '--ndjson']);
+    expect(byDefault.status).toBe(0);
+    expect(summaryOf(['*', '--contains', 'TODO', '--ndjson'])).toMatchObject({ type: 'summary', backend: 'ripgrep', complete: true, hitCount: 3 });
+    const hits = (args: string[]) => ff(args).stdout.split('\n').filter((l) => l.includes('"hit"')).sort();
+    expect(hits(['*', '--contains', 'TODO', '--ndjson'])).toEqual(hits(['*', '--contains', 'TODO', '--ndjson', '--backend', 'walker']));
+  });
+});
+
 describe('human output', () => {
-  it('prints path:line:column: text per hit, the summary on stderr, status 0', () => {
-    const run = ff(['*', '--contains', 'TODO']);
+  it('prints path:line:column: text per hit, the summary on stderr, status 0 (the pure-TS path: it counts binary files)', () => {
+    const run = ff(['*', '--contains', 'TODO', '--backend', 'walker']);
     expect(run.status).toBe(0);
     expect(run.stdout.split('\n').filter(Boolean).sort()).toEqual(
       [`${native('notes.md')}:2:5: the TODO list`, `${native('src/a.ts')}:1:17: const a = 1; // TODO: split`, `${native('src/中文.ts')}:1:7: // 中文 TODO 注释`].sort(),

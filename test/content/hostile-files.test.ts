@@ -80,7 +80,8 @@ describe.skipIf(process.platform !== 'linux')('a directory on the way swapped fo
     syncBuiltinESMExports();
     let result;
     try {
-      result = await searchContent({ root, query: 'needle' });
+      // The pure-TS path's own defence (the default, auto, would run ripgrep here).
+      result = await searchContent({ root, query: 'needle', backend: 'walker' });
     } finally {
       fsModule.open = realOpen;
       syncBuiltinESMExports();
