@@ -10,7 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
-import { buildParser, describeUnknownFlags, flagNames, toCliRequest, type CliArgs } from './args.js';
+import { describeUnknownFlags, flagNames, toCliRequest, type CliArgs } from './args.js';
+import { parseFast } from './fast-args.js';
 import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
 import { runSearch } from './run.js';
 import { escapeText } from '../text-escape.js';
@@ -21,11 +22,24 @@ export async function main(argv: readonly string[]): Promise<void> {
   let parser: Argv<CliArgs> | undefined;
   const fail = (error: unknown): never => reportFailure(error, parser);
   watchProcess(fail);
+  const loadParser = async (): Promise<Argv<CliArgs>> => {
+    const { buildParser } = await import('./parser.js'); // yargs loads only now
+    return buildParser({ version: readVersion(), columns: process.stdout.columns, now, onUsageError: (message) => usageError(message, parser) });
+  };
+  const now = Date.now();
   try {
-    parser = buildParser({ version: readVersion(), columns: process.stdout.columns, onUsageError: (message) => usageError(message, parser) });
-    const args = parser.parseSync(argv); // exits on --help, --version and usage errors
+    // Perf: a valid command line needs no yargs (fast-args.ts); everything else is yargs' to answer.
+    const fast = parseFast(argv, now);
+    if (fast === 'version') return void process.stdout.write(`${readVersion()}\n`);
+    const args = fast ?? (parser = await loadParser()).parseSync(argv); // yargs exits on --help, --version and usage errors
     process.exit(await runSearch(toCliRequest(args)));
   } catch (error) {
+    // The library refused an input (a pattern, a root): a usage error, shown with yargs' usage.
+    if (parser === undefined && exitCodeForError(error) === EXIT.USAGE) {
+      // yargs shows its usage for the command line it parsed (a valid one: the fast path said so).
+      parser = await loadParser();
+      parser.parseSync(argv);
+    }
     fail(error);
   }
 }

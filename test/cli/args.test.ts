@@ -4,7 +4,8 @@
  * the real command end to end.
  */
 import { describe, expect, it } from 'vitest';
-import { buildParser, splitRoot, toCliRequest, type CliArgs } from '../../src/cli/args.js';
+import { splitRoot, toCliRequest, type CliArgs } from '../../src/cli/args.js';
+import { buildParser } from '../../src/cli/parser.js';
 
 class UsageError extends Error {}
 

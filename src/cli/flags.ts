@@ -1,0 +1,126 @@
+/**
+ * The command's flags as data, without yargs: the option specs (in the order and groups `--help`
+ * shows them), the rules between them, and the checks. parser.ts gives them to yargs (help, usage
+ * errors); fast-args.ts parses a valid command line with yargs-parser alone from the same table,
+ * so start-up does not pay for loading yargs. One table, two readers: test/cli/fast-args.test.ts
+ * checks that they agree.
+ */
+import type { CliArgs } from './args.js';
+import { parseSizes, parseTypes, parseWhen } from './filters.js';
+
+/** One flag, as yargs' `.option()` takes it (and yargs-parser reads its type, alias, arity and coercion). */
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  alias?: string;
+  requiresArg?: boolean;
+  coerce?: (value: string | string[]) => unknown;
+  describe?: string;
+  hidden?: boolean;
+}
+
+/** The flags; `now` is the wall clock at start, for `--changed-within 2h`. */
+export function buildFlags(now: number): Record<string, FlagSpec> {
+  return {
+    root: { type: 'string', requiresArg: true, coerce: last, describe: 'Directory to search [default: the current directory]' },
+    exclude: { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' },
+    hidden: { type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' },
+    gitignore: { type: 'boolean', describe: 'Leave out what ignore files ignore, as rg does: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude [default: off, as the library: every file; --no-ignore turns it off]' },
+    ignore: { type: 'boolean', hidden: true },
+    'ignore-file': { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'More ignore rules, in gitignore syntax, relative to the root (.qwenignore); repeatable; applied with or without --gitignore, as rg --ignore-file' },
+    type: { alias: 't', type: 'string', requiresArg: true, coerce: parseTypes, describe: 'Kinds of entry to return: f (file), d (directory), l (symlink, never followed); repeatable, as fd [default: f]' },
+    'changed-within': { type: 'string', requiresArg: true, coerce: parseWhen('--changed-within', now), describe: 'Only entries modified within a duration (2h, 3d, 1week) or after a date (2026-01-31, "2026-01-31 12:00:00"), as fd' },
+    'changed-before': { type: 'string', requiresArg: true, coerce: parseWhen('--changed-before', now), describe: 'Only entries modified longer ago than a duration, or before a date' },
+    size: { alias: 'S', type: 'string', requiresArg: true, coerce: parseSizes, describe: 'Only files of at least +N or at most -N bytes, with a unit: +10k, -1M (k = 1000, ki = 1024), as fd; repeatable' },
+    backend: { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker]' },
+    'ignore-case': { alias: 'i', type: 'boolean', describe: 'Match the pattern (with --contains: the text) ignoring case [default: on Windows only]' },
+    'case-sensitive': { alias: 's', type: 'boolean', describe: 'Match the pattern (with --contains: the text) with case [default: except on Windows]' },
+    contains: { type: 'string', requiresArg: true, coerce: last, describe: 'Search file content for TEXT and print path:line:column: text; without a pattern, every file' },
+    regex: { type: 'boolean', describe: 'With --contains: TEXT is a regular expression (RE2 syntax, as ripgrep\'s) [default: literal text]' },
+    'files-with-matches': { alias: 'l', type: 'boolean', describe: 'With --contains: print each file with a hit once, not the hits' },
+    count: { alias: 'c', type: 'boolean', describe: 'With --contains: print each file with a hit as path:N (its number of matching lines), not the hits' },
+    'before-context': { alias: 'B', type: 'string', requiresArg: true, coerce: countOf('--before-context'), describe: 'With --contains: also print N lines before each hit (overrides -C)' },
+    'after-context': { alias: 'A', type: 'string', requiresArg: true, coerce: countOf('--after-context'), describe: 'With --contains: also print N lines after each hit (overrides -C)' },
+    context: { alias: 'C', type: 'string', requiresArg: true, coerce: countOf('--context'), describe: 'With --contains: also print N lines before and after each hit; each line once, groups apart by "--", as rg' },
+    'max-results': { type: 'string', requiresArg: true, coerce: countOf('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' },
+    'max-depth': { type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' },
+    'time-budget-ms': { type: 'string', requiresArg: true, coerce: countOf('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' },
+    strict: { type: 'boolean', describe: 'Exit 3 when the result is incomplete' },
+    json: { type: 'boolean', describe: 'Print the whole result as one JSON object' },
+    ndjson: { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' },
+    absolute: { type: 'boolean', describe: 'Print absolute paths' },
+    'print0': { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' },
+    sort: { type: 'string', requiresArg: true, coerce: last, describe: 'Order of the paths: path, or mtime (newest first; printed when the search ends) [default: as found; path in --json]' },
+    stats: { type: 'boolean', describe: "With --json or --ndjson: each match's type, size and modification time" },
+  };
+}
+
+/** How yargs (and the fast path) read the command line. */
+export const PARSER_CONFIGURATION = {
+  'strip-aliased': true,
+  'strip-dashed': true,
+  // Patterns are text: "007" stays "007", and `--exclude a b` does not swallow the pattern b.
+  'parse-positional-numbers': false,
+  'greedy-arrays': false,
+} as const;
+
+export const FLAG_GROUPS: [string[], string][] = [
+  [['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:'],
+  [['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:'],
+  [['json', 'ndjson', 'absolute', 'print0', 'sort', 'stats'], 'Output:'],
+];
+
+export const FLAG_CONFLICTS: Record<string, string | string[]> = {
+  json: ['ndjson', 'print0'],
+  ndjson: 'print0',
+  'ignore-case': 'case-sensitive',
+  // -l and -c print no lines: context asked with them would be silently dropped.
+  'files-with-matches': ['json', 'ndjson', 'count', 'before-context', 'after-context', 'context'],
+  count: ['json', 'ndjson', 'before-context', 'after-context', 'context'],
+    };
+
+/** The rules yargs' `.check` enforces (throws the usage error's message). */
+export function checkArgs(args: CliArgs): true {
+  // With --contains the pattern only narrows the files searched: none means every file.
+  if (args._.length === 0 && args.contains === undefined) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
+  const needsContains = CONTENT_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
+  if (args.contains === undefined && needsContains !== undefined) throw new Error(`${needsContains} needs --contains TEXT`);
+  const filesOnly = FILES_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
+  if (args.contains !== undefined && filesOnly !== undefined) throw new Error(`${filesOnly} cannot go with --contains: content search reads files and filters no metadata`);
+  if (args.stats === true && !args.json && !args.ndjson) throw new Error('--stats needs --json or --ndjson (the metadata goes with each match there)');
+  return true;
+}
+
+/** The flags that mean something only for a content search, as the error names them. */
+export const CONTENT_ONLY: [keyof CliArgs, string][] = [
+  ['regex', '--regex'],
+  ['filesWithMatches', '--files-with-matches'],
+  ['count', '--count'],
+  ['beforeContext', '--before-context'],
+  ['afterContext', '--after-context'],
+  ['context', '--context'],
+];
+
+/** The flags of a file listing only: content search has no entry types, metadata filters or order. */
+export const FILES_ONLY: [keyof CliArgs, string][] = [
+  ['type', '--type'],
+  ['changedWithin', '--changed-within'],
+  ['changedBefore', '--changed-before'],
+  ['size', '--size'],
+  ['sort', '--sort'],
+  ['stats', '--stats'],
+];
+
+/** The last value of an option given more than once: later flags override earlier ones. */
+export function last(value: string | string[]): string {
+  return Array.isArray(value) ? value[value.length - 1]! : value;
+}
+
+/** A coercer for a count: digits only, so "1.5", "-1", "1e3", "0x10" and "" are usage errors. */
+export function countOf(flag: string): (value: string | string[]) => number {
+  return (value) => {
+    const text = last(value);
+    const n = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(n)) throw new Error(`${flag} must be a non-negative integer, got ${JSON.stringify(text)}`);
+    return n;
+  };
+}
