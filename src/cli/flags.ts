@@ -31,7 +31,7 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     'changed-within': { type: 'string', requiresArg: true, coerce: parseWhen('--changed-within', now), describe: 'Only entries modified within a duration (2h, 3d, 1week) or after a date (2026-01-31, "2026-01-31 12:00:00"), as fd' },
     'changed-before': { type: 'string', requiresArg: true, coerce: parseWhen('--changed-before', now), describe: 'Only entries modified longer ago than a duration, or before a date' },
     size: { alias: 'S', type: 'string', requiresArg: true, coerce: parseSizes, describe: 'Only files of at least +N or at most -N bytes, with a unit: +10k, -1M (k = 1000, ki = 1024), as fd; repeatable' },
-    backend: { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker]' },
+    backend: { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker; with --contains: auto]' },
     'ignore-case': { alias: 'i', type: 'boolean', describe: 'Match the pattern (with --contains: the text) ignoring case [default: on Windows only]' },
     'case-sensitive': { alias: 's', type: 'boolean', describe: 'Match the pattern (with --contains: the text) with case [default: except on Windows]' },
     contains: { type: 'string', requiresArg: true, coerce: last, describe: 'Search file content for TEXT and print path:line:column: text; without a pattern, every file' },
