@@ -8,7 +8,7 @@
  * the same ones: an engine offers a file's lines in order (each hit with `add`, the lines around
  * with `context`), and the collector keeps the last `before` lines not yet shown and gives the
  * next `after` lines to the hit before. A hit with after-context is handed on once its context is
- * complete: at the next hit, after `after` lines, or when its file ends (`endFile`, `finish`).
+ * complete: at the next hit, after `after` lines, or when its file (or the search) ends (`endFile`).
  */
 import type { ContentHit, ContextLine } from './types.js';
 
@@ -118,16 +118,11 @@ export class HitCollector {
     this.recent = [];
   }
 
-  /** The file's lines end here: the waiting hit is handed on. */
+  /** The file's lines end here (or the search does): the waiting hit is handed on. */
   endFile(): void {
     this.flushPending();
     this.file = undefined;
     this.recent = [];
-  }
-
-  /** The search ends: hands on the hit still waiting for context. */
-  finish(): void {
-    this.endFile();
   }
 
   private startFile(path: string): void {

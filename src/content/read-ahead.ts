@@ -36,7 +36,8 @@ export class ReadAhead {
   private readonly givenBack = new WeakSet<Ahead>();
   private limit = READ_AHEAD;
   private readonly placeCheck: ((fd: number, rel: string) => boolean) | undefined;
-  private readonly close: (fd: number) => void;
+  /** Closes a file the search opened (file-io.ts `buildCloser`): the read-ahead's, and the searcher's once it has read a file to its end. */
+  readonly close: (fd: number) => void;
 
   constructor(
     private readonly fs: FileReaderFs,

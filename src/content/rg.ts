@@ -94,7 +94,7 @@ function buildSummary(
   skipped: SkippedEntry[],
   unclassified = 0,
 ): ContentSummary {
-  hits.finish();
+  hits.endFile();
   const protocolErrors = events?.protocolErrors ?? 0;
   // The consumer said "enough" for one of two reasons; the run only knows it was told to stop.
   const outputLimit = hits.stopReason === 'output-limit' && verdict.stopReason === 'result-limit';

@@ -123,7 +123,7 @@ class WalkerContentSearch {
         error = next.ok ? undefined : next.error;
       }
     } finally {
-      if (!eof) void reading.then(() => fs.close(fd, () => {}));
+      if (!eof) void reading.then(() => this.ahead.close(fd));
     }
   }
 
@@ -146,7 +146,7 @@ class WalkerContentSearch {
   }
 
   private summary(walked: FindSummary, walkStopped: boolean): ContentSummary {
-    this.hits.finish();
+    this.hits.endFile();
     const skipped = [...walked.skipped, ...this.fileSkips];
     return {
       hitCount: this.hits.hitCount,
