@@ -75,22 +75,17 @@ export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: 
   };
 }
 
-/** Sizes of a page's files (workspace-relative), from one `lstat` each. Unreadable sizes are left out. */
-export function statSizes(settings: Settings, paths: readonly string[]): Promise<Map<string, number | undefined>> {
-  return statEach(settings, paths, (stats) => stats.size);
-}
-
-/** One number from each path's `lstat`: undefined where the call fails or the fs does not give it. */
-async function statEach(settings: Settings, paths: readonly string[], pick: (stats: { size?: unknown }) => unknown): Promise<Map<string, number | undefined>> {
-  const values = new Map<string, number | undefined>();
+/** Sizes of a page's files (workspace-relative), from one `lstat` each: undefined where the call fails or the fs gives none. */
+export async function statSizes(settings: Settings, paths: readonly string[]): Promise<Map<string, number | undefined>> {
+  const sizes = new Map<string, number | undefined>();
   await Promise.all(
     paths.map(async (p) => {
       const { stats } = await lstat(settings.fs, workspaceNative(settings, p));
-      const value = stats === undefined ? undefined : pick(stats as { size?: unknown });
-      values.set(p, typeof value === 'number' ? value : undefined);
+      const size = (stats as { size?: unknown } | undefined)?.size;
+      sizes.set(p, typeof size === 'number' ? size : undefined);
     }),
   );
-  return values;
+  return sizes;
 }
 
 export interface ErrorMetadata {

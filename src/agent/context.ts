@@ -10,7 +10,7 @@ import { BACKEND_OPTIONS, type BackendOption, type Clock, type Platform } from '
 import { RG_PATH, checkAbsolutePath, checkBackendFs, checkClockShape, checkOptionNames, checkSignal, describe, readChoice, readEnv, readFs, readFunction, readLimit, readRoot, runningPlatform } from '../plan/read.js';
 import { withSeparator, type Separator } from '../paths.js';
 import { normalizePatternList } from '../patterns.js';
-import type { Env } from '../rg/resolve.js';
+import { buildInsideCheck, type Env } from '../rg/resolve.js';
 import type { ProcessRunner } from '../rg/runner.js';
 
 /** The host's side of a tool call. */
@@ -266,8 +266,8 @@ export function searchOptions(settings: Settings, scope: { root: string; workspa
  */
 function pathOutside(settings: Settings, env: Env): Env {
   const paths = settings.platform === 'win32' ? path.win32 : path.posix;
-  const same = settings.platform === 'win32' ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase() : (a: string, b: string) => a === b;
-  const inside = (dir: string) => settings.workspaces.some((w) => same(paths.resolve(dir), w.root) || same(paths.resolve(dir).slice(0, w.prefix.length), w.prefix));
+  const inRoot = buildInsideCheck(settings.workspaces.map((w) => w.root), settings.platform);
+  const inside = (dir: string) => inRoot(paths.resolve(dir));
   const out: Record<string, string | undefined> = { ...env };
   for (const key of Object.keys(out)) {
     // Windows names it Path (any case): every spelling is filtered.

@@ -119,7 +119,8 @@ async function buildBannedCheck(input: ResolveInput): Promise<(p: string) => boo
   return buildInsideCheck(bases, input.platform);
 }
 
-function buildInsideCheck(bases: readonly string[], platform: Platform): (p: string) => boolean {
+/** A test of whether a path is one of `bases` or inside one, compared as written (on win32 without case, `/` as `\\`). */
+export function buildInsideCheck(bases: readonly string[], platform: Platform): (p: string) => boolean {
   const win = platform === 'win32';
   const sep = win ? '\\' : '/';
   const fold = (p: string) => (win ? p.replace(/\//g, '\\').toLowerCase() : p);
