@@ -9,6 +9,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import yargs from 'yargs';
 import { BACKEND_OPTIONS, type BackendOption } from '../options.js';
 import { MAX_LIMIT } from '../agent/index.js';
+import { countOf, last } from '../cli/flags.js';
 import { createServer, type McpSettings } from './server.js';
 
 interface McpArgs {
@@ -34,10 +35,10 @@ export async function main(argv: readonly string[]): Promise<void> {
 }
 
 function parse(argv: readonly string[]): McpArgs {
+  // The command's count rule (digits only, the last value wins), within this server's bounds.
   const count = (flag: string, max = Number.MAX_SAFE_INTEGER, min = 0) => (value: string | string[]) => {
-    const text = [value].flat().at(-1)!;
-    const n = /^\d+$/.test(text) ? Number(text) : NaN;
-    if (!(n >= min && n <= max)) throw new Error(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    const n = countOf(flag)(value);
+    if (n < min || n > max) throw new Error(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(last(value))}`);
     return n;
   };
   return yargs([...argv])
