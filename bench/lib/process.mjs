@@ -16,7 +16,8 @@ const REPO = path.dirname(BENCH);
 export const CLI = path.join(REPO, 'bin', 'find-file.mjs');
 const GNU_TIME = '/usr/bin/time';
 
-function which(command) {
+/** The executable `command` on the PATH, or undefined. */
+export function which(command) {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     const full = path.join(dir, command);
     try {

@@ -18,6 +18,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { which } from '../lib/process.mjs';
 import { median, renderTable } from '../lib/stats.mjs';
 
 const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -30,10 +31,6 @@ const query = args.query ?? 'static';
 const node = process.execPath;
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ff-waits-empty-'));
 
-function which(command) {
-  const found = spawnSync('sh', ['-c', `command -v ${command}`], { encoding: 'utf8' }).stdout.trim();
-  return found === '' ? undefined : found;
-}
 const fd = which('fdfind') ?? which('fd');
 const rg = which('rg');
 
