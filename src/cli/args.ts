@@ -117,7 +117,8 @@ export function flagNames(parser: Argv<CliArgs>): string[] {
   return Object.keys((parser as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key);
 }
 
-function isDirectory(candidate: string): boolean {
+/** True for a path that names an existing directory (through links, as a root is opened). */
+export function isDirectory(candidate: string): boolean {
   try {
     return statSync(candidate).isDirectory();
   } catch {

@@ -3,12 +3,13 @@
  * and nothing else; everything else goes to stderr. Usage errors exit 2 before the server starts;
  * once it runs, it runs until the client closes stdin. docs/mcp.md is the contract.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import yargs from 'yargs';
 import { BACKEND_OPTIONS, type BackendOption } from '../options.js';
 import { MAX_LIMIT } from '../agent/index.js';
+import { isDirectory } from '../cli/args.js';
 import { countOf, last } from '../cli/flags.js';
 import { createServer, type McpSettings } from './server.js';
 
@@ -64,13 +65,7 @@ function parse(argv: readonly string[]): McpArgs {
 function readRoots(roots: readonly string[]): string[] {
   return roots.map((root) => {
     const absolute = path.resolve(root);
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(absolute).isDirectory();
-    } catch {
-      // reported below
-    }
-    if (!isDirectory) {
+    if (!isDirectory(absolute)) {
       log(`find-file mcp: error: --root ${JSON.stringify(root)} is not a directory`);
       process.exit(2);
     }
