@@ -2,6 +2,7 @@
  * The stream splitter under ripgrep's output: records must come out whole whatever the chunking,
  * including chunks that end inside a multi-byte UTF-8 character, and memory must stay capped.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RecordSplitter } from '../../src/rg/records.js';
 
@@ -78,5 +79,49 @@ describe('RecordSplitter', () => {
     expect(lines).toEqual(['one', 'two']);
     expect(splitter.rest()).toBe('three');
     expect(splitter.rest()).toBeUndefined();
+  });
+
+  it('keeps a BOM that starts a record: it is part of the name', () => {
+    const { records } = splitAll([Buffer.from('\uFEFFbom.ts\0\uFEFF\0x\0', 'utf8')]);
+    expect(records).toEqual(['\uFEFFbom.ts', '\uFEFF', 'x']);
+  });
+
+  // The reference: the whole stream cut at each delimiter, each record decoded on its own, taken
+  // up to the first one over the cap. Any chunking must give exactly that, invalid UTF-8 included.
+  const BYTES = fc.array(fc.oneof(fc.constantFrom(0, 10, 0xef, 0xbb, 0xbf, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80, 0xc3, 0xa9, 0x80, 0xff), fc.integer({ min: 0, max: 255 })), { maxLength: 120 });
+  it('matches a per-record decode of the whole stream for any bytes and any chunking', () => {
+    fc.assert(
+      fc.property(BYTES, fc.array(fc.nat(), { maxLength: 8 }), fc.constantFrom(0, 10), fc.integer({ min: 1, max: 40 }), (bytes, cuts, delimiter, cap) => {
+        const stream = Uint8Array.from(bytes);
+        const expected: string[] = [];
+        let overflow = false;
+        let start = 0;
+        for (let end = stream.indexOf(delimiter); end >= 0; end = stream.indexOf(delimiter, start)) {
+          if (end - start > cap) {
+            overflow = true;
+            break;
+          }
+          expected.push(new TextDecoder('utf-8', { ignoreBOM: true }).decode(stream.subarray(start, end)));
+          start = end + 1;
+        }
+        const tailTooLong = !overflow && stream.length - start > cap;
+        const offsets = [...new Set(cuts.map((c) => c % (stream.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...offsets].map((at, i, all) => stream.subarray(at, all[i + 1] ?? stream.length));
+        const splitter = new RecordSplitter(delimiter, cap);
+        const records: string[] = [];
+        let result = 'ok';
+        for (const chunk of chunks) {
+          result = splitter.push(chunk, (r) => (records.push(r), true));
+          if (result !== 'ok') break;
+        }
+        expect(records).toEqual(expected);
+        expect(result === 'overflow').toBe(overflow || tailTooLong);
+        if (result === 'ok') {
+          const tail = stream.subarray(start);
+          expect(splitter.rest()).toBe(tail.length === 0 ? undefined : new TextDecoder('utf-8', { ignoreBOM: true }).decode(tail));
+        }
+      }),
+      { numRuns: 3000, seed: 20261203 },
+    );
   });
 });
