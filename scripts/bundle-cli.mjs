@@ -7,10 +7,14 @@
  *
  *   node scripts/bundle-cli.mjs [DIST]     (DIST: the compiled tree, default ./dist)
  */
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const dist = resolve(process.argv[2] ?? new URL('../dist', import.meta.url).pathname);
+
+// Chunk names are content hashes: without this, every rebuild would leave the old ones beside the new.
+rmSync(resolve(dist, 'cli/bundle-chunks'), { recursive: true, force: true });
 
 await build({
   entryPoints: [resolve(dist, 'cli/main.js')],
