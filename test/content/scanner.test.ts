@@ -4,22 +4,33 @@
  * are what `rg --json` 13 printed for the same bytes), the held-text cap, and chunks split at every
  * byte offset, inside multi-byte characters too.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HitCollector } from '../../src/content/hits.js';
-import { buildLineMatcher, readQuery } from '../../src/content/query.js';
-import { FileScanner, MAX_HELD_CHARS, READ_CHUNK_BYTES, type ScanState } from '../../src/content/scanner.js';
+import { buildLineMatcher, readQuery, type Query } from '../../src/content/query.js';
+import { FileScanner, MAX_HELD_CHARS, READ_CHUNK_BYTES, buildNeedle, type ScanState } from '../../src/content/scanner.js';
 import type { ContentHit } from '../../src/content/types.js';
 
 type Hit = [line: number, column: number, text: string];
 
 function scan(bytes: Uint8Array | string, query: string, options: { chunks?: Uint8Array[]; caseSensitive?: boolean; mode?: 'literal' | 'regex'; maxResults?: number } = {}) {
   const q = readQuery({ query, caseSensitive: options.caseSensitive ?? true, mode: options.mode }, true);
-  const hits: ContentHit[] = [];
-  const collector = new HitCollector({ maxResults: options.maxResults ?? Infinity, maxLineChars: Infinity, maxOutputBytes: Infinity, before: 0, after: 0 }, (h) => hits.push(h));
-  const scanner = new FileScanner('f', buildLineMatcher(q), q.multiline, collector);
   const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+  const chunks = options.chunks ?? [data];
+  const text = scanWith(q, chunks, options.maxResults, undefined);
+  // An exact-case literal is searched in the bytes (byte mode): it must find exactly what the
+  // text search finds, in every case of this file.
+  const needle = buildNeedle(q);
+  if (needle !== undefined) expect(scanWith(q, chunks, options.maxResults, needle), 'byte mode').toEqual(text);
+  return text;
+}
+
+function scanWith(q: Query, chunks: Uint8Array[], maxResults = Infinity, needle: Uint8Array | undefined) {
+  const hits: ContentHit[] = [];
+  const collector = new HitCollector({ maxResults, maxLineChars: Infinity, maxOutputBytes: Infinity, before: 0, after: 0 }, (h) => hits.push(h));
+  const scanner = new FileScanner('f', buildLineMatcher(q), q.multiline, collector, needle);
   let state: ScanState = 'more';
-  for (const chunk of options.chunks ?? [data]) {
+  for (const chunk of chunks) {
     state = scanner.push(chunk);
     if (state !== 'more') break;
   }
@@ -195,10 +206,43 @@ describe('the held-text cap', () => {
     expect(scan(Buffer.alloc(0), 'hit', { chunks })).toEqual({ state: 'too-long', hits: [[1, 1, 'hit']] });
   });
 
+  it('a line over the cap in bytes but not in characters is searched (byte mode hands it to the text search)', () => {
+    const chunk = Buffer.from('é'.repeat(READ_CHUNK_BYTES / 2), 'utf8');
+    const chunks = [Buffer.from('hit\n'), ...Array.from({ length: Math.ceil(MAX_HELD_CHARS / READ_CHUNK_BYTES) + 4 }, () => chunk), Buffer.from('hit\nhit')];
+    const { state, hits } = scan(Buffer.alloc(0), 'hit', { chunks });
+    expect(state).toBe('done');
+    expect(hits.map(([line, column]) => [line, column])).toEqual([
+      [1, 1],
+      [2, ((chunks.length - 2) * chunk.length) / 2 + 1],
+      [3, 1],
+    ]);
+  });
+
   it('a file of many short lines is never too long', () => {
     const line = Buffer.from('y'.repeat(1023) + '\n');
     const chunk = Buffer.concat(Array.from({ length: READ_CHUNK_BYTES / 1024 }, () => line));
     const chunks = Array.from({ length: Math.ceil(MAX_HELD_CHARS / READ_CHUNK_BYTES) + 2 }, () => chunk);
     expect(scan(Buffer.alloc(0), 'z', { chunks }).state).toBe('done');
+  });
+});
+
+describe('byte mode', () => {
+  // Files made of the pieces that make line, column and decoding rules differ: line endings, BOMs
+  // (at the start and inside), invalid and cut UTF-8, characters of 2, 3 and 4 bytes, a late NUL.
+  const TEXT = ['static', 'sta', 'tic', 'a', 'é', '中文', '😀', ' ', '\n', '\r\n', '\r', '\uFEFF', '\0'].map((piece) => Buffer.from(piece, 'utf8'));
+  const RAW = [[0xef, 0xbb, 0xbf], [0xff], [0xc3], [0xe2, 0x82], [0x80], [0xf0, 0x9f, 0x98]].map((bytes) => Buffer.from(bytes));
+  const FILE = fc.array(fc.constantFrom(...TEXT, ...RAW), { maxLength: 60 }).map((pieces) => Buffer.concat(pieces));
+  const QUERY = fc.constantFrom('static', 'a', 'é', '中文', 'a\r', '😀 ', 'tic', '\uFEFFa');
+
+  it('finds what the text search finds, for any bytes, chunking and hit limit', () => {
+    fc.assert(
+      fc.property(FILE, QUERY, fc.array(fc.nat(), { maxLength: 5 }), fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }), (file, query, cuts, maxResults) => {
+        const offsets = [...new Set(cuts.map((c) => c % (file.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...offsets].map((at, i, all) => file.subarray(at, all[i + 1] ?? file.length)).filter((c) => c.length > 0);
+        const q = readQuery({ query, caseSensitive: true }, true);
+        expect(scanWith(q, chunks, maxResults, buildNeedle(q))).toEqual(scanWith(q, chunks, maxResults, undefined));
+      }),
+      { numRuns: 4000, seed: 20261203 },
+    );
   });
 });
