@@ -20,6 +20,7 @@ export class SortedCollector {
   private unsorted: string[][] = [];
   private lastDir = '\0';
   private lastNames: string[] = [];
+  private count = 0;
   /** `stats: true`: each match's metadata, by path (looked up once the paths are sorted). */
   private metas: Map<string, EntryMeta> | undefined;
 
@@ -35,6 +36,7 @@ export class SortedCollector {
       this.lastNames = names;
     }
     this.lastNames.push(name);
+    this.count++;
   };
 
   /**
@@ -49,20 +51,25 @@ export class SortedCollector {
 
   sorted(): string[] {
     this.sortPending();
-    const out: string[] = [];
+    // Perf: the answer's length is known, so the array is made once, not grown.
+    const out: string[] = new Array<string>(this.count);
+    let filled = 0;
     const open: { dir: string; names: string[]; next: number }[] = [];
-    // Emits a directory's files that sort before `limit` (all of them when there is none).
-    const flush = (frame: (typeof open)[number], limit?: string) => {
+    // Emits a directory's files that sort before `below` (all of them when there is none): the
+    // rest of a subdirectory's path after the directory's own. Perf: `dir + name > dir + below`
+    // is `name > below`, and comparing the short names never flattens the joined paths.
+    const flush = (frame: (typeof open)[number], below?: string) => {
       const { dir, names } = frame;
       for (; frame.next < names.length; frame.next++) {
-        const rel = dir + names[frame.next];
-        if (limit !== undefined && rel > limit) return;
-        out.push(rel);
+        const name = names[frame.next]!;
+        if (below !== undefined && name > below) return;
+        out[filled++] = dir + name;
       }
     };
     for (const dir of [...this.byDir.keys()].sort()) {
       while (open.length > 0 && !dir.startsWith(open[open.length - 1]!.dir)) flush(open.pop()!);
-      if (open.length > 0) flush(open[open.length - 1]!, dir);
+      const parent = open[open.length - 1];
+      if (parent !== undefined) flush(parent, dir.slice(parent.dir.length));
       open.push({ dir, names: this.byDir.get(dir)!, next: 0 });
     }
     while (open.length > 0) flush(open.pop()!);
