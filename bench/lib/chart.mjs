@@ -93,3 +93,48 @@ export function renderScalingChart({ title, subtitle, xLabel, yLabel, series }) 
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
+
+/**
+ * Horizontal bars, one block per group: each command's median as a bar against its group's
+ * reference (a line at 1.0x), its target as a dashed line when the group has one. Bars are ratios,
+ * not milliseconds, so groups of very different times share one scale.
+ * `groups`: `[{ name, rows: [{ label, ms, ratio, ours? }], target?: { ratio, label } }]`.
+ */
+export function renderRatioBars({ title, subtitle, groups }) {
+  const width = 860;
+  const labelW = 300;
+  const barW = width - labelW - 120;
+  const rowH = 22;
+  const top = 64;
+  const widest = Math.max(...groups.flatMap((g) => [...g.rows.map((r) => r.ratio), g.target?.ratio ?? 0])) * 1.05;
+  const sx = (ratio) => labelW + (ratio / widest) * barW;
+  const height = top + groups.reduce((h, g) => h + 28 + g.rows.length * rowH + 14, 0) + 24;
+  const out = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="12">`);
+  out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
+  out.push(`<text x="16" y="24" font-size="16" font-weight="bold">${escapeXml(title)}</text>`);
+  if (subtitle) out.push(`<text x="16" y="44" fill="#555">${escapeXml(subtitle)}</text>`);
+  let y = top;
+  for (const group of groups) {
+    out.push(`<text x="16" y="${y + 16}" font-weight="bold">${escapeXml(group.name)}</text>`);
+    y += 28;
+    const blockTop = y;
+    group.rows.forEach((row, i) => {
+      const ry = y + i * rowH;
+      const color = row.ours ? COLORS[0] : '#9e9e9e';
+      out.push(`<text x="${labelW - 8}" y="${ry + rowH / 2}" text-anchor="end" dominant-baseline="middle"${row.ours ? ' font-weight="bold"' : ''}>${escapeXml(row.label)}</text>`);
+      out.push(`<rect x="${labelW}" y="${ry + 4}" width="${Math.max(1, sx(row.ratio) - labelW).toFixed(1)}" height="${rowH - 8}" fill="${color}"/>`);
+      out.push(`<text x="${(sx(row.ratio) + 6).toFixed(1)}" y="${ry + rowH / 2}" dominant-baseline="middle" fill="#333">${row.ratio.toFixed(2)}x  ${Math.round(row.ms)} ms</text>`);
+    });
+    y += group.rows.length * rowH;
+    out.push(`<line x1="${sx(1).toFixed(1)}" x2="${sx(1).toFixed(1)}" y1="${blockTop}" y2="${y}" stroke="#333"/>`);
+    if (group.target) {
+      const tx = sx(group.target.ratio).toFixed(1);
+      out.push(`<line x1="${tx}" x2="${tx}" y1="${blockTop}" y2="${y}" stroke="${COLORS[5]}" stroke-width="2" stroke-dasharray="5 4"/>`);
+      out.push(`<text x="${tx}" y="${blockTop - 4}" text-anchor="middle" fill="${COLORS[5]}">${escapeXml(group.target.label)}</text>`);
+    }
+    y += 14;
+  }
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}

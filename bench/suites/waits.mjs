@@ -9,8 +9,12 @@
  * - start-up: `node -e 0`, `find-file --version`, a search of an empty folder;
  * - listing: bench/floors/list-loop.mjs (readdirSync loop, unsorted, batched writes), the command,
  *   GNU find, fd (every regular file, hidden and ignored included);
- * - content: bench/floors/read-indexof.mjs (readFileSync + Buffer.indexOf, no safety), the command
- *   (default backend: auto), the command's pure-TS path, rg (case-sensitive literal everywhere).
+ * - content through ripgrep: rg itself, then two floors no Node process can beat (bench/floors/
+ *   rg-pipe.mjs: spawn rg and pipe its output through; rg-json.mjs: parse `rg --json` and print the
+ *   matches), then the command (default backend: auto);
+ * - content, pure TS: bench/floors/read-indexof.mjs (readFileSync + Buffer.indexOf, no safety) and
+ *   the command's pure-TS path (case-sensitive literal everywhere).
+ * The groups' ratios also go to bench/results/waits.svg, a bar chart with each group's target.
  * Peak RSS of the command's listing comes from GNU time on a separate run.
  */
 import { spawnSync } from 'node:child_process';
@@ -19,6 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { which } from '../lib/process.mjs';
+import { renderRatioBars } from '../lib/chart.mjs';
 import { median, renderTable } from '../lib/stats.mjs';
 
 const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -34,31 +39,49 @@ const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ff-waits-empty-'));
 const fd = which('fdfind') ?? which('fd');
 const rg = which('rg');
 
+// Each group's first command is its reference (the ratios are to it); `ours` marks find-file's rows;
+// `target` is issue 18's bound for the group's find-file row.
 const GROUPS = [
   {
     name: 'start-up',
+    target: { ratio: 1.35, label: 'target 1.35x' },
     commands: [
       ['node -e 0', node, ['-e', '0']],
-      ['find-file --version', node, [CLI, '--version']],
-      ['find-file, empty folder', node, [CLI, '*.ts', '--root', empty]],
+      ['find-file --version', node, [CLI, '--version'], true],
+      ['find-file, empty folder', node, [CLI, '*.ts', '--root', empty], true],
     ],
   },
   {
     name: `listing ${listRoot}`,
+    target: { ratio: 1.25, label: 'target 1.25x' },
     commands: [
       ['floor: readdirSync loop', node, [path.join(BENCH, 'floors', 'list-loop.mjs'), listRoot]],
-      ['find-file', node, [CLI, '*', '--root', listRoot]],
+      ['find-file', node, [CLI, '*', '--root', listRoot], true],
       ['GNU find', 'find', [listRoot, '-type', 'f']],
       ...(fd === undefined ? [] : [['fd', fd, ['-HI', '-t', 'f', '.', listRoot]]]),
     ],
   },
+  ...(rg === undefined
+    ? []
+    : [
+        {
+          name: `content "${query}" in ${contentRoot}, through ripgrep`,
+          target: { ratio: 2, label: 'target 2x' },
+          commands: [
+            ['rg -n --column', rg, ['-n', '--column', '-s', '--', query, contentRoot]],
+            // What any Node process that runs ripgrep pays: start-up, the spawn, the pipe.
+            ['floor: node piping rg through', node, [path.join(BENCH, 'floors', 'rg-pipe.mjs'), rg, contentRoot, query]],
+            ['floor: node parsing rg --json', node, [path.join(BENCH, 'floors', 'rg-json.mjs'), rg, contentRoot, query]],
+            ['find-file --contains (default: auto)', node, [CLI, '--contains', query, '-s', '--root', contentRoot], true],
+          ],
+        },
+      ]),
   {
-    name: `content "${query}" in ${contentRoot}`,
+    name: `content "${query}" in ${contentRoot}, pure TS`,
+    target: { ratio: 1.3, label: 'target 1.3x' },
     commands: [
       ['floor: readFileSync + indexOf', node, [path.join(BENCH, 'floors', 'read-indexof.mjs'), contentRoot, query]],
-      ['find-file --contains (auto)', node, [CLI, '--contains', query, '-s', '--root', contentRoot]],
-      ['find-file --contains --backend walker', node, [CLI, '--contains', query, '-s', '--root', contentRoot, '--backend', 'walker']],
-      ...(rg === undefined ? [] : [['rg -n --column', rg, ['-n', '--column', '-s', '--', query, contentRoot]]]),
+      ['find-file --contains --backend walker', node, [CLI, '--contains', query, '-s', '--root', contentRoot, '--backend', 'walker'], true],
     ],
   },
 ];
@@ -75,6 +98,7 @@ function bar(ratio, widest) {
 }
 
 const sections = [];
+const chartGroups = [];
 for (const group of GROUPS) {
   for (const [, file, argv] of group.commands) timeOnce(file, argv); // warm-up
   const times = group.commands.map(() => []);
@@ -83,7 +107,8 @@ for (const group of GROUPS) {
   const ratios = medians.map((m) => m / medians[0]);
   const widest = Math.max(...ratios);
   const rows = group.commands.map(([name], i) => [name, `${medians[i].toFixed(1)} ms`, ratios[i].toFixed(2), bar(ratios[i], widest)]);
-  sections.push(`### ${group.name} (${rounds} interleaved rounds)\n\n${renderTable(['command', 'median', 'vs floor', ''], rows)}`);
+  sections.push(`### ${group.name} (${rounds} interleaved rounds; target for find-file: ${group.target.ratio}x)\n\n${renderTable(['command', 'median', `vs ${group.commands[0][0]}`, ''], rows)}`);
+  chartGroups.push({ name: group.name, target: group.target, rows: group.commands.map(([label, , , ours], i) => ({ label, ms: medians[i], ratio: ratios[i], ours: ours === true })) });
   process.stderr.write(`${group.name}: done\n`);
 }
 
@@ -91,4 +116,8 @@ const rss = spawnSync('/usr/bin/time', ['-f', '%M', node, CLI, '*', '--root', li
 const peak = Number(rss.stderr.trim().split('\n').at(-1));
 sections.push(`Peak RSS of \`find-file '*' --root ${listRoot}\`: ${Number.isFinite(peak) ? `${(peak / 1024).toFixed(1)} MiB` : 'n/a (no GNU time)'}.`);
 fs.rmSync(empty, { recursive: true, force: true });
+const chart = path.join(BENCH, 'results', 'waits.svg');
+const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
+fs.writeFileSync(chart, renderRatioBars({ title: 'Where people wait: whole processes, ratio to each group\'s reference', subtitle: `${rounds} interleaved rounds, medians; ${os.cpus().length} cores, Node ${process.version}, ${when} UTC`, groups: chartGroups }));
+sections.push(`Chart: ${path.relative(process.cwd(), chart)}.`);
 process.stdout.write(`${sections.join('\n\n')}\n`);
