@@ -9,7 +9,7 @@ import type { FindOptions } from '../options.js';
 import type { FindSummary } from '../result.js';
 import { escapeText } from '../text-escape.js';
 import type { OutputMode } from './args.js';
-import { ChunkWriter, buildRelDisplay } from './output.js';
+import { CHUNK_CHARS, ChunkWriter, buildRelDisplay } from './output.js';
 import { SearchProgress } from './progress.js';
 import { shouldColor, stylesFor, type Styles, type SummaryContext } from './summary.js';
 
@@ -75,11 +75,20 @@ async function printItems<T>(search: Search<T, Outcome>, format: (item: T) => st
   // On a shared terminal, items must not be printed over the progress line.
   const out = new ChunkWriter(process.stdout, process.stdout.isTTY && progress ? () => progress.clear() : undefined);
   for await (const batch of search.batches) {
+    // Perf: a batch's lines are joined here and handed on together (at most a chunk at a time):
+    // printing /usr's 117k paths took 15-25 ms less than with a write per line.
+    let text = '';
     for (const item of batch) {
-      progress?.found();
-      const wait = out.write(format(item));
+      text += format(item);
+      if (text.length < CHUNK_CHARS) continue;
+      const wait = out.write(text);
+      text = '';
       if (wait) await wait;
     }
+    progress?.found(batch.length);
+    if (text === '') continue;
+    const wait = out.write(text);
+    if (wait) await wait;
   }
   if (trailer !== undefined) out.write(trailer());
   await out.end();

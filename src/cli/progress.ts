@@ -95,9 +95,9 @@ export class SearchProgress {
     this.matches ??= 0;
   }
 
-  /** One more item printed. */
-  found(): void {
-    if (this.matches !== undefined) this.matches++;
+  /** `count` more items printed. */
+  found(count: number): void {
+    if (this.matches !== undefined) this.matches += count;
   }
 
   /** Erases the line before other output reaches the same terminal. */

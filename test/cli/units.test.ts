@@ -325,10 +325,10 @@ describe('progress counts', () => {
         watched.onDirectory?.('', []);
         watched.onDirectory?.('src/', []);
         progress.countMatches();
-        progress.found();
+        progress.found(1);
       }),
     ).toMatch(/^searching: 2 dirs read, 1 match, \d+\.\ds$/);
     // ripgrep lists no directory, and a promise-form search has no live matches: only the time.
-    expect(firstDraw((progress) => progress.found())).toMatch(/^searching: \d+\.\ds$/);
+    expect(firstDraw((progress) => progress.found(1))).toMatch(/^searching: \d+\.\ds$/);
   });
 });
