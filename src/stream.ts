@@ -72,9 +72,47 @@ export class HandOff<T> {
     }
   }
 
-  /** The items one by one (the public streams' `for await`). */
-  async *items(onTaken: () => void, onEarlyExit: () => void): AsyncGenerator<T> {
-    for await (const batch of this.batches(onTaken, onEarlyExit)) yield* batch;
+  /**
+   * The items one by one (the public streams' `for await`). Perf: an iterator written out rather
+   * than an async generator (`yield*` over each batch): an item already taken from the producer is
+   * handed over at once, and 200k items cost 20 ms instead of 70-100. Calls of `next` made while
+   * one waits for a batch are answered in order, after it.
+   */
+  items(onTaken: () => void, onEarlyExit: () => void): AsyncIterableIterator<T> {
+    const batches = this.batches(onTaken, onEarlyExit);
+    let batch: T[] = [];
+    let at = 0;
+    let pulling: Promise<IteratorResult<T>> | undefined;
+    const pull = async (): Promise<IteratorResult<T>> => {
+      while (at >= batch.length) {
+        const step = await batches.next();
+        if (step.done === true) return { value: undefined, done: true };
+        batch = step.value;
+        at = 0;
+      }
+      return { value: batch[at++]!, done: false };
+    };
+    const iterator: AsyncIterableIterator<T> = {
+      [Symbol.asyncIterator]: () => iterator,
+      next: () => {
+        if (pulling === undefined && at < batch.length) return Promise.resolve({ value: batch[at++]!, done: false });
+        const result = pulling === undefined ? pull() : pulling.then(pull, pull);
+        pulling = result;
+        const settled = () => {
+          if (pulling === result) pulling = undefined;
+        };
+        result.then(settled, settled);
+        return result;
+      },
+      // `break` in a `for await`: the rest is dropped and the producer ended (the batches' `finally`).
+      return: async () => {
+        batch = [];
+        at = 0;
+        await batches.return(undefined);
+        return { value: undefined, done: true };
+      },
+    };
+    return iterator;
   }
 
   private end(): void {
