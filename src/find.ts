@@ -127,18 +127,12 @@ export interface FindStream extends AsyncIterable<string> {
 const STREAM_HIGH_WATER = 1024;
 
 /**
- * A stream's reader sets the pace (it prints), so reads far ahead of it only sit in memory: 64
- * at once printed the 200k-file tree as fast as 256 did, with 15 MiB less peak RSS.
- */
-const STREAM_CONCURRENCY = 64;
-
-/**
  * Yields each match as it is found (discovery order, not sorted), holding at most about
  * `STREAM_HIGH_WATER` paths plus one directory's entries, however many matches there are.
  * Bad options throw here, at once; a missing root surfaces from the iteration and `summary`.
  */
 export function findFilesStream(options: FindOptions): FindStream {
-  const plan = buildFindPlan(options, { concurrency: STREAM_CONCURRENCY });
+  const plan = buildFindPlan(options);
   const note = walkerOnly(plan.backend.backend, 'findFilesStream');
   // A stream yields in discovery order, paths only: an order or metadata would need the whole walk first.
   if (plan.query.sort === 'mtime') throw new FindFileError('FF_INVALID_OPTION', 'findFilesStream yields matches as found: use findFiles or findFilesSync for sort "mtime"', 'sort');

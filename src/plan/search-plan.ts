@@ -252,22 +252,21 @@ function readBackendChoice(options: SharedOptions, platform: Platform): BackendC
 }
 
 /** `findFiles` (and its sync and stream forms): the shared plan plus the output form. */
-export function buildFindPlan(options: FindOptions, defaults: Partial<FindOptions> = {}): FindPlan {
+export function buildFindPlan(options: FindOptions): FindPlan {
   checkOptionsObject(options);
-  const merged = { ...defaults, ...options };
-  return buildSearchPlan(merged, {
+  return buildSearchPlan(options, {
     names: FIND_OPTION_NAMES,
     globCase: true,
-    readSelection: () => readSelection(merged),
+    readSelection: () => readSelection(options),
     readQuery: ({ backend, select }) => {
-      const order = readOrder(merged);
+      const order = readOrder(options);
       const why = walkerOnlyReason(select, order);
       if (backend === 'ripgrep' && why !== undefined) {
         const what = why === 'entry-types' ? 'lists regular files only' : 'cannot filter or sort by size or time';
         const asked = why === 'entry-types' ? 'type other than "file"' : 'size or time filters, sort "mtime" or stats';
         throw new FindFileError('FF_INVALID_OPTION', `backend "ripgrep" ${what} (rg --files): use backend "walker" or "auto" for ${asked}`, 'backend');
       }
-      return { absolute: readBoolean(merged.absolute, 'absolute', false), ...order };
+      return { absolute: readBoolean(options.absolute, 'absolute', false), ...order };
     },
   });
 }
