@@ -61,6 +61,11 @@ export interface FaultOptions {
   untyped?: boolean;
   /** Called before every readdir; lets a test advance a clock or change the tree mid-walk. */
   beforeReaddir?: (path: string) => void;
+  /**
+   * A seed: each readdir answers after a random pause of 0-2 ms (real timers), so reads finish in
+   * another order than they were asked in, as on a real disk.
+   */
+  jitter?: number;
 }
 
 function errno(code: string, syscall: string, path: string): NodeJS.ErrnoException {
@@ -89,14 +94,20 @@ export function faultyFs(base: FsLike, faults: FaultOptions = {}) {
     return code ? errno(code, 'scandir', path) : undefined;
   };
   const shape = (entries: DirentLike[]) => (faults.untyped ? entries.map(untypedEntry) : entries);
+  let seed = faults.jitter ?? 0;
+  const later = (answer: () => void) => {
+    if (faults.jitter === undefined) return answer();
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    setTimeout(answer, seed % 3);
+  };
   const fs: FsLike & { calls: typeof calls } = {
     calls,
     readdir(path, options, callback) {
       calls.push({ call: 'readdir', path });
       faults.beforeReaddir?.(path);
       const fault = readdirFault(path);
-      if (fault) return void setImmediate(() => callback(fault, []));
-      base.readdir(path, options, (error, entries) => callback(error, error ? entries : shape(entries)));
+      if (fault) return void setImmediate(() => later(() => callback(fault, [])));
+      base.readdir(path, options, (error, entries) => later(() => callback(error, error ? entries : shape(entries))));
     },
     readdirSync(path, options) {
       calls.push({ call: 'readdir', path });
