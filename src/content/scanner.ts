@@ -15,6 +15,7 @@
  */
 import { TextDecoder } from 'node:util';
 import type { HitCollector } from './hits.js';
+import { dropCr, searchLineBytes } from './byte-lines.js';
 import type { Matcher } from './query.js';
 
 /** Bytes read at a time, and the binary sniff window: ripgrep's default buffer size. */
@@ -184,30 +185,12 @@ export class FileScanner {
     return this.carry.length > MAX_HELD_CHARS ? 'too-long' : 'more';
   }
 
-  /**
-   * Byte mode's `searchLines`. Perf: the literal's UTF-8 bytes are found in the file's bytes, and
-   * only the lines that hold one are decoded; the others are only counted. The same hits: a valid
-   * UTF-8 literal (without U+FFFD: `buildNeedle`) occurs in the bytes exactly where it occurs in
-   * the decoded text, and a line decoded alone is what it is in the whole text (a line break is
-   * ASCII, never inside a character, so an invalid sequence is replaced the same way).
-   */
+  /** Byte mode's `searchLines` (src/content/byte-lines.ts). */
   private searchLineBytes(block: Buffer): boolean {
     const { hits, path } = this;
-    const needle = this.needle!;
-    let counted = 0;
-    for (let from = 0; from < block.length; ) {
-      const at = block.indexOf(needle, from);
-      if (at < 0) break;
-      const start = at === 0 ? 0 : block.lastIndexOf(NEWLINE, at - 1) + 1;
-      this.line += countNewlineBytes(block, counted, start);
-      counted = start;
-      let end = block.indexOf(NEWLINE, at);
-      if (end < 0) end = block.length;
-      if (!hits.add(path, this.line, utf16Length(block, start, at) + 1, dropCr(lineDecoder.decode(block.subarray(start, end))))) return false;
-      from = end + 1;
-    }
-    this.line += countNewlineBytes(block, counted, block.length);
-    return true;
+    const found = searchLineBytes(block, this.needle!, this.line, (line, column, text) => hits.add(path, line, column, text));
+    this.line = found.line;
+    return found.more;
   }
 
   private binary(first: boolean, before: string): ScanState {
@@ -376,22 +359,6 @@ export function buildNeedle(query: { text: string; mode: string; ignoreCase: boo
 const NEWLINE = 10;
 const EMPTY = new Uint8Array(0);
 
-/** Decodes one line as the file's decoder would have: a BOM there is a character (U+FEFF), not a BOM. */
-const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/** Perf: a native search per line beat a loop over the bytes (scanning /usr/include: 140 ms against 190). */
-function countNewlineBytes(bytes: Buffer, from: number, to: number): number {
-  let n = 0;
-  for (let i = bytes.indexOf(NEWLINE, from); i >= 0 && i < to; i = bytes.indexOf(NEWLINE, i + 1)) n++;
-  return n;
-}
-
-/** The UTF-16 length of bytes `from`..`to` decoded (invalid sequences are one U+FFFD each, as the decoder makes them). */
-function utf16Length(bytes: Uint8Array, from: number, to: number): number {
-  for (let i = from; i < to; i++) if (bytes[i]! >= 0x80) return lineDecoder.decode(bytes.subarray(from, to)).length;
-  return to - from;
-}
-
 function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
   return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.length).indexOf(needle);
 }
@@ -403,9 +370,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-function dropCr(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
-}
 
 function countNewlines(text: string, from: number, to: number): number {
   let n = 0;
