@@ -76,7 +76,7 @@ export const FLAG_CONFLICTS: Record<string, string | string[]> = {
   // -l and -c print no lines: context asked with them would be silently dropped.
   'files-with-matches': ['json', 'ndjson', 'count', 'before-context', 'after-context', 'context'],
   count: ['json', 'ndjson', 'before-context', 'after-context', 'context'],
-    };
+};
 
 /** The rules yargs' `.check` enforces (throws the usage error's message). */
 export function checkArgs(args: CliArgs): true {
