@@ -55,6 +55,7 @@ async function checkRegular(fs: FileReaderFs, fd: number): Promise<Opened> {
   if (stats === undefined) return { ok: true, fd }; // a failed fstat: the read will say
   const { size } = stats as StatsLike & { size?: unknown };
   if (stats.isFile()) return typeof size === 'number' ? { ok: true, fd, size } : { ok: true, fd };
+  // Not `buildCloser`'s synchronous close: this is a FIFO or device, whose driver may wait on close.
   fs.close(fd, () => {});
   return { ok: false, error: Object.assign(new Error('not a regular file any more'), { code: 'EFTYPE' }) };
 }
