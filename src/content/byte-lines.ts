@@ -8,6 +8,8 @@
  * never inside a character, so an invalid sequence is replaced the same way).
  */
 
+import { dropCr } from './hits.js';
+
 const NEWLINE = 10;
 
 /** Decodes one line as the file's decoder would have: a BOM there is a character (U+FEFF), not a BOM. */
@@ -32,11 +34,6 @@ export function searchLineBytes(block: Buffer, needle: Uint8Array, line: number,
     from = end + 1;
   }
   return { line: line + countNewlines(block, counted, block.length), more: true };
-}
-
-/** A line's text without the `\r` of a CRLF ending. */
-export function dropCr(line: string): string {
-  return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 
 /** Perf: a native search per line beat a loop over the bytes (scanning /usr/include: 140 ms against 190). */

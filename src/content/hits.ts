@@ -173,7 +173,11 @@ function isHighSurrogate(code: number): boolean {
 /** A line's text for a hit: up to the first `\n` (a multi-line match shows its first line), without a `\r` before it. */
 export function firstLine(text: string): string {
   const nl = text.indexOf('\n');
-  const line = nl < 0 ? text : text.slice(0, nl);
+  return dropCr(nl < 0 ? text : text.slice(0, nl));
+}
+
+/** A line's text without the `\r` of a CRLF ending. */
+export function dropCr(line: string): string {
   return line.endsWith('\r') ? line.slice(0, -1) : line;
 }
 

@@ -14,8 +14,8 @@
  *   `MAX_HELD_CHARS` the file is given up (`too-long`): the caller records it as skipped.
  */
 import { TextDecoder } from 'node:util';
-import type { HitCollector } from './hits.js';
-import { dropCr, searchLineBytes } from './byte-lines.js';
+import { dropCr, type HitCollector } from './hits.js';
+import { searchLineBytes } from './byte-lines.js';
 import type { Matcher } from './query.js';
 
 /** Bytes read at a time, and the binary sniff window: ripgrep's default buffer size. */
