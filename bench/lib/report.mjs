@@ -123,8 +123,9 @@ export function evaluateTargets(results) {
 
   for (const tree of bigTrees) {
     const e = entry(tree, 'rooted');
-    const target = { id: `rooted/${tree}`, target: `rooted glob, ${tree}: faster than every peer (pruning)` };
+    const target = { id: `rooted/${tree}`, target: `(7, 19) rooted glob, ${tree}: \`findFiles\` faster than every peer (pruning)` };
     if (e) {
+      // Peers: other libraries (find-file's own earlier build is not one).
       const peers = e.tools.filter((t) => !t.name.startsWith('find-file') && !t.name.startsWith('hand loop'));
       const best = peers.reduce((a, b) => (b.medianMs < a.medianMs ? b : a));
       const ff = ms(e, 'find-file async');
@@ -134,6 +135,27 @@ export function evaluateTargets(results) {
       target.profile = { tree, workload: 'rooted', peer: best.name };
     }
     targets.push(target);
+  }
+
+  // Issue 19's rows: each find-file form against fdir async (relative paths, the same work).
+  for (const [workload, name, limit, label] of [
+    ['all', 'find-file async', 1.0, 'all files, `findFiles`'],
+    ['all', 'find-file sync', 0.95, 'all files, `findFilesSync`'],
+    ['all', 'find-file stream', 1.15, 'all files, `findFilesStream`'],
+    ['js', 'find-file async', 0.8, '`*.js`, `findFiles`'],
+    ['js', 'find-file sync', 0.8, '`*.js`, `findFilesSync`'],
+  ]) {
+    for (const tree of bigTrees) {
+      const e = entry(tree, workload);
+      const target = { id: `19/${workload}/${name}/${tree}`, target: `(19) ${label}, ${tree}: ratio to fdir async <= ${limit.toFixed(2)}` };
+      if (e) {
+        target.value = ms(e, name) / ms(e, 'fdir async');
+        target.met = target.value <= limit;
+        target.measured = `${formatRatio(target.value)}${spread(e, name, ['fdir async'])} (${formatMs(ms(e, name))} vs ${formatMs(ms(e, 'fdir async'))})`;
+        target.profile = { tree, workload, peer: 'fdir async' };
+      }
+      targets.push(target);
+    }
   }
 
   for (const tree of bigTrees) {
@@ -190,7 +212,7 @@ export function evaluateTargets(results) {
 
 export function renderTargetsTable(targets) {
   const verdict = (t) => (t.met === true ? 'met' : t.met === false ? '**missed**' : 'not measured');
-  return `Issue 7's targets\n\n${renderTable(['target', 'measured', 'verdict'], targets.map((t) => [t.target, t.measured ?? '', verdict(t)]))}`;
+  return `Targets (issue 7's, and issue 19's marked (19))\n\n${renderTable(['target', 'measured', 'verdict'], targets.map((t) => [t.target, t.measured ?? '', verdict(t)]))}`;
 }
 
 /** The scaling chart: time to list every file against tree size, one line per tool. */
@@ -224,8 +246,8 @@ function renderGenerated(results, toolNames, baseline) {
   out.push('', '### In-process, per tree', '');
   out.push(
     `Each cell: median time, then the ratio to ${baseline} measured in the same run. Every tool runs once untimed first and its paths are compared with find-file's; ` +
-      'then all tools are timed in interleaved rounds (tool order rotated each round, one warm-up run per tool and round, a full GC before every sample, ' +
-      'and a wait for idle CPUs before each round). ' +
+      'then all tools are timed in interleaved rounds (tool order rotated each round, a wait for idle CPUs before each round), each tool and round in a fresh process of its own ' +
+      '(bench/targets/time-child.mjs: in one process the tools share V8\'s inline caches and heap), with warm-up runs first and a full GC before every sample. ' +
       'Same work: regular files, hidden included, symlinks neither followed nor returned.',
   );
   for (const tree of Object.keys(results.trees)) {

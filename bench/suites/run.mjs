@@ -23,14 +23,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Bench } from 'tinybench';
 import { describeTree, ensureTree, TREE_NAMES, treeRoot } from '../lib/fixtures.mjs';
-import { gc } from '../lib/gc.mjs';
 import { median } from '../lib/stats.mjs';
 
 const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // bench/ (this file is bench/suites/run.mjs)
 const REPO = path.dirname(BENCH);
 const RESULTS = path.join(BENCH, 'results');
+const TIME_CHILD = path.join(BENCH, 'targets', 'time-child.mjs');
 
 const SECTIONS = ['process', 'memory', 'content'];
 
@@ -130,7 +129,8 @@ function summariseKinds(root, paths) {
 async function verify(tools, root, w, expected) {
   const report = {};
   for (const tool of tools) {
-    const paths = (await tool.run(root, w)).map((p) => (p.startsWith('./') ? p.slice(2) : p));
+    const prefix = root + '/';
+    const paths = (await tool.run(root, w)).map((p) => (p.startsWith('./') ? p.slice(2) : p.startsWith(prefix) ? p.slice(prefix.length) : p));
     const entry = { count: paths.length };
     if (w.limit !== Infinity) {
       // Different tools may stop at different files; each must return `limit` real files.
@@ -186,20 +186,22 @@ async function waitForQuiet(maxWaitMs = 10_000) {
 }
 
 /**
- * Times every tool on one workload: `rounds` tinybench runs, tool order rotated each round.
+ * Times every tool on one workload: `rounds` rounds, tool order rotated each round, and in each
+ * round every tool in a fresh process of its own (bench/targets/time-child.mjs says why): `warmup`
+ * untimed runs, then `iterations` samples with a full GC before each.
  * Returns, per tool, the samples of each round (a list of lists).
  */
-async function timeTools(tools, root, w, { rounds, iterations }, busyLog) {
+async function timeTools(tools, tree, w, { rounds, iterations, warmup }, busyLog) {
+  const root = treeRoot(tree);
   const samples = new Map(tools.map((t) => [t.name, []]));
   for (let round = 0; round < rounds; round++) {
     busyLog.push(await waitForQuiet());
-    const bench = new Bench({ iterations, time: 0, warmup: true, warmupIterations: 1, warmupTime: 0, retainSamples: true, throws: true });
     for (let i = 0; i < tools.length; i++) {
       const tool = tools[(round + i) % tools.length];
-      bench.add(tool.name, () => tool.run(root, w), { beforeEach: () => gc() });
+      const child = spawnSync(process.execPath, ['--expose-gc', TIME_CHILD, root, tree, w.name, tool.name, String(iterations), String(warmup)], { encoding: 'utf8', env: process.env });
+      if (child.status !== 0) throw new Error(`timing ${tool.name} on ${tree}/${w.name} failed: ${child.stderr}`);
+      samples.get(tool.name).push(JSON.parse(child.stdout.trim().split('\n').pop()).samples);
     }
-    await bench.run();
-    for (const task of bench.tasks) samples.get(task.name).push([...task.result.latency.samples]);
   }
   return samples;
 }
@@ -215,6 +217,9 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   const started = performance.now();
   ensureDist();
+  // The earlier build's row (bench/lib/previous.mjs); tools.mjs and the timing children read this.
+  const { ensurePrevious } = await import('../lib/previous.mjs');
+  process.env.FF_BENCH_PREVIOUS = ensurePrevious();
   // Imported only now: they load dist/, which may just have been built.
   const { TOOLS, WORKLOADS, WORKLOAD_NAMES, BASELINE, resolveWorkload } = await import('../lib/tools.mjs');
   const { measureProcesses } = await import('../lib/process.mjs');
@@ -250,7 +255,7 @@ async function main() {
     if (workloads.length === 0) break;
     const root = treeRoot(tree);
     const big = manifests[tree].files > 50_000;
-    const plan = args.quick ? { rounds: 1, iterations: big ? 3 : 10 } : { rounds: big ? 6 : 3, iterations: big ? 2 : 10 };
+    const plan = args.quick ? { rounds: 1, iterations: big ? 3 : 10, warmup: big ? 1 : 3 } : { rounds: big ? 6 : 3, iterations: big ? 2 : 10, warmup: big ? 2 : 5 };
     const entries = [];
     for (const name of workloads) {
       const w = resolveWorkload(name, tree);
@@ -262,7 +267,7 @@ async function main() {
       process.stdout.write(`  ${tree} / ${WORKLOADS[name].title}: timing ${TOOLS.length} tools, ${plan.rounds}x${plan.iterations} samples ...`);
       const t0 = performance.now();
       const busy = [];
-      const samples = await timeTools(TOOLS, root, w, plan, busy);
+      const samples = await timeTools(TOOLS, tree, w, plan, busy);
       console.log(` ${((performance.now() - t0) / 1000).toFixed(0)} s (CPU busy before the rounds: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')})`);
       entries.push({
         tree,

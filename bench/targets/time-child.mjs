@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+/**
+ * The process bench/suites/run.mjs times one tool in, for one round: that tool alone on one
+ * workload, `WARMUP` untimed runs, then `ITERATIONS` timed with a full GC before each (tinybench).
+ * One line of JSON on stdout: the samples in ms.
+ *
+ * A process per tool and round, because in one process the tools share V8's inline caches and
+ * heap: find-file's three forms run through the same walk with different match sinks, and after
+ * the other two its call sites are polymorphic. That cost up to 3x on the short rooted walks here,
+ * and is not one a program that uses one of them pays. Every tool, peers included, is timed alike.
+ *
+ *   node --expose-gc bench/targets/time-child.mjs ROOT TREE WORKLOAD TOOL ITERATIONS WARMUP
+ */
+import { Bench } from 'tinybench';
+import { TOOLS, resolveWorkload } from '../lib/tools.mjs';
+
+const [root, tree, workload, toolName, iterations, warmup] = process.argv.slice(2);
+const tool = TOOLS.find((t) => t.name === toolName);
+if (!tool) throw new Error(`unknown tool ${toolName}`);
+const w = resolveWorkload(workload, tree);
+const bench = new Bench({ iterations: Number(iterations), time: 0, warmup: true, warmupIterations: Number(warmup), warmupTime: 0, retainSamples: true, throws: true });
+bench.add(tool.name, () => tool.run(root, w), { beforeEach: () => globalThis.gc() });
+await bench.run();
+console.log(JSON.stringify({ samples: [...bench.tasks[0].result.latency.samples] }));
