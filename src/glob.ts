@@ -305,6 +305,11 @@ export function pathSource(segments: readonly PathSegment[], forFiles: boolean):
  * only costs a read; under-answering would hide files, so every unsure case says yes.
  */
 export function buildPartialTest(segments: readonly PathSegment[], flags: string): (relDir: string) => boolean {
+  return literalPrefixThenGlobstar(segments, flags) ?? buildSteppedPartialTest(segments, flags);
+}
+
+/** The general partial test, for every shape (exported for the test that checks the fast one against it). */
+export function buildSteppedPartialTest(segments: readonly PathSegment[], flags: string): (relDir: string) => boolean {
   const tests = segments.map((s) => (s === GLOBSTAR ? undefined : new RegExp(`^${s.source}$`, flags)));
   const n = segments.length;
   const closure = (states: Set<number>) => {
@@ -327,4 +332,33 @@ export function buildPartialTest(segments: readonly PathSegment[], flags: string
     for (const i of states) if (i < n) return true;
     return false;
   };
+}
+
+/**
+ * The partial test of the commonest rooted shape, `lit/lit/**...` (literal names, then `**`), as
+ * string compares: a directory could hold a match when it lies on the literal path or below it (the
+ * `**` takes any names, and a file below needs only what follows it). Perf: the general test splits
+ * the path and steps sets per directory, 12% of a rooted walk's JS. Undefined for other shapes, and
+ * when case does not matter (a folded compare would have to fold exactly as the regex does).
+ */
+function literalPrefixThenGlobstar(segments: readonly PathSegment[], flags: string): ((relDir: string) => boolean) | undefined {
+  if (flags.includes('i')) return undefined;
+  const names: string[] = [];
+  let i = 0;
+  for (; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (segment === GLOBSTAR || segment.literal === undefined) break;
+    names.push(segment.literal);
+  }
+  if (segments[i] !== GLOBSTAR) return undefined;
+  const prefix = names.join('/');
+  if (prefix === '') return () => true;
+  // Perf: a length check and one compare, with no string made per directory.
+  const SLASH = 47;
+  return (relDir) =>
+    relDir.length > prefix.length
+      ? relDir.charCodeAt(prefix.length) === SLASH && relDir.startsWith(prefix)
+      : relDir.length === prefix.length
+        ? relDir === prefix
+        : prefix.charCodeAt(relDir.length) === SLASH && prefix.startsWith(relDir);
 }

@@ -5,8 +5,9 @@
  * The whole-walk comparison with bash and ripgrep is test/conformance.
  */
 import fc from 'fast-check';
-import { minimatch } from 'minimatch';
+import { Minimatch, minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
+import { buildPartialTest, buildSteppedPartialTest, compilePath } from '../src/glob.js';
 import { buildExcluder, buildMatcher, normalizePattern, normalizePatternList, type GlobFlavor } from '../src/patterns.js';
 
 const POSIX: GlobFlavor = { platform: 'posix', caseSensitive: true };
@@ -182,6 +183,33 @@ describe('path matching and pruning', () => {
     const exact = matcher(['a/b/c']);
     expect(exact.couldMatchInside('a/b')).toBe(true);
     expect(exact.couldMatchInside('a/b/c')).toBe(false);
+  });
+
+  it('prunes a literal prefix then ** by string compares exactly as the general test would', () => {
+    // The fast shape (`lit/lit/**/...`) against the stepped test, and against Minimatch.match on a
+    // file one level below the directory: it could match inside exactly when such a file, named
+    // for the pattern's tail, would match.
+    const lit = fc.constantFrom('a', 'b', 'ab', '.a', 'a.b', '@s', 'A');
+    const tail = fc.constantFrom('*.ts', 'x.ts', '*', '**', 'a/*.ts');
+    const dirName = fc.constantFrom('a', 'b', 'ab', '.a', 'a.b', '@s', 'A', 'z');
+    fc.assert(
+      fc.property(fc.array(lit, { minLength: 0, maxLength: 3 }), tail, fc.array(dirName, { minLength: 1, maxLength: 5 }), (prefix, rest, dir) => {
+        const glob = [...prefix, '**', rest].join('/');
+        const segments = compilePath(glob, true, glob);
+        const relDir = dir.join('/');
+        const fast = buildPartialTest(segments, '')(relDir);
+        expect(fast, `${glob} in ${relDir}`).toBe(buildSteppedPartialTest(segments, '')(relDir));
+        // A witness below: the rest of the literal path (if any is left), then a name the tail takes.
+        const onPath = dir.every((d, i) => i >= prefix.length || d === prefix[i]);
+        const witness = [relDir, ...(onPath ? prefix.slice(dir.length) : []), ...(rest === 'a/*.ts' ? ['a', 'w.ts'] : rest === 'x.ts' ? ['x.ts'] : ['w.ts'])].join('/');
+        expect(fast, `${glob} in ${relDir}, witness ${witness}`).toBe(new Minimatch(glob, { dot: true }).match(witness));
+      }),
+      { numRuns: 3000, seed: 20261203 },
+    );
+    // Case-insensitive globs keep the general test (the fast one compares exact strings).
+    const folded = buildMatcher(normalizePatternList(['Src/**/*.ts'], WIN32, 'pattern', false), WIN32);
+    expect(folded.couldMatchInside('src/a')).toBe(true);
+    expect(folded.couldMatchInside('lib')).toBe(false);
   });
 
   it('agrees with Minimatch.match on whole paths for random path patterns', () => {
