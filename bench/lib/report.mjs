@@ -29,9 +29,10 @@ export function renderTreeTable(tree, manifest, entries, toolNames, baseline) {
       return t ? `${formatMs(t.medianMs)} (${formatRatio(t.ratio)})${t.diff ? ' *' : ''}${t.note ? ' †' : ''}` : '';
     }),
   ]);
-  const samples = entries[0]?.tools[0]?.samplesMs.length ?? 0;
   const plan = entries[0]?.plan;
-  const how = plan ? ` (${plan.rounds} rounds of ${plan.iterations})` : '';
+  const counts = entries.flatMap((e) => e.tools.map((t) => t.samplesMs.length));
+  const samples = counts.length === 0 ? '0' : Math.min(...counts) === Math.max(...counts) ? String(counts[0]) : `${Math.min(...counts)}-${Math.max(...counts)}`;
+  const how = plan ? ` (${plan.rounds} rounds, a fresh process per tool and round${plan.timeMs ? `, at least ${plan.iterations} samples and ${plan.timeMs} ms of them per round` : `, ${plan.iterations} samples each`})` : '';
   const title = `${treeTitle(tree, manifest)}: median of ${samples} samples${how}, ratio to ${baseline}`;
   const notes = [];
   for (const e of entries) {
@@ -247,7 +248,7 @@ function renderGenerated(results, toolNames, baseline) {
   out.push(
     `Each cell: median time, then the ratio to ${baseline} measured in the same run. Every tool runs once untimed first and its paths are compared with find-file's; ` +
       'then all tools are timed in interleaved rounds (tool order rotated each round, a wait for idle CPUs before each round), each tool and round in a fresh process of its own ' +
-      '(bench/targets/time-child.mjs: in one process the tools share V8\'s inline caches and heap), with warm-up runs first and a full GC before every sample. ' +
+      '(bench/targets/time-child.mjs: in one process the tools share V8\'s inline caches and heap), with warm-up runs first (at least 2 and 0.7 s of them: a short walk settles only after several) and a full GC before every sample. ' +
       'Same work: regular files, hidden included, symlinks neither followed nor returned.',
   );
   for (const tree of Object.keys(results.trees)) {

@@ -4,7 +4,7 @@
  * several `concurrency` values, beside fdir async (unbounded), interleaved, full GC before each
  * run, medians. A tuning aid for the walker's default, not part of `npm run bench`.
  *
- *   node bench/suites/concurrency.mjs [TREE] [RUNS]     e.g. node bench/suites/concurrency.mjs synthetic 9
+ *   node bench/suites/concurrency.mjs [TREE] [RUNS] [LIST]   e.g. node bench/suites/concurrency.mjs realistic 11 256,1024,4096
  */
 import { fdir } from 'fdir';
 import { findFiles } from '../../dist/index.js';
@@ -12,13 +12,13 @@ import { ensureTree, treeRoot } from '../lib/fixtures.mjs';
 import { gc } from '../lib/gc.mjs';
 import { formatMs, formatRatio, median, renderTable } from '../lib/stats.mjs';
 
-const [tree = 'synthetic', runs = '9'] = process.argv.slice(2);
+const [tree = 'synthetic', runs = '9', list = '8,16,32,64,128,256,1024,4096'] = process.argv.slice(2);
 const manifest = ensureTree(tree);
 const root = treeRoot(tree);
 const tools = {
   'fdir async (unbounded)': () => new fdir({ excludeSymlinks: true }).withRelativePaths().crawl(root).withPromise(),
 };
-for (const c of [8, 16, 32, 64, 128, 256, 1024, 4096]) tools[`find-file async, concurrency ${c}`] = () => findFiles({ root, pattern: '**/*', concurrency: c });
+for (const c of list.split(',').map(Number)) tools[`find-file async, concurrency ${c}`] = () => findFiles({ root, pattern: '**/*', concurrency: c });
 
 const samples = Object.fromEntries(Object.keys(tools).map((name) => [name, []]));
 for (let r = 0; r <= Number(runs); r++) {

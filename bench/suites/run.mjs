@@ -187,18 +187,19 @@ async function waitForQuiet(maxWaitMs = 10_000) {
 
 /**
  * Times every tool on one workload: `rounds` rounds, tool order rotated each round, and in each
- * round every tool in a fresh process of its own (bench/targets/time-child.mjs says why): `warmup`
- * untimed runs, then `iterations` samples with a full GC before each.
+ * round every tool in a fresh process of its own (bench/targets/time-child.mjs says why): untimed
+ * runs (`warmup` and `warmupMs` at least), then samples (`iterations` and `timeMs` at least) with a
+ * full GC before each.
  * Returns, per tool, the samples of each round (a list of lists).
  */
-async function timeTools(tools, tree, w, { rounds, iterations, warmup }, busyLog) {
+async function timeTools(tools, tree, w, { rounds, iterations, warmup, warmupMs, timeMs }, busyLog) {
   const root = treeRoot(tree);
   const samples = new Map(tools.map((t) => [t.name, []]));
   for (let round = 0; round < rounds; round++) {
     busyLog.push(await waitForQuiet());
     for (let i = 0; i < tools.length; i++) {
       const tool = tools[(round + i) % tools.length];
-      const child = spawnSync(process.execPath, ['--expose-gc', TIME_CHILD, root, tree, w.name, tool.name, String(iterations), String(warmup)], { encoding: 'utf8', env: process.env });
+      const child = spawnSync(process.execPath, ['--expose-gc', TIME_CHILD, root, tree, w.name, tool.name, String(iterations), String(warmup), String(warmupMs), String(timeMs)], { encoding: 'utf8', env: process.env });
       if (child.status !== 0) throw new Error(`timing ${tool.name} on ${tree}/${w.name} failed: ${child.stderr}`);
       samples.get(tool.name).push(JSON.parse(child.stdout.trim().split('\n').pop()).samples);
     }
@@ -255,7 +256,10 @@ async function main() {
     if (workloads.length === 0) break;
     const root = treeRoot(tree);
     const big = manifests[tree].files > 50_000;
-    const plan = args.quick ? { rounds: 1, iterations: big ? 3 : 10, warmup: big ? 1 : 3 } : { rounds: big ? 6 : 3, iterations: big ? 2 : 10, warmup: big ? 2 : 5 };
+    // Warm-up by time too (bench/targets/time-child.mjs says why); short workloads then also take more samples.
+    const plan = args.quick
+      ? { rounds: 1, iterations: big ? 3 : 10, warmup: big ? 1 : 3, warmupMs: 300, timeMs: 0 }
+      : { rounds: big ? 5 : 3, iterations: big ? 2 : 10, warmup: 2, warmupMs: 700, timeMs: big ? 300 : 0 };
     const entries = [];
     for (const name of workloads) {
       const w = resolveWorkload(name, tree);
