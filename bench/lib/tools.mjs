@@ -208,3 +208,10 @@ export const TOOLS = [
 ];
 
 export const BASELINE = 'fdir async';
+
+/** The tool of that name; throws for a name the table does not have. */
+export function toolNamed(name) {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) throw new Error(`unknown tool ${name}`);
+  return tool;
+}

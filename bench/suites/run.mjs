@@ -199,7 +199,7 @@ async function timeTools(tools, tree, w, { rounds, iterations, warmup, warmupMs,
     busyLog.push(await waitForQuiet());
     for (let i = 0; i < tools.length; i++) {
       const tool = tools[(round + i) % tools.length];
-      const child = spawnSync(process.execPath, ['--expose-gc', TIME_CHILD, root, tree, w.name, tool.name, String(iterations), String(warmup), String(warmupMs), String(timeMs)], { encoding: 'utf8', env: process.env });
+      const child = spawnSync(process.execPath, ['--expose-gc', TIME_CHILD, root, tree, w.name, tool.name, String(iterations), String(warmup), String(warmupMs), String(timeMs)], { encoding: 'utf8' });
       if (child.status !== 0) throw new Error(`timing ${tool.name} on ${tree}/${w.name} failed: ${child.stderr}`);
       samples.get(tool.name).push(JSON.parse(child.stdout.trim().split('\n').pop()).samples);
     }

@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 
 async function runChild(toolName, root) {
-  const { TOOLS, resolveWorkload } = await import('../lib/tools.mjs');
+  const { resolveWorkload, toolNamed } = await import('../lib/tools.mjs');
   const { findFilesStream } = await import('../../dist/index.js');
   const w = resolveWorkload('all', path.basename(root));
   globalThis.gc();
@@ -35,8 +35,7 @@ async function runChild(toolName, root) {
       if ((count & 16383) === 0) sampleLive();
     }
   } else if (toolName !== 'node (imports only)') {
-    const tool = TOOLS.find((t) => t.name === toolName);
-    if (!tool) throw new Error(`unknown tool ${toolName}`);
+    const tool = toolNamed(toolName);
     keep = await tool.run(root, w);
     count = keep.length;
   }

@@ -5,11 +5,10 @@
  *
  *   node --cpu-prof bench/targets/profile-child.mjs ROOT TREE WORKLOAD TOOL RUNS
  */
-import { TOOLS, resolveWorkload } from '../lib/tools.mjs';
+import { resolveWorkload, toolNamed } from '../lib/tools.mjs';
 
 async function runChild(root, tree, workload, toolName, runs) {
-  const tool = TOOLS.find((t) => t.name === toolName);
-  if (!tool) throw new Error(`unknown tool ${toolName}`);
+  const tool = toolNamed(toolName);
   const w = resolveWorkload(workload, tree);
   for (let i = 0; i <= runs; i++) await tool.run(root, w);
 }

@@ -17,11 +17,10 @@
  *   node --expose-gc bench/targets/time-child.mjs ROOT TREE WORKLOAD TOOL ITERATIONS WARMUP WARMUP_MS TIME_MS
  */
 import { Bench } from 'tinybench';
-import { TOOLS, resolveWorkload } from '../lib/tools.mjs';
+import { resolveWorkload, toolNamed } from '../lib/tools.mjs';
 
 const [root, tree, workload, toolName, iterations, warmup, warmupMs, timeMs] = process.argv.slice(2);
-const tool = TOOLS.find((t) => t.name === toolName);
-if (!tool) throw new Error(`unknown tool ${toolName}`);
+const tool = toolNamed(toolName);
 const w = resolveWorkload(workload, tree);
 const bench = new Bench({
   iterations: Number(iterations),
