@@ -336,10 +336,11 @@ export function buildSteppedPartialTest(segments: readonly PathSegment[], flags:
 
 /**
  * The partial test of the commonest rooted shape, `lit/lit/**...` (literal names, then `**`), as
- * string compares: a directory could hold a match when it lies on the literal path or below it (the
- * `**` takes any names, and a file below needs only what follows it). Perf: the general test splits
- * the path and steps sets per directory (2.3 ms of a 34 ms rooted walk, profiled). Undefined for other shapes, and
- * when case does not matter (a folded compare would have to fold exactly as the regex does).
+ * string compares: a directory could hold a match when it lies on the literal path or below it
+ * (the `**` takes any names, and a file below needs only what follows it). Perf: the general test
+ * splits the path and steps sets per directory (2.3 ms of a 34 ms rooted walk, profiled).
+ * Undefined for other shapes, and when case does not matter (a folded compare would have to fold
+ * exactly as the regex does).
  */
 function literalPrefixThenGlobstar(segments: readonly PathSegment[], flags: string): ((relDir: string) => boolean) | undefined {
   if (flags.includes('i')) return undefined;

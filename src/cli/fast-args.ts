@@ -7,11 +7,11 @@
  * test/cli/fast-args.test.ts checks that whenever it answers, yargs gives the same arguments.
  */
 import parse from 'yargs-parser';
+import type { CliArgs } from './args.js';
+import { FLAG_CONFLICTS, PARSER_CONFIGURATION, buildFlags, checkArgs } from './flags.js';
 
 /** yargs-parser's own spelling of a flag as a key (`time-budget-ms` is `timeBudgetMs`): the keys it gives are checked by it. */
 const camel = parse.camelCase;
-import type { CliArgs } from './args.js';
-import { FLAG_CONFLICTS, PARSER_CONFIGURATION, buildFlags, checkArgs } from './flags.js';
 
 /** The arguments, `'version'` for `--version`, or undefined: ask yargs. */
 export type FastParse = CliArgs | 'version' | undefined;

@@ -370,7 +370,6 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-
 function countNewlines(text: string, from: number, to: number): number {
   let n = 0;
   for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
