@@ -15,6 +15,8 @@ export type FindFileErrorCode =
   | 'FF_INVALID_LIMIT'
   /** A pattern is empty, blank, holds a NUL byte or is a negation (`!x`: use `exclude`). */
   | 'FF_INVALID_PATTERN'
+  /** A pattern (or a pattern list) expands to more brace alternatives than the limit, or is longer than the limit. */
+  | 'FF_PATTERN_TOO_LARGE'
   /** A pattern is absolute or climbs out of the root with `..`. */
   | 'FF_PATTERN_OUTSIDE_ROOT'
   /** The root is empty or holds a NUL byte. */

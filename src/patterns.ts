@@ -10,11 +10,18 @@
  * path (`app/[id]/page.tsx` finds the folder `[id]`, as agent hosts do). Case: `caseSensitive`,
  * by default insensitive on win32 only; on win32 `\` is a separator, elsewhere an escape.
  */
-import { braceExpand } from 'minimatch';
 import { FindFileError } from './errors.js';
-import { buildPartialTest, compilePath, compileSegment, pathSource, GLOBSTAR, type PathSegment, type SegmentGlob } from './glob.js';
+import { expandBraces, MAX_BRACE_ALTERNATIVES } from './glob/braces.js';
+import { buildPathTest, compilePath } from './glob/path.js';
+import { compileSet } from './glob/set.js';
 
 export type Platform = 'posix' | 'win32';
+
+/**
+ * The longest pattern accepted: a match costs up to (name length × pattern length), so this bounds
+ * one match (longer than any path a system allows, 4,096 bytes on Linux, with room for extglobs).
+ */
+export const MAX_PATTERN_LENGTH = 10_000;
 
 /** What the walk asks of the pattern set. */
 export interface PathMatcher {
@@ -22,10 +29,20 @@ export interface PathMatcher {
   matches(rel: string, name: string): boolean;
   /** True when only base names are tested: callers need not build the path. */
   nameOnly: boolean;
-  /** Could any path below this root-relative directory match? Used to prune the walk. */
+  /**
+   * For a name holding U+FFFD (bytes that did not decode, or a real U+FFFD): could some reading of
+   * its bytes match, where `matches` says no? Then the walk must learn whether the name was real.
+   */
+  couldMatchUndecoded(rel: string, name: string): boolean;
+  /**
+   * Could any path below this root-relative directory match? Used to prune the walk. A directory
+   * holding U+FFFD in its path is judged by every reading of its bytes (see src/glob/nfa.ts).
+   */
   couldMatchInside(relDir: string): boolean;
   /** False when `couldMatchInside` is always true (some pattern matches base names at any depth). */
   prunes: boolean;
+  /** What one match may cost, roughly in pattern characters stepped per name character (sets the walk's clock checks). */
+  cost: number;
 }
 
 /** What the walk asks of the exclude set. */
@@ -33,6 +50,8 @@ export interface Excluder {
   isExcluded(rel: string, name: string, isDir: boolean): boolean;
   /** False when there is nothing to exclude: the walk skips the call. */
   active: boolean;
+  /** As `PathMatcher.cost`. */
+  cost: number;
 }
 
 /** How globs are read: the path flavour and whether case matters. */
@@ -46,49 +65,27 @@ export interface GlobFlavor {
  * root-relative), plus its literal reading when that names something the glob does not. Throws
  * `FindFileError` with a message that names the pattern and the rule it broke.
  */
-export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: string): string[] {
+export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: string, budget = MAX_BRACE_ALTERNATIVES): string[] {
   if (typeof raw !== 'string') {
     throw new FindFileError('FF_INVALID_PATTERN', `${option} must be a string or an array of strings, got ${typeName(raw)}`, option);
   }
   if (raw.trim() === '') throw new FindFileError('FF_INVALID_PATTERN', `${option} is empty: give a glob such as "*.ts" or "src/**/*.ts"`, option);
+  if (raw.length > MAX_PATTERN_LENGTH) {
+    throw new FindFileError('FF_PATTERN_TOO_LARGE', `${option} is ${raw.length.toLocaleString('en-US')} characters long, over the limit of ${MAX_PATTERN_LENGTH.toLocaleString('en-US')}`, option);
+  }
   if (raw.includes('\0')) throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} holds a NUL byte`, option);
   const p = flavor.platform === 'win32' ? raw.replace(/\\/g, '/') : raw;
   // `!(a)` is an extglob; any other leading `!` would be a negation, which belongs in exclude.
   if (p.startsWith('!') && !p.startsWith('!(')) {
     throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} is a negation: list what to leave out in "exclude" instead`, option);
   }
-  const alternatives: string[] = [];
-  for (const expanded of expandBraces(p, flavor.platform)) {
-    const alternative = normalizeAlternative(expanded, raw, flavor.platform, option);
-    if (!alternatives.includes(alternative)) alternatives.push(alternative);
+  const alternatives = new Set<string>();
+  for (const expanded of expandBraces(p, flavor.platform !== 'win32', option, raw, budget)) {
+    alternatives.add(normalizeAlternative(expanded, raw, flavor.platform, option));
   }
   const literal = literalReading(p, raw, flavor, option);
-  if (literal !== undefined && !alternatives.includes(literal)) alternatives.push(literal);
-  return alternatives;
-}
-
-/**
- * Brace expansion by minimatch's `braceExpand`, with two of its habits kept out: it does not
- * expand a set holding a newline (`{a<LF>b,c}`: its regex's `.` stops there), and it turns an
- * escaped backslash `\\\\` into a bare `\\`, which would then escape the next character. Both are
- * swapped for characters the pattern does not hold, and swapped back in every alternative.
- */
-function expandBraces(p: string, platform: Platform): string[] {
-  const free = [...freeCharacters(p, 2)];
-  const [newline, backslashes] = free as [string, string];
-  let protectedText = p.replace(/\n/g, newline);
-  if (platform !== 'win32') protectedText = protectedText.replace(/\\\\/g, backslashes);
-  return braceExpand(protectedText).map((a) => a.split(newline).join('\n').split(backslashes).join('\\\\'));
-}
-
-/** `count` private-use characters that do not occur in `text`. */
-function freeCharacters(text: string, count: number): string[] {
-  const found: string[] = [];
-  for (let code = 0xe000; found.length < count; code++) {
-    const ch = String.fromCharCode(code);
-    if (!text.includes(ch)) found.push(ch);
-  }
-  return found;
+  if (literal !== undefined) alternatives.add(literal);
+  return [...alternatives];
 }
 
 /** One brace alternative, brought to the root-relative form every backend uses. */
@@ -132,9 +129,7 @@ function literalReading(p: string, raw: string, flavor: GlobFlavor, option: stri
   try {
     text = normalizeAlternative(p, raw, flavor.platform, option);
     const body = unanchored(text.endsWith('/') ? text.slice(0, -1) : text);
-    const segments = compilePath(body, false, raw);
-    const re = new RegExp(pathSource(segments, !text.endsWith('/')), regexFlags(flavor, segments));
-    selfMatch = re.test(body);
+    selfMatch = buildPathTest(compilePath(body, false, raw, flavor.caseSensitive), !text.endsWith('/'), flavor.caseSensitive)(body);
   } catch {
     // No path under the root (`..`, absolute), or a glob the alternatives will refuse on their own.
     return undefined;
@@ -162,93 +157,32 @@ export function exactGlob(text: string, platform: Platform, braces: boolean): st
 export function normalizePatternList(raw: unknown, flavor: GlobFlavor, option: string, allowEmpty: boolean): string[] {
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0 && !allowEmpty) throw new FindFileError('FF_INVALID_PATTERN', `${option} is an empty list: give at least one glob`, option);
-  const alternatives: string[] = [];
+  const alternatives = new Set<string>();
   list.forEach((p, i) => {
-    for (const a of normalizePattern(p, flavor, list.length > 1 || Array.isArray(raw) ? `${option}[${i}]` : option)) {
-      if (!alternatives.includes(a)) alternatives.push(a);
-    }
+    // The limit holds for the list as a whole: each pattern may use what the ones before left.
+    const budget = MAX_BRACE_ALTERNATIVES - alternatives.size;
+    for (const a of normalizePattern(p, flavor, list.length > 1 || Array.isArray(raw) ? `${option}[${i}]` : option, budget)) alternatives.add(a);
   });
-  return alternatives;
-}
-
-type NameTest = (name: string) => boolean;
-type PathTest = (rel: string) => boolean;
-
-/** The cheapest test that matches one slash-less segment against a base name. */
-function compileNameTest(glob: string, segment: SegmentGlob, flavor: GlobFlavor, escapes: boolean): NameTest {
-  // Perf: literals and `*.js` are string checks, no regex (PERF-NOTES: matching is not free). Only
-  // when case matters: a folded compare would have to fold exactly as the regex's `i` does.
-  if (flavor.caseSensitive) {
-    const literal = segment.literal;
-    if (literal !== undefined) return (name) => name === literal;
-    if (glob.startsWith('*') && glob[1] !== '(') {
-      const suffix = compileSegment(glob.slice(1), escapes, glob).literal;
-      if (suffix !== undefined) return (name) => name.endsWith(suffix);
-    }
-  }
-  const re = new RegExp(`^${segment.source}$`, regexFlags(flavor, [segment]));
-  return (name) => re.test(name);
-}
-
-interface CompiledSet {
-  nameTests: NameTest[];
-  pathTests: PathTest[];
-  partialTests: PathTest[];
-}
-
-/** `forFiles`: the set tests file paths (then `a/**` must not match a file named `a`). */
-function compileSet(globs: readonly string[], flavor: GlobFlavor, forFiles: boolean): CompiledSet {
-  const escapes = flavor.platform !== 'win32';
-  const set: CompiledSet = { nameTests: [], pathTests: [], partialTests: [] };
-  for (const glob of globs) {
-    const anchored = isAnchored(glob);
-    const segments: PathSegment[] = compilePath(unanchored(glob), escapes, glob);
-    // `x` and `**/x` (one segment after any leading `**`) test the base name at any depth.
-    const last = segments[segments.length - 1];
-    if (!anchored && last !== GLOBSTAR && segments.slice(0, -1).every((s) => s === GLOBSTAR)) {
-      set.nameTests.push(compileNameTest(glob.slice(glob.lastIndexOf('/') + 1), last, flavor, escapes));
-      continue;
-    }
-    // Perf: one compiled regex per path, never a split per call (15% of a rooted-glob walk).
-    const reFlags = regexFlags(flavor, segments);
-    const re = new RegExp(pathSource(segments, forFiles), reFlags);
-    set.pathTests.push((rel) => re.test(rel));
-    set.partialTests.push(buildPartialTest(segments, reFlags));
-  }
-  return set;
-}
-
-/** `i` when case does not matter; `u` when a segment holds a POSIX class (Unicode properties). */
-function regexFlags(flavor: GlobFlavor, segments: readonly PathSegment[]): string {
-  return (flavor.caseSensitive ? '' : 'i') + (segments.some((s) => s !== GLOBSTAR && s.unicode) ? 'u' : '');
-}
-
-function anyName(tests: NameTest[], name: string): boolean {
-  for (let i = 0; i < tests.length; i++) if (tests[i]!(name)) return true;
-  return false;
-}
-
-function anyPath(tests: PathTest[], rel: string): boolean {
-  for (let i = 0; i < tests.length; i++) if (tests[i]!(rel)) return true;
-  return false;
+  return [...alternatives];
 }
 
 /** Compiles the `pattern` alternatives once, before the walk. */
 export function buildMatcher(globs: readonly string[], flavor: GlobFlavor): PathMatcher {
-  const { nameTests, pathTests, partialTests } = compileSet(globs, flavor, true);
-  const prunes = nameTests.length === 0;
-  const couldMatchInside = prunes ? (relDir: string) => anyPath(partialTests, relDir) : () => true;
+  const set = compileSet(globs, flavor.caseSensitive, flavor.platform !== 'win32', true);
+  const prunes = set.nameCount === 0;
   let matches: PathMatcher['matches'];
   // Perf: pick the plainest function for the common shapes, so the hot loop makes one call.
-  if (pathTests.length === 0 && nameTests.length === 1) {
-    const test = nameTests[0]!;
-    matches = (_rel, name) => test(name);
-  } else if (nameTests.length === 0 && pathTests.length === 1) {
-    matches = pathTests[0]!;
-  } else {
-    matches = (rel, name) => anyName(nameTests, name) || anyPath(pathTests, rel);
-  }
-  return { matches, couldMatchInside, prunes, nameOnly: pathTests.length === 0 };
+  if (set.pathCount === 0) matches = (_rel, name) => set.name(name);
+  else if (set.nameCount === 0) matches = set.path;
+  else matches = (rel, name) => set.name(name) || set.path(rel);
+  return {
+    matches,
+    couldMatchUndecoded: (rel, name) => set.couldName(name) || set.couldPath(rel),
+    couldMatchInside: prunes ? set.partial : () => true,
+    prunes,
+    nameOnly: set.pathCount === 0,
+    cost: set.cost,
+  };
 }
 
 /**
@@ -257,14 +191,16 @@ export function buildMatcher(globs: readonly string[], flavor: GlobFlavor): Path
  * entered) when the glob matches it or everything below it (`dist/**`).
  */
 export function buildExcluder(globs: readonly string[], flavor: GlobFlavor): Excluder {
-  if (globs.length === 0) return { isExcluded: () => false, active: false };
-  const files = compileSet(globs.filter((p) => !p.endsWith('/')), flavor, true);
-  const dirs = compileSet(globs.map((p) => (p.endsWith('/') ? p.slice(0, -1) : p)), flavor, false);
+  if (globs.length === 0) return { isExcluded: () => false, active: false, cost: 0 };
+  const escapes = flavor.platform !== 'win32';
+  const files = compileSet(globs.filter((p) => !p.endsWith('/')), flavor.caseSensitive, escapes, true);
+  const dirs = compileSet(globs.map((p) => (p.endsWith('/') ? p.slice(0, -1) : p)), flavor.caseSensitive, escapes, false);
   return {
     active: true,
+    cost: files.cost + dirs.cost,
     isExcluded(rel, name, isDir) {
-      if (!isDir) return anyName(files.nameTests, name) || anyPath(files.pathTests, rel);
-      return anyName(dirs.nameTests, name) || anyPath(dirs.pathTests, rel);
+      const set = isDir ? dirs : files;
+      return set.name(name) || set.path(rel);
     },
   };
 }

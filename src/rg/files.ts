@@ -55,6 +55,8 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
   const skipped = outcome.stderr.skipped.filter(keep);
   const files = outcome.consumer;
   let verdict = outcome.verdict;
+  // Names that match only in another reading of their bytes: a gap where they cannot be opened, nothing where they are real.
+  if (files.undecoded.length > 0) skipped.push(...(await checkUndecodable(plan.scope, files.undecoded, keep)).skipped);
   if (files.suspects.length > 0) {
     const checked = await checkUndecodable(plan.scope, files.suspects, keep);
     skipped.push(...checked.skipped);
@@ -162,13 +164,18 @@ class FileCollector implements RecordConsumer {
   readonly rels: string[] = [];
   /** Matching paths holding U+FFFD: checked after the run (src/rg/undecodable.ts), not counted yet. */
   readonly suspects: string[] = [];
+  /** Paths holding U+FFFD that match only if their names were other bytes (src/walk/rules.ts `undecoded`). */
+  readonly undecoded: string[] = [];
   seen = 0;
   excluded = 0;
   private readonly accept: (rel: string) => boolean;
   private readonly maxResults: number;
 
   constructor(plan: FindPlan, rules: WalkRules) {
-    this.accept = rules.buildListedFileTest(() => this.excluded++);
+    this.accept = rules.buildListedFileTest(
+      () => this.excluded++,
+      (rel) => this.undecoded.push(rel),
+    );
     this.maxResults = plan.limits.maxResults;
   }
 

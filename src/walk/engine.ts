@@ -40,14 +40,22 @@ export interface DirTask {
 /** Entries whose type the filesystem did not report; the driver lstats them. */
 export type UnknownEntries = string[] | undefined;
 
-/** How often, in entries, a large directory checks the clock and the signal. */
-const CHECK_EVERY = 256;
+/**
+ * How often, in entries, a large directory checks the clock and the signal: every 256 entries for
+ * plain patterns, more often as one match costs more (a long extglob, thousands of brace
+ * alternatives), so no pattern keeps the walk from its budget for long (issue: a match is bounded,
+ * but 256 bounded matches of a 10,000-character pattern are not short).
+ */
+function checkInterval(matchCost: number): number {
+  return Math.max(1, Math.min(256, Math.floor(65_536 / Math.max(1, matchCost))));
+}
 
 export class Walk {
   readonly plan: SearchPlan<unknown>;
   /** The budget, from the walk's start. */
   readonly deadline: Deadline;
   private readonly rules: WalkRules;
+  private readonly checkEvery: number;
   private readonly queue: DirTask[] = [];
   private head = 0;
   private readonly reasons = new ReasonLog();
@@ -70,6 +78,7 @@ export class Walk {
     this.plan = plan;
     this.matches = new MatchTaker(plan.scope.select, matchPolicy, onMatch, this.reasons, (path, code) => this.skip(path, code));
     this.rules = new WalkRules(plan.scope);
+    this.checkEvery = checkInterval(plan.scope.matcher.cost + plan.scope.excluder.cost);
     this.deadline = new Deadline(plan.limits.clock, plan.limits.timeBudgetMs);
     if (plan.limits.signal?.aborted) this.reasons.stop('aborted');
     const rootIsBoundary = plan.scope.maxDepth === 0;
@@ -169,10 +178,11 @@ export class Walk {
     const base = task.rel;
     let unknown: UnknownEntries;
     let undecodable: Set<string> | undefined;
+    const checkEvery = this.checkEvery;
     this.statDirs = undefined;
     let i = 0;
     for (; i < entries.length; i++) {
-      if (i % CHECK_EVERY === CHECK_EVERY - 1 && this.shouldStop()) break;
+      if (i % checkEvery === checkEvery - 1 && this.shouldStop()) break;
       const entry = entries[i]!;
       const name = entry.name;
       if (rules.isHiddenName(name)) continue;
@@ -198,6 +208,9 @@ export class Walk {
         else if (verdict === 'match' && this.matches.select.file) {
           if (mustStat) (unknown ??= []).push(name);
           else taken = this.matches.add(base, name);
+        } else if (verdict === 'undecoded' && this.matches.select.file) {
+          // lstat tells: a real name (`acceptStat` judges it again: no match) or a gap (EILSEQ).
+          (unknown ??= []).push(name);
         }
       } else if (entry.isDirectory()) {
         if (this.addDir(base + name, name, task.depth + 1, task.ignore) && rules.isDirectoryMatch(base + name, name)) {

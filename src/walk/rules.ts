@@ -10,15 +10,20 @@
  * A rule added here (ignore files, entry types, metadata filters) is added once, for every engine.
  * Below the rules: `MatchTaker`, what a candidate (a matching entry of a kind asked for) becomes.
  */
-import type { StatsLike } from '../fs.js';
+import { REPLACEMENT_CHAR, type StatsLike } from '../fs.js';
 import type { Excluder, PathMatcher } from '../patterns.js';
 import type { Scope } from '../plan/search-plan.js';
 import type { EntryMeta, EntrySelection, EntryType } from '../plan/select.js';
 import { MAX_LINK_MATCHES, type ReasonLog } from '../result.js';
 import { isIgnored, type IgnoreLevel } from './ignore.js';
 
-/** What a listed file (or symlink) is to the search: `excluded` and `ignored` are left out and counted. */
-export type FileVerdict = 'excluded' | 'ignored' | 'match' | 'other';
+/**
+ * What a listed file (or symlink) is to the search: `excluded` and `ignored` are left out and
+ * counted. `undecoded`: the name holds U+FFFD and does not match as decoded, but some reading of
+ * the bytes it may stand for could (src/glob/nfa.ts): the walk must learn whether the name is real
+ * (then it does not match) or cannot be opened (an `EILSEQ` gap, never silence).
+ */
+export type FileVerdict = 'excluded' | 'ignored' | 'match' | 'undecoded' | 'other';
 
 /**
  * What a listed directory is to the search: `excluded` (left out, counted), `pruned` (no pattern
@@ -34,13 +39,15 @@ export type DirectoryVerdict = 'excluded' | 'ignored' | 'pruned' | 'read' | 'lim
 function buildFileVerdict(matcher: PathMatcher, excluder: Excluder, ignoreRoot: string): (base: string, name: string, level?: IgnoreLevel) => FileVerdict {
   const needsPath = !matcher.nameOnly;
   const ignored = (base: string, name: string, level: IgnoreLevel | undefined) => level !== undefined && isIgnored(level, ignoreRoot + base + name, false);
-  if (!excluder.active && !needsPath) return (base, name, level) => (ignored(base, name, level) ? 'ignored' : matcher.matches(name, name) ? 'match' : 'other');
-  if (!excluder.active) return (base, name, level) => (ignored(base, name, level) ? 'ignored' : matcher.matches(base + name, name) ? 'match' : 'other');
+  // Perf: the undecoded question is asked only of names holding U+FFFD (one scan of a name that missed).
+  const miss = (base: string, name: string): FileVerdict => (name.includes(REPLACEMENT_CHAR) && matcher.couldMatchUndecoded(base + name, name) ? 'undecoded' : 'other');
+  if (!excluder.active && !needsPath) return (base, name, level) => (ignored(base, name, level) ? 'ignored' : matcher.matches(name, name) ? 'match' : miss(base, name));
+  if (!excluder.active) return (base, name, level) => (ignored(base, name, level) ? 'ignored' : matcher.matches(base + name, name) ? 'match' : miss(base, name));
   return (base, name, level) => {
     const rel = base + name;
     if (excluder.isExcluded(rel, name, false)) return 'excluded';
     if (ignored(base, name, level)) return 'ignored';
-    return matcher.matches(needsPath ? rel : name, name) ? 'match' : 'other';
+    return matcher.matches(needsPath ? rel : name, name) ? 'match' : miss(base, name);
   };
 }
 
@@ -117,7 +124,7 @@ export class WalkRules {
     const { excluder, matcher } = this;
     if (excluder.active && excluder.isExcluded(rel, name, false) && excluder.isExcluded(rel, name, true)) return 'excluded';
     if (this.isIgnoredAt(level, rel, false) && this.isIgnoredAt(level, rel, true)) return 'ignored';
-    return matcher.matches(rel, name) || !matcher.prunes || matcher.couldMatchInside(rel) ? 'gap' : 'none';
+    return matcher.matches(rel, name) || matcher.couldMatchUndecoded(rel, name) || !matcher.prunes || matcher.couldMatchInside(rel) ? 'gap' : 'none';
   }
 
   /** The ignore files' verdict on root-relative `rel` (none when `level` is: ignore files off). */
@@ -134,9 +141,16 @@ export class WalkRules {
    * excluded, no depth limit) only the matcher is asked: no directory is then left out but a
    * pruned one, and a file inside a directory no pattern can match into does not match either.
    */
-  buildListedFileTest(onExcluded: () => void): (rel: string) => boolean {
+  buildListedFileTest(onExcluded: () => void, onUndecoded: (rel: string) => void = () => {}): (rel: string) => boolean {
     const { matcher } = this;
-    if (this.hidden && !this.excluder.active && !Number.isFinite(this.maxDepth)) return (rel) => matcher.matches(rel, rel.slice(rel.lastIndexOf('/') + 1));
+    if (this.hidden && !this.excluder.active && !Number.isFinite(this.maxDepth)) {
+      return (rel) => {
+        const name = rel.slice(rel.lastIndexOf('/') + 1);
+        if (matcher.matches(rel, name)) return true;
+        if (name.includes(REPLACEMENT_CHAR) && matcher.couldMatchUndecoded(rel, name)) onUndecoded(rel);
+        return false;
+      };
+    }
     return (rel) => {
       let depth = 1;
       let start = 0;
@@ -153,6 +167,7 @@ export class WalkRules {
       if (this.isHiddenName(name)) return false;
       const verdict = this.file(rel.slice(0, start), name);
       if (verdict === 'excluded') onExcluded();
+      if (verdict === 'undecoded') onUndecoded(rel);
       return verdict === 'match';
     };
   }

@@ -1,0 +1,171 @@
+/**
+ * Brace expansion as bash does it (before globbing, once), counted before it is done: a pattern
+ * whose alternatives pass `MAX_BRACE_ALTERNATIVES` is refused before any I/O with
+ * `FF_PATTERN_TOO_LARGE`, never cut short (a cut would drop files and still say "complete").
+ *
+ * bash's rules, each checked against bash by test/glob/braces.test.ts and the conformance suite:
+ * - A set is `{` … `}` holding a `,` at its own level: `a{b,c}d` is `abd acd`; sets nest and
+ *   combine left to right. A `}` met before any such `,` is literal when the text so far is not a
+ *   sequence (`{a},b}` is `a}` and `b`); a `{` never closed is literal, and what follows it still
+ *   expands (`{a{b,c}` is `{ab {ac`).
+ * - A sequence is `{x..y}` or `{x..y..step}`: integers (zero-padded to the wider end when either
+ *   is written with a leading zero) or single letters.
+ * - `${` starts no set (a parameter expansion in bash), `\` escapes one character (posix only).
+ * - Empty alternatives of the whole pattern are dropped, as bash drops empty words.
+ */
+import { FindFileError } from '../errors.js';
+
+/** Alternatives one pattern (or a whole pattern list) may expand to. */
+export const MAX_BRACE_ALTERNATIVES = 10_000;
+
+type Part = string | { alternatives: Part[][] } | { sequence: Sequence };
+
+interface Sequence {
+  from: number;
+  to: number;
+  step: number;
+  width: number;
+  letters: boolean;
+}
+
+/** The pattern's alternatives in bash's order (duplicates kept), or a refusal past the limit. */
+export function expandBraces(pattern: string, escapes: boolean, option: string, raw: string, budget = MAX_BRACE_ALTERNATIVES): string[] {
+  const parts = parse(pattern, escapes);
+  const count = countOf(parts);
+  if (count > budget) {
+    throw new FindFileError(
+      'FF_PATTERN_TOO_LARGE',
+      `${option} ${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 77)}...` : raw)} expands to ${count > 1e15 ? 'more than 10^15' : count.toLocaleString('en-US')} alternatives, over the limit of ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')}${budget < MAX_BRACE_ALTERNATIVES ? ' for all patterns together' : ''}: use a shorter range or a glob (e.g. "[0-9]*" for "{1..100000}")`,
+      option,
+    );
+  }
+  return expand(parts).filter((alternative) => alternative !== '');
+}
+
+/** The parts of `text`: literal runs, sets and sequences, in order. */
+function parse(text: string, escapes: boolean): Part[] {
+  const parts: Part[] = [];
+  let rest = text;
+  for (;;) {
+    const open = findOpen(rest, escapes);
+    if (open < 0) {
+      if (rest !== '') parts.push(rest);
+      return parts;
+    }
+    if (open > 0) parts.push(rest.slice(0, open));
+    const group = gobble(rest, open + 1, escapes);
+    if (group === undefined) {
+      // Never closed: the `{` is literal, and what follows it may still hold sets.
+      parts.push('{');
+      rest = rest.slice(open + 1);
+      continue;
+    }
+    const body = rest.slice(open + 1, group.close);
+    const sequence = group.commas.length === 0 ? readSequence(body) : undefined;
+    if (sequence !== undefined) parts.push({ sequence });
+    else parts.push({ alternatives: splitAt(body, group.commas, open + 1).map((alt) => parse(alt, escapes)) });
+    rest = rest.slice(group.close + 1);
+  }
+}
+
+/** The first `{` that can start a set (not escaped, not after `$`); `${...}` is skipped whole. */
+function findOpen(text: string, escapes: boolean): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && escapes) i++;
+    else if (c === '{') {
+      if (text[i - 1] !== '$') return i;
+      const inner = gobble(text, i + 1, escapes, true);
+      if (inner !== undefined) i = inner.close;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The `}` that closes the set opened just before `start`, and the `,` at its level. A `}` seen
+ * before any such `,` closes only a sequence (else it is literal); `any`: the first `}` at level 0.
+ */
+function gobble(text: string, start: number, escapes: boolean, any = false): { close: number; commas: number[] } | undefined {
+  let level = 0;
+  const commas: number[] = [];
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && escapes) i++;
+    else if (c === '{') level++;
+    else if (c === '}') {
+      if (level > 0) level--;
+      else if (any || commas.length > 0 || readSequence(text.slice(start, i)) !== undefined) return { close: i, commas };
+    } else if (c === ',' && level === 0) commas.push(i);
+  }
+  return undefined;
+}
+
+/** `body` cut at the given commas (absolute indices, `offset` being body's start). */
+function splitAt(body: string, commas: readonly number[], offset: number): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (const at of commas) {
+    out.push(body.slice(from, at - offset));
+    from = at - offset + 1;
+  }
+  out.push(body.slice(from));
+  return out;
+}
+
+const NUMERIC = /^([-+]?\d{1,15})\.\.([-+]?\d{1,15})(?:\.\.([-+]?\d{1,15}))?$/;
+const LETTERS = /^([a-zA-Z])\.\.([a-zA-Z])(?:\.\.([-+]?\d{1,15}))?$/;
+
+function readSequence(body: string): Sequence | undefined {
+  const numeric = NUMERIC.exec(body);
+  const match = numeric ?? LETTERS.exec(body);
+  if (match === null) return undefined;
+  const [, x, y, by] = match as unknown as [string, string, string, string | undefined];
+  const step = Math.abs(Number(by ?? 1)) || 1;
+  if (numeric === null) return { from: x.charCodeAt(0), to: y.charCodeAt(0), step, width: 0, letters: true };
+  const padded = /^[-+]?0\d/.test(x) || /^[-+]?0\d/.test(y);
+  return { from: Number(x), to: Number(y), step, width: padded ? Math.max(x.length, y.length) : 0, letters: false };
+}
+
+function sequenceLength(s: Sequence): number {
+  return Math.floor(Math.abs(s.to - s.from) / s.step) + 1;
+}
+
+function sequenceValues(s: Sequence): string[] {
+  const out: string[] = [];
+  const direction = s.to >= s.from ? 1 : -1;
+  for (let k = 0, v = s.from; k < sequenceLength(s); k++, v += direction * s.step) {
+    if (s.letters) out.push(v === 0x5c ? '' : String.fromCharCode(v)); // `\` would escape what follows
+    else {
+      const digits = String(Math.abs(v)).padStart(s.width - (v < 0 ? 1 : 0), '0');
+      out.push(v < 0 ? `-${digits}` : digits);
+    }
+  }
+  return out;
+}
+
+function countOf(parts: readonly Part[]): number {
+  let product = 1;
+  for (const part of parts) {
+    if (typeof part === 'string') continue;
+    if ('sequence' in part) product *= sequenceLength(part.sequence);
+    else product *= part.alternatives.reduce((sum, alt) => sum + countOf(alt), 0);
+    if (product === 0) return 0;
+  }
+  return product;
+}
+
+/** Every alternative, left to right (only called once the count is within the limit). */
+function expand(parts: readonly Part[]): string[] {
+  let acc = [''];
+  for (const part of parts) {
+    let values: string[];
+    if (typeof part === 'string') values = [part];
+    else if ('sequence' in part) values = sequenceValues(part.sequence);
+    else values = part.alternatives.flatMap(expand);
+    const next: string[] = [];
+    for (const head of acc) for (const value of values) next.push(head + value);
+    acc = next;
+  }
+  return acc;
+}

@@ -1,0 +1,128 @@
+/**
+ * A set of normalised glob alternatives (src/patterns.ts makes them) compiled into the few
+ * functions a walk calls per entry. A brace set can leave thousands of alternatives: their tests
+ * are merged, so an entry costs one Set lookup for the literal names and one regex call per
+ * thousand alternatives with linear source (an alternation of linear branches stays linear),
+ * never a call per alternative; only alternatives matched by simulation are asked one by one.
+ */
+import { REPLACEMENT_CHAR } from '../fs.js';
+import { buildPartialTest, buildPathTest, buildUndecodedPathTest, compilePath, GLOBSTAR, pathSource, type PathSegment } from './path.js';
+import type { SegmentGlob } from './segment.js';
+
+export type Test = (text: string) => boolean;
+
+export interface CompiledSet {
+  /** Does the base name match an alternative that tests base names (`x`, `**\/x`)? */
+  name: Test;
+  /** Does the root-relative path match an alternative with a `/`? */
+  path: Test;
+  /** How many alternatives test base names, and how many whole paths. */
+  nameCount: number;
+  pathCount: number;
+  /** Could some path below this directory match a path alternative? */
+  partial: Test;
+  /** Roughly what one match costs: the pattern characters a name may be stepped through. */
+  cost: number;
+  /** For a name or path holding U+FFFD: could some reading of its bytes match? */
+  couldName: Test;
+  couldPath: Test;
+}
+
+/** Regex alternatives merged per call: large enough to leave few calls, small enough to compile fast. */
+const MERGE = 1000;
+const NEVER: Test = () => false;
+
+/**
+ * `forFiles`: the set tests file paths (then `a/**` must not match a file named `a`). `escapes`:
+ * `\` escapes (posix); on win32 it is a separator.
+ */
+export function compileSet(globs: readonly string[], caseSensitive: boolean, escapes: boolean, forFiles: boolean): CompiledSet {
+  const names: SegmentGlob[] = [];
+  const paths: PathSegment[][] = [];
+  for (const glob of globs) {
+    const anchored = glob.startsWith('/');
+    const segments = compilePath(anchored ? glob.slice(1) : glob, escapes, glob, caseSensitive);
+    // `x` and `**/x` (one segment after any leading `**`) test the base name at any depth.
+    const last = segments[segments.length - 1]!;
+    if (!anchored && last !== GLOBSTAR && segments.slice(0, -1).every((s) => s === GLOBSTAR)) names.push(last);
+    else paths.push(segments);
+  }
+  const partials = paths.map((segments) => buildPartialTest(segments, caseSensitive));
+  let couldPaths: Test[] | undefined;
+  return {
+    name: nameTest(names, caseSensitive),
+    path: pathTest(paths, caseSensitive, forFiles),
+    // Literal names are a lookup; everything else may be stepped through once per name character.
+    cost: globs.reduce((sum, glob) => sum + (/[*?[(]/.test(glob) ? glob.length : 1), 0),
+    nameCount: names.length,
+    pathCount: paths.length,
+    partial: partials.length === 0 ? NEVER : partials.length === 1 ? partials[0]! : (rel) => partials.some((test) => test(rel)),
+    couldName: (name) => names.some((segment) => segment.couldMatch(name)),
+    couldPath: (rel) => (couldPaths ??= paths.map((segments) => buildUndecodedPathTest(segments, forFiles))).some((test) => test(rel)),
+  };
+}
+
+/** One test for every base-name alternative: literals by lookup, linear sources merged, the rest one by one. */
+function nameTest(segments: readonly SegmentGlob[], caseSensitive: boolean): Test {
+  const literals = new Set<string>();
+  const suffixes: string[] = [];
+  const sources: string[] = [];
+  const others: Test[] = [];
+  for (const segment of segments) {
+    // Perf: literals and `*.js` are string checks, no regex (PERF-NOTES: matching is not free). Only
+    // when case matters: a folded compare would have to fold exactly as the regex's `i` does.
+    const suffix = caseSensitive ? literalSuffix(segment) : undefined;
+    if (caseSensitive && segment.literal !== undefined) literals.add(segment.literal);
+    else if (suffix !== undefined) suffixes.push(suffix);
+    else if (segment.source !== undefined) sources.push(segment.source);
+    else others.push(segment.test);
+  }
+  const tests: Test[] = [...merged(sources, caseSensitive), ...others];
+  if (suffixes.length > 0) tests.unshift(suffixes.length === 1 ? (name) => name.endsWith(suffixes[0]!) : (name) => suffixes.some((s) => name.endsWith(s)));
+  if (literals.size > 0) tests.unshift(literals.size === 1 ? ((only) => (name: string) => name === only)([...literals][0]!) : (name) => literals.has(name));
+  return anyOf(tests);
+}
+
+/** `*` then literal text (`*.js`): the literal, else undefined. */
+function literalSuffix(segment: SegmentGlob): string | undefined {
+  const [first, ...rest] = segment.nodes;
+  if (first?.kind !== 'star' || rest.some((n) => n.kind !== 'char')) return undefined;
+  return rest.map((n) => String.fromCodePoint((n as { cp: number }).cp)).join('');
+}
+
+/** One test for every path alternative: whole-path regexes merged where each is linear, the rest one by one. */
+function pathTest(paths: readonly PathSegment[][], caseSensitive: boolean, forFiles: boolean): Test {
+  const sources: string[] = [];
+  const others: Test[] = [];
+  for (const segments of paths) {
+    const source = segments.filter((s) => s === GLOBSTAR).length <= 1 ? pathSource(segments, forFiles) : undefined;
+    if (source !== undefined) sources.push(source.slice(1, -1));
+    else others.push(buildPathTest(segments, forFiles, caseSensitive));
+  }
+  return anyOf([...merged(sources, caseSensitive), ...others]);
+}
+
+/** Anchored alternations of `sources`, `MERGE` at a time. */
+function merged(sources: readonly string[], caseSensitive: boolean): Test[] {
+  const tests: Test[] = [];
+  for (let i = 0; i < sources.length; i += MERGE) {
+    const chunk = sources.slice(i, i + MERGE);
+    const re = new RegExp(chunk.length === 1 ? `^${chunk[0]}$` : `^(?:${chunk.join('|')})$`, caseSensitive ? '' : 'i');
+    tests.push((text) => re.test(text));
+  }
+  return tests;
+}
+
+function anyOf(tests: readonly Test[]): Test {
+  if (tests.length === 0) return NEVER;
+  if (tests.length === 1) return tests[0]!;
+  return (text) => {
+    for (let i = 0; i < tests.length; i++) if (tests[i]!(text)) return true;
+    return false;
+  };
+}
+
+/** True when the text holds U+FFFD, a sign its bytes may not have decoded. */
+export function mayBeUndecoded(text: string): boolean {
+  return text.includes(REPLACEMENT_CHAR);
+}

@@ -1,0 +1,124 @@
+/**
+ * The state-set matcher (src/glob/nfa.ts) against V8's regex over the same nodes: where the fast
+ * path has source (src/glob/regex.ts), both must answer alike on generated names, both case
+ * modes; then what only the state sets can do (extglobs, `!(...)`, hostile shapes) against
+ * answers worked out by hand, and the undecoded-name question.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileNfa } from '../../src/glob/nfa.js';
+import { parseSegment } from '../../src/glob/parse.js';
+import { isLinearInV8, regexSource } from '../../src/glob/regex.js';
+import { Rng } from '../conformance/generate.js';
+
+const ALPHABET = ['a', 'b', 'A', 'é', 'É', 'k', 'K', '\u212A', 'ſ', 'S', '😀', '.', '-', ' ', '\n', 'ß', 'ǅ'];
+const PIECES = ['a', 'b', 'A', 'é', 'k', 's', '😀', '.', '?', '*', '[ab]', '[!a]', '[a-z]', '[^é-ú]', '[A-Z]', '[😀]', '[]]', '[!]a]', '\\*', '\\[', '[z-a]'];
+
+function randomName(rng: Rng, max: number): string {
+  let name = '';
+  const length = rng.range(0, max);
+  for (let i = 0; i < length; i++) name += rng.pick(ALPHABET);
+  return name;
+}
+
+function randomLinearGlob(rng: Rng): string {
+  let glob = '';
+  let stars = 0;
+  const length = rng.range(1, 5);
+  for (let i = 0; i < length; i++) {
+    let piece = rng.pick(PIECES);
+    if (piece === '*' && stars++ > 0) piece = '?';
+    glob += piece;
+  }
+  return glob;
+}
+
+describe('the state-set matcher answers as the regex fast path does', () => {
+  for (const caseSensitive of [true, false]) {
+    it(`on 3,000 generated globs and names (${caseSensitive ? 'case-sensitive' : 'ignoring case'})`, () => {
+      const rng = new Rng(caseSensitive ? 7 : 8);
+      let compared = 0;
+      for (let g = 0; g < 3000; g++) {
+        const glob = randomLinearGlob(rng);
+        const { nodes } = parseSegment(glob, true, glob);
+        expect(isLinearInV8(nodes), glob).toBe(true);
+        const re = new RegExp(`^${regexSource(nodes)}$`, caseSensitive ? '' : 'i');
+        const nfa = compileNfa(nodes, caseSensitive);
+        for (let n = 0; n < 8; n++) {
+          const name = randomName(rng, 6);
+          expect(nfa.matches(name), `${JSON.stringify(glob)} vs ${JSON.stringify(name)}`).toBe(re.test(name));
+          compared++;
+        }
+      }
+      expect(compared).toBe(24_000);
+    });
+  }
+});
+
+const nfa = (glob: string, caseSensitive = true) => compileNfa(parseSegment(glob, true, glob).nodes, caseSensitive);
+
+describe('extglobs and !(...)', () => {
+  const cases: [string, string, boolean][] = [
+    ['+(a|aa)+(a|aa)x', 'aaaaax', true],
+    ['+(a|aa)+(a|aa)x', 'ax', false],
+    ['*(*(a))x', 'x', true],
+    ['*(*(a))x', 'aaax', true],
+    ['*(*(a))x', 'aabx', false],
+    ['+(a*)x', 'abcx', true],
+    ['+(a*)x', 'bx', false],
+    ['?(a|b)c', 'c', true],
+    ['?(a|b)c', 'abc', false],
+    ['@(foo|bar).js', 'bar.js', true],
+    ['!(a)', 'b', true],
+    ['!(a)', 'a', false],
+    ['!(a)', '', true],
+    ['*.!(js)', 'a.ts', true],
+    ['*.!(js)', 'a.js', false],
+    // bash: some split leaves a head matching `*.` and a tail that is not `js`: `a.b.` + `js`? no, `a.` + `b.js` yes.
+    ['*.!(js)', 'a.b.js', true],
+    ['!(*.ts)', 'x.ts', false],
+    ['!(*.ts)', 'x.tsx', true],
+    ['+([[:digit:]]).txt', '123.txt', true],
+    ['+([[:digit:]]).txt', '12a.txt', false],
+  ];
+  it.each(cases)('%j against %j is %s', (glob, name, expected) => {
+    expect(nfa(glob).matches(name)).toBe(expected);
+  });
+
+  it('folds case as the regex does: ASCII both ways, never from non-ASCII to ASCII', () => {
+    expect(nfa('+(ab)', false).matches('ABab')).toBe(true);
+    expect(nfa('@(k)', false).matches('\u212A')).toBe(false);
+    expect(nfa('@([a-z])', false).matches('Q')).toBe(true);
+    expect(nfa('@(é)', false).matches('É')).toBe(true);
+  });
+});
+
+describe('hostile shapes stay bounded', () => {
+  // The issue's rows: each took tens of seconds or more with V8's backtracking. Here each is a
+  // few thousand state steps; the count of what was answered is what this test asserts.
+  const name = 'a'.repeat(250);
+  for (const glob of ['*a*a*a*a*x', '*a*a*a*a*a*x', '+(a|aa)+(a|aa)x', '*(*(a))x', '+(a*)x', '*(a|aa)*(a|aa)*(a|aa)!(a)']) {
+    it(`${glob} over 250 a's answers (no match)`, () => {
+      expect(nfa(glob).matches(name)).toBe(glob.endsWith('!(a)'));
+    });
+  }
+});
+
+describe('names that did not decode (U+FFFD): could some reading of their bytes match?', () => {
+  it('a U+FFFD may be one to three bytes, each one character for ?', () => {
+    // `\xe2\x82.txt` decodes to `\uFFFD.txt`; bash matches `??.txt` against its bytes.
+    expect(nfa('??.txt').matches('\uFFFD.txt')).toBe(false);
+    expect(nfa('??.txt').couldMatch('\uFFFD.txt')).toBe(true);
+    expect(nfa('????.txt').couldMatch('\uFFFD.txt')).toBe(false);
+    expect(nfa('a????b').couldMatch('a\uFFFD\uFFFDb')).toBe(true);
+  });
+  it('an unknown byte matches no literal, and every class', () => {
+    expect(nfa('ab.txt').couldMatch('\uFFFD.txt')).toBe(false);
+    expect(nfa('[[:alpha:]]?.txt').couldMatch('\uFFFD.txt')).toBe(true);
+    expect(nfa('[!x]*').couldMatch('\uFFFD')).toBe(true);
+  });
+  it('another non-ASCII character of such a name may be its UTF-8 bytes', () => {
+    // bash matches a name that is not valid UTF-8 byte by byte: `é` there is two characters.
+    expect(nfa('???').couldMatch('é\uFFFD')).toBe(true);
+    expect(nfa('é?').couldMatch('é\uFFFD')).toBe(true);
+  });
+});
