@@ -19,8 +19,7 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { braceExpand } from 'minimatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
@@ -28,6 +27,7 @@ import { knownDeviation, intendedRefusal, type Disagreement, type OracleName } f
 import { Rng, generatePatterns, generateTree, materializeTree, type GeneratedPattern } from './generate.js';
 import { bashOracle, bashVersion, listDirectories, listRegularFiles, minimatchOracle } from './oracles.js';
 import { posixOnly } from '../helpers/posix-only.js';
+import { SutRunner, type Answer, type Mode } from './sut.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SUT = resolve(process.env.FF_CONFORMANCE_SUT ?? join(REPO, 'dist/index.js'));
@@ -48,15 +48,6 @@ const isPosix = process.platform !== 'win32';
 const bash = isPosix ? bashVersion() : undefined;
 const SETUP_TIMEOUT = Math.max(300_000, CASES * 60);
 
-type Mode = 'async' | 'sync' | 'stream' | 'ripgrep' | 'auto';
-
-/** find-file's answer for one case in one API form. */
-type Answer =
-  | { kind: 'result'; matches: string[]; complete: boolean; reasons: readonly string[] }
-  | { kind: 'refused'; code: string; message: string }
-  | { kind: 'error'; message: string }
-  | { kind: 'hang'; message: string };
-
 interface Case extends GeneratedPattern {
   tree: number;
   root: string;
@@ -71,65 +62,6 @@ interface Tree {
   cases: Case[];
 }
 
-/** One worker thread running the SUT; replaced when a case misses its deadline or kills it. */
-class SutRunner {
-  private worker: Worker | undefined;
-  private ready: Promise<void> | undefined;
-  private nextId = 0;
-
-  private start(): Promise<void> {
-    const worker = new Worker(new URL('./sut-worker.mjs', import.meta.url), {
-      workerData: { sut: pathToFileURL(SUT).href },
-      // An endless loop that allocates must not take the machine with it.
-      resourceLimits: { maxOldGenerationSizeMb: 768 },
-    });
-    this.worker = worker;
-    this.ready = new Promise((resolveReady, reject) => {
-      const onMessage = (m: { ready?: boolean }) => {
-        if (m.ready) {
-          worker.off('error', reject);
-          resolveReady();
-        }
-      };
-      worker.once('message', onMessage);
-      worker.once('error', reject);
-    });
-    return this.ready;
-  }
-
-  async run(root: string, c: GeneratedPattern, modes: Mode[]): Promise<Partial<Record<Mode, Answer>>> {
-    if (this.worker === undefined) await this.start();
-    else await this.ready;
-    const worker = this.worker!;
-    const id = this.nextId++;
-    const all = (answer: Answer) => Object.fromEntries(modes.map((m) => [m, answer])) as Partial<Record<Mode, Answer>>;
-    return new Promise((done) => {
-      const finish = (answers: Partial<Record<Mode, Answer>>, kill: boolean) => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        if (kill) this.stop();
-        done(answers);
-      };
-      const onMessage = (m: { id?: number; answers?: Partial<Record<Mode, Answer>> }) => {
-        if (m.id === id) finish(m.answers!, false);
-      };
-      const onError = (error: Error) => finish(all({ kind: 'error', message: `the worker died: ${error.message}` }), true);
-      const onExit = (code: number) => finish(all({ kind: 'error', message: `the worker exited (${code})` }), true);
-      const timer = setTimeout(() => finish(all({ kind: 'hang', message: `no answer within ${CASE_TIMEOUT_MS} ms` }), true), CASE_TIMEOUT_MS);
-      worker.on('message', onMessage);
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      worker.postMessage({ id, root, pattern: c.pattern, nocase: c.nocase, modes });
-    });
-  }
-
-  stop(): void {
-    void this.worker?.terminate();
-    this.worker = undefined;
-  }
-}
 
 let base = '';
 const trees: Tree[] = [];
@@ -255,12 +187,12 @@ describe.skipIf(!isPosix)(posixOnly(`glob conformance (seed ${SEED}, ${CASES} ca
       console.warn('[conformance] dist/ is older than src/: this run tests the last build (npm run build)');
     }
     base = mkdtempSync(join(tmpdir(), 'ff-conformance-'));
-    const runners = [new SutRunner(), new SutRunner()];
+    const runners = [new SutRunner(SUT, CASE_TIMEOUT_MS), new SutRunner(SUT, CASE_TIMEOUT_MS)];
     try {
       // A find-file from before `caseSensitive`: case-insensitive cases cannot be asked.
       const probeRoot = join(base, 'probe');
       materializeTree(probeRoot, { files: ['x'], dirs: [], links: [] });
-      const probe = (await runners[0]!.run(probeRoot, { pattern: 'x', nocase: true, tags: [] }, ['async'])).async;
+      const probe = (await runners[0]!.run(probeRoot, { pattern: 'x', nocase: true }, ['async'])).async;
       if (probe?.kind === 'error' && /FF_UNKNOWN_OPTION/.test(probe.message)) nocaseSupported = false;
       const master = new Rng(SEED);
       for (let index = 0; index < TREES; index++) {
