@@ -1,0 +1,134 @@
+/**
+ * The POSIX class tables against bash itself: for each class, every BMP code point but NUL and the
+ * surrogates (63,487 of them), plus astral code points (each edge of the class's own astral ranges,
+ * one side and the other, and every 251st from U+10000), asked of bash 5 in C.UTF-8 as
+ * `[[ $c == [[:cls:]] ]]`, must agree with isInPosixClass; every 13th is also asked as
+ * `[![:cls:]]`. One bash process per class reads its characters NUL-separated from stdin (the text
+ * is never part of the script) and prints the indices of the members, so a class costs one process.
+ *
+ * The tables are glibc 2.36's (posix-class-table.ts): on a machine with another glibc, bash reads
+ * the classes by that glibc's Unicode version, so the sweep runs only where the versions agree.
+ */
+import { spawn } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { POSIX_CLASS_NAMES, isInPosixClass, posixClassRanges, type PosixClassName } from '../../src/glob/posix-classes.js';
+import { GLIBC_VERSION } from '../../src/glob/posix-class-table.js';
+import { localGlibcVersion } from '../helpers/glibc.js';
+import { bashVersion } from './oracles.js';
+
+const ASTRAL_STRIDE = 251;
+const NEGATED_STRIDE = 13;
+const glibc = localGlibcVersion();
+const bash = glibc === GLIBC_VERSION ? bashVersion() : undefined;
+const runs = bash !== undefined;
+
+/**
+ * Reads NUL-separated characters, then prints `n <count read>`, `p <index>` for each member and
+ * `q <index>` for each 13th character `[![:cls:]]` matches, then `end` (the last `[[ ]]`'s
+ * status would otherwise be the script's). The class name is one of the 14 known.
+ */
+const script = (cls: PosixClassName) => `shopt -s extglob
+mapfile -d '' chars
+n=\${#chars[@]}
+printf 'n %d\\n' "$n"
+i=0
+for c in "\${chars[@]}"; do
+  [[ $c == [[:${cls}:]] ]] && printf 'p %d\\n' "$i"
+  ((i++))
+done
+for ((i = 0; i < n; i += ${NEGATED_STRIDE})); do
+  [[ \${chars[i]} == [![:${cls}:]] ]] && printf 'q %d\\n' "$i"
+done
+printf 'end\\n'
+`;
+
+function codePointsFor(cls: PosixClassName): number[] {
+  const cps = new Set<number>();
+  for (let cp = 1; cp <= 0xffff; cp++) if (cp < 0xd800 || cp > 0xdfff) cps.add(cp);
+  for (let cp = 0x10000; cp <= 0x10ffff; cp += ASTRAL_STRIDE) cps.add(cp);
+  for (const [lo, hi] of posixClassRanges(cls)) {
+    for (const cp of [lo - 1, lo, hi, hi + 1]) if (cp > 0xffff && cp <= 0x10ffff) cps.add(cp);
+  }
+  return [...cps].sort((a, b) => a - b);
+}
+
+interface BashClass {
+  asked: number[];
+  read: number;
+  ended: boolean;
+  members: Set<number>;
+  negatedMembers: Set<number>;
+}
+
+function askBash(cls: PosixClassName): Promise<BashClass> {
+  const asked = codePointsFor(cls);
+  const input = Buffer.from(asked.map((cp) => `${String.fromCodePoint(cp)}\0`).join(''), 'utf8');
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--norc', '--noprofile', '-c', script(cls)], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      if (status !== 0) return reject(new Error(`bash (${cls}) exited ${status}: ${Buffer.concat(err).toString()}`));
+      const answer: BashClass = { asked, read: -1, ended: false, members: new Set(), negatedMembers: new Set() };
+      for (const line of Buffer.concat(out).toString('utf8').split('\n')) {
+        const [kind, n] = line.split(' ');
+        if (kind === 'n') answer.read = Number(n);
+        else if (kind === 'end') answer.ended = true;
+        else if (kind === 'p') answer.members.add(asked[Number(n)]!);
+        else if (kind === 'q') answer.negatedMembers.add(asked[Number(n)]!);
+      }
+      resolve(answer);
+    });
+    child.stdin.end(input);
+  });
+}
+
+/** All classes, two bash processes at a time (the machine's cores are shared). */
+async function askBashAll(): Promise<Map<PosixClassName, BashClass>> {
+  const answers = new Map<PosixClassName, BashClass>();
+  const queue = [...POSIX_CLASS_NAMES];
+  const worker = async () => {
+    for (let cls = queue.shift(); cls !== undefined; cls = queue.shift()) answers.set(cls, await askBash(cls));
+  };
+  await Promise.all([worker(), worker()]);
+  return answers;
+}
+
+const hex = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+
+const title = `POSIX classes against bash ${bash ?? ''} in C.UTF-8, glibc ${GLIBC_VERSION}: every BMP code point and astral samples`;
+describe.skipIf(!runs)(runs ? title : `${title} (skipped: this machine's glibc is ${glibc ?? 'absent'} or bash 4+ is missing)`, () => {
+  let answers: Map<PosixClassName, BashClass>;
+  beforeAll(async () => {
+    answers = await askBashAll();
+  }, 120_000);
+
+  it.each([...POSIX_CLASS_NAMES])('[[:%s:]] and its negation: no code point where bash and isInPosixClass differ', (cls) => {
+    const answer = answers.get(cls)!;
+    expect(answer.read, 'bash read every character').toBe(answer.asked.length);
+    expect(answer.ended, 'bash asked every character').toBe(true);
+    const differ = answer.asked.filter((cp) => answer.members.has(cp) !== isInPosixClass(cls, cp));
+    expect(differ.slice(0, 20).map(hex), `${differ.length} differ`).toEqual([]);
+    const negated = answer.asked.filter((_, i) => i % NEGATED_STRIDE === 0);
+    const negatedDiffer = negated.filter((cp) => answer.negatedMembers.has(cp) === isInPosixClass(cls, cp));
+    expect(negatedDiffer.slice(0, 20).map(hex), `${negatedDiffer.length} differ under [!...]`).toEqual([]);
+  });
+
+  it('counts the members of each class (for the closing note)', () => {
+    const rows = POSIX_CLASS_NAMES.map((cls) => {
+      const answer = answers.get(cls)!;
+      const bmp = answer.asked.filter((cp) => cp <= 0xffff).length;
+      const bmpMembers = [...answer.members].filter((cp) => cp <= 0xffff).length;
+      const all = posixClassRanges(cls).reduce((sum, [lo, hi]) => sum + hi - lo + 1, 0);
+      return `${cls.padEnd(6)} BMP ${String(bmpMembers).padStart(6)} of ${bmp}, asked ${answer.asked.length}, members in all planes ${all}`;
+    });
+    console.log(`class sweep against bash ${bash}, glibc ${GLIBC_VERSION}:\n${rows.join('\n')}`);
+    expect(rows).toHaveLength(14);
+    expect(answers.get('punct')!.members.has(0xb2)).toBe(true); // the sweep saw the issue's ² as bash does
+  });
+});
