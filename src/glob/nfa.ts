@@ -53,10 +53,10 @@ export interface SegmentNfa {
 
 export function compileNfa(nodes: readonly GlobNode[], caseSensitive: boolean): SegmentNfa {
   const program = compileProgram(nodes, caseSensitive);
-  const run = new Runner(program);
+  const run = new Runner(program, caseSensitive);
   return {
-    matches: (name) => run.matches(codePoints(name, caseSensitive)),
-    couldMatch: (name) => run.couldMatch(codePoints(name, caseSensitive), undecodedReadings(name)),
+    matches: (name) => run.matches(codePoints(name)),
+    couldMatch: (name) => run.couldMatch(codePoints(name), undecodedReadings(name)),
   };
 }
 
@@ -129,13 +129,13 @@ function classTest(items: readonly ClassItem[], negated: boolean, caseSensitive:
   return negated ? (cp) => !inSet(cp) : inSet;
 }
 
-/** The name as code points (folded when case does not matter). */
-function codePoints(name: string, caseSensitive: boolean): number[] {
+/** The name as code points (as written: a class tests them unfolded, literals compare folded). */
+function codePoints(name: string): number[] {
   const out: number[] = [];
   for (let i = 0; i < name.length; i++) {
     const cp = name.codePointAt(i)!;
     if (cp > 0xffff) i++;
-    out.push(caseSensitive ? cp : fold(cp));
+    out.push(cp);
   }
   return out;
 }
@@ -163,9 +163,12 @@ class Runner {
   /** In `couldMatch`, `!(...)` cannot be judged on unknown bytes: it may match. */
   private unsure = false;
 
-  constructor(private readonly p: Program) {
+  constructor(
+    private readonly p: Program,
+    private readonly caseSensitive: boolean,
+  ) {
     this.mark = new Int32Array(p.op.length);
-    this.notRunners = p.nots.map((not) => new Runner(not));
+    this.notRunners = p.nots.map((not) => new Runner(not, caseSensitive));
   }
 
   matches(input: readonly number[]): boolean {
@@ -218,10 +221,11 @@ class Runner {
 
   private step(states: readonly number[], cp: number, pos: number): number[] {
     const { op, arg, next, classes } = this.p;
+    const literal = this.caseSensitive || cp === UNKNOWN ? cp : fold(cp);
     const targets: number[] = [];
     for (const s of states) {
       const code = op[s];
-      if (code === OP_ANY || (code === OP_CHAR && arg[s] === cp) || (code === OP_CLASS && (cp === UNKNOWN || classes[arg[s]!]!(cp)))) targets.push(next[s]!);
+      if (code === OP_ANY || (code === OP_CHAR && arg[s] === literal) || (code === OP_CLASS && (cp === UNKNOWN || classes[arg[s]!]!(cp)))) targets.push(next[s]!);
     }
     return this.closure(targets, pos);
   }
