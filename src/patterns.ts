@@ -1,9 +1,9 @@
 /**
  * Glob patterns: checked and normalised once, then compiled into the two small functions the walk
- * calls. The dialect itself (what `*`, `**`, `[...]`, `!(...)` mean) is src/glob.ts.
+ * calls. The dialect itself (what `*`, `**`, `[...]`, `!(...)` mean) and how it is matched is src/glob/.
  *
  * Rules (docs/contract.md): globs over the root-relative path with `/` separators; braces expand
- * first, once (minimatch's `braceExpand`, as bash expands them before globbing); each alternative is
+ * first, once (src/glob/braces.ts, as bash expands them before globbing); each alternative is
  * then normalised on its own: a leading `./` and inner `.` segments dropped, `//` read as `/`, `..`
  * and absolute alternatives refused. An alternative without `/` matches the base name at any depth
  * (as `rg --glob` and `.gitignore` do). A pattern whose literal text names a path also matches that

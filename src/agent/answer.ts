@@ -124,7 +124,7 @@ export async function refusalAnswer<T extends 'glob' | 'grep'>(tool: T, settings
 export function searchErrorAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, root: string, error: unknown): ToolResult<ErrorMetadata & { tool: T }> {
   if (!(error instanceof FindFileError) || isHostError(error)) throw error;
   const code: string = error.code;
-  const isPattern = code === 'FF_INVALID_PATTERN' || code === 'FF_PATTERN_OUTSIDE_ROOT';
+  const isPattern = code === 'FF_INVALID_PATTERN' || code === 'FF_PATTERN_OUTSIDE_ROOT' || code === 'FF_PATTERN_TOO_LARGE';
   const isQuery = code === 'FF_EMPTY_QUERY' || code === 'FF_QUERY_TOO_LONG' || code === 'FF_INVALID_QUERY';
   const message = isPattern ? invalidPatternText(error.message, root) : isQuery ? invalidQueryText(error.message) : searchFailedText(error.message);
   return errorAnswer(tool, settings, errorCodeOf(error), message);

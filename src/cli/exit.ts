@@ -34,6 +34,7 @@ const USAGE_ERROR_CODES: ReadonlySet<string> = new Set([
   'FF_INVALID_LIMIT',
   'FF_INVALID_PATTERN',
   'FF_PATTERN_OUTSIDE_ROOT',
+  'FF_PATTERN_TOO_LARGE',
   'FF_INVALID_ROOT',
   // --contains TEXT (content search)
   'FF_EMPTY_QUERY',

@@ -366,6 +366,10 @@ describe('input', () => {
     const climbing = await globTool({ pattern: '../*.ts', path: 'src' }, workspace({ src: {} }));
     expect(climbing.content).toBe('Invalid pattern: pattern "../*.ts" climbs out of the root with "..": search from a higher root instead. Patterns are relative to the search root /w/src.');
     expect(climbing.metadata).toMatchObject({ error: { code: 'FF_PATTERN_OUTSIDE_ROOT' } });
+    // Past the brace limit: a pattern the model can shorten, said as such (issue 26).
+    const huge = await globTool({ pattern: '{1..100001}.tx[t]' }, workspace({ src: {} }));
+    expect(huge.content).toMatch(/^Invalid pattern: pattern "\{1\.\.100001\}\.tx\[t\]" expands to 100,001 alternatives, over the limit of 10,000/);
+    expect(huge.metadata).toMatchObject({ error: { code: 'FF_PATTERN_TOO_LARGE' } });
   });
 
   it('throws for a context the host got wrong (not something the model can fix)', async () => {
