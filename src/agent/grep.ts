@@ -22,7 +22,7 @@ import { buildOverview } from './guidance.js';
 import { workspaceNative } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA } from './schema.js';
-import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, perFileCapNote, grepScope, hitLine, hitPlace, hitRows, noMatchesHeadline } from './text.js';
+import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, partialCountNote, perFileCapNote, grepScope, hitLine, hitPlace, hitRows, noMatchesHeadline } from './text.js';
 import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
@@ -53,6 +53,13 @@ export interface GrepInput {
   after?: number;
 }
 
+/** A file and its number of matching lines; `atLeast` when the search stopped inside it (a lower bound). */
+export interface FileCount {
+  path: string;
+  count: number;
+  atLeast?: true;
+}
+
 /** What a page lists: the lines, each file once, or each file with its count. */
 export type OutputMode = 'content' | 'files_with_matches' | 'count';
 
@@ -69,7 +76,7 @@ export interface GrepMetadata extends ResultMetadata<'grep', ContentResult, Grep
   hits: ContentHit[];
   outputMode: OutputMode;
   /** `files_with_matches` and `count`: the page's files, with their numbers of matching lines (those the search counted). */
-  files?: { path: string; count: number }[];
+  files?: FileCount[];
 }
 
 export type GrepToolResult = ToolResult<GrepMetadata> | ToolResult<ErrorMetadata & { tool: 'grep' }>;
@@ -111,7 +118,12 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
         const all = result.hits.map((h) => ({ ...h, path: toWorkspace(h.path) }));
         const found = capPerFile(all, input.max_matches_per_file);
         const capNote = found.length < all.length ? [perFileCapNote(input.max_matches_per_file!)] : [];
-        if (mode !== 'content') return { ...filesPage(found, mode, limit, { query, include, regex }), notes: context.notes };
+        if (mode !== 'content') {
+          const partial = result.partialFile === undefined ? undefined : toWorkspace(result.partialFile);
+          const files = filesPage(found, mode, limit, { query, include, regex }, partial);
+          const cut = mode === 'count' ? files.metadata.files.filter((f) => f.atLeast) : [];
+          return { ...files, notes: [...context.notes, ...cut.map((f) => partialCountNote(f.path, f.count, settings.countCap))] };
+        }
         const hits = sort === 'relevance' ? await relevantPage(settings, found, query, limit) : found.slice(0, limit);
         return {
           lines: context.before + context.after > 0 ? rowsWithContext(hits) : hits.map(hitLine),
@@ -185,15 +197,18 @@ function capPerFile(hits: ContentHit[], cap: number | undefined): ContentHit[] {
 /**
  * `files_with_matches` and `count`: each file once, in path order, with how many of its matching
  * lines the search counted. The total counts files; when the search stopped counting hits at its
- * cap, more files may exist, and the total says "more than".
+ * cap, more files may exist, and the total says "more than". The file the search stopped inside
+ * (`partial`) may hold more matching lines than counted: its count is `N+`.
  */
-function filesPage(hits: readonly ContentHit[], mode: 'files_with_matches' | 'count', limit: number, asked: { query: string; include: string | undefined; regex: boolean }) {
+function filesPage(hits: readonly ContentHit[], mode: 'files_with_matches' | 'count', limit: number, asked: { query: string; include: string | undefined; regex: boolean }, partial: string | undefined) {
   const counts = new Map<string, number>();
   for (const h of hits) counts.set(h.path, (counts.get(h.path) ?? 0) + 1);
-  const files = [...counts].map(([path, count]) => ({ path, count })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files: FileCount[] = [...counts]
+    .map(([path, count]): FileCount => (path === partial ? { path, count, atLeast: true } : { path, count }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const page = files.slice(0, limit);
   return {
-    lines: page.map((f) => (mode === 'count' ? countLine(f.path, f.count) : f.path)),
+    lines: page.map((f) => (mode === 'count' ? countLine(f.path, f.count, f.atLeast) : f.path)),
     counted: files.length,
     metadata: { query: asked.query, ...(asked.include === undefined ? {} : { include: asked.include }), regex: asked.regex, hits: [], outputMode: mode, files: page },
   };

@@ -237,9 +237,14 @@ export function perFileCapNote(cap: number): string {
   return `(max_matches_per_file ${cap}: only the first ${cap === 1 ? 'matching line of each file is' : `${cap} matching lines of each file are`} listed; the total counts them all)`;
 }
 
-/** `output_mode: 'count'`: `path:N`, the number of the file's matching lines. */
-export function countLine(path: string, count: number): string {
-  return `${path}:${count}`;
+/** `output_mode: 'count'`: `path:N`, the number of the file's matching lines; `path:N+` when the search stopped inside the file. */
+export function countLine(path: string, count: number, atLeast = false): string {
+  return `${path}:${count}${atLeast ? '+' : ''}`;
+}
+
+/** Why a count reads `N+`, and how to get the exact number. */
+export function partialCountNote(path: string, count: number, countCap: number): string {
+  return `(${countLine(path, count, true)}: the search stopped inside this file, so it holds at least ${count} matching lines. For the exact number, search it alone (path ${JSON.stringify(path)}); one search counts up to ${countCap} matching lines.)`;
 }
 
 /** A grep hit as a line of the page, `path:line:column: text`; `…` marks a cut line (cutLinesNote). */

@@ -4,7 +4,7 @@
  * the hits in the order found; a file's hits always come together, in every engine.
  */
 import { breaksGroup, shownUpTo, type ShownSoFar } from '../content/hits.js';
-import type { ContentHit, ContentOptions, ContextLine } from '../content/types.js';
+import type { ContentHit, ContentOptions, ContentSummary, ContextLine } from '../content/types.js';
 
 /**
  * Hits as `path:line:column: text`; with context (-A/-B/-C), context lines as `path-line- text`,
@@ -43,23 +43,26 @@ export function onceEach(line: (hit: ContentHit) => string): (hit: ContentHit) =
   };
 }
 
-/** `-c`: a file's line once its hits are over (the next file's first hit, or the end): `path:N`. */
-export function countEach(line: (path: string, n: number) => string): { take(hit: ContentHit): string; last(): string } {
+/**
+ * `-c`: a file's line once its hits are over (the next file's first hit, or the end): `path:N`.
+ * Only the last file can have been cut short by a stop (`partialFile`): its line reads `path:N+`.
+ */
+export function countEach(line: (path: string, n: string) => string): { take(hit: ContentHit): string; last(summary: Pick<ContentSummary, 'partialFile'>): string } {
   let path: string | undefined;
   let n = 0;
-  const flush = () => (path === undefined ? '' : line(path, n));
+  const flush = (atLeast: boolean) => (path === undefined ? '' : line(path, atLeast ? `${n}+` : String(n)));
   return {
     take(hit) {
       if (hit.path === path) {
         n++;
         return '';
       }
-      const done = flush();
+      const done = flush(false);
       path = hit.path;
       n = 1;
       return done;
     },
-    last: flush,
+    last: (summary) => flush(summary.partialFile !== undefined && summary.partialFile === path),
   };
 }
 

@@ -40,8 +40,8 @@ export interface HumanPrint<O, T, S extends Outcome> {
   format(item: T): string;
   summarize(summary: S, ctx: SummaryContext): string;
   scope: SummaryScope;
-  /** What goes on stdout after the last item (`-c`: the last file's count). */
-  trailer?: () => string;
+  /** What goes on stdout after the last item (`-c`: the last file's count, which the summary may say was cut short). */
+  trailer?: (summary: S) => string;
 }
 
 /** Items on stdout as found; the progress line while a person waits; the summary on stderr. */
@@ -71,7 +71,7 @@ export async function printNdjson<T, S extends Outcome>(search: Search<T, S>, fo
 }
 
 /** The printing loop: every item on stdout in the order found, in chunks, all of it handed on before it resolves. */
-async function printItems<T>(search: Search<T, Outcome>, format: (item: T) => string, progress: SearchProgress | undefined, trailer?: () => string): Promise<void> {
+async function printItems<T, S extends Outcome>(search: Search<T, S>, format: (item: T) => string, progress: SearchProgress | undefined, trailer?: (summary: S) => string): Promise<void> {
   // On a shared terminal, items must not be printed over the progress line.
   const out = new ChunkWriter(process.stdout, process.stdout.isTTY && progress ? () => progress.clear() : undefined);
   for await (const batch of search.batches) {
@@ -87,7 +87,7 @@ async function printItems<T>(search: Search<T, Outcome>, format: (item: T) => st
       if (wait) await wait;
     }
   }
-  if (trailer !== undefined) out.write(trailer());
+  if (trailer !== undefined) out.write(trailer(await search.summary()));
   await out.end();
 }
 

@@ -4,10 +4,13 @@
  * - Literal unless `mode: 'regex'`; a query is never guessed to be a regex.
  * - Case: `true` exact, `false` ignore, `'smart'` (default) ignore unless the query holds an
  *   upper-case letter, as `rg --smart-case` decides it (Unicode `Uppercase`, the property Rust's
- *   `char::is_uppercase` tests). In regex mode, letters inside escapes (`\S`, `\p{Lu}`) do not count.
+ *   `char::is_uppercase` tests). In regex mode, only literal characters count, read from the
+ *   regex's syntax as ripgrep reads it (regex-syntax.ts): not the letters of `\S`, `\p{Lu}`, a
+ *   group name or a flag; and a regex with no literal at all keeps case, as in ripgrep.
  * - Ignoring case is Unicode simple case folding on both paths (`rg -i`; JS `iu` flags).
- * - A query that holds a line break (regex mode: also the escape `\n`) is matched across lines
- *   (`rg --multiline`); any other query is matched within one line at a time.
+ * - A query that holds a line break (regex mode: a line feed written however, `\n`, `\x0a`,
+ *   `[\n]`..., regex-syntax.ts) is matched across lines (`rg --multiline`); any other query is
+ *   matched within one line at a time.
  * - A regex runs on RE2 (re2js), never on V8's backtracking engine: the model writes the query, and
  *   `(a+)+$` over `aaaa…!` would hold the event loop for minutes, past any time budget. RE2 matches
  *   in linear time, and its syntax is close to ripgrep's (no lookaround, no backreferences).
@@ -16,6 +19,7 @@ import { RE2JS } from 're2js';
 import { FindFileError } from '../errors.js';
 import { describe, readChoice } from '../plan/read.js';
 import { escapeRegex } from '../regex-escape.js';
+import { readRegexSyntax, type RegexSyntax } from './regex-syntax.js';
 
 /** Longest query accepted, in UTF-8 bytes: far above any real search, far below argv limits. */
 export const MAX_QUERY_BYTES = 64 * 1024;
@@ -52,8 +56,9 @@ export function readQuery(options: { query?: unknown; mode?: unknown; caseSensit
   if (LONE_SURROGATE.test(text)) throw new FindFileError('FF_INVALID_QUERY', 'query holds an unpaired UTF-16 surrogate', 'query');
   const mode = readChoice(options.mode, 'mode', ['literal', 'regex'] as const, 'literal');
   const caseMode = readCaseMode(options.caseSensitive);
-  const ignoreCase = caseMode === 'ignore' || (caseMode === 'smart' && !hasUppercase(text, mode));
-  const query: Query = { text, mode, caseMode, ignoreCase, multiline: canMatchLineBreak(text, mode) };
+  const syntax = mode === 'regex' ? readRegexSyntax(text) : literalSyntax(text);
+  const ignoreCase = caseMode === 'ignore' || (caseMode === 'smart' && syntax.anyLiteral && !syntax.anyUppercase);
+  const query: Query = { text, mode, caseMode, ignoreCase, multiline: syntax.writesLineFeed };
   if (mode === 'regex' && compileRegex) buildLineMatcher(query);
   return query;
 }
@@ -68,23 +73,10 @@ function readCaseMode(value: unknown): CaseMode {
 }
 
 const UPPERCASE = /\p{Uppercase}/u;
-const ESCAPE = /\\[pP]\{[^}]*\}|\\./gsu;
 
-function hasUppercase(text: string, mode: QueryMode): boolean {
-  return UPPERCASE.test(mode === 'regex' ? text.replace(ESCAPE, '') : text);
-}
-
-function canMatchLineBreak(text: string, mode: QueryMode): boolean {
-  if (mode === 'literal') return text.includes('\n');
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\n') return true;
-    if (c === '\\') {
-      if (text[i + 1] === 'n') return true;
-      i++; // an escaped character, whatever it is, is not the start of another escape
-    }
-  }
-  return false;
+/** A literal query: every character is a literal (and the query is never empty). */
+function literalSyntax(text: string): RegexSyntax {
+  return { anyLiteral: true, anyUppercase: UPPERCASE.test(text), writesLineFeed: text.includes('\n') };
 }
 
 /**

@@ -8,6 +8,7 @@ import { chooseBackend } from '../backend.js';
 import { HandOff } from '../stream.js';
 import { buildContentPlan, type ContentPlan } from '../plan/content-plan.js';
 import { HitCollector } from './hits.js';
+import { CONTENT_STOPS } from './stop.js';
 import type { ContentHit, ContentOptions, ContentResult, ContentStream, ContentSummary } from './types.js';
 import { searchWithWalker, type WaitForReader } from './walker.js';
 
@@ -26,9 +27,17 @@ export async function searchContent(options: ContentOptions): Promise<ContentRes
 }
 
 /** Runs the engine `backend` chooses; each engine gets its own hit budget (a fallback starts afresh). */
-function runContentSearch(plan: ContentPlan, emit: (hit: ContentHit) => void, waitForReader?: WaitForReader): Promise<ContentSummary> {
-  return chooseBackend(plan, {
-    walker: (walkerPlan) => searchWithWalker(walkerPlan, new HitCollector(plan.query.hits, emit), waitForReader),
+async function runContentSearch(plan: ContentPlan, emitHit: (hit: ContentHit) => void, waitForReader?: WaitForReader): Promise<ContentSummary> {
+  let lastPath: string | undefined;
+  const emit = (hit: ContentHit) => {
+    lastPath = hit.path;
+    emitHit(hit);
+  };
+  const summary = await chooseBackend(plan, {
+    walker: (walkerPlan) => {
+      lastPath = undefined; // a fallback after ripgrep starts afresh
+      return searchWithWalker(walkerPlan, new HitCollector(plan.query.hits, emit), waitForReader);
+    },
     ripgrep: async (rg, deadline) => {
       // Perf: the ripgrep modules load only when ripgrep runs, as for file search (src/backend.ts).
       const [{ searchWithRipgrep }, { spawnRunner }] = await Promise.all([import('./rg.js'), import('../rg/runner.js')]);
@@ -36,6 +45,9 @@ function runContentSearch(plan: ContentPlan, emit: (hit: ContentHit) => void, wa
     },
     countOf: (summary) => summary.hitCount,
   });
+  // A stop can end the search inside the file it was reading: that file's count is only "at least".
+  const cut = lastPath !== undefined && summary.incompleteReasons.some((r) => CONTENT_STOPS.includes(r));
+  return cut ? { ...summary, partialFile: lastPath } : summary;
 }
 
 /** Hits waiting for the reader before the pure-TS search pauses. */

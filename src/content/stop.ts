@@ -9,6 +9,9 @@ import type { ContentIncompleteReason } from './types.js';
 
 export type ContentStop = 'result-limit' | 'output-limit' | 'time-budget' | 'aborted';
 
+/** The reasons that end a search part-way, maybe inside a file: they can cut that file's hits short. */
+export const CONTENT_STOPS: readonly ContentIncompleteReason[] = ['result-limit', 'output-limit', 'time-budget', 'aborted'] satisfies ContentStop[];
+
 export class SearchStop {
   /** The search's own reasons: its stop first, then the files it could not read. */
   readonly reasons = new ReasonLog<ContentIncompleteReason>();

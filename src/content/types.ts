@@ -142,6 +142,13 @@ export interface ContentSummary {
   /** Hits returned (never more than `maxResults`). */
   hitCount: number;
   /**
+   * The file the search was reading hits from when a stop (`result-limit`, `output-limit`,
+   * `time-budget`, `aborted`) ended it: the last file with a hit, in the order found. Its hits, and
+   * so its count of matching lines, may be cut short (a lower bound); every other file's are whole,
+   * as an engine hands out a file's hits together. Absent when no stop cut the search.
+   */
+  partialFile?: string;
+  /**
    * Files whose content was searched. Pure-TS path: every file opened and searched (binary files
    * skipped at their first chunk not included). ripgrep path: the files ripgrep reported hits in
    * (its JSON does not count the others): a lower bound.

@@ -34,7 +34,8 @@ export interface StructuredAnswer {
   policy?: { excluded: number; symlinksNotFollowed: number; ignored?: number; binarySkipped?: number };
   paths?: string[];
   hits?: { path: string; line: number; column: number; text: string }[];
-  files?: { path: string; count: number }[];
+  /** `atLeast`: the search stopped inside the file, the count is a lower bound. */
+  files?: { path: string; count: number; atLeast?: true }[];
 }
 
 const count: Schema = { type: 'integer', minimum: 0 };
@@ -66,7 +67,7 @@ export const OUTPUT_SCHEMA: Schema & { type: 'object' } = {
       type: 'array',
       items: { type: 'object', properties: { path: text, line: count, column: count, text }, required: ['path', 'line', 'column', 'text'] },
     },
-    files: { type: 'array', items: { type: 'object', properties: { path: text, count }, required: ['path', 'count'] } },
+    files: { type: 'array', items: { type: 'object', properties: { path: text, count, atLeast: { type: 'boolean' } }, required: ['path', 'count'] } },
   },
   required: ['tool', 'ok'],
 };

@@ -30,6 +30,8 @@ export interface EntryMeta {
   size: number;
   /** Milliseconds since the epoch, fractional where the filesystem has finer times. */
   mtimeMs: number;
+  /** Nanoseconds since the epoch, when the lstat was asked for them (`exactTimes`): the time filters compare these. */
+  mtimeNs?: bigint;
 }
 
 /** Which entries can be matches, compiled for the options. */
@@ -39,10 +41,16 @@ export interface EntrySelection {
   symlink: boolean;
   /** The metadata filters as one test; undefined when none was asked (nothing is lstat'ed for them). */
   filter: ((meta: EntryMeta) => boolean) | undefined;
+  /**
+   * A time filter was asked: lstat with `bigint` (node's fs only; it costs), so a time is compared
+   * with a bound at the disk's precision. As a float, 12:00:00.000000100 rounds onto a 12:00:00
+   * bound and an exclusive test leaves it out (find -newermt and fd keep it).
+   */
+  exactTimes: boolean;
 }
 
 /** The default: regular files, no filter. */
-export const FILES_ONLY: EntrySelection = { file: true, directory: false, symlink: false, filter: undefined };
+export const FILES_ONLY: EntrySelection = { file: true, directory: false, symlink: false, filter: undefined, exactTimes: false };
 
 /** The raw options this module reads. */
 export interface SelectionOptions {
@@ -66,7 +74,7 @@ export function readSelection(options: SelectionOptions): EntrySelection {
   if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) {
     throw new FindFileError('FF_INVALID_OPTION', `minSize (${minSize}) is above maxSize (${maxSize}): no file can match`, 'minSize');
   }
-  return { ...types, filter: buildFilter(after, before, minSize, maxSize) };
+  return { ...types, filter: buildFilter(after, before, minSize, maxSize), exactTimes: after !== undefined || before !== undefined };
 }
 
 /**
@@ -76,8 +84,14 @@ export function readSelection(options: SelectionOptions): EntrySelection {
  */
 function buildFilter(after: number | undefined, before: number | undefined, minSize: number | undefined, maxSize: number | undefined): EntrySelection['filter'] {
   const tests: ((meta: EntryMeta) => boolean)[] = [];
-  if (after !== undefined) tests.push((m) => m.mtimeMs > after);
-  if (before !== undefined) tests.push((m) => m.mtimeMs < before);
+  if (after !== undefined) {
+    const ns = nanoseconds(after);
+    tests.push((m) => (m.mtimeNs === undefined ? m.mtimeMs > after : m.mtimeNs > ns));
+  }
+  if (before !== undefined) {
+    const ns = nanoseconds(before);
+    tests.push((m) => (m.mtimeNs === undefined ? m.mtimeMs < before : m.mtimeNs < ns));
+  }
   if (minSize !== undefined || maxSize !== undefined) {
     const low = minSize ?? 0;
     const high = maxSize ?? Infinity;
@@ -86,6 +100,12 @@ function buildFilter(after: number | undefined, before: number | undefined, minS
   if (tests.length === 0) return undefined;
   if (tests.length === 1) return tests[0];
   return (meta) => tests.every((test) => test(meta));
+}
+
+/** Epoch milliseconds as nanoseconds: exact for whole milliseconds (a `Date`), to the nanosecond for the fraction. */
+function nanoseconds(ms: number): bigint {
+  const whole = Math.floor(ms);
+  return BigInt(whole) * 1_000_000n + BigInt(Math.round((ms - whole) * 1e6));
 }
 
 function readTypes(value: unknown): Pick<EntrySelection, EntryType> {

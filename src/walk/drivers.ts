@@ -7,6 +7,7 @@
  * Both retry a read that failed with EMFILE/ENFILE (out of file handles) a bounded number of
  * times with a growing pause, then record it as skipped like any other error.
  */
+import type * as nodeFs from 'node:fs';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
 import type { DirTask, Walk } from './engine.js';
@@ -68,8 +69,17 @@ function readAsync(fs: FsLike, read: IgnoreRead): Promise<string | boolean | und
 }
 
 /** Runs the whole walk synchronously. Throws only what the engine throws (a root that is missing). */
+/**
+ * lstat with `bigint` when a time filter asks for exact times, on node's own fs only: an injected
+ * fs may not take the option (its answer then compares as a float, as before).
+ */
+function exactTimes(scope: Walk['plan']['scope']): boolean {
+  return scope.select.exactTimes && !scope.fsInjected;
+}
+
 export function runSync(walk: Walk): void {
   const { fs } = walk.plan.scope;
+  const exact = exactTimes(walk.plan.scope);
   // An aborted signal or a spent budget does no I/O at all, the ignore files' included.
   const parents = walk.parentIgnoreReads();
   if (parents !== undefined && !walk.shouldStop()) walk.acceptParentIgnore(answerSync(fs, parents));
@@ -90,7 +100,7 @@ export function runSync(walk: Walk): void {
     if (unknown === undefined) continue;
     for (const name of unknown) {
       try {
-        walk.acceptStat(task, name, fs.lstatSync(path + name), undefined);
+        walk.acceptStat(task, name, exact ? (fs as typeof nodeFs).lstatSync(path + name, { bigint: true }) : fs.lstatSync(path + name), undefined);
       } catch (error) {
         walk.acceptStat(task, name, undefined, error);
       }
@@ -292,7 +302,8 @@ export class AsyncDriver {
         this.pump();
       };
       try {
-        this.walk.plan.scope.fs.lstat(read.path + name, callback);
+        if (exactTimes(this.walk.plan.scope)) (this.walk.plan.scope.fs as typeof nodeFs).lstat(read.path + name, { bigint: true }, callback);
+        else this.walk.plan.scope.fs.lstat(read.path + name, callback);
       } catch (error) {
         callback(error as NodeJS.ErrnoException, undefined as unknown as StatsLike);
       }

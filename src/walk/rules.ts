@@ -232,9 +232,14 @@ type MetaVerdict = { kind: 'match'; meta: EntryMeta } | { kind: 'filtered' } | {
  * never a silent "does not match".
  */
 function judgeMeta(type: EntryType, stats: StatsLike, select: EntrySelection): MetaVerdict {
-  const { size, mtimeMs } = stats as StatsLike & { size?: unknown; mtimeMs?: unknown };
+  const { size, mtimeMs, mtimeNs } = stats as StatsLike & { size?: unknown; mtimeMs?: unknown; mtimeNs?: unknown };
+  // A `bigint` lstat (`exactTimes`): every number is a bigint, the time exact in mtimeNs.
+  if (typeof size === 'bigint' && typeof mtimeNs === 'bigint') return judged({ type, size: Number(size), mtimeMs: Number(mtimeNs) / 1e6, mtimeNs }, select);
   if (typeof size !== 'number' || typeof mtimeMs !== 'number' || !Number.isFinite(mtimeMs)) return { kind: 'unreadable' };
-  const meta: EntryMeta = { type, size, mtimeMs };
+  return judged({ type, size, mtimeMs }, select);
+}
+
+function judged(meta: EntryMeta, select: EntrySelection): MetaVerdict {
   return select.filter === undefined || select.filter(meta) ? { kind: 'match', meta } : { kind: 'filtered' };
 }
 

@@ -263,6 +263,19 @@ describe('output_mode and max_matches_per_file', () => {
     expect(counts.content).toBe(['src/a.ts:3', 'src/b.ts:1'].join('\n'));
   });
 
+  it('count past the hit cap: the file the search stopped inside reads N+, with how to get the exact number', async () => {
+    const lines = (n: number) => 'Q\n'.repeat(n);
+    const result = await grepTool({ query: 'Q', output_mode: 'count' }, workspace({ 'a.txt': lines(5), 'b.txt': lines(2000), 'c.txt': lines(1) }, { countCap: 1001 }));
+    expect(result.content.split('\n').slice(0, 2)).toEqual(['a.txt:5', 'b.txt:996+']);
+    expect(result.content).toContain(
+      '(b.txt:996+: the search stopped inside this file, so it holds at least 996 matching lines. For the exact number, search it alone (path "b.txt"); one search counts up to 1001 matching lines.)',
+    );
+    expect(ok(result).files).toEqual([{ path: 'a.txt', count: 5 }, { path: 'b.txt', count: 996, atLeast: true }]);
+    // Under the cap every count is exact, and none says "+".
+    const exact = await grepTool({ query: 'Q', output_mode: 'count' }, workspace({ 'a.txt': lines(5), 'b.txt': lines(996) }, { countCap: 1001 }));
+    expect(exact.content).toBe(['a.txt:5', 'b.txt:996'].join('\n'));
+  });
+
   it('max_matches_per_file keeps the first lines of each file; the total still counts every hit', async () => {
     const result = await grepTool({ query: 'x', max_matches_per_file: 1 }, workspace(code));
     expect(ok(result).hits.map((h) => `${h.path}:${h.line}`)).toEqual(['src/a.ts:1', 'src/b.ts:1']);

@@ -177,4 +177,16 @@ describe('-c', () => {
       rmSync(join(tree, 'many.txt'));
     }
   });
+
+  it.each(hasRg ? ['walker', 'ripgrep'] : ['walker'])('a count a stop cut short reads path:N+ (%s)', (backend) => {
+    writeTree(tree, { 'many.txt': 'TODO\nTODO\nno\nTODO\n' });
+    try {
+      const capped = ff(['many.txt', '--contains', 'TODO', '-c', '--max-results', '2', '--backend', backend]);
+      expect(capped.stdout).toBe(`${native('many.txt')}:2+\n`);
+      const whole = ff(['many.txt', '--contains', 'TODO', '-c', '--max-results', '3', '--backend', backend]);
+      expect(whole.stdout).toBe(`${native('many.txt')}:3\n`);
+    } finally {
+      rmSync(join(tree, 'many.txt'));
+    }
+  });
 });

@@ -1,0 +1,223 @@
+/**
+ * What a regex's syntax says, read as ripgrep reads it (regex-syntax's AST), for the two rules that
+ * depend on how the pattern is written, not on what it matches:
+ *
+ * - Smart case (`rg -S`): ignore case when the pattern has a literal character and none of its
+ *   literal characters is upper-case. A literal is a character written to stand for itself:
+ *   plain (`A`), escaped (`\.`, `\x41`, `\x{41}`, `\101`, `\Q..\E` contents), or a member or range
+ *   end of a bracketed class (`[A-Z]`). Never one: the letters of an escape that is a class or an
+ *   assertion (`\pL`, `\p{Lu}`, `\S`, `\W`, `\D`, `\B`), `[[:upper:]]`, a group's name
+ *   (`(?P<Name>...)`), flags (`(?U)`), repetition counts. ripgrep's `AstAnalysis` (grep-regex
+ *   `ast.rs`): `any_literal && !any_uppercase`.
+ * - A written line feed: a literal character U+000A however spelled (a raw line break, `\n`,
+ *   `\x0a`, `\x{a}`, `\012`), alone or inside brackets (`[\n]`, `[a\n]`, a range end `[\n-\r]`).
+ *   ripgrep refuses the first kind without `-U` and silently drops the second; we search such a
+ *   pattern across lines (`rg -U`'s meaning) instead. A class that only happens to hold U+000A
+ *   (`\s`, `[^x]`, `[\x00-\x7f]`, `(?s).`) does not count: it matches within a line, as in `rg`.
+ *
+ * The reader never throws: it runs before RE2 checks the pattern (and for a ripgrep-only search,
+ * which reports its own errors), so on bad syntax its answer is a best effort.
+ */
+
+export interface RegexSyntax {
+  /** Some character is written as a literal. */
+  anyLiteral: boolean;
+  /** Some literal character is upper-case (Unicode `Uppercase`, Rust's `char::is_uppercase`). */
+  anyUppercase: boolean;
+  /** Some literal character is a line feed. */
+  writesLineFeed: boolean;
+}
+
+const UPPERCASE = /^\p{Uppercase}$/u;
+const LINE_FEED = 0x0a;
+
+/** The facts above for a pattern in RE2 / Rust regex syntax. */
+export function readRegexSyntax(pattern: string): RegexSyntax {
+  const facts: RegexSyntax = { anyLiteral: false, anyUppercase: false, writesLineFeed: false };
+  const literal = (code: number) => {
+    facts.anyLiteral = true;
+    if (!facts.anyUppercase && UPPERCASE.test(String.fromCodePoint(code))) facts.anyUppercase = true;
+    if (code === LINE_FEED) facts.writesLineFeed = true;
+  };
+  const reader = new Reader(pattern);
+  while (!reader.done()) {
+    const c = reader.peek();
+    if (c === '\\') {
+      const escape = reader.escape();
+      if (escape.kind === 'literal') literal(escape.code);
+      else if (escape.kind === 'quoted') for (const ch of escape.text) literal(ch.codePointAt(0)!);
+    } else if (c === '[') {
+      reader.next();
+      reader.bracketed(literal);
+    } else if (c === '(') {
+      reader.next();
+      reader.groupHeader();
+    } else if (c === '{' && reader.repetition()) {
+      // a count, `{2}` `{2,}` `{2,5}`: no characters
+    } else if ('.^$|*+?)'.includes(c)) {
+      reader.next();
+    } else {
+      literal(reader.nextCodePoint());
+    }
+  }
+  return facts;
+}
+
+type Escape = { kind: 'literal'; code: number } | { kind: 'quoted'; text: string } | { kind: 'other' };
+
+const SIMPLE_ESCAPES: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
+/** Escape letters that stand for a class or an assertion, not a character. */
+const CLASS_OR_ASSERTION = new Set(['d', 'D', 's', 'S', 'w', 'W', 'b', 'B', 'A', 'z', 'Z', 'C']);
+const HEX = /^[0-9a-fA-F]+$/;
+
+class Reader {
+  private i = 0;
+  constructor(private readonly s: string) {}
+
+  done(): boolean {
+    return this.i >= this.s.length;
+  }
+
+  peek(offset = 0): string {
+    return this.s[this.i + offset] ?? '';
+  }
+
+  next(): string {
+    return this.s[this.i++] ?? '';
+  }
+
+  nextCodePoint(): number {
+    const code = this.s.codePointAt(this.i)!;
+    this.i += code > 0xffff ? 2 : 1;
+    return code;
+  }
+
+  /** At a backslash: one escape, whatever it stands for. */
+  escape(): Escape {
+    this.i++; // the backslash
+    if (this.done()) return { kind: 'other' };
+    const c = this.peek();
+    if (c === 'Q') return { kind: 'quoted', text: this.quoted() };
+    if (c === 'x') return this.hex(2);
+    if (c === 'u') return this.hex(4);
+    if (c === 'U') return this.hex(8);
+    if (c >= '0' && c <= '7') return this.octal();
+    if (c === 'p' || c === 'P') {
+      this.i++;
+      if (this.peek() === '{') this.skipPast('}');
+      else if (!this.done()) this.nextCodePoint();
+      return { kind: 'other' };
+    }
+    if (c in SIMPLE_ESCAPES) {
+      this.i++;
+      return { kind: 'literal', code: SIMPLE_ESCAPES[c]! };
+    }
+    if (CLASS_OR_ASSERTION.has(c) || /[0-9a-zA-Z]/.test(c)) {
+      this.i++;
+      return { kind: 'other' };
+    }
+    return { kind: 'literal', code: this.nextCodePoint() }; // `\.`, `\[`, `\ `: the character itself
+  }
+
+  /** `\Q...\E` (RE2): the text up to `\E` or the end, each character a literal. */
+  private quoted(): string {
+    this.i++; // Q
+    const end = this.s.indexOf('\\E', this.i);
+    const text = this.s.slice(this.i, end < 0 ? this.s.length : end);
+    this.i = end < 0 ? this.s.length : end + 2;
+    return text;
+  }
+
+  /** `\xHH` or `\x{H...}` (and Rust's `\uHHHH`, `\UHHHHHHHH`, `\u{...}`). */
+  private hex(digits: number): Escape {
+    this.i++; // the letter
+    let text: string;
+    if (this.peek() === '{') {
+      const end = this.s.indexOf('}', this.i);
+      if (end < 0) return { kind: 'other' };
+      text = this.s.slice(this.i + 1, end);
+      this.i = end + 1;
+    } else {
+      text = this.s.slice(this.i, this.i + digits);
+      this.i += text.length;
+    }
+    const code = HEX.test(text) ? parseInt(text, 16) : NaN;
+    return code <= 0x10ffff ? { kind: 'literal', code } : { kind: 'other' };
+  }
+
+  /** RE2's octal `\0`, `\012`, `\101` (up to three digits); `\1` alone is a back-reference RE2 refuses. */
+  private octal(): Escape {
+    const digits = /^[0-7]{1,3}/.exec(this.s.slice(this.i))![0];
+    this.i += digits.length;
+    return digits.length === 1 && digits !== '0' ? { kind: 'other' } : { kind: 'literal', code: parseInt(digits, 8) };
+  }
+
+  private skipPast(end: string): void {
+    const at = this.s.indexOf(end, this.i);
+    this.i = at < 0 ? this.s.length : at + 1;
+  }
+
+  /** After `[`: the class's members up to its `]`; literal members and range ends go to `literal`. */
+  bracketed(literal: (code: number) => void): void {
+    if (this.peek() === '^') this.i++;
+    let first = true; // a `]` first is a member
+    let previous: number | undefined; // the last single member, a range's possible start
+    while (!this.done()) {
+      const c = this.peek();
+      if (c === ']' && !first) {
+        this.i++;
+        return;
+      }
+      first = false;
+      if (c === '[' && this.peek(1) === ':') {
+        this.skipPast(']'); // `[:alpha:]`, `[:^alpha:]`: a named class
+        previous = undefined;
+        continue;
+      }
+      if (c === '-' && previous !== undefined && this.peek(1) !== ']' && this.peek(1) !== '') {
+        this.i++; // a range: both ends are literals, the start counted already
+        const end = this.member(literal);
+        if (end !== undefined) literal(end);
+        previous = undefined;
+        continue;
+      }
+      previous = this.member(literal);
+      if (previous !== undefined) literal(previous);
+    }
+  }
+
+  /**
+   * One class member: its code point when it is a character, undefined for `\d`, `\pL` and the
+   * like. `\Q..\E` holds several: all but the last go to `literal` here, the last is returned.
+   */
+  private member(literal: (code: number) => void): number | undefined {
+    if (this.peek() !== '\\') return this.nextCodePoint();
+    const escape = this.escape();
+    if (escape.kind === 'literal') return escape.code;
+    if (escape.kind !== 'quoted' || escape.text === '') return undefined;
+    const codes = [...escape.text].map((ch) => ch.codePointAt(0)!);
+    codes.slice(0, -1).forEach(literal);
+    return codes.at(-1);
+  }
+
+  /** After `(`: skips `?:`, `?flags)`, `?flags:`, `?P<name>`, `?<name>`; the group's body is read as usual. */
+  groupHeader(): void {
+    if (this.peek() !== '?') return;
+    this.i++;
+    if (this.peek() === 'P' && this.peek(1) === '<') this.skipPast('>');
+    else if (this.peek() === '<' && this.peek(1) !== '=' && this.peek(1) !== '!') this.skipPast('>');
+    else
+      while (!this.done()) {
+        const c = this.next();
+        if (c === ')' || c === ':') return;
+      }
+  }
+
+  /** At `{`: true, having skipped it, when it starts a repetition count; false (a literal `{`) otherwise. */
+  repetition(): boolean {
+    const count = /^\{\d+(,\d*)?\}/.exec(this.s.slice(this.i, this.i + 32));
+    if (count === null) return false;
+    this.i += count[0].length;
+    return true;
+  }
+}
