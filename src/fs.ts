@@ -45,9 +45,15 @@ export interface FsLike {
   fstat?(fd: number, callback: Callback<StatsLike>): void;
   read?(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null, callback: Callback<number>): void;
   close?(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
-  /** `gitignore: true` only: the walk reads ignore files (`.gitignore`, `.ignore`, `.rgignore`, `.git/info/exclude`) whole. */
-  readFile?(path: string, encoding: 'utf8', callback: Callback<string>): void;
-  readFileSync?(path: string, encoding: 'utf8'): string;
+  /**
+   * `gitignore: true` only: the walk reads ignore files (`.gitignore`, `.ignore`, `.rgignore`,
+   * `.git/info/exclude`) whole, as bytes, for ripgrep's reading of a line that is not UTF-8.
+   */
+  readFile?(path: string, callback: Callback<Uint8Array | string>): void;
+  readFileSync?(path: string): Uint8Array | string;
+  /** `gitignore: true` only: the root's parents are its real path's (as ripgrep's); without it, the root's as given. */
+  realpath?(path: string, callback: Callback<string>): void;
+  realpathSync?(path: string): string;
 }
 
 /** An `FsLike` that can also read files: what content search's pure-TS path needs. */

@@ -54,14 +54,10 @@ export interface Scope {
   select: EntrySelection;
 }
 
-/** The root's place below its outermost parent, for ignore files read in the root's parents. */
+/** Where the ignore files that apply are: the root's (real) parents', its own and below, and `extraFiles`. */
 export interface IgnoreGeometry {
-  /** The root's ancestors, outermost first, native, each ending in a separator. */
-  parents: string[];
-  /** The same, relative to the outermost, with `/`, ending in `/` (`''` for the outermost). */
-  parentDirs: string[];
-  /** The root, relative to the outermost parent, with `/`, ending in `/` (`''` when the root is the outermost). */
-  rootDir: string;
+  /** The search root, native: its parents are read once its symlinks are resolved (src/walk/ignore.ts). */
+  root: string;
   /** `gitignore: true`: the default ignore files apply (else only `extraFiles`). */
   defaults: boolean;
   /** `ignoreFiles`, native and absolute; their rules apply relative to the root, weakest of all. */
@@ -192,30 +188,13 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
     fs,
     fsInjected: options.fs !== undefined,
     nativePath: buildNativePath(rootPrefix, sep),
-    ignore: gitignore || extraFiles.length > 0 ? { ...buildIgnoreGeometry(root, platform), defaults: gitignore, extraFiles } : undefined,
+    ignore: gitignore || extraFiles.length > 0 ? { root, defaults: gitignore, extraFiles } : undefined,
     select,
   };
   // Read after the shared options (as before this layer existed): the first reading is the search's first.
   const clock = readClock(options.clock, timeBudgetMs);
   const query = rules.readQuery({ backend: backend.backend, maxResults, fs, select });
   return { scope, limits: { maxResults, timeBudgetMs, clock, signal }, backend, walk: { concurrency, onDirectory }, query };
-}
-
-/** The root's ancestors (`/work/main`: `/`, `/work/`), for the ignore files of the root's parents. */
-function buildIgnoreGeometry(root: string, platform: Platform): Omit<IgnoreGeometry, 'defaults' | 'extraFiles'> {
-  const paths = platform === 'win32' ? path.win32 : path.posix;
-  const sep = paths.sep;
-  const chain: string[] = [];
-  for (let dir = root; ; ) {
-    chain.unshift(withSeparator(dir, sep as Separator));
-    const up = paths.dirname(dir);
-    if (up === dir) break;
-    dir = up;
-  }
-  const top = chain[0]!;
-  const relative = (native: string) => native.slice(top.length).split(sep).join('/');
-  const parents = chain.slice(0, -1);
-  return { parents, parentDirs: parents.map(relative), rootDir: relative(chain[chain.length - 1]!) };
 }
 
 /** `ignoreFiles`: non-empty paths without NUL, resolved against the root. */

@@ -39,13 +39,21 @@ function answerSync<T>(fs: FsLike, reads: IgnoreReads<T>): T {
   }
 }
 
-function readSync(fs: FsLike, read: IgnoreRead): string | boolean | undefined {
+type ReadAnswer = Uint8Array | string | boolean | undefined;
+
+/** What a read answers when it fails: nothing read, no such path, or the path as given. */
+function failed(read: IgnoreRead): ReadAnswer {
+  return read.kind === 'text' ? undefined : read.kind === 'exists' ? false : read.path;
+}
+
+function readSync(fs: FsLike, read: IgnoreRead): ReadAnswer {
   try {
-    if (read.kind === 'text') return fs.readFileSync!(read.path, 'utf8');
+    if (read.kind === 'text') return fs.readFileSync!(read.path);
+    if (read.kind === 'realpath') return fs.realpathSync?.(read.path) ?? read.path;
     fs.lstatSync(read.path);
     return true;
   } catch {
-    return read.kind === 'text' ? undefined : false;
+    return failed(read);
   }
 }
 
@@ -57,13 +65,15 @@ async function answerAsync<T>(fs: FsLike, reads: IgnoreReads<T>): Promise<T> {
   }
 }
 
-function readAsync(fs: FsLike, read: IgnoreRead): Promise<string | boolean | undefined> {
+function readAsync(fs: FsLike, read: IgnoreRead): Promise<ReadAnswer> {
   return new Promise((resolve) => {
     try {
-      if (read.kind === 'text') fs.readFile!(read.path, 'utf8', (error, text) => resolve(error ? undefined : text));
-      else fs.lstat(read.path, (error) => resolve(!error));
+      if (read.kind === 'text') fs.readFile!(read.path, (error, contents) => resolve(error ? undefined : contents));
+      else if (read.kind === 'exists') fs.lstat(read.path, (error) => resolve(!error));
+      else if (fs.realpath === undefined) resolve(read.path);
+      else fs.realpath(read.path, (error, real) => resolve(error ? read.path : real));
     } catch {
-      resolve(read.kind === 'text' ? undefined : false);
+      resolve(failed(read));
     }
   });
 }

@@ -162,7 +162,7 @@ export class Walk {
   }
 
   acceptIgnoreTexts(task: DirTask, texts: IgnoreTexts): void {
-    task.ignore = buildIgnoreLevel(task.ignore, this.plan.scope.ignore!.rootDir + task.rel, texts);
+    task.ignore = buildIgnoreLevel(task.ignore, task.rel, texts);
   }
 
   /**

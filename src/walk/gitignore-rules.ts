@@ -9,6 +9,8 @@
  * - a lone `!` re-includes everything (its glob is `**`);
  * - a line that is not a valid glob (`c[`, `[z-a]`, a dangling `\`) is skipped, the rest apply;
  * - a UTF-8 BOM is part of the first pattern;
+ * - a line that is not valid UTF-8 ends the file: the rules before it apply, none after it (ripgrep
+ *   reads line by line and stops at the first decoding error, silently);
  * - `**` that is not a whole path segment is `*`.
  *
  * A rule matches the path relative to the file's directory (a directory without its trailing
@@ -27,6 +29,33 @@ export interface IgnoreRule {
 
 /** Unicode White_Space, which Rust's `trim_end` drops (JavaScript's also drops U+FEFF). */
 const TRAILING_WHITESPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/u;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * An ignore file's text as ripgrep reads it: up to (not including) its first line that is not
+ * valid UTF-8. A string (an fs that decodes itself) is taken as it is.
+ */
+export function decodeIgnoreFile(contents: Uint8Array | string): string {
+  if (typeof contents === 'string') return contents;
+  try {
+    return strictUtf8.decode(contents);
+  } catch {
+    // Perf: only a file that fails whole is read again line by line.
+    const lines: string[] = [];
+    for (let start = 0; start <= contents.length; ) {
+      const end = contents.indexOf(0x0a, start);
+      const stop = end === -1 ? contents.length : end;
+      try {
+        lines.push(strictUtf8.decode(contents.subarray(start, stop)));
+      } catch {
+        break;
+      }
+      start = stop + 1;
+    }
+    return lines.join('\n');
+  }
+}
 
 /** The rules of one ignore file, in order; lines that are not valid globs are left out. */
 export function parseIgnoreFile(text: string): IgnoreRule[] {

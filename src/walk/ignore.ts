@@ -11,7 +11,9 @@
  * - `.gitignore` and `.git/info/exclude` apply only inside a git repository (a `.git` in the
  *   directory or above), and not above the repository's root; `.ignore` and `.rgignore` apply
  *   anywhere, including in the parents of the search root;
- * - an ignored directory is never read, so nothing below it can be re-included.
+ * - an ignored directory is never read, so nothing below it can be re-included;
+ * - the parents are the real root's (symlinks resolved, as ripgrep canonicalizes the root), not
+ *   the parents of a link the root is, or passes through.
  *
  * An ignore file that cannot be read is not applied (as ripgrep, which warns): that can only show
  * more, never hide a file.
@@ -19,7 +21,7 @@
 import * as path from 'node:path';
 import { ignoreFileError } from '../errors.js';
 import type { IgnoreGeometry } from '../plan/search-plan.js';
-import { parseIgnoreFile, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
+import { decodeIgnoreFile, parseIgnoreFile, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
 
 /** The ignore files a directory can hold, strongest first; a repository's top adds `GIT_EXCLUDE`. */
 export const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const;
@@ -33,8 +35,10 @@ const isGitSource = (source: Source) => source === 2 || source === 3;
 /** One directory's ignore rules, linked to its parent's. Immutable: a child directory extends its parent's. */
 export interface IgnoreLevel {
   readonly parent: IgnoreLevel | undefined;
-  /** This directory, relative to the top level's directory, ending in `/` (`''` for the top). */
+  /** This directory, relative to the search root, ending in `/` (`''` for the root and its parents). */
   readonly dir: string;
+  /** A parent of the root: the root relative to it, ending in `/`, put before a root-relative path (`''` at or below the root). */
+  readonly lead: string;
   /** The compiled rules by source; undefined where the directory has no such file. */
   readonly rules: readonly (readonly IgnoreRule[] | undefined)[];
   /** The directory holds `.git`: the top of a repository. */
@@ -60,18 +64,17 @@ function compile(text: string | undefined): IgnoreRule[] | undefined {
   return rules.length === 0 ? undefined : rules;
 }
 
-/** The level of directory `dir` (relative to the top level's directory), below `parent`. */
-export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, texts: IgnoreTexts): IgnoreLevel {
+/** The level of directory `dir` (relative to the root; `lead` for a parent of the root), below `parent`. */
+export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, texts: IgnoreTexts, lead = ''): IgnoreLevel {
   const rules = [compile(texts.rgignore), compile(texts.ignore), compile(texts.gitignore), compile(texts.exclude), compile(texts.extra)];
   const hasGit = texts.hasGit;
   // A level with no rules and no .git adds nothing: reuse the parent's (saves a link per directory).
   if (parent !== undefined && !hasGit && rules.every((r) => r === undefined)) return parent;
-  return { parent, dir, rules, hasGit, inRepository: hasGit || (parent?.inRepository ?? false) };
+  return { parent, dir, lead, rules, hasGit, inRepository: hasGit || (parent?.inRepository ?? false) };
 }
 
 /**
- * Is the entry at `rel` (relative to the top level's directory; a directory without its trailing
- * `/`) ignored by the rules of `level` and above?
+ * Is the entry at `rel` (relative to the search root; a directory without its trailing `/`) ignored by the rules of `level` and above?
  */
 export function isIgnored(level: IgnoreLevel | undefined, rel: string, isDirectory: boolean): boolean {
   if (level === undefined) return false;
@@ -89,7 +92,7 @@ function decide(level: IgnoreLevel, source: Source, rel: string, isDirectory: bo
   for (let at: IgnoreLevel | undefined = level; at !== undefined; at = at.parent) {
     const rules = at.rules[source];
     if (rules !== undefined && rel.startsWith(at.dir)) {
-      const decision = testIgnoreRules(rules, rel.slice(at.dir.length), isDirectory);
+      const decision = testIgnoreRules(rules, at.lead + rel.slice(at.dir.length), isDirectory);
       if (decision !== undefined) return decision === 'ignore';
     }
     // Git's files above the repository's top do not apply to it.
@@ -98,11 +101,20 @@ function decide(level: IgnoreLevel, source: Source, rel: string, isDirectory: bo
   return undefined;
 }
 
-/** One read the ignore rules need: a file's text (undefined when absent or unreadable), or whether a path exists. */
-export type IgnoreRead = { kind: 'text'; path: string } | { kind: 'exists'; path: string };
+/**
+ * One read the ignore rules need: a file's contents (undefined when absent or unreadable), whether
+ * a path exists, or a path with its symlinks resolved (the path itself when that cannot be done).
+ */
+export type IgnoreRead = { kind: 'text'; path: string } | { kind: 'exists'; path: string } | { kind: 'realpath'; path: string };
 
 /** Reads as a generator: the sync and async drivers answer the same requests (src/walk/drivers.ts). */
-export type IgnoreReads<T> = Generator<IgnoreRead, T, string | boolean | undefined>;
+export type IgnoreReads<T> = Generator<IgnoreRead, T, Uint8Array | string | boolean | undefined>;
+
+/** A file's text as ripgrep reads it (src/walk/gitignore-rules.ts), or undefined when it cannot be read. */
+function* readText(path: string): IgnoreReads<string | undefined> {
+  const contents = (yield { kind: 'text', path }) as Uint8Array | string | undefined;
+  return contents === undefined ? undefined : decodeIgnoreFile(contents);
+}
 
 /**
  * The texts of one directory's ignore files. `present`: the directory's entry names that are ignore
@@ -111,7 +123,7 @@ export type IgnoreReads<T> = Generator<IgnoreRead, T, string | boolean | undefin
 export function* readDirectoryTexts(dirPath: string, sep: string, present: ReadonlySet<string>): IgnoreReads<IgnoreTexts> {
   const text = function* (name: string): IgnoreReads<string | undefined> {
     if (!present.has(name)) return undefined;
-    return (yield { kind: 'text', path: dirPath + name }) as string | undefined;
+    return yield* readText(dirPath + name);
   };
   const rgignore = yield* text('.rgignore');
   const ignoreText = yield* text('.ignore');
@@ -128,40 +140,55 @@ export function* readDirectoryTexts(dirPath: string, sep: string, present: Reado
  */
 function* readGitExclude(dirPath: string, sep: string): IgnoreReads<string | undefined> {
   const native = (rel: string) => rel.split('/').join(sep);
-  const inDir = (yield { kind: 'text', path: dirPath + native(GIT_EXCLUDE) }) as string | undefined;
+  const inDir = yield* readText(dirPath + native(GIT_EXCLUDE));
   if (inDir !== undefined) return inDir;
-  const gitFile = (yield { kind: 'text', path: dirPath + GIT_DIR }) as string | undefined;
+  const gitFile = yield* readText(dirPath + GIT_DIR);
   const gitdir = /^gitdir: *(.+?)\s*$/m.exec(gitFile ?? '')?.[1];
   if (gitdir === undefined) return undefined;
   const paths = sep === '\\' ? path.win32 : path.posix;
   const gitdirPath = paths.resolve(dirPath, gitdir);
-  const commondir = (yield { kind: 'text', path: paths.join(gitdirPath, 'commondir') }) as string | undefined;
+  const commondir = yield* readText(paths.join(gitdirPath, 'commondir'));
   if (commondir === undefined || commondir.trim() === '') return undefined;
-  return (yield { kind: 'text', path: paths.join(paths.resolve(gitdirPath, commondir.trim()), 'info', 'exclude') }) as string | undefined;
+  return yield* readText(paths.join(paths.resolve(gitdirPath, commondir.trim()), 'info', 'exclude'));
 }
 
 /**
- * The levels above the search root's own: its parents' ignore files, outermost first (with
+ * The levels above the search root's own: its real parents' ignore files, outermost first (with
  * `gitignore: true`; `.gitignore` applies only within the repository), then the `ignoreFiles`,
  * whose rules are relative to the root. A named file that cannot be read rejects the search.
  */
 export function* readTopLevels(geometry: IgnoreGeometry, sep: string): IgnoreReads<IgnoreLevel | undefined> {
   let level: IgnoreLevel | undefined;
   if (geometry.defaults) {
-    for (let i = 0; i < geometry.parents.length; i++) {
-      const dir = geometry.parents[i]!;
+    const real = (yield { kind: 'realpath', path: geometry.root }) as string;
+    for (const { dir, lead } of listParents(real, sep)) {
       const present = new Set<string>();
       for (const name of [...IGNORE_FILE_NAMES, GIT_DIR]) if ((yield { kind: 'exists', path: dir + name }) === true) present.add(name);
       const texts = yield* readDirectoryTexts(dir, sep, present);
-      level = buildIgnoreLevel(level, geometry.parentDirs[i]!, texts);
+      level = buildIgnoreLevel(level, '', texts, lead);
     }
   }
   if (geometry.extraFiles.length === 0) return level;
   const texts: string[] = [];
   for (const file of geometry.extraFiles) {
-    const text = (yield { kind: 'text', path: file }) as string | undefined;
+    const text = yield* readText(file);
     if (text === undefined) throw ignoreFileError(file);
     texts.push(text);
   }
-  return buildIgnoreLevel(level, geometry.rootDir, { extra: texts.join('\n'), hasGit: false });
+  return buildIgnoreLevel(level, '', { extra: texts.join('\n'), hasGit: false });
+}
+
+/** The parents of `root` (native), outermost first, each ending in `sep`, with the root relative to it (`/`, ending in `/`). */
+function listParents(root: string, sep: string): { dir: string; lead: string }[] {
+  const paths = sep === '\\' ? path.win32 : path.posix;
+  const parents: { dir: string; lead: string }[] = [];
+  let lead = '';
+  for (let dir = root; ; ) {
+    const up = paths.dirname(dir);
+    if (up === dir) break;
+    lead = `${paths.basename(dir)}/${lead}`;
+    parents.unshift({ dir: up.endsWith(sep) ? up : up + sep, lead });
+    dir = up;
+  }
+  return parents;
 }

@@ -36,9 +36,9 @@ export type DirectoryVerdict = 'excluded' | 'ignored' | 'pruned' | 'read' | 'lim
  * The file rule, compiled for the options: an excluded file is counted, not matched; a base-name
  * matcher is given the name alone (the walk never joins the path it does not need).
  */
-function buildFileVerdict(matcher: PathMatcher, excluder: Excluder, ignoreRoot: string): (base: string, name: string, level?: IgnoreLevel) => FileVerdict {
+function buildFileVerdict(matcher: PathMatcher, excluder: Excluder): (base: string, name: string, level?: IgnoreLevel) => FileVerdict {
   const needsPath = !matcher.nameOnly;
-  const ignored = (base: string, name: string, level: IgnoreLevel | undefined) => level !== undefined && isIgnored(level, ignoreRoot + base + name, false);
+  const ignored = (base: string, name: string, level: IgnoreLevel | undefined) => level !== undefined && isIgnored(level, base + name, false);
   // Perf: the undecoded question is asked only of names holding U+FFFD (one scan of a name that missed).
   const miss = (base: string, name: string): FileVerdict => (name.includes(REPLACEMENT_CHAR) && matcher.couldMatchUndecoded(base + name, name) ? 'undecoded' : 'other');
   if (!excluder.active && !needsPath) return (base, name, level) => (ignored(base, name, level) ? 'ignored' : matcher.matches(name, name) ? 'match' : miss(base, name));
@@ -71,8 +71,6 @@ export class WalkRules {
   private readonly hidden: boolean;
   private readonly maxDepth: number;
   private readonly select: EntrySelection;
-  /** The root relative to the outermost directory whose ignore files apply (`gitignore: true`). */
-  private readonly ignoreRoot: string;
 
   constructor(scope: Scope) {
     this.matcher = scope.matcher;
@@ -82,8 +80,7 @@ export class WalkRules {
     this.select = scope.select;
     // Perf: both are asked of every entry, so each is compiled once for the options at hand.
     this.isHiddenName = scope.hidden ? () => false : (name) => name.charCodeAt(0) === DOT;
-    this.ignoreRoot = scope.ignore?.rootDir ?? '';
-    this.file = buildFileVerdict(scope.matcher, scope.excluder, this.ignoreRoot);
+    this.file = buildFileVerdict(scope.matcher, scope.excluder);
   }
 
   /** A directory at root-relative `rel` (no trailing `/`), `depth` levels down (1: the root's child). */
@@ -129,7 +126,7 @@ export class WalkRules {
 
   /** The ignore files' verdict on root-relative `rel` (none when `level` is: ignore files off). */
   private isIgnoredAt(level: IgnoreLevel | undefined, rel: string, isDirectory: boolean): boolean {
-    return level !== undefined && isIgnored(level, this.ignoreRoot + rel, isDirectory);
+    return level !== undefined && isIgnored(level, rel, isDirectory);
   }
 
   // Per listed path: `rel` is root-relative with `/`, as ripgrep prints it (without `./`).

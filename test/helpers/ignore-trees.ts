@@ -14,13 +14,18 @@
  * `.gitignore`, `.ignore` or `.rgignore`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { realRg } from './real-rg.js';
 
-/** Path below the tree's top → contents; a path ending in `/` is a directory. */
-export type TreeSpec = Readonly<Record<string, string>>;
+/** Path below the tree's top → contents (bytes for text that is not UTF-8, or a symlink); a path ending in `/` is a directory. */
+export type TreeSpec = Readonly<Record<string, string | Uint8Array | SymlinkSpec>>;
+
+/** A symbolic link holding `target` (relative to the link's directory). */
+export interface SymlinkSpec {
+  link: string;
+}
 
 /** Plain files holding their own path. */
 export function files(...paths: string[]): Record<string, string> {
@@ -39,7 +44,9 @@ export function writeTree(top: string, spec: TreeSpec): void {
       continue;
     }
     mkdirSync(dirname(native), { recursive: true });
-    writeFileSync(native, contents.split(TOP).join(top));
+    if (typeof contents === 'string') writeFileSync(native, contents.split(TOP).join(top));
+    else if (contents instanceof Uint8Array) writeFileSync(native, contents);
+    else symlinkSync(contents.link, native);
   }
 }
 

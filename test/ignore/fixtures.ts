@@ -283,6 +283,28 @@ export const FIXTURES: IgnoreFixture[] = [
     onlyOn: 'linux',
   },
   {
+    name: 'rg 13: a line that is not UTF-8 ends the file (the rules before it apply, none after it)',
+    tree: {
+      '.git/': '',
+      '.gitignore': Buffer.from('one.txt\n\xff\xfe bad\ntwo.txt\n', 'latin1'),
+      'sub/.ignore': Buffer.from('\xff\nthree.txt\n', 'latin1'),
+      ...files('one.txt', 'two.txt', 'three.txt', 'sub/one.txt', 'sub/three.txt', 'sub/four.txt'),
+    },
+    lists: ['.gitignore', 'sub/.ignore', 'sub/four.txt', 'sub/three.txt', 'three.txt', 'two.txt'],
+  },
+  {
+    name: "a root that is a symlink: its target's parents' ignore files apply, not the link's parents'",
+    tree: {
+      'real/.ignore': 'a.txt\n',
+      'links/.ignore': 'b.txt\n',
+      ...files('real/target/a.txt', 'real/target/b.txt', 'real/target/c.txt'),
+      'links/lnk': { link: '../real/target' },
+    },
+    root: 'links/lnk',
+    lists: ['b.txt', 'c.txt'],
+    onlyOn: 'posix',
+  },
+  {
     name: 'nothing ignored: no ignore files in a repository',
     tree: { '.git/': '', ...files('a', 'b/c') },
     lists: ['a', 'b/c'],

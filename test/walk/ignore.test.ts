@@ -15,8 +15,8 @@ function setup(tree: Tree, above: Tree = {}) {
   const fs = faultyFs(asFs(vol));
   // faultyFs records readdir and lstat; the ignore files are read through the volume itself.
   const withRead: FsLike = Object.assign(fs, {
-    readFile: (path: string, encoding: 'utf8', callback: (error: NodeJS.ErrnoException | null, text: string) => void) => asFs(vol).readFile!(path, encoding, callback),
-    readFileSync: (path: string, encoding: 'utf8') => asFs(vol).readFileSync!(path, encoding),
+    readFile: (path: string, callback: (error: NodeJS.ErrnoException | null, contents: Uint8Array | string) => void) => asFs(vol).readFile!(path, callback),
+    readFileSync: (path: string) => asFs(vol).readFileSync!(path),
   });
   return { fs: withRead, calls: fs.calls };
 }
@@ -140,7 +140,7 @@ describe('no I/O when stopped before the start', () => {
   it('an aborted signal reads no ignore file either, in the async and the sync walk', async () => {
     const { fs, calls } = setup({ '.gitignore': 'x\n' }, { '.ignore': 'y\n' });
     const reads: string[] = [];
-    const watched: FsLike = { ...fs, readFile: (p, e, cb) => (reads.push(p), fs.readFile!(p, e, cb)), readFileSync: (p, e) => (reads.push(p), fs.readFileSync!(p, e)) };
+    const watched: FsLike = { ...fs, readFile: (p, cb) => (reads.push(p), fs.readFile!(p, cb)), readFileSync: (p) => (reads.push(p), fs.readFileSync!(p)) };
     const options: FindOptions = { root: '/repo/root', pattern: '*', gitignore: true, fs: watched, signal: AbortSignal.abort(), clock: new FakeClock(), platform: 'posix' };
     expect(await findFiles(options)).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
     expect(findFilesSync(options)).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
