@@ -126,33 +126,35 @@ export function isDirectory(candidate: string): boolean {
   }
 }
 
-/**
- * A positional that reads as a path, not a glob: it holds a separator and nothing a glob would
- * read as magic (`*`, `?`, `[`, `{`, `(`).
- */
-function looksLikePath(candidate: string): boolean {
-  return /[/\\]/.test(candidate) && !/[*?[{(]/.test(candidate);
+/** Glob syntax (`*`, `?`, `[`, `{`, `(`): a positional holding none of it reads as a path, never as a glob. */
+function holdsGlobSyntax(candidate: string): boolean {
+  return /[*?[{(]/.test(candidate);
 }
 
 /**
- * The root rule: --root when given; otherwise, with two or more positionals, the last one when it
- * names an existing directory; otherwise the current directory. Every other positional is a
- * pattern, except a last one that looks like a path (`src/nonexistent`) and does not exist: that
- * is a mistyped root, refused (as fd refuses it) rather than searched for as a second pattern.
+ * The root rule, written once (docs/cli.md "Patterns and the root"). --root when given: every
+ * positional is a pattern. Otherwise the last positional is a root candidate when there are more
+ * positionals than the patterns the command needs (a listing needs one, so two or more; `--contains`
+ * needs none, so one or more, rg's `rg TEXT DIR`). A candidate that names an existing directory is
+ * the root; one that holds glob syntax, or names an existing file (`find-file a.md b.md`, rg's
+ * `rg TEXT file`), is a pattern, and finds that file; any other names nothing and was meant as the
+ * root, so it is fatal, as fd refuses it: `find-file '*.log' build -0 | xargs -0 rm` with no build/
+ * must delete nothing, never search the current directory instead.
  */
 export function splitRoot(
   positionals: string[],
   root: string | undefined,
   isDir: (candidate: string) => boolean = isDirectory,
   exists: (candidate: string) => boolean = existsSync,
+  patternsNeeded = 1,
 ): { patterns: string[]; root: string } {
   if (root !== undefined) return { patterns: positionals, root };
   const candidate = positionals.at(-1);
-  if (positionals.length >= 2 && candidate !== undefined) {
+  if (positionals.length > patternsNeeded && candidate !== undefined) {
     if (isDir(candidate)) return { patterns: positionals.slice(0, -1), root: candidate };
-    if (looksLikePath(candidate) && !exists(candidate)) {
+    if (!holdsGlobSyntax(candidate) && !exists(candidate)) {
       const error = rootError(candidate, 'ENOENT');
-      error.message += ': the last argument names a path, so it was read as the root (to search for it as a pattern, give --root)';
+      error.message += ': the last argument holds no glob syntax and names nothing here, so it was read as the root (to search for it as a pattern, give --root .)';
       throw error;
     }
   }
@@ -161,7 +163,7 @@ export function splitRoot(
 
 /** The search the command line asks for: a file listing, or with `--contains` a content search. */
 export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boolean): CliRequest {
-  const { patterns, root } = splitRoot(args._.map(String), args.root, isDir);
+  const { patterns, root } = splitRoot(args._.map(String), args.root, isDir, undefined, args.contains === undefined ? 1 : 0);
   const output = outputMode(args);
   const strict = args.strict === true;
   // The options both kinds of search take, with the same meaning (src/plan/content-plan.ts).

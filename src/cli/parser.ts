@@ -32,7 +32,8 @@ export function buildParser(settings: ParserSettings): Argv<CliArgs> {
     .example('$0 "**/*.ts" src --exclude "*.d.ts" --json', 'TypeScript under src/, as JSON')
     .epilogue(
       'A glob without "/" matches file names at any depth. Without --root, the last of two or more ' +
-        'positionals is the root if it names an existing directory (one that holds a "/" and does not exist is an error).\n\n' +
+        'positionals (with --contains: of one or more) is the root if it names an existing directory; ' +
+        'one without * ? [ { ( that names nothing is an error (status 1), as in fd.\n\n' +
         'Exit status: 0 the search ran (complete or not: read the summary), 1 fatal error, ' +
         '2 usage error, 3 incomplete with --strict, 130 interrupted. See docs/cli.md.',
     )

@@ -53,7 +53,22 @@ describe('the root rule', () => {
     expect(splitRoot(['*.ts', 'src'], 'lib', onlySrc)).toEqual({ patterns: ['*.ts', 'src'], root: 'lib' });
     expect(splitRoot(['*.ts', 'src'], undefined, onlySrc)).toEqual({ patterns: ['*.ts'], root: 'src' });
     expect(splitRoot(['src'], undefined, onlySrc)).toEqual({ patterns: ['src'], root: '.' });
-    expect(splitRoot(['*.ts', 'docs'], undefined, onlySrc)).toEqual({ patterns: ['*.ts', 'docs'], root: '.' });
+    expect(splitRoot(['*.ts', '*.md'], undefined, onlySrc)).toEqual({ patterns: ['*.ts', '*.md'], root: '.' });
+  });
+
+  it('a last positional without glob syntax that names nothing is meant as the root: fatal (as fd), never a pattern', () => {
+    const none = () => false;
+    expect(() => splitRoot(['*.log', 'build'], undefined, onlySrc, none)).toThrow(/^root build does not exist \(ENOENT\): the last argument holds no glob syntax and names nothing here/);
+    // A file that is there is a pattern, and finds it (rg TEXT file; two names: find-file a.md b.md).
+    expect(splitRoot(['*.md', 'notes.md'], undefined, onlySrc, () => true)).toEqual({ patterns: ['*.md', 'notes.md'], root: '.' });
+    for (const glob of ['*.md', 'a?', '[ab]', '{a,b}', '@(a|b)']) expect(splitRoot(['x', glob], undefined, onlySrc, none)).toEqual({ patterns: ['x', glob], root: '.' });
+  });
+
+  it('with --contains (no pattern needed) one positional is already a root candidate, as rg TEXT DIR', () => {
+    expect(splitRoot(['src'], undefined, onlySrc, undefined, 0)).toEqual({ patterns: [], root: 'src' });
+    expect(splitRoot(['*.ts'], undefined, onlySrc, undefined, 0)).toEqual({ patterns: ['*.ts'], root: '.' });
+    expect(() => splitRoot(['nope'], undefined, onlySrc, () => false, 0)).toThrow(/^root nope does not exist/);
+    expect(splitRoot([], undefined, onlySrc, undefined, 0)).toEqual({ patterns: [], root: '.' });
   });
 });
 

@@ -87,8 +87,11 @@ describe('human output', () => {
     const asRoot = ff(['*.ts', 'src']);
     expect(lines(asRoot.stdout).sort()).toEqual(['src/index.ts', 'src/util.test.ts', 'src/util.ts'].map(native));
     expect(asRoot.stderr).toContain(`under ${join(tree, 'src')}:`);
-    // Not a directory: every positional is a pattern, the root is the current directory.
-    const asPatterns = ff(['guide.md', 'tool']);
+    // Glob syntax, or a file that is here: every positional is a pattern, the root is the current directory.
+    expect(lines(ff(['guide.md', 'README.md']).stdout).sort()).toEqual(['README.md', 'docs/guide.md', 'node_modules/pkg/README.md'].map(native));
+    // A plain name that is not here was meant as the root (fd's rule): --root says they are patterns.
+    expect(ff(['guide.md', 'tool']).status).toBe(1);
+    const asPatterns = ff(['guide.md', 'tool', '--root', '.']);
     expect(lines(asPatterns.stdout).sort()).toEqual(['bin/tool', 'docs/guide.md'].map(native));
     // With --root, every positional is a pattern, even one that names a directory.
     expect(lines(ff(['index.ts', 'src', '--root', 'src']).stdout)).toEqual([join('src', 'index.ts')]);

@@ -122,16 +122,20 @@ describe('--sort and --stats', () => {
 });
 
 describe('the root rule and unknown flags', () => {
-  it('a last positional that names a path but does not exist is refused, naming it (status 1, as fd)', () => {
+  it('a last positional without glob syntax that names nothing is refused, naming it (status 1, as fd)', () => {
     const run = ff(['*.ts', join('src', 'nonexistent')]);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe(`find-file: error: root ${join('src', 'nonexistent')} does not exist (ENOENT): the last argument names a path, so it was read as the root (to search for it as a pattern, give --root)\n`);
+    expect(run.stderr).toBe(`find-file: error: root ${join('src', 'nonexistent')} does not exist (ENOENT): the last argument holds no glob syntax and names nothing here, so it was read as the root (to search for it as a pattern, give --root .)\n`);
+    // A bare word too (the README's `find-file '*.log' build`); a file that is there is a pattern.
+    expect(ff(['notes.md', 'build'])).toMatchObject({ status: 1, stdout: '' });
+    expect(lines(ff(['*.ts', 'notes.md']).stdout)).toContain('notes.md');
   });
 
-  it('a glob with a slash is still a pattern, and so is a word without one', () => {
+  it('a glob is still a pattern, with or without a slash; two plain names, the last not here, need --root', () => {
     expect(ff(['*.md', 'src/**/*.ts']).status).toBe(0);
-    expect(lines(ff(['notes.md', 'find.ts']).stdout).sort()).toEqual(['notes.md', join('src', 'find.ts')]);
+    expect(ff(['notes.md', 'find.ts']).status).toBe(1);
+    expect(lines(ff(['notes.md', 'find.ts', '--root', '.']).stdout).sort()).toEqual(['notes.md', join('src', 'find.ts')]);
   });
 
   it('an unknown flag is one line with a "did you mean" and a pointer to --help, status 2, no usage text', () => {
