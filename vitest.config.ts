@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The engine is I/O-bound and its tests are small; real-disk and CLI tests spawn processes.
     testTimeout: 30_000,
+    // Hooks build and remove sandboxes (a compiled copy with its runtime dependencies): on a loaded
+    // CI machine removing one took over vitest's 10 s default, failing suites whose tests passed.
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });
