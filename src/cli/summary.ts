@@ -53,6 +53,8 @@ export interface SummaryContext {
   noun?: string;
   /** `--sort mtime`: the result limit kept the newest of the whole tree rather than stopping the walk. */
   newestFirst?: boolean;
+  /** The patterns that chose which files were read (a content search says which files it searched). @default none: every file */
+  patterns?: readonly string[];
   /** True when time or size filters applied: absence is then claimed for what passes them. */
   filtered?: boolean;
   /** Turns a root-relative skipped path into the form the command prints paths in. */
@@ -74,7 +76,7 @@ export interface SummaryContext {
 export function escapedContext(ctx: SummaryContext): SummaryContext {
   const { displayPath } = ctx;
   const displayMatch = ctx.displayMatch ?? displayPath;
-  return { ...ctx, root: escapeText(ctx.root), displayPath: (rel) => escapeText(displayPath(rel)), displayMatch: (p) => escapeText(displayMatch(p)) };
+  return { ...ctx, root: escapeText(ctx.root), patterns: ctx.patterns?.map(escapeText), displayPath: (rel) => escapeText(displayPath(rel)), displayMatch: (p) => escapeText(displayMatch(p)) };
 }
 
 export function count(n: number, one: string, many: string): string {

@@ -59,10 +59,23 @@ describe('human output', () => {
   });
 
   it('a complete search without a hit says the text does not occur there', () => {
-    const run = ff(['*.md', '--contains', 'absent text']);
+    const run = ff(['--contains', 'absent text']);
     expect(run).toMatchObject({ status: 0, stdout: '' });
     expect(run.stderr).toContain('no hits under');
     expect(run.stderr).toContain('complete, every file was searched, so the text does not occur there');
+  });
+
+  it('a pattern narrowed the files read: the summary names them, never "every file was searched" (issue 27)', () => {
+    // src/a.ts holds TODO, notes.md does not: absence is claimed only for the .md files that were read.
+    for (const backend of ['walker', 'ripgrep']) {
+      if (backend === 'ripgrep' && !hasRg) continue;
+      const none = ff(['*.md', '--contains', 'split', '--backend', backend]);
+      expect(none).toMatchObject({ status: 0, stdout: '' });
+      expect(none.stderr, backend).toMatch(/^find-file: no hits under .+: complete, every file matching '\*\.md' was searched, and the text does not occur in them\n/);
+      expect(none.stderr).not.toContain('every file was searched');
+      const two = ff(['*.md', 'src/*.ts', '--contains', 'TODO', '--backend', backend]);
+      expect(two.stderr.split('\n')[0], backend).toMatch(/: complete, every file matching '\*\.md' or 'src\/\*\.ts' was searched$/);
+    }
   });
 
   it('--max-results: incomplete, more hits exist; --strict exits 3', () => {
