@@ -38,6 +38,14 @@ describe('-t/--type', () => {
     expect(lines(ff(['*', '-t', 'l']).stdout)).toEqual(['src-link']);
   });
 
+  it('a kind glued to -t (-td, -tf, -tl), as fd takes it, answers as -t d (issue 27)', () => {
+    for (const [glued, apart] of [[['agent', '-td'], ['agent', '-t', 'd']], [['*.ts', '-tf', '-td'], ['*.ts', '-t', 'f', '-t', 'd']], [['*', '-tl'], ['*', '-t', 'l']]]) {
+      const run = ff(glued!);
+      expect(run, glued!.join(' ')).toMatchObject({ status: 0, stdout: ff(apart!).stdout });
+    }
+    expect(lines(ff(['agent', '-td']).stdout).sort()).toEqual([join('src', 'agent'), join('test', 'agent')]);
+  });
+
   it('a complete empty answer names the kind asked for', () => {
     expect(ff(['nothing-here', '-t', 'd']).stderr).toContain('so no matching directory exists there');
   });
