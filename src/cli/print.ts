@@ -105,7 +105,7 @@ function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
     noun: nounOf(scope.type),
     newestFirst: scope.sort === 'mtime',
     patterns: scope.pattern === undefined ? [] : [scope.pattern].flat(),
-    filtered: [scope.modifiedAfter, scope.modifiedBefore, scope.minSize, scope.maxSize].some((bound) => bound !== undefined),
+    filters: { time: scope.modifiedAfter !== undefined || scope.modifiedBefore !== undefined, size: scope.minSize !== undefined || scope.maxSize !== undefined },
     // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
     displayPath: buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
     // Matching links come as the matches do: already absolute and native with --absolute.
