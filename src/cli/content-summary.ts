@@ -14,12 +14,15 @@ const EVERY_FILE = new Set(['*', '**', '**/*']);
 
 /**
  * Which files were read, in the words of the headline: "every file", or "every file matching
- * '*.ts'" when a pattern chose them, so absence is never claimed for files nobody opened.
+ * '*.ts'" when a pattern chose them, so absence is never claimed for files nobody opened; "every
+ * text file" when binary files were left unsearched (the policy line counts them), so the
+ * headline never contradicts it.
  */
-function filesSearched(ctx: SummaryContext): { files: string; all: boolean } {
+function filesSearched(summary: ContentSummary, ctx: SummaryContext): { files: string; all: boolean } {
   const patterns = ctx.patterns ?? [];
-  if (patterns.every((p) => EVERY_FILE.has(p))) return { files: 'every file', all: true };
-  return { files: `every file matching ${patterns.map((p) => `'${p}'`).join(' or ')}`, all: false };
+  const every = summary.binarySkipped > 0 ? 'every text file' : 'every file';
+  if (patterns.every((p) => EVERY_FILE.has(p))) return { files: every, all: true };
+  return { files: `${every} matching ${patterns.map((p) => `'${p}'`).join(' or ')}`, all: false };
 }
 
 /** The first line: the incompleteness first when there is one, as in the file-listing summary. */
@@ -27,7 +30,7 @@ function headline(summary: ContentSummary, ctx: SummaryContext): string {
   const { good } = ctx.styles;
   const found = summary.hitCount === 0 ? 'no hits' : count(summary.hitCount, 'hit', 'hits');
   if (!summary.complete) return incompleteHeadline(found, summary.hitCount === 0, ctx);
-  const { files, all } = filesSearched(ctx);
+  const { files, all } = filesSearched(summary, ctx);
   const searched = `find-file: ${found} under ${ctx.root}: ${good('complete')}, ${files} was searched`;
   if (summary.hitCount > 0) return searched;
   const absent = all ? 'so the text does not occur there' : 'and the text does not occur in them';
