@@ -32,9 +32,11 @@ function headline(summary: ContentSummary, ctx: SummaryContext): string {
   if (!summary.complete) return incompleteHeadline(found, summary.hitCount === 0, ctx);
   const { files, all } = filesSearched(summary, ctx);
   const searched = `find-file: ${found} under ${ctx.root}: ${good('complete')}, ${files} was searched`;
-  if (summary.hitCount > 0) return searched;
+  // What was left out by choice is said with hits too: "every file" never covers an ignored one.
+  const aside = leftOutAside(summary, ctx, 'files');
+  if (summary.hitCount > 0) return searched + aside;
   const absent = all ? 'so the text does not occur there' : 'and the text does not occur in them';
-  return `${searched}, ${absent}${leftOutAside(summary, ctx, 'files')}`;
+  return `${searched}, ${absent}${aside}`;
 }
 
 /** An io-error no skipped path explains: ripgrep failed, or its output could not be read. */
