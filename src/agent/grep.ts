@@ -22,7 +22,7 @@ import { buildOverview } from './guidance.js';
 import { workspaceNative } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA } from './schema.js';
-import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, partialCountNote, perFileCapNote, grepScope, hitLine, hitPlace, hitRows, noMatchesHeadline } from './text.js';
+import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, partialCountNote, perFileCapNote, grepScope, hitLine, hitPlace, hitRows, includeText, noMatchesHeadline } from './text.js';
 import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
@@ -111,7 +111,7 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
         emptyHeadline: noMatchesHeadline(query, where, include, regex),
         scope: grepScope(query, where, include, regex),
         unit: mode === 'content' ? 'match' : 'file',
-        subject: mode === 'content' ? `for ${JSON.stringify(query)}` : `with matches for ${JSON.stringify(query)}`,
+        subject: `${mode === 'content' ? 'for' : 'with matches for'} ${JSON.stringify(query)}${includeText(include)}`,
       },
       search: () => searchContent({ ...base, contextBefore: context.before, contextAfter: context.after, maxResults: settings.countCap }),
       async page(result) {

@@ -96,8 +96,16 @@ export function noFilesHeadline(pattern: string, root: string, unit: EntryUnit =
   return `No ${PLURAL[unit]} matching ${quote(pattern)} under ${escapeText(root)} (search complete).`;
 }
 
+/**
+ * ` in files matching "*.md"`: which files a grep read, said wherever it claims absence (the
+ * headline, the scope, the one-line summary), so "no matches" never reaches beyond them.
+ */
+export function includeText(include: string | undefined): string {
+  return include === undefined ? '' : ` in files matching ${quote(include)}`;
+}
+
 export function noMatchesHeadline(query: string, root: string, include: string | undefined, regex: boolean): string {
-  return `No matches for ${queryText(query, regex)}${include === undefined ? '' : ` in files matching ${quote(include)}`} under ${escapeText(root)} (search complete).`;
+  return `No matches for ${queryText(query, regex)}${includeText(include)} under ${escapeText(root)} (search complete).`;
 }
 
 export function globScope(pattern: string, root: string, unit: EntryUnit = 'file'): string {
@@ -105,7 +113,7 @@ export function globScope(pattern: string, root: string, unit: EntryUnit = 'file
 }
 
 export function grepScope(query: string, root: string, include: string | undefined, regex: boolean): string {
-  return `${queryText(query, regex)}${include === undefined ? '' : ` in files matching ${quote(include)}`} under ${escapeText(root)}`;
+  return `${queryText(query, regex)}${includeText(include)} under ${escapeText(root)}`;
 }
 
 export const INCOMPLETE_LABEL = '(incomplete)';

@@ -1,21 +1,42 @@
 /**
  * The summary `find-file --contains` prints on stderr after the hits. Same layout and reasons as the
  * file-listing summary (src/cli/summary.ts), worded for text: a complete search with no hit says
- * the text does not occur in the files searched; an incomplete one never reads as "not there". A
+ * the text does not occur in the files searched, and names them when a pattern chose them (never
+ * "every file" for `*.ts`); an incomplete one never reads as "not there". A
  * display cut (`truncated`) is said on its own line: it is not a coverage gap, and a gap is not it.
  */
 import type { ContentSummary } from '../content/types.js';
 import type { FindSummary } from '../result.js';
 import { count, escapedContext, explainReason, incompleteHeadline, layoutSummary, leftOutAside, type SummaryContext } from './summary.js';
 
+/** Patterns that select every file (`*` matches a base name at any depth): no narrower set to name. */
+const EVERY_FILE = new Set(['*', '**', '**/*']);
+
+/**
+ * Which files were read, in the words of the headline: "every file", or "every file matching
+ * '*.ts'" when a pattern chose them, so absence is never claimed for files nobody opened; "every
+ * text file" when binary files were left unsearched (the policy line counts them), so the
+ * headline never contradicts it.
+ */
+function filesSearched(summary: ContentSummary, ctx: SummaryContext): { files: string; all: boolean } {
+  const patterns = ctx.patterns ?? [];
+  const every = summary.binarySkipped > 0 ? 'every text file' : 'every file';
+  if (patterns.every((p) => EVERY_FILE.has(p))) return { files: every, all: true };
+  return { files: `${every} matching ${patterns.map((p) => `'${p}'`).join(' or ')}`, all: false };
+}
+
 /** The first line: the incompleteness first when there is one, as in the file-listing summary. */
 function headline(summary: ContentSummary, ctx: SummaryContext): string {
   const { good } = ctx.styles;
   const found = summary.hitCount === 0 ? 'no hits' : count(summary.hitCount, 'hit', 'hits');
   if (!summary.complete) return incompleteHeadline(found, summary.hitCount === 0, ctx);
-  if (summary.hitCount > 0) return `find-file: ${found} under ${ctx.root}: ${good('complete')}, every file was searched`;
+  const { files, all } = filesSearched(summary, ctx);
+  const searched = `find-file: ${found} under ${ctx.root}: ${good('complete')}, ${files} was searched`;
+  // What was left out by choice is said with hits too: "every file" never covers an ignored one.
   const aside = leftOutAside(summary, ctx, 'files');
-  return `find-file: ${found} under ${ctx.root}: ${good('complete')}, every file was searched, so the text does not occur there${aside}`;
+  if (summary.hitCount > 0) return searched + aside;
+  const absent = all ? 'so the text does not occur there' : 'and the text does not occur in them';
+  return `${searched}, ${absent}${aside}`;
 }
 
 /** An io-error no skipped path explains: ripgrep failed, or its output could not be read. */

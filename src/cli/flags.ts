@@ -110,6 +110,30 @@ export const FILES_ONLY: [keyof CliArgs, string][] = [
   ['stats', '--stats'],
 ];
 
+/**
+ * rg's and fd's habit of gluing a short flag to its value (`-tf`, `-td`, `-A0`, `-C2`) as the two
+ * words yargs reads (`-t f`): yargs-parser reads `-tf` as the flags `-t` and `-f`, and `-A0` as
+ * `-A` and `-0` (`--print0`), so both were usage errors. Written once, applied to argv before
+ * either parser sees it (src/cli/main.ts), so the fast path and yargs agree by construction. The
+ * value of a flag (`--contains -tf`) and everything after `--` stay as they are; `-0` alone is
+ * untouched, and `-S+10k` or `-t=f` already parse.
+ */
+export function splitGluedValues(argv: readonly string[]): string[] {
+  const flags = Object.entries(buildFlags(0)).filter(([, spec]) => spec.requiresArg === true);
+  const shortValued = new Set(flags.map(([, spec]) => spec.alias).filter((alias) => alias !== undefined));
+  const valued = new Set([...flags.map(([name]) => `--${name}`), ...[...shortValued].map((alias) => `-${alias}`)]);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return [...out, ...argv.slice(i)];
+    const glued = /^-(.)(\w.*)$/s.exec(word);
+    if (glued !== null && shortValued.has(glued[1]!)) out.push(`-${glued[1]}`, glued[2]!);
+    else if (valued.has(word) && i + 1 < argv.length) out.push(word, argv[++i]!);
+    else out.push(word);
+  }
+  return out;
+}
+
 /** The last value of an option given more than once: later flags override earlier ones. */
 export function last(value: string | string[]): string {
   return Array.isArray(value) ? value[value.length - 1]! : value;

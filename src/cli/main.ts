@@ -12,12 +12,15 @@ import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { describeUnknownFlags, flagNames, toCliRequest, type CliArgs } from './args.js';
 import { parseFast } from './fast-args.js';
+import { splitGluedValues } from './flags.js';
 import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
 import { runSearch } from './run.js';
 import { escapeText } from '../text-escape.js';
 
-/** Runs the command on `argv` (the arguments after the script's name) and exits the process. */
-export async function main(argv: readonly string[]): Promise<void> {
+/** Runs the command on `typed` (the arguments after the script's name) and exits the process. */
+export async function main(typed: readonly string[]): Promise<void> {
+  // `-tf`, `-A0` as `-t f`, `-A 0` (rg's and fd's habit), for both parsers alike.
+  const argv = splitGluedValues(typed);
   // Usage errors show the parser's help; a failure before it exists still gets its one line.
   let parser: Argv<CliArgs> | undefined;
   const fail = (error: unknown): never => reportFailure(error, parser);

@@ -29,6 +29,8 @@ export interface Search<T, S extends Outcome = FindSummary> {
 export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden' | 'gitignore' | 'type' | 'modifiedAfter' | 'modifiedBefore' | 'minSize' | 'maxSize' | 'sort'> & {
   /** `--absolute`: skipped paths are shown absolute, and matching links come already absolute. */
   absolute: boolean;
+  /** The patterns that chose the files (absent for `--contains` alone: every file). */
+  pattern?: FindOptions['pattern'] | undefined;
 };
 
 /** A search to print for a person. */
@@ -102,7 +104,8 @@ function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
     ignoreFiles: scope.gitignore === true,
     noun: nounOf(scope.type),
     newestFirst: scope.sort === 'mtime',
-    filtered: [scope.modifiedAfter, scope.modifiedBefore, scope.minSize, scope.maxSize].some((bound) => bound !== undefined),
+    patterns: scope.pattern === undefined ? [] : [scope.pattern].flat(),
+    filters: { time: scope.modifiedAfter !== undefined || scope.modifiedBefore !== undefined, size: scope.minSize !== undefined || scope.maxSize !== undefined },
     // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
     displayPath: buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
     // Matching links come as the matches do: already absolute and native with --absolute.

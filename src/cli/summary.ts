@@ -53,8 +53,10 @@ export interface SummaryContext {
   noun?: string;
   /** `--sort mtime`: the result limit kept the newest of the whole tree rather than stopping the walk. */
   newestFirst?: boolean;
-  /** True when time or size filters applied: absence is then claimed for what passes them. */
-  filtered?: boolean;
+  /** The patterns that chose which files were read (a content search says which files it searched). @default none: every file */
+  patterns?: readonly string[];
+  /** The metadata filters given (`--changed-*`, `--size`): absence is then claimed for what passes them, named as given. */
+  filters?: { time: boolean; size: boolean };
   /** Turns a root-relative skipped path into the form the command prints paths in. */
   displayPath: (rel: string) => string;
   /**
@@ -74,7 +76,7 @@ export interface SummaryContext {
 export function escapedContext(ctx: SummaryContext): SummaryContext {
   const { displayPath } = ctx;
   const displayMatch = ctx.displayMatch ?? displayPath;
-  return { ...ctx, root: escapeText(ctx.root), displayPath: (rel) => escapeText(displayPath(rel)), displayMatch: (p) => escapeText(displayMatch(p)) };
+  return { ...ctx, root: escapeText(ctx.root), patterns: ctx.patterns?.map(escapeText), displayPath: (rel) => escapeText(displayPath(rel)), displayMatch: (p) => escapeText(displayMatch(p)) };
 }
 
 export function count(n: number, one: string, many: string): string {
@@ -118,14 +120,28 @@ export function incompleteHeadline(found: string, none: boolean, ctx: SummaryCon
 /** How many matching links a summary names before counting the rest. */
 const SHOWN_LINKS = 5;
 
-/** `2 symlinks match (not followed): a, b`, with the first few named and the rest counted. */
+/** The filters given, as the summary names them: `the time filter`, `the size filter`, `the time and size filters`; undefined for none. */
+export function filterWords(filters: SummaryContext['filters']): string | undefined {
+  if (filters === undefined || (!filters.time && !filters.size)) return undefined;
+  if (filters.time && filters.size) return 'the time and size filters';
+  return filters.time ? 'the time filter' : 'the size filter';
+}
+
+/**
+ * `2 symlinks match (not followed): a, b`, with the first few named and the rest counted. Under
+ * a metadata filter only the name matched: a size bound keeps regular files only (plan/select.ts),
+ * so a link can never pass it, and a link not followed was never checked against a time filter.
+ */
 export function linkSentence(summary: Pick<FindSummary, 'linkMatches' | 'linkMatchedCount'>, ctx: SummaryContext): string {
   const display = ctx.displayMatch ?? ctx.displayPath;
   const shown = summary.linkMatches.slice(0, SHOWN_LINKS).map(display);
   const rest = summary.linkMatchedCount - shown.length;
   const listed = summary.linkMatches.length;
   const more = rest > 0 ? `, and ${rest} more (--json lists ${listed < summary.linkMatchedCount ? `the first ${listed}` : 'them all'})` : '';
-  return `${count(summary.linkMatchedCount, 'symlink matches', 'symlinks match')} (not followed): ${shown.join(', ')}${more}`;
+  const n = summary.linkMatchedCount;
+  if (ctx.filters?.size) return `${count(n, 'symlink has', 'symlinks have')} a matching name (not followed; the size filter keeps regular files only): ${shown.join(', ')}${more}`;
+  if (ctx.filters?.time) return `${count(n, 'symlink has', 'symlinks have')} a matching name (not followed, so not checked against the time filter): ${shown.join(', ')}${more}`;
+  return `${count(n, 'symlink matches', 'symlinks match')} (not followed): ${shown.join(', ')}${more}`;
 }
 
 export const LINKS_UNEXAMINED = 'symlinks were not examined (ripgrep lists regular files only)';
@@ -146,18 +162,25 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
     return { headline: incompleteHeadline(found, files === 0, ctx), details };
   }
   if (files > 0) return { headline: `find-file: ${count(files, 'match', 'matches')} under ${ctx.root}: ${good('complete')}, every directory was read`, details };
-  if (links > 0) return { headline: `find-file: no regular file matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
+  const filters = filterWords(ctx.filters);
+  const passing = filters === undefined ? '' : ` passing ${filters}`;
+  if (links > 0) return { headline: `find-file: no regular file${passing} matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
   const aside = leftOutAside(summary, ctx, 'entries');
   const what = summary.linksExamined ? (ctx.noun ?? 'file') : 'regular file';
-  const passing = ctx.filtered ? ' passing the time and size filters' : '';
   return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, so no matching ${what}${passing} exists there${aside}`, details };
 }
 
-/** ` (among entries not excluded, hidden or ignored)`: what a complete, empty answer's absence is about, when something was left out by choice. */
+/**
+ * ` (among entries not excluded, hidden or ignored)`: what a complete, empty answer's absence is
+ * about, naming only what was left out by choice in this search (hidden entries searched are not
+ * "not hidden"): excluded when --exclude left something out, hidden with --no-hidden, ignored with
+ * ignore files on.
+ */
 export function leftOutAside(summary: Pick<FindSummary, 'excludedCount'>, ctx: SummaryContext, noun: string): string {
-  const byChoice = ctx.hiddenLeftOut || summary.excludedCount > 0;
-  if (ctx.ignoreFiles) return ` (among ${noun} not ${byChoice ? 'excluded, hidden or ignored' : 'ignored'})`;
-  return byChoice ? ` (among ${noun} not excluded or hidden)` : '';
+  const ways = [...(summary.excludedCount > 0 ? ['excluded'] : []), ...(ctx.hiddenLeftOut ? ['hidden'] : []), ...(ctx.ignoreFiles ? ['ignored'] : [])];
+  if (ways.length === 0) return '';
+  const listed = ways.length === 1 ? ways[0]! : `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)!}`;
+  return ` (among ${noun} not ${listed})`;
 }
 
 /**
@@ -222,7 +245,7 @@ export function formatSummary(summary: FindSummary, raw: SummaryContext): string
   const ctx = escapedContext(raw);
   const foundNothing = summary.complete && summary.matchedCount === 0 && summary.linkMatchedCount === 0;
   // What the filters left out is policy too: said, so an empty answer never hides a file that was too old or too big.
-  const policy = summary.filteredCount > 0 ? [`${count(summary.filteredCount, 'match', 'matches')} of the pattern left out by the time and size filters`] : [];
+  const policy = summary.filteredCount > 0 ? [`${count(summary.filteredCount, 'match', 'matches')} of the pattern left out by ${filterWords(ctx.filters) ?? 'the filters'}`] : [];
   return layoutSummary(summary, ctx, { ...headlines(summary, ctx), explain: (reason) => explainReason(reason, summary, ctx), foundNothing, policy });
 }
 

@@ -65,6 +65,15 @@ describe('answers', () => {
     );
   });
 
+  it('the one-line summary names the files an include chose, never plain "No matches" (issue 27)', async () => {
+    const none = await grepTool({ query: 'queryengine', include: '*.md' }, workspace(tree));
+    expect(none.summary).toBe('No matches for "queryengine" in files matching "*.md" (search complete)');
+    const some = await grepTool({ query: 'queryEngine', include: 'src/*.ts' }, workspace(tree));
+    expect(some.summary).toBe('1 match for "queryEngine" in files matching "src/*.ts"');
+    const files = await grepTool({ query: 'QueryEngine', include: '*.md', output_mode: 'files_with_matches' }, workspace(tree));
+    expect(files.summary).toBe('No files with matches for "QueryEngine" in files matching "*.md" (search complete)');
+  });
+
   it('the file-name glob finds what the text search cannot', async () => {
     const result = await grepTool({ query: 'QueryEngine', include: '*.md' }, workspace(tree));
     expect(result.content.split('\n').slice(2, 6)).toEqual([

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { splitRoot, toCliRequest, type CliArgs } from '../../src/cli/args.js';
+import { splitGluedValues } from '../../src/cli/flags.js';
 import { buildParser } from '../../src/cli/parser.js';
 
 class UsageError extends Error {}
@@ -69,6 +70,25 @@ describe('the root rule', () => {
     expect(splitRoot(['*.ts'], undefined, onlySrc, undefined, 0)).toEqual({ patterns: ['*.ts'], root: '.' });
     expect(() => splitRoot(['nope'], undefined, onlySrc, () => false, 0)).toThrow(/^root nope does not exist/);
     expect(splitRoot([], undefined, onlySrc, undefined, 0)).toEqual({ patterns: [], root: '.' });
+  });
+});
+
+describe('a short flag glued to its value (rg and fd habits, issue 27)', () => {
+  it('-A0 -B0 -C0 -tf -td -tl read as -A 0, -t f...; -0 alone stays --print0', () => {
+    expect(splitGluedValues(['x', '-tf', '-td', '-tl', '-A0', '-B12', '-C0', '-0'])).toEqual(['x', '-t', 'f', '-t', 'd', '-t', 'l', '-A', '0', '-B', '12', '-C', '0', '-0']);
+    // yargs (the path for every usage error) reads them as the separate words.
+    expect(parse(splitGluedValues(['*', '-tf', '-td', '-tl', '-0']))).toMatchObject({ type: ['file', 'directory', 'symlink'], print0: true });
+    expect(parse(splitGluedValues(['--contains', 'x', '-A0', '-B0', '-C3']))).toMatchObject({ afterContext: 0, beforeContext: 0, context: 3 });
+    // Without the split, -A0 is -A and -0, and yargs refuses it: the bug this pins.
+    expect(() => parse(['--contains', 'x', '-A0'])).toThrow(UsageError);
+  });
+
+  it('leaves a flag\'s value, everything after --, -t=f, -S+10k and unknown letters as they are', () => {
+    for (const argv of [['--contains', '-tf'], ['--exclude', '-A0', 'x'], ['-t', '-td'], ['x', '--', '-tf', '-A0'], ['x', '-t=f'], ['x', '-S+10k'], ['x', '-S-1M'], ['x', '-xf'], ['x', '-ls'], ['x', '--type']]) {
+      expect(splitGluedValues(argv), argv.join(' ')).toEqual(argv);
+    }
+    // A glued value that is wrong stays wrong, with the flag's own message.
+    expect(() => parse(splitGluedValues(['*', '-tq']))).toThrow(/--type must be f \(file\), d \(directory\) or l \(symlink\), got "q"/);
   });
 });
 

@@ -148,7 +148,16 @@ describe('human output', () => {
     expect(lines(ff(['*.md', '--hidden']).stdout)).toContain('.config/settings.md');
     const run = ff(['settings.md', '--no-hidden']);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('so no matching file exists there (among entries not excluded or hidden)');
+    expect(run.stderr).toContain('so no matching file exists there (among entries not hidden)\n');
+  });
+
+  it('names only what was left out: hidden entries searched are never "not hidden" (issue 27)', () => {
+    // .config/settings.md is hidden and searched (the default); --exclude left node_modules out.
+    const run = ff(['nothing-by-this-name.md', '--exclude', 'node_modules']);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('so no matching file exists there (among entries not excluded)\n');
+    expect(ff(['nothing-by-this-name.md', '--exclude', 'node_modules', '--no-hidden']).stderr).toContain('(among entries not excluded or hidden)\n');
+    expect(ff(['nothing-by-this-name.md']).stderr).toContain('so no matching file exists there\n');
   });
 
   it('takes patterns that look like options after --', () => {

@@ -55,14 +55,31 @@ describe('human output', () => {
     expect(run.stdout.split('\n').filter(Boolean).sort()).toEqual(
       [`${native('notes.md')}:2:5: the TODO list`, `${native('src/a.ts')}:1:17: const a = 1; // TODO: split`, `${native('src/中文.ts')}:1:7: // 中文 TODO 注释`].sort(),
     );
-    expect(run.stderr).toMatch(/^find-file: 3 hits under .+: complete, every file was searched\n {2}1 binary file not searched \(by policy, not coverage gaps\)\n$/);
+    // The binary file was not searched: the headline says "every text file", never contradicting the policy line.
+    expect(run.stderr).toMatch(/^find-file: 3 hits under .+: complete, every text file was searched\n {2}1 binary file not searched \(by policy, not coverage gaps\)\n$/);
+    const none = ff(['--contains', 'absent text', '--backend', 'walker']);
+    expect(none.stderr).toMatch(/^find-file: no hits under .+: complete, every text file was searched, so the text does not occur there\n {2}1 binary file not searched/);
   });
 
   it('a complete search without a hit says the text does not occur there', () => {
-    const run = ff(['*.md', '--contains', 'absent text']);
+    const run = ff(['--contains', 'absent text']);
     expect(run).toMatchObject({ status: 0, stdout: '' });
     expect(run.stderr).toContain('no hits under');
-    expect(run.stderr).toContain('complete, every file was searched, so the text does not occur there');
+    // "text file" where the engine counted the binary file it left out (the pure-TS path).
+    expect(run.stderr).toMatch(/complete, every (text )?file was searched, so the text does not occur there/);
+  });
+
+  it('a pattern narrowed the files read: the summary names them, never "every file was searched" (issue 27)', () => {
+    // src/a.ts holds TODO, notes.md does not: absence is claimed only for the .md files that were read.
+    for (const backend of ['walker', 'ripgrep']) {
+      if (backend === 'ripgrep' && !hasRg) continue;
+      const none = ff(['*.md', '--contains', 'split', '--backend', backend]);
+      expect(none).toMatchObject({ status: 0, stdout: '' });
+      expect(none.stderr, backend).toMatch(/^find-file: no hits under .+: complete, every file matching '\*\.md' was searched, and the text does not occur in them\n/);
+      expect(none.stderr).not.toContain('every file was searched');
+      const two = ff(['*.md', 'src/*.ts', '--contains', 'TODO', '--backend', backend]);
+      expect(two.stderr.split('\n')[0], backend).toMatch(/: complete, every file matching '\*\.md' or 'src\/\*\.ts' was searched$/);
+    }
   });
 
   it('--max-results: incomplete, more hits exist; --strict exits 3', () => {

@@ -64,6 +64,20 @@ describe.runIf(hasRg)('the lines rg prints, in our format', () => {
   });
 });
 
+describe.runIf(hasRg)('a count glued to its flag (-A0, -B2, -C1), as rg takes it (issue 27)', () => {
+  it.each([['-A0'], ['-B0'], ['-C0'], ['-A2', '-B0'], ['-C1']])('%s', (...flags) => {
+    // rg's own reading of the glued words is the oracle.
+    const run = ff(['one.txt', '--contains', 'foo', '-s', ...flags]);
+    expect(run.stderr).not.toContain('error');
+    expect(run.status).toBe(0);
+    expect(run.stdout.split('\n').filter(Boolean)).toEqual(rgLines(flags, 'one.txt'));
+  });
+
+  it('-A0 beside -0: each its own flag', () => {
+    expect(ff(['two/two.txt', '--contains', 'foo', '-A0', '-0']).stdout).toBe(`${join('two', 'two.txt')}\u00002:1: foo\n`);
+  });
+});
+
 describe.skipIf(process.platform === 'win32')(posixOnly('mixed -A/-B/-C: -A and -B override -C in any order, as GNU grep', 'GNU grep is the oracle, and Windows has none on its PATH'), () => {
   it.each(MIXED.map((flags) => [flags.join(' '), flags] as const))('%s', (_name, flags) => {
     const run = ff(['one.txt', '--contains', 'foo', ...flags]);

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CliArgs } from '../../src/cli/args.js';
 import { parseFast } from '../../src/cli/fast-args.js';
+import { splitGluedValues } from '../../src/cli/flags.js';
 import { buildParser } from '../../src/cli/parser.js';
 
 const NOW = Date.UTC(2026, 11, 3, 12, 0, 0);
@@ -30,13 +31,15 @@ const TOKENS = [
   '--backend', 'auto', '-i', '-s', '--ignore-case', '--case-sensitive', '--contains', 'TODO', '--regex', '-l', '-c', '--count',
   '-A', '-B', '-C', '2', '1.5', '--context', '--max-results', '5', '--max-depth', '0', '--time-budget-ms', '100', '-1',
   '--strict', '--json', '--ndjson', '--absolute', '-0', '--print0', '--sort', 'mtime', '--stats', '--root=x', '--max-results=3', '-ls', '-is',
+  '-tf', '-td', '-A0', '-C2', '-B0', '-tq',
 ];
 
 describe('the fast path agrees with yargs', () => {
   it('on random command lines: its every answer is yargs\' answer', () => {
     let answered = 0;
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 7 }), (argv) => {
+      fc.property(fc.array(fc.constantFrom(...TOKENS), { maxLength: 7 }), (typed) => {
+        const argv = splitGluedValues(typed); // as main.ts hands it to both
         const fast = parseFast(argv, NOW);
         const oracle = viaYargs(argv);
         if (fast === undefined) return;
@@ -56,6 +59,17 @@ describe('the fast path agrees with yargs', () => {
       expect(fast, argv.join(' ')).not.toBeUndefined();
       expect(viaYargs(argv)).toEqual({ args: fast });
     }
+  });
+
+  it('glued short values (-tf, -A0, -C2) take the fast path once split, with yargs\' arguments (main.ts splits for both)', () => {
+    for (const typed of [['*', '-tf'], ['x', '-td', '-tl'], ['--contains', 'TODO', '-A0'], ['--contains', 'TODO', '-B0', '-C2'], ['*', '-tf', '-0']]) {
+      const argv = splitGluedValues(typed);
+      const fast = parseFast(argv, NOW);
+      expect(fast, typed.join(' ')).not.toBeUndefined();
+      expect(viaYargs(argv)).toEqual({ args: fast });
+    }
+    expect(parseFast(splitGluedValues(['--contains', 'x', '-A0']), NOW)).toMatchObject({ afterContext: 0 });
+    expect(parseFast(splitGluedValues(['*', '-tf', '-td']), NOW)).toMatchObject({ type: ['file', 'directory'] });
   });
 
   it('--version answers at once; --help, unknown flags, bad values, conflicts and failed checks go to yargs', () => {

@@ -48,7 +48,10 @@ describe('--gitignore', () => {
   it('--json carries ignoredCount; --contains searches the same file set', () => {
     const result = JSON.parse(ff(['*', '--gitignore', '--json']).stdout) as { matches: string[]; ignoredCount: number; complete: boolean };
     expect(result).toMatchObject({ matches: ['.gitignore', '.qwenignore', 'src/a.ts'], ignoredCount: 2, complete: true });
-    expect(lines(ff(['*', '--gitignore', '--contains', 'needle']).stdout)).toEqual([`${join('src', 'a.ts')}:1:1: needle`]);
+    const content = ff(['*', '--gitignore', '--contains', 'needle']);
+    expect(lines(content.stdout)).toEqual([`${join('src', 'a.ts')}:1:1: needle`]);
+    // With hits too, "every file" is qualified: the ignored files were not searched (issue 27).
+    expect(lines(content.stderr)[0]).toMatch(/: complete, every file was searched \(among files not ignored\)$/);
   });
 
   requireRipgrepInCi();

@@ -38,6 +38,14 @@ describe('-t/--type', () => {
     expect(lines(ff(['*', '-t', 'l']).stdout)).toEqual(['src-link']);
   });
 
+  it('a kind glued to -t (-td, -tf, -tl), as fd takes it, answers as -t d (issue 27)', () => {
+    for (const [glued, apart] of [[['agent', '-td'], ['agent', '-t', 'd']], [['*.ts', '-tf', '-td'], ['*.ts', '-t', 'f', '-t', 'd']], [['*', '-tl'], ['*', '-t', 'l']]]) {
+      const run = ff(glued!);
+      expect(run, glued!.join(' ')).toMatchObject({ status: 0, stdout: ff(apart!).stdout });
+    }
+    expect(lines(ff(['agent', '-td']).stdout).sort()).toEqual([join('src', 'agent'), join('test', 'agent')]);
+  });
+
   it('a complete empty answer names the kind asked for', () => {
     expect(ff(['nothing-here', '-t', 'd']).stderr).toContain('so no matching directory exists there');
   });
@@ -61,8 +69,35 @@ describe('--changed-within, --changed-before, --size', () => {
     expect(lines(all.stdout)).toHaveLength(4);
     const none = ff(['*.ts', '--changed-before', '2000-01-01 00:00:00']);
     expect(none.stdout).toBe('');
-    expect(none.stderr).toContain('so no matching file passing the time and size filters exists there');
-    expect(none.stderr).toContain('4 matches of the pattern left out by the time and size filters');
+    // Only a time filter was given: the summary names it, not a size filter too (issue 27).
+    expect(none.stderr).toContain('so no matching file passing the time filter exists there');
+    expect(none.stderr).toContain('4 matches of the pattern left out by the time filter,');
+    expect(none.stderr).not.toContain('size');
+  });
+
+  it('the summary names the filters given: size alone, or time and size', () => {
+    const size = ff(['*.ts', '-S', '+1M']);
+    expect(size.stderr).toContain('so no matching file passing the size filter exists there');
+    expect(size.stderr).toContain('4 matches of the pattern left out by the size filter,');
+    expect(size.stderr).not.toContain('time');
+    const both = ff(['*.ts', '-S', '+1M', '--changed-within', '2000-01-01']);
+    expect(both.stderr).toContain('so no matching file passing the time and size filters exists there');
+    expect(both.stderr).toContain('4 matches of the pattern left out by the time and size filters,');
+  });
+
+  it.runIf(isPosix)('a link whose name matches is never said to match under a size filter, which keeps regular files only (issue 27)', () => {
+    // src-link -> src: it cannot pass -S (not a regular file); it is still named, not followed.
+    const none = ff(['src-link', '-S', '+1b']);
+    expect(none).toMatchObject({ status: 0, stdout: '' });
+    expect(lines(none.stderr)[0]).toMatch(/^find-file: no regular file passing the size filter matches under .+ \(complete, every directory was read\); 1 symlink has a matching name \(not followed; the size filter keeps regular files only\): src-link$/);
+    const some = ff(['*', '-S', '+1k']);
+    expect(lines(some.stdout)).toEqual([join('src', 'agent', 'glob.ts')]);
+    expect(some.stderr).toContain('\n  also 1 symlink has a matching name (not followed; the size filter keeps regular files only): src-link\n');
+    expect(some.stderr).not.toMatch(/symlinks? match/);
+    // A time filter never looked at the link (not followed): its name matched, nothing more.
+    expect(ff(['*', '--changed-within', '2h']).stderr).toContain('also 1 symlink has a matching name (not followed, so not checked against the time filter): src-link\n');
+    // Without filters, the sentence is unchanged.
+    expect(ff(['*']).stderr).toContain('also 1 symlink matches (not followed): src-link\n');
   });
 
   it('--size +N/-N with fd units; repeatable, the tightest bound of each side kept', () => {

@@ -89,8 +89,12 @@ describe('summary', () => {
   });
 
   it('qualifies that claim when entries were left out by --no-hidden or --exclude', () => {
-    expect(formatSummary(summaryOf({}), { ...ctx, hiddenLeftOut: true })).toContain('(among entries not excluded or hidden)');
-    expect(formatSummary(summaryOf({ excludedCount: 2 }), ctx)).toContain('(among entries not excluded or hidden)');
+    // Only what was left out is named: hidden entries that were searched are not "not hidden".
+    expect(formatSummary(summaryOf({}), { ...ctx, hiddenLeftOut: true })).toContain('exists there (among entries not hidden)\n');
+    expect(formatSummary(summaryOf({ excludedCount: 2 }), ctx)).toContain('exists there (among entries not excluded)\n');
+    expect(formatSummary(summaryOf({ excludedCount: 2 }), { ...ctx, hiddenLeftOut: true })).toContain('(among entries not excluded or hidden)\n');
+    expect(formatSummary(summaryOf({ excludedCount: 2 }), { ...ctx, hiddenLeftOut: true, ignoreFiles: true })).toContain('(among entries not excluded, hidden or ignored)\n');
+    expect(formatSummary(summaryOf({}), { ...ctx, ignoreFiles: true })).toContain('(among entries not ignored)\n');
   });
 
   it('an incomplete search with no match says, first, that it proves nothing', () => {
