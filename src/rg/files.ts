@@ -96,6 +96,8 @@ function buildResult(
     // `rg --files` lists regular files only: a matching link cannot be known, and the result says so.
     linkMatches: [],
     linkMatchedCount: 0,
+    linksOnTheWay: [],
+    linkOnTheWayCount: 0,
     linksExamined: false,
     excludedCount: files.excluded,
     // ripgrep applies the ignore files itself and does not report what they left out.

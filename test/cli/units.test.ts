@@ -24,6 +24,8 @@ function summaryOf(overrides: Partial<FindSummary>): FindSummary {
     symlinkSkipped: 0,
     linkMatches: [],
     linkMatchedCount: 0,
+    linksOnTheWay: [],
+    linkOnTheWayCount: 0,
     linksExamined: true,
     excludedCount: 0,
     ignoredCount: 0,
