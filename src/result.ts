@@ -170,7 +170,7 @@ export interface FindSummary {
    * matching file can be reached by that path, and every surface says so. Each link is `stat`ed
    * once to learn that its target is a directory (a dangling link or a link to a file leads
    * nowhere the pattern could go); an injected fs without `stat` names each such link unchecked.
-   * A link returned as a match (`type` lists links) is not named again here. Paths as in
+   * A link returned as a match (`type` lists links) or named in `linkMatches` is not named again here. Paths as in
    * `linkMatches`, sorted, at most `MAX_LINK_MATCHES`; empty when `linksExamined` is false.
    */
   linksOnTheWay: string[];

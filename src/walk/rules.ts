@@ -310,8 +310,10 @@ export class MatchTaker {
   passLink(rel: string, matches: boolean, onTheWay: 'no' | 'named' | 'probe' = 'no'): boolean {
     this.symlinkSkipped++;
     if (matches) {
+      // Named once: a matching link is not named again as one on the way.
       this.linkMatchedCount++;
       if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(rel);
+      return false;
     }
     if (onTheWay === 'named') this.onTheWay(rel);
     if (onTheWay !== 'probe') return false;
