@@ -176,12 +176,12 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   if (files > 0) return { headline: `find-file: ${count(files, 'match', 'matches')} under ${ctx.root}: ${good('complete')}, every directory was read`, details };
   if (links > 0) return { headline: `find-file: no regular file matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
   const aside = leftOutAside(summary, ctx, 'entries');
-  if (onTheWay !== undefined) {
-    const headline = `find-file: no matches${aside} under ${ctx.root} (${good('complete')}, every directory was read, but symlinks are never followed); ${onTheWay}`;
-    return { headline, details: [...details, '  search its target to look inside'] };
-  }
   const what = summary.linksExamined ? (ctx.noun ?? 'file') : 'regular file';
   const passing = ctx.filtered ? ' passing the time and size filters' : '';
+  if (onTheWay !== undefined) {
+    const headline = `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, but symlinks are never followed: no matching ${what}${passing} outside symlinked directories${aside}; ${onTheWay}`;
+    return { headline, details: [...details, '  search its target to look inside'] };
+  }
   // ripgrep cannot see a symlinked directory on the way: absence is claimed only outside them.
   const outsideLinks = summary.linksExamined ? '' : ' outside symlinked directories';
   return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, so no matching ${what}${passing} exists there${outsideLinks}${aside}`, details };

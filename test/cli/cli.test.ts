@@ -124,7 +124,7 @@ describe('human output', () => {
     // link-to-docs (POSIX) is a symlinked directory a name pattern would descend into: named, never "exists there" (issue 27).
     expect(run.stderr).toBe(
       isPosix
-        ? `find-file: no matches under ${tree} (complete, every directory was read, but symlinks are never followed); 1 symlinked directory on the way was not followed: link-to-docs -> ${join(tree, 'docs')}\n` +
+        ? `find-file: no matches under ${tree}: complete, every directory was read, but symlinks are never followed: no matching file outside symlinked directories; 1 symlinked directory on the way was not followed: link-to-docs -> ${join(tree, 'docs')}\n` +
             '  search its target to look inside\n' +
             '  1 symlink not followed (by policy, not coverage gaps)\n'
         : `find-file: no matches under ${tree}: complete, every directory was read, so no matching file exists there\n`,
@@ -152,7 +152,7 @@ describe('human output', () => {
     expect(lines(ff(['*.md', '--hidden']).stdout)).toContain('.config/settings.md');
     const run = ff(['settings.md', '--no-hidden']);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain(isPosix ? 'no matches (among entries not excluded or hidden) under' : 'so no matching file exists there (among entries not excluded or hidden)');
+    expect(run.stderr).toContain(isPosix ? 'no matching file outside symlinked directories (among entries not excluded or hidden);' : 'so no matching file exists there (among entries not excluded or hidden)');
   });
 
   it('takes patterns that look like options after --', () => {

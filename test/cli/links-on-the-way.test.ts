@@ -33,7 +33,7 @@ describe.runIf(isPosix)('(POSIX) links on the way (issue 27)', () => {
     const run = ff(['linked-src/*.ts']);
     expect(run).toMatchObject({ status: 0, stdout: '' });
     expect(lines(run.stderr)).toEqual([
-      `find-file: no matches under ${tree} (complete, every directory was read, but symlinks are never followed); 1 symlinked directory on the way was not followed: linked-src -> real`,
+      `find-file: no matches under ${tree}: complete, every directory was read, but symlinks are never followed: no matching file outside symlinked directories; 1 symlinked directory on the way was not followed: linked-src -> real`,
       '  search its target to look inside',
       '  1 symlink not followed (by policy, not coverage gaps)',
     ]);

@@ -39,7 +39,8 @@ describe('-t/--type', () => {
   });
 
   it('a complete empty answer names the kind asked for', () => {
-    expect(ff(['nothing-here', '-t', 'd']).stderr).toContain('so no matching directory exists there');
+    // src-link (POSIX) is a symlinked directory on the way (issue 27): absence is claimed only outside it.
+    expect(ff(['nothing-here', '-t', 'd']).stderr).toContain(isPosix ? 'no matching directory outside symlinked directories' : 'so no matching directory exists there');
   });
 
   it('an unknown kind is a usage error naming the choices', () => {
@@ -61,7 +62,7 @@ describe('--changed-within, --changed-before, --size', () => {
     expect(lines(all.stdout)).toHaveLength(4);
     const none = ff(['*.ts', '--changed-before', '2000-01-01 00:00:00']);
     expect(none.stdout).toBe('');
-    expect(none.stderr).toContain('so no matching file passing the time and size filters exists there');
+    expect(none.stderr).toContain(isPosix ? 'no matching file passing the time and size filters outside symlinked directories' : 'so no matching file passing the time and size filters exists there');
     expect(none.stderr).toContain('4 matches of the pattern left out by the time and size filters');
   });
 

@@ -189,7 +189,7 @@ describe('summary', () => {
     const one = { linksOnTheWay: ['linked-src'], linkOnTheWayCount: 1, symlinkSkipped: 1 };
     const empty = formatSummary(summaryOf(one), withTargets);
     expect(empty).toBe(
-      'find-file: no matches under /home/u (complete, every directory was read, but symlinks are never followed); 1 symlinked directory on the way was not followed: linked-src -> real\n' +
+      'find-file: no matches under /home/u: complete, every directory was read, but symlinks are never followed: no matching file outside symlinked directories; 1 symlinked directory on the way was not followed: linked-src -> real\n' +
         '  search its target to look inside\n' +
         '  1 symlink not followed (by policy, not coverage gaps)\n',
     );
