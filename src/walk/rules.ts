@@ -324,12 +324,13 @@ export class MatchTaker {
   /**
    * A link on the way, followed once (`stat`): named when its target is a directory. A dangling
    * link, a loop or a link to a file leads nowhere the pattern could go; any other error may hide a
-   * directory, so the link is named (never a gap: links are not followed, by policy).
+   * directory, so the link is named (never a gap: links are not followed, by policy). So is a link
+   * whose name holds U+FFFD: its "ENOENT" may only mean the string does not open it.
    */
   linkTarget(rel: string, stats: StatsLike | undefined, error: unknown): void {
     if (stats !== undefined && error === undefined) {
       if (stats.isDirectory()) this.onTheWay(rel);
-    } else if (!LEADS_NOWHERE.has(errorCodeOf(error))) this.onTheWay(rel);
+    } else if (!LEADS_NOWHERE.has(errorCodeOf(error)) || rel.includes(REPLACEMENT_CHAR)) this.onTheWay(rel);
   }
 
   /** A link (already counted by `passLink`) on the way: its target is (or may be) a directory the pattern could lead into. */

@@ -78,6 +78,9 @@ describe('links on the way', () => {
     const tree: Tree = { a: { link: `${ROOT}/x` }, b: { link: `${ROOT}/y` }, c: { link: `${ROOT}/c` } };
     const result = await findAll(over(tree, { pattern: '*/f.ts' }, { stat: { [`${ROOT}/a`]: 'EACCES', [`${ROOT}/b`]: 'ENOENT', [`${ROOT}/c`]: 'ELOOP' } }));
     expect(result).toMatchObject({ linksOnTheWay: ['a'], linkOnTheWayCount: 1, complete: true, skipped: [] });
+    // A name holding U+FFFD may not open by its string: its ENOENT proves nothing, so it is named.
+    const odd: Tree = { 'l\uFFFD': { link: `${ROOT}/x` } };
+    expect(await findAll(over(odd, { pattern: '*/f.ts' }, { stat: { [`${ROOT}/l\uFFFD`]: 'ENOENT' } }))).toMatchObject({ linksOnTheWay: ['l\uFFFD'] });
   });
 
   it('without stat (an injected fs) or without types from readdir, every link on the way is named unchecked', async () => {
