@@ -347,6 +347,7 @@ export class Walk {
     if (this.reasons.has('depth-limit')) return undefined;
     this.dirsPeeked++;
     this.statDirs = undefined;
+    this.matches.probes = undefined; // a name probed in the last listing is not this one's
     let unknown: UnknownEntries;
     for (const entry of entries) {
       const name = entry.name;
