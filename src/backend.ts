@@ -15,8 +15,9 @@
  * - file listing only: `type` other than files (`entry-types`), or a size or time filter, `sort:
  *   'mtime'` or `stats` (`metadata`): `rg --files` lists regular files and no metadata;
  * - file listing only: ripgrep's answer was complete and empty (`links-unexamined`). `rg --files`
- *   never lists symlinks, so its empty answer cannot name a matching link (`/usr/bin/python3`);
- *   the walker, in the time left, can. An answer with a match keeps ripgrep's.
+ *   never lists symlinks, so its empty answer cannot name a matching link (`/usr/bin/python3`)
+ *   nor a symlinked directory on the way (`linked-src` for `linked-src/*.ts`, pnpm's
+ *   `node_modules/react`); the walker, in the time left, can. An answer with a match keeps ripgrep's.
  */
 import { FindFileError } from './errors.js';
 import { Deadline } from './limits.js';

@@ -23,7 +23,7 @@ export function buildPathFormatter(plan: FindPlan): (rel: string) => string {
 function summarize(plan: FindPlan, walk: Walk): FindSummary {
   const summary = walk.summary();
   if (!plan.query.absolute) return summary;
-  return { ...summary, linkMatches: summary.linkMatches.map(plan.scope.nativePath) };
+  return { ...summary, linkMatches: summary.linkMatches.map(plan.scope.nativePath), linksOnTheWay: summary.linksOnTheWay.map(plan.scope.nativePath) };
 }
 
 /** The matches a walk collected, in the answer's order, with their metadata when the walk lstat'ed them. */

@@ -2,7 +2,8 @@
  * The slice of `node:fs` the walker uses. A memfs volume, `node:fs` itself or a fault-injecting
  * wrapper all fit. Only these four calls are made: one `readdir` with file types per directory,
  * and an `lstat` only for entries whose type the filesystem did not report. Content search adds
- * `open`/`read`/`close` (optional members: file listing never reads a file).
+ * `open`/`read`/`close` (optional members: file listing never reads a file), and a `stat` of a symlink whose target
+ * the pattern could lead into.
  */
 import * as nodeFs from 'node:fs';
 
@@ -39,6 +40,12 @@ export interface FsLike {
   readdirSync(path: string, options: { withFileTypes: true }): DirentLike[];
   lstat(path: string, callback: Callback<StatsLike>): void;
   lstatSync(path: string): StatsLike;
+  /**
+   * File search only, and only for a symlink "on the way" (src/walk/engine.ts): whether its target
+   * is a directory. Without both, such a link is named unchecked.
+   */
+  stat?(path: string, callback: Callback<StatsLike>): void;
+  statSync?(path: string): StatsLike;
   /** Content search only (its pure-TS path reads files in chunks): `open`, `read`, `close`, and `fstat` where the fs has it. */
   open?(path: string, flags: string | number, callback: Callback<number>): void;
   /** Content search checks that what it opened is still a regular file (skipped when absent). */
@@ -73,6 +80,11 @@ export function isFsLike(value: unknown): value is FsLike {
     typeof fs.lstat === 'function' &&
     typeof fs.lstatSync === 'function'
   );
+}
+
+/** True when the fs can follow a link (`stat`) in both the async and the sync walk. */
+export function canFollowLinks(fs: FsLike): boolean {
+  return typeof fs.stat === 'function' && typeof fs.statSync === 'function';
 }
 
 /** True when the fs can read ignore files, in both the async and the sync walk. */

@@ -162,9 +162,24 @@ export interface FindSummary {
   /** How many matching symlinks were met, all of them (`linkMatches` stops at `MAX_LINK_MATCHES`). */
   linkMatchedCount: number;
   /**
+   * Symlinks "on the way": links (not excluded, ignored or hidden) to a directory that the
+   * walk would have entered had they been directories, because some path below them could match
+   * the pattern (`linked-src` for `linked-src/*.ts`; pnpm's `node_modules/react` for a `**`
+   * pattern below it). Never followed, so what lies below them was not searched:
+   * by policy (`complete` stays true), but a complete empty answer is then no proof that no
+   * matching file can be reached by that path, and every surface says so. Each link is `stat`ed
+   * once to learn that its target is a directory (a dangling link or a link to a file leads
+   * nowhere the pattern could go); an injected fs without `stat` names each such link unchecked.
+   * A link returned as a match (`type` lists links) or named in `linkMatches` is not named again here. Paths as in
+   * `linkMatches`, sorted, at most `MAX_LINK_MATCHES`; empty when `linksExamined` is false.
+   */
+  linksOnTheWay: string[];
+  /** How many links on the way were met, all of them (`linksOnTheWay` stops at `MAX_LINK_MATCHES`). */
+  linkOnTheWayCount: number;
+  /**
    * True when the engine saw the symlinks (the walker). False for ripgrep: `rg --files` lists
-   * regular files only, so it cannot know of a matching link, and `linkMatches` is empty for that
-   * reason, not because there is none.
+   * regular files only, so it cannot know of a matching link or a link on the way, and
+   * `linkMatches` and `linksOnTheWay` are empty for that reason, not because there is none.
    */
   linksExamined: boolean;
   /** Entries left out by `exclude`. Policy, not a coverage gap. */

@@ -51,6 +51,8 @@ export interface PolicyCounts {
   linkMatches?: readonly string[];
   linkMatchedCount?: number;
   linksExamined?: boolean;
+  linksOnTheWay?: readonly string[];
+  linkOnTheWayCount?: number;
   ignoredCount: number;
   backend: 'walker' | 'ripgrep';
 }
@@ -61,10 +63,11 @@ export interface PolicyCounts {
  * same thing when the search root is the workspace root).
  */
 export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: (rel: string) => string = (rel) => rel, ignoreFiles = false): Policy {
-  const { excludedCount, symlinkSkipped, binarySkipped, linkMatches, linkMatchedCount, linksExamined } = counts;
+  const { excludedCount, symlinkSkipped, binarySkipped, linkMatches, linkMatchedCount, linksExamined, linksOnTheWay, linkOnTheWayCount } = counts;
   // ripgrep applies the ignore files itself and does not count what they left out.
   const ignored = ignoreFiles ? { count: counts.ignoredCount, counted: counts.backend === 'walker' } : undefined;
-  const links = linksExamined === undefined ? undefined : { paths: (linkMatches ?? []).map(toWorkspace), count: linkMatchedCount ?? 0, examined: linksExamined };
+  const onTheWay = { paths: (linksOnTheWay ?? []).map(toWorkspace), count: linkOnTheWayCount ?? 0 };
+  const links = linksExamined === undefined ? undefined : { paths: (linkMatches ?? []).map(toWorkspace), count: linkMatchedCount ?? 0, examined: linksExamined, onTheWay };
   return {
     exclude: settings.exclude,
     excludedCount,

@@ -16,7 +16,9 @@
  * - A one-line summary of an incomplete search starts with "Incomplete search": a host that shows
  *   only that line (or only its start) must not show an absence.
  * - Symlinks whose name matches are named (not followed, never results), so "no regular file" is
- *   never read as "nothing by that name"; an engine that cannot see links says so.
+ *   never read as "nothing by that name"; so are symlinked directories the pattern leads into
+ *   ("on the way"), so an empty answer is never read as "nothing down that path"; an engine that
+ *   cannot see links says so.
  * - Text from the disk (every path, name, root and line of a file) goes through `escapeText`
  *   (src/text-escape.ts) where it is worded, exactly once: a file name cannot forge a line of the
  *   answer, nor carry a control or invisible formatting character to the model. The facts stay
@@ -56,6 +58,11 @@ export interface LinkMatches {
   count: number;
   /** False when the engine could not see links (ripgrep): then `count` is 0 for that reason. */
   examined: boolean;
+  /**
+   * The result's `linksOnTheWay` and `linkOnTheWayCount`: symlinked directories the pattern would
+   * have descended into, never followed. Absence is never claimed while there is one.
+   */
+  onTheWay?: { paths: readonly string[]; count: number };
 }
 
 /** The facts of one answer, as the tools hand them over. */
@@ -120,13 +127,26 @@ export const INCOMPLETE_LABEL = '(incomplete)';
 export const INCOMPLETE_WARNING = 'Warning: the search did not cover everything, so absence elsewhere cannot be concluded.';
 export const INCOMPLETE_EMPTY = 'Search incomplete: no matches in the part that could be searched';
 export const NOT_PROOF = 'Absence cannot be concluded: part of the tree was not searched.';
-export const LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches would not be named here.';
+export const LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches, or a symlinked directory the pattern leads into, would not be named here.';
 
 /** `2 symlinks match (not followed): a, b`: the first few named, the rest counted. */
 export function linksText(links: LinkMatches): string {
   const named = links.paths.slice(0, LISTED_PATHS);
   const more = links.count > named.length ? `, and ${links.count - named.length} more` : '';
   return `${linkCount(links.count)} (not followed): ${named.map(escapeText).join(', ')}${more}`;
+}
+
+/** `1 symlinked directory on the way was not followed: a. Links are never followed: ...`: the first few named. */
+export function onTheWayText(onTheWay: NonNullable<LinkMatches['onTheWay']>): string {
+  const named = onTheWay.paths.slice(0, LISTED_PATHS);
+  const more = onTheWay.count > named.length ? `, and ${onTheWay.count - named.length} more` : '';
+  return `${onTheWayCount(onTheWay.count)} ${onTheWay.count === 1 ? 'was' : 'were'} not followed: ${named.map(escapeText).join(', ')}${more}. ${ON_THE_WAY_NEXT}`;
+}
+
+export const ON_THE_WAY_NEXT = 'To look inside, search the target by a path inside the workspace, if it has one.';
+
+function onTheWayCount(n: number): string {
+  return count(n, 'symlinked directory on the way', 'symlinked directories on the way');
 }
 
 function linkCount(n: number): string {
@@ -154,8 +174,11 @@ export function renderAnswer(facts: AnswerFacts): string {
   const noun = facts.tool === 'glob' ? 'pattern' : 'query';
   const links = facts.policy.links;
   const hasLinks = links !== undefined && links.count > 0;
+  const onTheWay = links?.onTheWay !== undefined && links.onTheWay.count > 0 ? onTheWayText(links.onTheWay) : undefined;
   if (facts.lines.length === 0 && !gap) {
-    out.push(hasLinks ? `Search complete: no regular file matches (${facts.scope}); ${linksText(links)}.` : facts.emptyHeadline);
+    // Complete, but a link on the way was not followed: never the "No ... (search complete)" headline.
+    const emptyHeadline = onTheWay === undefined ? facts.emptyHeadline : `Search complete, but symlinks are never followed: no matches (${facts.scope}) outside symlinked directories.`;
+    out.push(hasLinks ? `Search complete: no regular file matches (${facts.scope}); ${linksText(links)}.` : emptyHeadline);
   } else if (facts.lines.length === 0) {
     out.push(hasLinks ? `Search incomplete: no regular file matches in the part that could be searched (${facts.scope}); ${linksText(links)}.` : `${INCOMPLETE_EMPTY} (${facts.scope}).`, NOT_PROOF);
   } else {
@@ -167,6 +190,7 @@ export function renderAnswer(facts: AnswerFacts): string {
     if (gap) out.push(INCOMPLETE_LABEL, INCOMPLETE_WARNING);
     if (hasLinks) out.push(`Also ${linksText(links)}.`);
   }
+  if (onTheWay !== undefined) out.push(facts.lines.length > 0 || hasLinks ? `Also ${onTheWay}` : onTheWay);
   if (facts.lines.length === 0 && links?.examined === false) out.push(LINKS_UNEXAMINED);
   const steps: string[] = [];
   if (gap) {
@@ -204,11 +228,17 @@ export function summaryLine(
   total: Total,
   complete: boolean,
   reasons: readonly string[],
-  links?: Pick<LinkMatches, 'count' | 'examined'>,
+  links?: Pick<LinkMatches, 'count' | 'examined' | 'onTheWay'>,
 ): string {
   const gap = isCoverageGap(complete, reasons);
   const many = PLURAL[unit];
   const linkCountText = links !== undefined && links.count > 0 ? linkCount(links.count) : undefined;
+  const onTheWay = links?.onTheWay?.count ?? 0;
+  // A complete empty answer with a link on the way claims absence only outside symlinked directories.
+  if (!gap && returned === 0 && onTheWay > 0) {
+    const also = linkCountText === undefined ? '' : `; ${linkCountText} (not followed)`;
+    return `No ${many} ${rest} outside symlinked directories (search complete)${also}; ${onTheWayCount(onTheWay)} not followed`;
+  }
   const counted = isTruncated(returned, total) ? `${returned} of ${totalText(total)} ${many}` : `${returned} ${returned === 1 ? unit : many}`;
   if (gap) {
     return `Incomplete search (${reasonLabels(reasons)}): ${counted} ${rest} found in the part searched${linkCountText === undefined ? '' : `; ${linkCountText} (not followed)`}`;

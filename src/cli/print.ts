@@ -4,6 +4,7 @@
  * a summary line after the items. run.ts says what a search and its items are; this module only
  * prints them, and never changes the options it is given.
  */
+import { readlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import type { FindOptions } from '../options.js';
 import type { FindSummary } from '../result.js';
@@ -110,6 +111,14 @@ function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
     displayPath: buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
     // Matching links come as the matches do: already absolute and native with --absolute.
     displayMatch: scope.absolute ? (match) => match : buildRelDisplay(scope.root, process.cwd()),
+    // Where a link on the way leads, as it reads: one readlink per link shown (at most five).
+    linkTarget: (link) => {
+      try {
+        return readlinkSync(scope.absolute ? link : path.join(root, link));
+      } catch {
+        return undefined;
+      }
+    },
     styles,
   };
 }

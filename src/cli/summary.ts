@@ -65,6 +65,8 @@ export interface SummaryContext {
    */
   displayMatch?: (path: string) => string;
   styles: Styles;
+  /** A link's target as it reads (`readlink`), to show where a link on the way leads; undefined when it cannot be read. */
+  linkTarget?: (path: string) => string | undefined;
   /** How many skipped paths to name before counting the rest. @default 5 */
   showSkipped?: number;
 }
@@ -76,7 +78,13 @@ export interface SummaryContext {
 export function escapedContext(ctx: SummaryContext): SummaryContext {
   const { displayPath } = ctx;
   const displayMatch = ctx.displayMatch ?? displayPath;
-  return { ...ctx, root: escapeText(ctx.root), patterns: ctx.patterns?.map(escapeText), displayPath: (rel) => escapeText(displayPath(rel)), displayMatch: (p) => escapeText(displayMatch(p)) };
+  const { linkTarget } = ctx;
+  const escapedTarget = linkTarget === undefined ? {} : { linkTarget: (p: string) => mapDefined(linkTarget(p), escapeText) };
+  return { ...ctx, root: escapeText(ctx.root), patterns: ctx.patterns?.map(escapeText), displayPath: (rel) => escapeText(displayPath(rel)), displayMatch: (p) => escapeText(displayMatch(p)), ...escapedTarget };
+}
+
+function mapDefined<T, U>(value: T | undefined, f: (value: T) => U): U | undefined {
+  return value === undefined ? undefined : f(value);
 }
 
 export function count(n: number, one: string, many: string): string {
@@ -144,7 +152,24 @@ export function linkSentence(summary: Pick<FindSummary, 'linkMatches' | 'linkMat
   return `${count(n, 'symlink matches', 'symlinks match')} (not followed): ${shown.join(', ')}${more}`;
 }
 
-export const LINKS_UNEXAMINED = 'symlinks were not examined (ripgrep lists regular files only)';
+/**
+ * `1 symlinked directory on the way was not followed: linked-src -> real`: the links the pattern
+ * would have descended into (FindSummary.linksOnTheWay), so an empty answer is never read as "no
+ * such file down that path".
+ */
+export function onTheWaySentence(summary: Pick<FindSummary, 'linksOnTheWay' | 'linkOnTheWayCount'>, ctx: SummaryContext): string {
+  const display = ctx.displayMatch ?? ctx.displayPath;
+  const shown = summary.linksOnTheWay.slice(0, SHOWN_LINKS).map((link) => {
+    const target = ctx.linkTarget?.(link);
+    return target === undefined ? display(link) : `${display(link)} -> ${target}`;
+  });
+  const rest = summary.linkOnTheWayCount - shown.length;
+  const listed = summary.linksOnTheWay.length;
+  const more = rest > 0 ? `, and ${rest} more (--json lists ${listed < summary.linkOnTheWayCount ? `the first ${listed}` : 'them all'})` : '';
+  return `${count(summary.linkOnTheWayCount, 'symlinked directory on the way was', 'symlinked directories on the way were')} not followed: ${shown.join(', ')}${more}`;
+}
+
+export const LINKS_UNEXAMINED = 'symlinks were not examined (ripgrep lists regular files only): a matching symlink or a symlinked directory on the way would not be named; --backend walker names them';
 
 /**
  * The first line, then what the links add: a complete search proves absence of a regular file,
@@ -157,6 +182,9 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   const details: string[] = [];
   if (links > 0 && (files > 0 || !summary.complete)) details.push(`  ${files > 0 ? 'also ' : ''}${linkSentence(summary, ctx)}`);
   if (files === 0 && links === 0 && !summary.linksExamined) details.push(`  ${LINKS_UNEXAMINED}`);
+  const onTheWay = summary.linkOnTheWayCount > 0 ? onTheWaySentence(summary, ctx) : undefined;
+  // Complete and empty, a link on the way is the headline's: never "no matching file exists there".
+  if (onTheWay !== undefined && (files > 0 || links > 0 || !summary.complete)) details.push(`  ${files > 0 || links > 0 ? 'also ' : ''}${onTheWay}; search its target to look inside`);
   if (!summary.complete) {
     const found = files > 0 ? count(files, 'match', 'matches') : links > 0 ? 'no regular file matches' : 'no matches';
     return { headline: incompleteHeadline(found, files === 0, ctx), details };
@@ -167,7 +195,13 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   if (links > 0) return { headline: `find-file: no regular file${passing} matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
   const aside = leftOutAside(summary, ctx, 'entries');
   const what = summary.linksExamined ? (ctx.noun ?? 'file') : 'regular file';
-  return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, so no matching ${what}${passing} exists there${aside}`, details };
+  if (onTheWay !== undefined) {
+    const headline = `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, but symlinks are never followed: no matching ${what}${passing} outside symlinked directories${aside}; ${onTheWay}`;
+    return { headline, details: [...details, '  search its target to look inside'] };
+  }
+  // ripgrep cannot see a symlinked directory on the way: absence is claimed only outside them.
+  const outsideLinks = summary.linksExamined ? '' : ' outside symlinked directories';
+  return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, so no matching ${what}${passing} exists there${outsideLinks}${aside}`, details };
 }
 
 /**

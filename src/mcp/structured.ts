@@ -33,6 +33,12 @@ export interface StructuredAnswer {
   skipped?: { count: number; paths: { path: string; code: string }[] };
   policy?: { excluded: number; symlinksNotFollowed: number; ignored?: number; binarySkipped?: number };
   paths?: string[];
+  /**
+   * glob: symlinked directories the pattern would have descended into, never followed (the result's
+   * `linksOnTheWay`, workspace-relative; `count` counts them all). Absent when the engine could not
+   * see links (ripgrep).
+   */
+  linksOnTheWay?: { count: number; paths: string[] };
   hits?: { path: string; line: number; column: number; text: string }[];
   /** `atLeast`: the search stopped inside the file, the count is a lower bound. */
   files?: { path: string; count: number; atLeast?: true }[];
@@ -63,6 +69,7 @@ export const OUTPUT_SCHEMA: Schema & { type: 'object' } = {
     },
     policy: { type: 'object', properties: { excluded: count, symlinksNotFollowed: count, ignored: count, binarySkipped: count }, required: ['excluded', 'symlinksNotFollowed'] },
     paths: texts,
+    linksOnTheWay: { type: 'object', properties: { count, paths: texts }, required: ['count', 'paths'] },
     hits: {
       type: 'array',
       items: { type: 'object', properties: { path: text, line: count, column: count, text }, required: ['path', 'line', 'column', 'text'] },
@@ -94,7 +101,11 @@ export function structuredAnswer(answer: GlobToolResult | GrepToolResult): Struc
       ...(policy.binarySkipped === undefined ? {} : { binarySkipped: policy.binarySkipped }),
     },
   };
-  if (metadata.tool === 'glob') return { ...structured, paths: metadata.paths };
+  if (metadata.tool === 'glob') {
+    const links = policy.links;
+    const onTheWay = links?.examined === true && links.onTheWay !== undefined ? { linksOnTheWay: { count: links.onTheWay.count, paths: [...links.onTheWay.paths] } } : {};
+    return { ...structured, paths: metadata.paths, ...onTheWay };
+  }
   if (metadata.files !== undefined) return { ...structured, files: metadata.files };
   return { ...structured, hits: metadata.hits.map(({ path, line, column, text }) => ({ path, line, column, text })) };
 }

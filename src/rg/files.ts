@@ -93,9 +93,12 @@ function buildResult(
     skippedCount: skipped.length,
     // ripgrep does not report the links it passes over, nor what its own globs left out.
     symlinkSkipped: 0,
-    // `rg --files` lists regular files only: a matching link cannot be known, and the result says so.
+    // `rg --files` lists regular files only: a matching link, or a symlinked directory on the way,
+    // cannot be known, and the result says so (`auto` lets the walker answer an empty listing).
     linkMatches: [],
     linkMatchedCount: 0,
+    linksOnTheWay: [],
+    linkOnTheWayCount: 0,
     linksExamined: false,
     excludedCount: files.excluded,
     // ripgrep applies the ignore files itself and does not report what they left out.

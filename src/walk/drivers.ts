@@ -110,7 +110,9 @@ export function runSync(walk: Walk): void {
     if (unknown === undefined) continue;
     for (const name of unknown) {
       try {
-        walk.acceptStat(task, name, exact ? (fs as typeof nodeFs).lstatSync(path + name, { bigint: true }) : fs.lstatSync(path + name), undefined);
+        const target = path + name;
+        const stats = walk.followsLink(name) ? fs.statSync!(target) : exact ? (fs as typeof nodeFs).lstatSync(target, { bigint: true }) : fs.lstatSync(target);
+        walk.acceptStat(task, name, stats, undefined);
       } catch (error) {
         walk.acceptStat(task, name, undefined, error);
       }
@@ -312,7 +314,8 @@ export class AsyncDriver {
         this.pump();
       };
       try {
-        if (exactTimes(this.walk.plan.scope)) (this.walk.plan.scope.fs as typeof nodeFs).lstat(read.path + name, { bigint: true }, callback);
+        if (this.walk.followsLink(name)) this.walk.plan.scope.fs.stat!(read.path + name, callback);
+        else if (exactTimes(this.walk.plan.scope)) (this.walk.plan.scope.fs as typeof nodeFs).lstat(read.path + name, { bigint: true }, callback);
         else this.walk.plan.scope.fs.lstat(read.path + name, callback);
       } catch (error) {
         callback(error as NodeJS.ErrnoException, undefined as unknown as StatsLike);

@@ -8,7 +8,7 @@
  * small records (a relative path and a depth), never open handles.
  */
 import { rootError } from '../errors.js';
-import { REPLACEMENT_CHAR, type DirentLike, type StatsLike } from '../fs.js';
+import { REPLACEMENT_CHAR, canFollowLinks, type DirentLike, type StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import type { EntryType } from '../plan/select.js';
@@ -180,6 +180,7 @@ export class Walk {
     let undecodable: Set<string> | undefined;
     const checkEvery = this.checkEvery;
     this.statDirs = undefined;
+    this.matches.probes = undefined;
     let i = 0;
     for (; i < entries.length; i++) {
       if (i % checkEvery === checkEvery - 1 && this.shouldStop()) break;
@@ -220,10 +221,11 @@ export class Walk {
           } else taken = this.matches.add(base, name);
         }
       } else if (entry.isSymbolicLink()) {
-        if (this.judgeLink(base, name, task.ignore)) {
+        const link = this.judgeLink(base, name, task, true);
+        if (link === 'candidate') {
           if (mustStat) (unknown ??= []).push(name);
           else taken = this.matches.add(base, name);
-        }
+        } else if (link === 'probe') (unknown ??= []).push(name);
       } else if (!isSpecialFile(entry)) {
         (unknown ??= []).push(name);
       }
@@ -240,6 +242,8 @@ export class Walk {
   acceptStat(task: DirTask, name: string, stats: StatsLike | undefined, error: unknown): void {
     if (this.stopped) return;
     const rel = task.rel + name;
+    // A link on the way was `stat`ed (followed), not lstat'ed: its answer is about the target.
+    if (this.matches.probes?.has(name)) return this.matches.linkTarget(rel, stats, error);
     if (error !== undefined || stats === undefined) {
       // A candidate that cannot be judged is a gap with its code (a vanished one is not).
       this.skip(rel, addressableCode(errorCodeOf(error), rel));
@@ -255,7 +259,7 @@ export class Walk {
     } else if (isDirectory) {
       if (this.addDir(rel, name, task.depth + 1, task.ignore) && this.rules.isDirectoryMatch(rel, name)) this.matches.take(task.rel, name, 'directory', stats);
     } else if (stats.isSymbolicLink()) {
-      if (this.judgeLink(task.rel, name, task.ignore)) this.matches.take(task.rel, name, 'symlink', stats);
+      if (this.judgeLink(task.rel, name, task, false) === 'candidate') this.matches.take(task.rel, name, 'symlink', stats);
     } else {
       const verdict = this.rules.file(task.rel, name, task.ignore);
       if (verdict === 'excluded') this.excludedCount++;
@@ -292,6 +296,8 @@ export class Walk {
       // Sorted here, as `matches` are: the same tree gives the same list whatever the read timing.
       linkMatches: [...this.matches.linkMatches].sort(),
       linkMatchedCount: this.matches.linkMatchedCount,
+      linksOnTheWay: [...this.matches.linksOnTheWay].sort(),
+      linkOnTheWayCount: this.matches.linkOnTheWayCount,
       linksExamined: true,
       excludedCount: this.excludedCount,
       ignoredCount: this.ignoredCount,
@@ -303,20 +309,27 @@ export class Walk {
   }
 
   /**
-   * A symlink: never followed. True when it is a candidate (it matches and `type` lists links: the
-   * caller takes it). Otherwise counted in `symlinkSkipped`, and named in `linkMatches` when it
-   * matches, up to the cap; never a limit.
+   * A symlink: never followed. `candidate` when it matches and `type` lists links. Otherwise passed
+   * (`MatchTaker.passLink`), "on the way" when the walk would have entered it as a directory (the
+   * partial test's verdict): `probe` asks the driver for one `stat`; an untyped one is named unchecked.
    */
-  private judgeLink(base: string, name: string, level: IgnoreLevel | undefined): boolean {
+  private judgeLink(base: string, name: string, task: DirTask, canProbe: boolean): 'candidate' | 'probe' | 'none' {
+    const level = task.ignore;
     const verdict = this.rules.file(base, name, level);
     if (verdict === 'excluded' || verdict === 'ignored') {
       if (verdict === 'excluded') this.excludedCount++;
       else this.ignoredCount++;
-      return false;
+      return 'none';
     }
-    if (verdict === 'match' && this.matches.select.symlink) return true;
-    this.matches.passLink(base + name, verdict === 'match');
-    return false;
+    if (verdict === 'match' && this.matches.select.symlink) return 'candidate';
+    const rel = base + name;
+    const onTheWay = this.rules.directory(rel, name, task.depth + 1, level) === 'read';
+    return this.matches.passLink(rel, verdict === 'match', onTheWay ? (canProbe && canFollowLinks(this.plan.scope.fs) ? 'probe' : 'named') : 'no') ? 'probe' : 'none';
+  }
+
+  /** True when the driver must `stat` (follow) this name of the task being judged, not lstat it. */
+  followsLink(name: string): boolean {
+    return this.matches.probes?.has(name) === true;
   }
 
   /** Queues a directory as its verdict says; false when it is left out (excluded, ignored): it cannot match either. */
@@ -334,6 +347,7 @@ export class Walk {
     if (this.reasons.has('depth-limit')) return undefined;
     this.dirsPeeked++;
     this.statDirs = undefined;
+    this.matches.probes = undefined; // a name probed in the last listing is not this one's
     let unknown: UnknownEntries;
     for (const entry of entries) {
       const name = entry.name;

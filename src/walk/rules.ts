@@ -14,7 +14,7 @@ import { REPLACEMENT_CHAR, type StatsLike } from '../fs.js';
 import type { Excluder, PathMatcher } from '../patterns.js';
 import type { Scope } from '../plan/search-plan.js';
 import type { EntryMeta, EntrySelection, EntryType } from '../plan/select.js';
-import { MAX_LINK_MATCHES, type ReasonLog } from '../result.js';
+import { MAX_LINK_MATCHES, errorCodeOf, type ReasonLog } from '../result.js';
 import { isIgnored, type IgnoreLevel } from './ignore.js';
 
 /**
@@ -240,6 +240,9 @@ function judged(meta: EntryMeta, select: EntrySelection): MetaVerdict {
   return select.filter === undefined || select.filter(meta) ? { kind: 'match', meta } : { kind: 'filtered' };
 }
 
+/** A followed link's errors that mean it leads to no directory: dangling, a loop, a file on its path. */
+const LEADS_NOWHERE: ReadonlySet<string> = new Set(['ENOENT', 'ENOTDIR', 'ELOOP']);
+
 export class MatchTaker {
   /** Matches returned (at most `maxMatches`). */
   matchedCount = 0;
@@ -250,6 +253,11 @@ export class MatchTaker {
   linkMatchedCount = 0;
   /** Root-relative paths of matching links that are not candidates, the first `MAX_LINK_MATCHES` met. */
   readonly linkMatches: string[] = [];
+  linkOnTheWayCount = 0;
+  /** Root-relative paths of links on the way (FindSummary.linksOnTheWay), the first `MAX_LINK_MATCHES` met. */
+  readonly linksOnTheWay: string[] = [];
+  /** The names of links on the way in the directory being judged, waiting for their `stat` (the engine clears it per directory). */
+  probes: Set<string> | undefined;
   readonly select: EntrySelection;
   /** Candidates are lstat'ed before they are matches: a metadata filter, or the sink wants metadata. */
   readonly needsStat: boolean;
@@ -294,11 +302,40 @@ export class MatchTaker {
     else this.add(base, name, verdict.meta);
   }
 
-  /** A link that is not a candidate: counted, and named when its path matches. */
-  passLink(rel: string, matches: boolean): void {
+  /**
+   * A link that is not a candidate: counted, and named when its path matches. `onTheWay`: the walk
+   * would have entered it as a directory: named at once (`named`: it cannot be followed), or
+   * (`probe`, true returned) once its `stat` says where it leads (`linkTarget`).
+   */
+  passLink(rel: string, matches: boolean, onTheWay: 'no' | 'named' | 'probe' = 'no'): boolean {
     this.symlinkSkipped++;
-    if (!matches) return;
-    this.linkMatchedCount++;
-    if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(rel);
+    if (matches) {
+      // Named once: a matching link is not named again as one on the way.
+      this.linkMatchedCount++;
+      if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(rel);
+      return false;
+    }
+    if (onTheWay === 'named') this.onTheWay(rel);
+    if (onTheWay !== 'probe') return false;
+    (this.probes ??= new Set()).add(rel.slice(rel.lastIndexOf('/') + 1));
+    return true;
+  }
+
+  /**
+   * A link on the way, followed once (`stat`): named when its target is a directory. A dangling
+   * link, a loop or a link to a file leads nowhere the pattern could go; any other error may hide a
+   * directory, so the link is named (never a gap: links are not followed, by policy). So is a link
+   * whose name holds U+FFFD: its "ENOENT" may only mean the string does not open it.
+   */
+  linkTarget(rel: string, stats: StatsLike | undefined, error: unknown): void {
+    if (stats !== undefined && error === undefined) {
+      if (stats.isDirectory()) this.onTheWay(rel);
+    } else if (!LEADS_NOWHERE.has(errorCodeOf(error)) || rel.includes(REPLACEMENT_CHAR)) this.onTheWay(rel);
+  }
+
+  /** A link (already counted by `passLink`) on the way: its target is (or may be) a directory the pattern could lead into. */
+  onTheWay(rel: string): void {
+    this.linkOnTheWayCount++;
+    if (this.linksOnTheWay.length < MAX_LINK_MATCHES) this.linksOnTheWay.push(rel);
   }
 }

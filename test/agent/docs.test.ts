@@ -63,6 +63,7 @@ const EXAMPLES: Record<string, Example> = {
   'glob-depth-limit': ['glob', { pattern: '*.ts' }, () => at({ maxDepth: 2 })],
   'glob-refused': ['glob', { pattern: '*', path: '../other-project' }, () => at()],
   'glob-links': ['glob', { pattern: 'python3' }, () => at({}, { ...project, bin: { 'python3.11': '', python3: { link: 'python3.11' } } })],
+  'glob-links-on-the-way': ['glob', { pattern: 'linked-src/*.ts' }, () => at({}, { ...project, real: { 'a.ts': '' }, 'linked-src': { link: `${ROOT}/real` } })],
   'glob-links-also': ['glob', { pattern: 'python3*' }, () => at({}, { ...project, bin: { 'python3.11': '', python3: { link: 'python3.11' } } })],
   'glob-relevance': ['glob', { pattern: 'loginService*', sort: 'relevance' }, () => at({}, { ...project, dist: { 'loginService.js': '' } })],
   'glob-untrusted': ['glob', { pattern: '*.ts', path: 'uploads' }, () => at({}, uploads)],

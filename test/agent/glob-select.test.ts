@@ -22,7 +22,13 @@ describe('type', () => {
     expect(result.content).toBe(['docs/agent', 'src/agent', 'Also 1 symlink matches (not followed): bin/agent.', 'Left out by policy: 1 symbolic link not followed.'].join('\n'));
     expect(result.summary).toBe('2 directories matching "agent"; also 1 symlink matches (not followed)');
     const none = await globTool({ pattern: 'nothing', type: 'directory' }, workspace(tree));
-    expect(none.content.split('\n')[0]).toBe(`No directories matching "nothing" under ${W} (search complete).`);
+    // bin/agent leads to a directory a name pattern would descend into: absence is claimed only outside it (issue 27).
+    expect(none.content.split('\n').slice(0, 2)).toEqual([
+      `Search complete, but symlinks are never followed: no matches (directories matching "nothing" under ${W}) outside symlinked directories.`,
+      '1 symlinked directory on the way was not followed: bin/agent. To look inside, search the target by a path inside the workspace, if it has one.',
+    ]);
+    const pruned = await globTool({ pattern: 'docs/nothing', type: 'directory' }, workspace(tree));
+    expect(pruned.content.split('\n')[0]).toBe(`No directories matching "docs/nothing" under ${W} (search complete).`);
   });
 
   it('"any": files, directories and symlinks (a link is listed, never followed, and no longer counted as left out)', async () => {

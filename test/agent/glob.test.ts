@@ -425,8 +425,8 @@ describe('symlinks whose name matches', () => {
 
   it('policyOf puts the link paths in workspace terms when given the search scope', () => {
     const settings = readContext({ root: '/w', platform: 'posix' });
-    const counts = { excludedCount: 0, symlinkSkipped: 1, linkMatches: ['python3'], linkMatchedCount: 1, linksExamined: true, ignoredCount: 0, backend: 'walker' as const };
-    expect(policyOf(settings, counts, workspacePath(settings, { ok: true, rel: 'bin', root: '/w/bin', workspace: settings.workspaces[0]! })).links).toEqual({ paths: ['bin/python3'], count: 1, examined: true });
+    const counts = { excludedCount: 0, symlinkSkipped: 2, linkMatches: ['python3'], linkMatchedCount: 1, linksOnTheWay: ['lib'], linkOnTheWayCount: 1, linksExamined: true, ignoredCount: 0, backend: 'walker' as const };
+    expect(policyOf(settings, counts, workspacePath(settings, { ok: true, rel: 'bin', root: '/w/bin', workspace: settings.workspaces[0]! })).links).toEqual({ paths: ['bin/python3'], count: 1, examined: true, onTheWay: { paths: ['bin/lib'], count: 1 } });
     expect(policyOf(settings, { excludedCount: 0, symlinkSkipped: 0, ignoredCount: 0, backend: 'walker' })).not.toHaveProperty('links'); // content search: no link facts
   });
 });
@@ -509,7 +509,7 @@ describe('other backends', () => {
     expect(none.content).toBe(
       [
         `No files matching "loginServce.ts" under ${root} (search complete).`,
-        'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches would not be named here.',
+        'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches, or a symlinked directory the pattern leads into, would not be named here.',
         'Ignore files were applied (ripgrep does not count what they left out): search again with respect_git_ignore: false to include ignored files.',
         `The search root ${root} holds 1 entry: loginService.ts`,
       ].join('\n'),

@@ -145,12 +145,12 @@ describe('symlinks and lines that could start with "No"', () => {
   };
 
   it('says symlinks were not examined after an empty answer from an engine that cannot see them', () => {
-    expect(renderAnswer(base)).toBe('No files matching "x" under /w (search complete).\nSymlinks were not examined (ripgrep lists regular files only): a symlink whose name matches would not be named here.');
+    expect(renderAnswer(base)).toBe('No files matching "x" under /w (search complete).\nSymlinks were not examined (ripgrep lists regular files only): a symlink whose name matches, or a symlinked directory the pattern leads into, would not be named here.');
     const incomplete = renderAnswer({ ...base, complete: false, total: { count: 0, kind: 'at-least' }, gaps: gaps(['time-budget']) }).split('\n');
     expect(incomplete.slice(0, 3)).toEqual([
       'Search incomplete: no matches in the part that could be searched (files matching "x" under /w).',
       'Absence cannot be concluded: part of the tree was not searched.',
-      'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches would not be named here.',
+      'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches, or a symlinked directory the pattern leads into, would not be named here.',
     ]);
     expect(renderAnswer({ ...base, lines: ['a'], total: { count: 1, kind: 'exact' } })).toBe('a');
   });

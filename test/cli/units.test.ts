@@ -24,6 +24,8 @@ function summaryOf(overrides: Partial<FindSummary>): FindSummary {
     symlinkSkipped: 0,
     linkMatches: [],
     linkMatchedCount: 0,
+    linksOnTheWay: [],
+    linkOnTheWayCount: 0,
     linksExamined: true,
     excludedCount: 0,
     ignoredCount: 0,
@@ -175,14 +177,39 @@ describe('summary', () => {
   it('says symlinks were not examined when ripgrep answered empty, instead of claiming every entry was seen', () => {
     const ripgrep = { backend: 'ripgrep' as const, linksExamined: false };
     expect(formatSummary(summaryOf(ripgrep), ctx)).toBe(
-      'find-file: no matches under /home/u: complete, every directory was read, so no matching regular file exists there\n' +
-        '  symlinks were not examined (ripgrep lists regular files only)\n',
+      'find-file: no matches under /home/u: complete, every directory was read, so no matching regular file exists there outside symlinked directories\n' +
+        '  symlinks were not examined (ripgrep lists regular files only): a matching symlink or a symlinked directory on the way would not be named; --backend walker names them\n',
     );
     expect(formatSummary(summaryOf({ ...ripgrep, incompleteReasons: ['time-budget'] }), ctx).split('\n').slice(0, 2)).toEqual([
       'find-file: INCOMPLETE search under /home/u: no matches in the part searched, NOT proof of absence',
-      '  symlinks were not examined (ripgrep lists regular files only)',
+      '  symlinks were not examined (ripgrep lists regular files only): a matching symlink or a symlinked directory on the way would not be named; --backend walker names them',
     ]);
     expect(formatSummary(summaryOf({ ...ripgrep, matchedCount: 1 }), ctx)).toBe('find-file: 1 match under /home/u: complete, every directory was read\n');
+  });
+
+  it('names symlinked directories on the way, with their targets, and never claims absence while one exists (issue 27)', () => {
+    const targets: Record<string, string> = { 'linked-src': 'real', 'node_modules/react': '.pnpm/react@18/node_modules/react' };
+    const withTargets = { ...ctx, linkTarget: (p: string) => targets[p] };
+    const one = { linksOnTheWay: ['linked-src'], linkOnTheWayCount: 1, symlinkSkipped: 1 };
+    const empty = formatSummary(summaryOf(one), withTargets);
+    expect(empty).toBe(
+      'find-file: no matches under /home/u: complete, every directory was read, but symlinks are never followed: no matching file outside symlinked directories; 1 symlinked directory on the way was not followed: linked-src -> real\n' +
+        '  search its target to look inside\n' +
+        '  1 symlink not followed (by policy, not coverage gaps)\n',
+    );
+    expect(empty).not.toContain('exists there');
+    // Without a readable target, the link alone; with matches, one more line; incomplete, the same line after INCOMPLETE.
+    expect(formatSummary(summaryOf(one), ctx).split('\n')[0]).toMatch(/on the way was not followed: linked-src$/);
+    expect(formatSummary(summaryOf({ ...one, matchedCount: 2 }), withTargets).split('\n')[1]).toBe('  also 1 symlinked directory on the way was not followed: linked-src -> real; search its target to look inside');
+    const incomplete = formatSummary(summaryOf({ ...one, incompleteReasons: ['time-budget'] }), withTargets).split('\n');
+    expect(incomplete.slice(0, 2)).toEqual([
+      'find-file: INCOMPLETE search under /home/u: no matches in the part searched, NOT proof of absence',
+      '  1 symlinked directory on the way was not followed: linked-src -> real; search its target to look inside',
+    ]);
+    const many = { linksOnTheWay: Array.from({ length: 7 }, (_, i) => `l${i}`), linkOnTheWayCount: 1200 };
+    expect(formatSummary(summaryOf(many), ctx).split('\n')[0]).toContain('1200 symlinked directories on the way were not followed: l0, l1, l2, l3, l4, and 1195 more (--json lists the first 7)');
+    // A hostile target is escaped like any path.
+    expect(formatSummary(summaryOf(one), { ...ctx, linkTarget: () => 'x\nfind-file: 0 matches' }).split('\n')[0]).toContain('linked-src -> x\\u{a}find-file: 0 matches');
   });
 
   it('escapes every path it shows (root, skipped paths, matching links), file and content summaries alike', () => {

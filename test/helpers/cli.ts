@@ -158,3 +158,12 @@ export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Pro
     await new Promise((later) => setTimeout(later, 20));
   }
 }
+
+/**
+ * A complete empty answer's absence clause over a tree that, on POSIX, holds a symlinked directory
+ * the pattern leads into (src-link -> src, link-to-docs): absence is claimed outside such links
+ * only (issue 27). `aside` is what left out by choice; the clause ends where the headline does.
+ */
+export function absenceOutsideLinks(what: string, aside = ''): string {
+  return isPosix ? `no matching ${what} outside symlinked directories${aside};` : `so no matching ${what} exists there${aside}\n`;
+}

@@ -48,13 +48,17 @@ export class FakeClock {
   }
 }
 
-export type Call = 'readdir' | 'lstat';
+export type Call = 'readdir' | 'lstat' | 'stat';
 
 export interface FaultOptions {
   /** Path (as the walker asks for it) → error code thrown by readdir on it. */
   readdir?: Record<string, string>;
   /** Path → error code thrown by lstat on it. */
   lstat?: Record<string, string>;
+  /** Path → error code thrown by stat (a followed link) on it. */
+  stat?: Record<string, string>;
+  /** Leave `stat` out, as an injected fs may: links on the way are then named unchecked. */
+  noStat?: boolean;
   /** Fail the first N readdir calls (any path) with this code, then behave. */
   failFirst?: { count: number; code: string };
   /** Report every entry with no type (as filesystems that return DT_UNKNOWN do), so the walker must lstat. */
@@ -129,6 +133,20 @@ export function faultyFs(base: FsLike, faults: FaultOptions = {}) {
       return base.lstatSync(path);
     },
   };
+  if (!faults.noStat && base.stat !== undefined && base.statSync !== undefined) {
+    fs.stat = (path, callback) => {
+      calls.push({ call: 'stat', path });
+      const code = faults.stat?.[path];
+      if (code) return void setImmediate(() => callback(errno(code, 'stat', path), undefined as unknown as StatsLike));
+      base.stat!(path, callback);
+    };
+    fs.statSync = (path) => {
+      calls.push({ call: 'stat', path });
+      const code = faults.stat?.[path];
+      if (code) throw errno(code, 'stat', path);
+      return base.statSync!(path);
+    };
+  }
   return fs;
 }
 
@@ -143,6 +161,7 @@ export function win32Fs(base: FsLike): FsLike {
     readdirSync: (p, o) => base.readdirSync(toPosix(p), o),
     lstat: (p, cb) => base.lstat(toPosix(p), cb),
     lstatSync: (p) => base.lstatSync(toPosix(p)),
+    ...(base.stat === undefined ? {} : { stat: (p: string, cb: Parameters<NonNullable<FsLike['stat']>>[1]) => base.stat!(toPosix(p), cb), statSync: (p: string) => base.statSync!(toPosix(p)) }),
     // Content search opens files by path; reads go by descriptor.
     ...(base.open === undefined ? {} : { open: (p: string, flags: string | number, cb: Parameters<NonNullable<FsLike['open']>>[2]) => base.open!(toPosix(p), flags, cb), read: base.read, close: base.close }),
   };

@@ -71,7 +71,7 @@ describe('tools/call', () => {
     expect(result.structuredContent).toEqual({
       tool: 'glob', ok: true, complete: true, incompleteReasons: [], truncated: false, returned: 2, total: { count: 2, kind: 'exact' },
       searchRoot: join(tree, 'src'), skipped: { count: 0, paths: [] }, policy: { excluded: 0, symlinksNotFollowed: 0, ignored: 0 },
-      paths: ['src/auth/loginService.ts', 'src/index.ts'],
+      paths: ['src/auth/loginService.ts', 'src/index.ts'], linksOnTheWay: { count: 0, paths: [] },
     });
   });
 

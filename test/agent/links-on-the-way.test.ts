@@ -1,0 +1,43 @@
+/**
+ * Issue 27, links on the way, through the agent glob tool (memfs workspace at /w): a symlinked
+ * directory the pattern would have descended into is named, the answer never says "No files
+ * matching ... (search complete)" while one exists, and the metadata carries it.
+ */
+import { describe, expect, it } from 'vitest';
+import { globTool, type GlobMetadata } from '../../src/agent/index.js';
+import type { Tree } from '../helpers/memfs.js';
+import { workspace } from '../helpers/agent.js';
+
+const tree: Tree = { real: { 'a.ts': '' }, 'linked-src': { link: '/w/real' }, 'file-link': { link: '/w/real/a.ts' } };
+const NEXT = 'To look inside, search the target by a path inside the workspace, if it has one.';
+
+describe('agent glob: links on the way', () => {
+  it("glob linked-src/a.ts: names linked-src and claims absence only outside symlinked directories", async () => {
+    for (const pattern of ['linked-src/a.ts', 'linked-src/*.ts']) {
+      const result = await globTool({ pattern }, workspace(tree));
+      const lines = result.content.split('\n');
+      expect(lines.slice(0, 2)).toEqual([
+        `Search complete, but symlinks are never followed: no matches (files matching "${pattern}" under /w) outside symlinked directories.`,
+        `1 symlinked directory on the way was not followed: linked-src. ${NEXT}`,
+      ]);
+      expect(result.content).not.toContain('(search complete).');
+      expect(result.summary).toBe(`No files matching "${pattern}" outside symlinked directories (search complete); 1 symlinked directory on the way not followed`);
+      const meta = result.metadata as GlobMetadata;
+      expect(meta.policy.links).toMatchObject({ examined: true, onTheWay: { paths: ['linked-src'], count: 1 } });
+      expect(meta.result).toMatchObject({ complete: true, linksOnTheWay: ['linked-src'], linkOnTheWayCount: 1 });
+    }
+  });
+
+  it('with matches: one more line after them; without a link on the way: the plain complete headline', async () => {
+    const found = await globTool({ pattern: '*/a.ts' }, workspace(tree));
+    expect(found.content.split('\n').slice(0, 2)).toEqual(['real/a.ts', `Also 1 symlinked directory on the way was not followed: linked-src. ${NEXT}`]);
+    const none = await globTool({ pattern: 'real/*.rs' }, workspace(tree));
+    expect(none.content.split('\n')[0]).toBe('No files matching "real/*.rs" under /w (search complete).');
+  });
+
+  it('a search path below the link is refused as before; the link is named relative to the workspace from a sub-path', async () => {
+    const nested: Tree = { pkg: { real: { 'a.ts': '' }, lib: { link: '/w/pkg/real' } } };
+    const result = await globTool({ pattern: 'lib/*.ts', path: 'pkg' }, workspace(nested));
+    expect(result.content).toContain('1 symlinked directory on the way was not followed: pkg/lib.');
+  });
+});
