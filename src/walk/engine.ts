@@ -11,10 +11,9 @@ import { rootError } from '../errors.js';
 import { REPLACEMENT_CHAR, type DirentLike, type StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
-import type { EntryType } from '../plan/select.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
-import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
+import { MatchTaker, WalkRules, kindOf, type MatchPolicy, type MatchSink } from './rules.js';
 
 export type { MatchPolicy, MatchSink } from './rules.js';
 
@@ -201,30 +200,33 @@ export class Walk {
       // candidate is lstat'ed before it is returned (`acceptStat` then judges it again).
       const mustStat = maybeUndecodable || this.matches.needsStat;
       let taken = true;
-      if (entry.isFile()) {
-        const verdict = rules.file(base, name, task.ignore);
-        if (verdict === 'excluded') this.excludedCount++;
-        else if (verdict === 'ignored') this.ignoredCount++;
-        else if (verdict === 'match' && this.matches.select.file) {
-          if (mustStat) (unknown ??= []).push(name);
-          else taken = this.matches.add(base, name);
-        } else if (verdict === 'undecoded' && this.matches.select.file) {
-          // lstat tells: a real name (`acceptStat` judges it again: no match) or a gap (EILSEQ).
-          (unknown ??= []).push(name);
-        }
-      } else if (entry.isDirectory()) {
+      const kind = kindOf(entry);
+      if (kind === 'directory') {
         if (this.addDir(base + name, name, task.depth + 1, task.ignore) && rules.isDirectoryMatch(base + name, name)) {
           if (mustStat) {
             (this.statDirs ??= new Set()).add(name);
             (unknown ??= []).push(name);
           } else taken = this.matches.add(base, name);
         }
-      } else if (entry.isSymbolicLink()) {
+      } else if (kind === 'symlink') {
         if (this.judgeLink(base, name, task.ignore)) {
           if (mustStat) (unknown ??= []).push(name);
           else taken = this.matches.add(base, name);
         }
-      } else if (!isSpecialFile(entry)) {
+      } else if (kind !== undefined) {
+        // A regular file or a special one (FIFO, socket, device): matched by name, never opened.
+        const verdict = rules.file(base, name, task.ignore);
+        if (verdict === 'excluded') this.excludedCount++;
+        else if (verdict === 'ignored') this.ignoredCount++;
+        else if (verdict === 'match' && this.matches.select[kind]) {
+          if (mustStat) (unknown ??= []).push(name);
+          else taken = this.matches.add(base, name);
+        } else if (verdict === 'undecoded' && this.matches.select[kind]) {
+          // lstat tells: a real name (`acceptStat` judges it again: no match) or a gap (EILSEQ).
+          (unknown ??= []).push(name);
+        }
+      } else {
+        // The filesystem did not say what it is (DT_UNKNOWN): lstat tells.
         (unknown ??= []).push(name);
       }
       if (!taken) break;
@@ -247,20 +249,19 @@ export class Walk {
     }
     // A directory candidate was queued with its listing: only its match waited for this answer.
     if (this.statDirs?.has(name)) return this.matches.take(task.rel, name, 'directory', stats);
-    const isDirectory = stats.isDirectory();
+    const kind = kindOf(stats);
     // Beyond the depth limit nothing is returned: an entry only proves the gap.
     if (task.peek) {
-      const kind = isDirectory ? 'directory' : stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'symlink' : undefined;
       if (kind !== undefined && this.rules.isBeyondLimit(rel, name, kind, task.ignore)) this.reasons.note('depth-limit');
-    } else if (isDirectory) {
+    } else if (kind === 'directory') {
       if (this.addDir(rel, name, task.depth + 1, task.ignore) && this.rules.isDirectoryMatch(rel, name)) this.matches.take(task.rel, name, 'directory', stats);
-    } else if (stats.isSymbolicLink()) {
+    } else if (kind === 'symlink') {
       if (this.judgeLink(task.rel, name, task.ignore)) this.matches.take(task.rel, name, 'symlink', stats);
     } else {
       const verdict = this.rules.file(task.rel, name, task.ignore);
       if (verdict === 'excluded') this.excludedCount++;
       else if (verdict === 'ignored') this.ignoredCount++;
-      else if (verdict === 'match' && stats.isFile() && this.matches.select.file) this.matches.take(task.rel, name, 'file', stats);
+      else if (verdict === 'match' && kind !== undefined && this.matches.select[kind]) this.matches.take(task.rel, name, kind, stats);
     }
   }
 
@@ -338,13 +339,13 @@ export class Walk {
     for (const entry of entries) {
       const name = entry.name;
       if (this.rules.isHiddenName(name)) continue;
-      const kind: EntryType | undefined = entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'symlink' : undefined;
+      const kind = kindOf(entry);
       if (kind !== undefined) {
         if (this.rules.isBeyondLimit(task.rel + name, name, kind, task.ignore)) {
           this.reasons.note('depth-limit');
           return undefined;
         }
-      } else if (!isSpecialFile(entry)) {
+      } else {
         (unknown ??= []).push(name);
       }
     }
@@ -377,9 +378,4 @@ const IGNORE_ENTRY_NAMES: ReadonlySet<string> = new Set([...IGNORE_FILE_NAMES, G
 function addressableCode(code: string, rel: string): string {
   // ENOTDIR too: the string may open a twin of another type (a file where a directory was listed).
   return (code === 'ENOENT' || code === 'ENOTDIR') && rel.includes(REPLACEMENT_CHAR) ? 'EILSEQ' : code;
-}
-
-/** FIFOs, sockets and devices: reported by type, never returned (as `rg --files` and `fd -t f`). */
-function isSpecialFile(entry: DirentLike): boolean {
-  return entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice();
 }
