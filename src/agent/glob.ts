@@ -31,7 +31,7 @@ export interface GlobInput {
   case_sensitive?: boolean;
   /** Leave out what ignore files ignore. @default true */
   respect_git_ignore?: boolean;
-  /** What is listed: regular files, directories (by their path), or both with symlinks (listed, never followed). @default 'file' */
+  /** What is listed: regular files, directories (by their path), or every entry: symlinks (listed, never followed) and special files (listed, never opened) too. @default 'file' */
   type?: GlobType;
 }
 

@@ -7,14 +7,22 @@
  * - similar names: the file names the search saw that are closest to the pattern (similar.ts).
  */
 import type { DirentLike, FsLike } from '../fs.js';
+import type { EntryType } from '../plan/select.js';
 import { errorCodeOf } from '../result.js';
+import { kindOf } from '../walk/rules.js';
 import type { SeenNames } from './seen.js';
 import { closestNames, literalOf } from './similar.js';
 import type { Overview, SimilarNames } from './text-guidance.js';
 
-/** Sorted names, directories marked with a trailing `/` (as `ls -p`). */
+const SPECIAL_MARKS: Partial<Record<EntryType, string>> = { pipe: ' (pipe)', socket: ' (socket)', 'block-device': ' (block device)', 'char-device': ' (character device)' };
+
+/**
+ * Sorted names, directories marked with a trailing `/` (as `ls -p`), special files with their
+ * kind: after "No files matching app.sock", a bare `app.sock` in the overview would read as a
+ * file the answer denied; `app.sock (socket)` says why it was not listed.
+ */
 function namesOf(entries: readonly DirentLike[]): string[] {
-  return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+  return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name + (SPECIAL_MARKS[kindOf(e) ?? 'file'] ?? ''))).sort();
 }
 
 /** The overview of `root`: the walk's listing when it has one, else one `readdir`. */

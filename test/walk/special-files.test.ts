@@ -4,22 +4,17 @@
  * listed by name, included in `any`, never opened. Checked against find and fd as oracles, through
  * every form (promise, sync, stream, ripgrep, auto); content search over them never blocks.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, searchContent, type BackendOption, type EntryTypeOption } from '../../src/index.js';
 import { searchForms } from '../helpers/forms.js';
 import { onWindows, posixOnly } from '../helpers/posix-only.js';
 import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { makeSpecialTree, run, type SpecialTree } from '../helpers/special-files.js';
 
 requireRipgrepInCi();
-const run = promisify(execFile);
+let tree: SpecialTree;
 let root: string;
-let server: Server;
 
 /** find's answer: root-relative paths, sorted (`find . -mindepth 1 ARGS`). */
 async function find(...args: string[]): Promise<string[]> {
@@ -44,22 +39,11 @@ const hasFd = !onWindows && (() => {
 
 beforeAll(async () => {
   if (onWindows) return;
-  root = mkdtempSync(join(tmpdir(), 'ff-special-'));
-  mkdirSync(join(root, 'sub'));
-  writeFileSync(join(root, 'a.txt'), 'needle\n');
-  writeFileSync(join(root, 'sub', 'b.txt'), 'needle\n');
-  symlinkSync('a.txt', join(root, 'link.txt'));
-  await run('mkfifo', [join(root, 'app.fifo')]);
-  await run('mkfifo', [join(root, 'sub', 'deep.fifo')]);
-  server = createServer();
-  await new Promise<void>((resolve) => server.listen(join(root, 'app.sock'), resolve));
+  tree = await makeSpecialTree('ff-special-');
+  root = tree.root;
 });
 
-afterAll(async () => {
-  if (onWindows) return;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => tree?.remove());
 
 describe.skipIf(onWindows)(posixOnly('special files against find and fd', 'mkfifo and unix sockets'), () => {
   const oracle: [EntryTypeOption[], string[]][] = [
