@@ -48,6 +48,36 @@ export function similarNamesLine(similar: SimilarNames): string {
   return `Similar file names seen in the search: ${similar.paths.map(escapeText).join(', ')}${pool}`;
 }
 
+/** The pattern's first literal folder that does not exist (guidance.ts `buildMissingFolder`). */
+export interface MissingFolder {
+  /** Root-relative, ending in `/`: `sorc/`, `src/lbi/`. */
+  missing: string;
+  /** Native path of the deepest folder of the pattern that exists (the search root, or below it). */
+  existing: string;
+  /** True when that folder is the search root (the overview already lists it). */
+  atRoot: boolean;
+  /** Its names, sorted, as the overview's. */
+  names: string[];
+  /** Its folder names closest to the missing one, best first, ending in `/`. */
+  similar: string[];
+  /** The pattern with a similar folder in place of the missing one, where that path exists (`src/a.ts`), workspace-relative. */
+  existingPaths: string[];
+}
+
+/**
+ * Why the walk saw nothing to compare: the folder does not exist. Words the model can act on:
+ * the folder, what the deepest existing one holds, and the names close to the missing one.
+ */
+export function missingFolderLines(missing: MissingFolder): string[] {
+  const lines = [`The folder ${quote(missing.missing)} does not exist, so the search could not look inside it.`];
+  if (!missing.atRoot) lines.push(overviewLine({ root: missing.existing, names: missing.names }, 'The deepest folder of the pattern that exists,'));
+  const where = escapeText(missing.existing);
+  if (missing.similar.length === 0) lines.push(`No folder in ${where} resembles ${quote(missing.missing.replace(/\/$/, '').split('/').pop()!)}.`);
+  else lines.push(`Similar folder names in ${where}: ${missing.similar.map(escapeText).join(', ')}`);
+  if (missing.existingPaths.length > 0) lines.push(`With a similar folder in its place, these exist: ${missing.existingPaths.map(escapeText).join(', ')}`);
+  return lines;
+}
+
 /** One attempt in a grep's "Tried:" list. */
 export interface Attempt {
   /** What was tried, in words: `"Foo", exact case`. */
