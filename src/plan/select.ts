@@ -23,6 +23,13 @@ export type SpecialType = 'pipe' | 'socket' | 'block-device' | 'char-device';
 /** The `type` option: one kind, `any` (every kind), or a list. */
 export type EntryTypeOption = EntryType | 'any';
 
+export const SPECIAL_TYPES: readonly SpecialType[] = ['pipe', 'socket', 'block-device', 'char-device'];
+
+/** A FIFO, a socket or a device: listed by name, never opened. */
+export function isSpecialKind(kind: EntryType | undefined): kind is SpecialType {
+  return kind !== undefined && (SPECIAL_TYPES as readonly string[]).includes(kind);
+}
+
 export const ENTRY_TYPES: readonly EntryType[] = ['file', 'directory', 'symlink', 'pipe', 'socket', 'block-device', 'char-device'];
 
 export const ENTRY_TYPE_OPTIONS: readonly EntryTypeOption[] = [...ENTRY_TYPES, 'any'];

@@ -5,7 +5,7 @@
  * not contradict itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { globTool, type GlobMetadata } from '../../src/agent/index.js';
+import { globTool, grepTool, type GlobMetadata } from '../../src/agent/index.js';
 import { onWindows, posixOnly } from '../helpers/posix-only.js';
 import { makeSpecialTree, type SpecialTree } from '../helpers/special-files.js';
 
@@ -31,5 +31,19 @@ describe.skipIf(onWindows)(posixOnly('globTool over a FIFO and a socket', 'mkfif
     const [headline, , overview] = result.content.split('\n');
     expect(headline).toMatch(/^No files matching "app\.sock" under .* \(search complete\)\.$/);
     expect(overview).toMatch(/holds 5 entries: a\.txt, app\.fifo \(pipe\), app\.sock \(socket\), link\.txt, sub\/$/);
+  });
+});
+
+describe.skipIf(onWindows)(posixOnly('a special file as the path', 'mkfifo and unix sockets'), () => {
+  it('grep and glob with path app.fifo: refused as a special file (never opened), and the advice given finds it', async () => {
+    for (const run of [() => grepTool({ query: 'x', path: 'app.fifo' }, { root: tree.root }), () => globTool({ pattern: '*', path: 'sub/deep.fifo' }, { root: tree.root })]) {
+      const result = await run();
+      expect(result).toMatchObject({ isError: true, metadata: { error: { code: 'path-special-file' } } });
+    }
+    const refused = await grepTool({ query: 'x', path: 'sub/deep.fifo' }, { root: tree.root });
+    expect(refused.content).toBe('Path "sub/deep.fifo" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "deep.fifo" and path "sub" and type "any".');
+    // The advice, followed, finds it.
+    const found = await globTool({ pattern: 'deep.fifo', path: 'sub', type: 'any' }, { root: tree.root });
+    expect((found.metadata as GlobMetadata).paths).toEqual(['sub/deep.fifo']);
   });
 });
