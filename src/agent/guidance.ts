@@ -11,14 +11,11 @@
  *   under each (`src/a.ts`) when that exists.
  */
 import type { DirentLike, FsLike } from '../fs.js';
-import type { EntryType } from '../plan/select.js';
 import { errorCodeOf } from '../result.js';
 import { kindOf } from '../walk/rules.js';
 import type { SeenNames } from './seen.js';
 import { closestFolderNames, closestNames, literalOf } from './similar.js';
-import type { MissingFolder, Overview, SimilarNames } from './text-guidance.js';
-
-const SPECIAL_MARKS: Partial<Record<EntryType, string>> = { pipe: ' (pipe)', socket: ' (socket)', 'block-device': ' (block device)', 'char-device': ' (character device)' };
+import { specialMark, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';
 
 /**
  * Sorted names, directories marked with a trailing `/` (as `ls -p`), special files with their
@@ -26,7 +23,7 @@ const SPECIAL_MARKS: Partial<Record<EntryType, string>> = { pipe: ' (pipe)', soc
  * file the answer denied; `app.sock (socket)` says why it was not listed.
  */
 function namesOf(entries: readonly DirentLike[]): string[] {
-  return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name + (SPECIAL_MARKS[kindOf(e) ?? 'file'] ?? ''))).sort();
+  return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name + specialMark(kindOf(e)))).sort();
 }
 
 /** The overview of `root`: the walk's listing when it has one, else one `readdir`. */
@@ -48,9 +45,12 @@ export function buildSimilarNames(pattern: string, seen: SeenNames, toWorkspace:
   const literal = literalOf(pattern);
   // Nothing seen (the walk stopped before its first read): "nothing resembles" would say nothing.
   if (literal === undefined || seen.paths.length === 0) return undefined;
+  const closest = closestNames(literal, seen.paths);
+  const special = closest.filter((rel) => seen.special.has(rel));
   return {
     literal: literal.text,
-    paths: closestNames(literal, seen.paths).map(toWorkspace),
+    paths: closest.map(toWorkspace),
+    ...(special.length === 0 ? {} : { special: Object.fromEntries(special.map((rel) => [toWorkspace(rel), seen.special.get(rel)!])) }),
     seen: seen.paths.length,
     poolCapped: seen.capped,
   };

@@ -32,6 +32,12 @@ describe.skipIf(onWindows)(posixOnly('globTool over a FIFO and a socket', 'mkfif
     expect(headline).toMatch(/^No files matching "app\.sock" under .* \(search complete\)\.$/);
     expect(overview).toMatch(/holds 5 entries: a\.txt, app\.fifo \(pipe\), app\.sock \(socket\), link\.txt, sub\/$/);
   });
+
+  it('type "file": a special file deeper down is suggested among the similar names with its kind, never as a file', async () => {
+    const result = await globTool({ pattern: '**/deep.fifo' }, { root: tree.root });
+    expect(result.content.split('\n').at(-1)).toBe('Similar file names seen in the search: sub/deep.fifo (pipe), app.fifo (pipe)');
+    expect((result.metadata as GlobMetadata).guidance?.similarNames).toMatchObject({ paths: ['sub/deep.fifo', 'app.fifo'], special: { 'sub/deep.fifo': 'pipe', 'app.fifo': 'pipe' } });
+  });
 });
 
 describe.skipIf(onWindows)(posixOnly('a special file as the path', 'mkfifo and unix sockets'), () => {
