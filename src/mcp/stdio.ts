@@ -12,7 +12,8 @@
  *   `-32600` is what the Java SDK answers, JSON-RPC's code for a request that is not valid). The
  *   session opens when `initialize` arrives, not when it is answered: a client may write its next
  *   requests behind it without waiting (pipelining), and they are answered in order. An
- *   `initialize` answered with an error closes it again. Notifications pass: nothing answers them.
+ *   `initialize` answered with an error closes it again. A notification before `initialize` is
+ *   dropped (nothing answers a notification, and none means anything before the session).
  */
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
@@ -94,11 +95,10 @@ export class LineTransport implements Transport {
       return;
     }
     const message = parsed.data;
-    if (!this.initialized && 'method' in message && 'id' in message) {
-      if (!BEFORE_INITIALIZE.has(message.method)) {
-        void this.reply(message.id, INVALID_REQUEST, `Server not initialized: send "initialize" before "${message.method}"`);
-        return;
-      }
+    if (!this.initialized && 'method' in message && !BEFORE_INITIALIZE.has(message.method)) {
+      // A notification gets no answer: it is dropped (`notifications/initialized` before `initialize` would start the session's roots).
+      if ('id' in message) void this.reply(message.id, INVALID_REQUEST, `Server not initialized: send "initialize" before "${message.method}"`);
+      return;
     }
     if ('method' in message && 'id' in message && message.method === 'initialize') {
       this.initialized = true;

@@ -104,13 +104,16 @@ describe('the server at the JSON-RPC edge', () => {
 });
 
 describe('LineTransport', () => {
-  it('a character split across two chunks arrives whole; an initialize answered with an error closes the session again', async () => {
+  it('a notification before initialize is dropped; a character split across two chunks arrives whole; an initialize answered with an error closes the session again', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
     const transport = new LineTransport(input, output);
     const got: unknown[] = [];
     transport.onmessage = (message) => void got.push(message);
     await transport.start();
+    // A notification before initialize is dropped.
+    input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    expect(got).toEqual([]);
     const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { name: 'é' } }) + '\n');
     const cut = bytes.indexOf(Buffer.from('é')) + 1;
     input.write(bytes.subarray(0, cut));
