@@ -13,7 +13,7 @@ import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
-import { MatchTaker, WalkRules, kindOf, type MatchPolicy, type MatchSink } from './rules.js';
+import { MatchTaker, WalkRules, kindOf, specialKindOf, type MatchPolicy, type MatchSink } from './rules.js';
 
 export type { MatchPolicy, MatchSink } from './rules.js';
 
@@ -200,33 +200,32 @@ export class Walk {
       // candidate is lstat'ed before it is returned (`acceptStat` then judges it again).
       const mustStat = maybeUndecodable || this.matches.needsStat;
       let taken = true;
-      const kind = kindOf(entry);
-      if (kind === 'directory') {
+      // A regular file or a special one (FIFO, socket, device): matched by name alike, never opened.
+      const fileKind = entry.isFile() ? 'file' : specialKindOf(entry);
+      if (fileKind !== undefined) {
+        const verdict = rules.file(base, name, task.ignore);
+        if (verdict === 'excluded') this.excludedCount++;
+        else if (verdict === 'ignored') this.ignoredCount++;
+        else if (verdict === 'match' && this.matches.select[fileKind]) {
+          if (mustStat) (unknown ??= []).push(name);
+          else taken = this.matches.add(base, name);
+        } else if (verdict === 'undecoded' && this.matches.select[fileKind]) {
+          // lstat tells: a real name (`acceptStat` judges it again: no match) or a gap (EILSEQ).
+          (unknown ??= []).push(name);
+        }
+      } else if (entry.isDirectory()) {
         if (this.addDir(base + name, name, task.depth + 1, task.ignore) && rules.isDirectoryMatch(base + name, name)) {
           if (mustStat) {
             (this.statDirs ??= new Set()).add(name);
             (unknown ??= []).push(name);
           } else taken = this.matches.add(base, name);
         }
-      } else if (kind === 'symlink') {
+      } else if (entry.isSymbolicLink()) {
         if (this.judgeLink(base, name, task.ignore)) {
           if (mustStat) (unknown ??= []).push(name);
           else taken = this.matches.add(base, name);
         }
-      } else if (kind !== undefined) {
-        // A regular file or a special one (FIFO, socket, device): matched by name, never opened.
-        const verdict = rules.file(base, name, task.ignore);
-        if (verdict === 'excluded') this.excludedCount++;
-        else if (verdict === 'ignored') this.ignoredCount++;
-        else if (verdict === 'match' && this.matches.select[kind]) {
-          if (mustStat) (unknown ??= []).push(name);
-          else taken = this.matches.add(base, name);
-        } else if (verdict === 'undecoded' && this.matches.select[kind]) {
-          // lstat tells: a real name (`acceptStat` judges it again: no match) or a gap (EILSEQ).
-          (unknown ??= []).push(name);
-        }
-      } else {
-        // The filesystem did not say what it is (DT_UNKNOWN): lstat tells.
+      } else if (!isSpecialFile(entry)) {
         (unknown ??= []).push(name);
       }
       if (!taken) break;
@@ -249,19 +248,24 @@ export class Walk {
     }
     // A directory candidate was queued with its listing: only its match waited for this answer.
     if (this.statDirs?.has(name)) return this.matches.take(task.rel, name, 'directory', stats);
-    const kind = kindOf(stats);
+    const isDirectory = stats.isDirectory();
     // Beyond the depth limit nothing is returned: an entry only proves the gap.
     if (task.peek) {
+      const kind = kindOf(stats);
       if (kind !== undefined && this.rules.isBeyondLimit(rel, name, kind, task.ignore)) this.reasons.note('depth-limit');
-    } else if (kind === 'directory') {
+    } else if (isDirectory) {
       if (this.addDir(rel, name, task.depth + 1, task.ignore) && this.rules.isDirectoryMatch(rel, name)) this.matches.take(task.rel, name, 'directory', stats);
-    } else if (kind === 'symlink') {
+    } else if (stats.isSymbolicLink()) {
       if (this.judgeLink(task.rel, name, task.ignore)) this.matches.take(task.rel, name, 'symlink', stats);
     } else {
       const verdict = this.rules.file(task.rel, name, task.ignore);
       if (verdict === 'excluded') this.excludedCount++;
       else if (verdict === 'ignored') this.ignoredCount++;
-      else if (verdict === 'match' && kind !== undefined && this.matches.select[kind]) this.matches.take(task.rel, name, kind, stats);
+      else if (verdict === 'match') {
+        // A regular file or a special one, when its kind was asked for.
+        const fileKind = stats.isFile() ? 'file' : specialKindOf(stats);
+        if (fileKind !== undefined && this.matches.select[fileKind]) this.matches.take(task.rel, name, fileKind, stats);
+      }
     }
   }
 
@@ -345,7 +349,7 @@ export class Walk {
           this.reasons.note('depth-limit');
           return undefined;
         }
-      } else {
+      } else if (!isSpecialFile(entry)) {
         (unknown ??= []).push(name);
       }
     }
@@ -378,4 +382,9 @@ const IGNORE_ENTRY_NAMES: ReadonlySet<string> = new Set([...IGNORE_FILE_NAMES, G
 function addressableCode(code: string, rel: string): string {
   // ENOTDIR too: the string may open a twin of another type (a file where a directory was listed).
   return (code === 'ENOENT' || code === 'ENOTDIR') && rel.includes(REPLACEMENT_CHAR) ? 'EILSEQ' : code;
+}
+
+/** FIFOs, sockets and devices: judged as files are by `acceptEntries`, never a type the fs left unknown. */
+function isSpecialFile(entry: DirentLike): boolean {
+  return entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice();
 }
