@@ -13,7 +13,7 @@
 import { REPLACEMENT_CHAR, type StatsLike } from '../fs.js';
 import type { Excluder, PathMatcher } from '../patterns.js';
 import type { Scope } from '../plan/search-plan.js';
-import type { EntryMeta, EntrySelection, EntryType, SpecialType } from '../plan/select.js';
+import type { EntryMeta, EntrySelection, EntryType } from '../plan/select.js';
 import { MAX_LINK_MATCHES, type ReasonLog } from '../result.js';
 import { isIgnored, type IgnoreLevel } from './ignore.js';
 
@@ -68,8 +68,8 @@ export function kindOf(entry: StatsLike): EntryType | undefined {
   return specialKindOf(entry);
 }
 
-/** The special kind of a FIFO, a socket or a device; undefined for anything else. */
-export function specialKindOf(entry: StatsLike): SpecialType | undefined {
+/** The special kind (`pipe`, `socket`, `block-device`, `char-device`) of a FIFO, a socket or a device; undefined for anything else. */
+export function specialKindOf(entry: StatsLike): EntryType | undefined {
   if (entry.isFIFO?.()) return 'pipe';
   if (entry.isSocket?.()) return 'socket';
   if (entry.isBlockDevice?.()) return 'block-device';
