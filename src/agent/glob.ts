@@ -74,8 +74,9 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
           ...(caseSensitive === undefined ? {} : { caseSensitive }),
           type,
           // Newest first over the whole tree: the count cap keeps the newest, not the first found.
-          // ripgrep has no times: auto answers with the walker and says so.
-          ...(sort === 'mtime' ? { sort: 'mtime' as const, ...(settings.backend === 'ripgrep' ? { backend: 'auto' as const } : {}) } : {}),
+          ...(sort === 'mtime' ? { sort: 'mtime' as const } : {}),
+          // ripgrep has no times and lists regular files only: auto answers with the walker and says so.
+          ...((sort === 'mtime' || type !== 'file') && settings.backend === 'ripgrep' ? { backend: 'auto' as const } : {}),
           maxResults: settings.countCap,
           // The names seen feed the guidance; the host may watch the walk too (progress).
           onDirectory: hostWatch === undefined ? seen.onDirectory : (dir, entries) => (seen.onDirectory(dir, entries), hostWatch(dir, entries)),

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { globTool, grepTool, type GlobMetadata } from '../../src/agent/index.js';
 import { onWindows, posixOnly } from '../helpers/posix-only.js';
+import { hasRg, realRg } from '../helpers/real-rg.js';
 import { makeSpecialTree, type SpecialTree } from '../helpers/special-files.js';
 
 let tree: SpecialTree;
@@ -24,6 +25,14 @@ describe.skipIf(onWindows)(posixOnly('globTool over a FIFO and a socket', 'mkfif
     expect(sock.summary).toBe('1 entry matching "app.sock"');
     const all = await globTool({ pattern: '**/*.fifo', type: 'any' }, { root: tree.root });
     expect((all.metadata as GlobMetadata).paths).toEqual(['app.fifo', 'sub/deep.fifo']);
+  });
+
+  it.skipIf(!hasRg)('a host on the ripgrep backend: type "any" and "directory" are answered by auto with the walker (rg lists regular files only), never thrown', async () => {
+    const ctx = { root: tree.root, backend: 'ripgrep' as const, rgPath: realRg.path };
+    const any = await globTool({ pattern: 'app.*', type: 'any' }, ctx);
+    expect((any.metadata as GlobMetadata).paths).toEqual(['app.fifo', 'app.sock']);
+    const dirs = await globTool({ pattern: 'sub', type: 'directory' }, ctx);
+    expect((dirs.metadata as GlobMetadata).paths).toEqual(['sub']);
   });
 
   it('type "file" (the default): none listed, and the overview says what app.sock is', async () => {
