@@ -25,11 +25,15 @@ export interface DirentLike {
   isCharacterDevice(): boolean;
 }
 
-/** The type-bearing part of an `lstat` answer. */
+/** The type-bearing part of an `lstat` answer (the special kinds: where the fs tells them, as node's and memfs's do). */
 export interface StatsLike {
   isFile(): boolean;
   isDirectory(): boolean;
   isSymbolicLink(): boolean;
+  isFIFO?(): boolean;
+  isSocket?(): boolean;
+  isBlockDevice?(): boolean;
+  isCharacterDevice?(): boolean;
 }
 
 type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;

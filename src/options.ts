@@ -44,8 +44,9 @@ export interface FindOptions {
   ignoreFiles?: string[];
   /**
    * The kinds of entry to return: `file` (regular files), `directory`, `symlink` (listed, never
-   * followed), `any` (all three), or a list. Directories match by their root-relative path, as
-   * files do, and are still entered. FIFOs, sockets and devices are never returned. @default 'file'
+   * followed), the special files `pipe` (FIFO), `socket`, `block-device`, `char-device` (fd's
+   * names; listed, never opened), `any` (every kind), or a list. Directories match by their
+   * root-relative path, as files do, and are still entered. @default 'file'
    */
   type?: EntryTypeOption | EntryTypeOption[];
   /**

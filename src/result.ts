@@ -222,7 +222,8 @@ export interface FindResult extends FindSummary {
 export interface MatchEntry {
   /** As in `matches`. */
   path: string;
-  type: 'file' | 'directory' | 'symlink';
+  /** The entry's kind, as `type` names it (the special files: `pipe`, `socket`, `block-device`, `char-device`). */
+  type: 'file' | 'directory' | 'symlink' | 'pipe' | 'socket' | 'block-device' | 'char-device';
   /** Bytes, as lstat gives them (a link: its target text's length). */
   size: number;
   /** Modification time, milliseconds since the epoch (fractional where the filesystem has it). */

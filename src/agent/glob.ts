@@ -10,12 +10,12 @@ import { findFiles } from '../find.js';
 import type { FindResult } from '../result.js';
 import { statSizes, type ErrorMetadata } from './answer.js';
 import { searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
-import { buildOverview, buildSimilarNames } from './guidance.js';
+import { buildMissingFolder, buildOverview, buildSimilarNames } from './guidance.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GLOB_INPUT_SCHEMA } from './schema.js';
 import { collectSeenNames } from './seen.js';
 import { globScope, noFilesHeadline, type EntryUnit } from './text.js';
-import { overviewLine, similarNamesLine, type Overview, type SimilarNames } from './text-guidance.js';
+import { missingFolderLines, overviewLine, similarNamesLine, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolDefinition } from './tool.js';
 
 export interface GlobInput {
@@ -31,7 +31,7 @@ export interface GlobInput {
   case_sensitive?: boolean;
   /** Leave out what ignore files ignore. @default true */
   respect_git_ignore?: boolean;
-  /** What is listed: regular files, directories (by their path), or both with symlinks (listed, never followed). @default 'file' */
+  /** What is listed: regular files, directories (by their path), or every entry: symlinks (listed, never followed) and special files (listed, never opened) too. @default 'file' */
   type?: GlobType;
 }
 
@@ -41,6 +41,8 @@ const UNIT_OF: Record<GlobType, EntryUnit> = { file: 'file', directory: 'directo
 export interface GlobGuidance {
   overview: Overview;
   similarNames?: SimilarNames;
+  /** The pattern's first literal folder that does not exist, with what the deepest existing one holds. */
+  missingFolder?: MissingFolder;
 }
 
 export interface GlobMetadata extends ResultMetadata<'glob', FindResult, GlobGuidance> {
@@ -72,8 +74,9 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
           ...(caseSensitive === undefined ? {} : { caseSensitive }),
           type,
           // Newest first over the whole tree: the count cap keeps the newest, not the first found.
-          // ripgrep has no times: auto answers with the walker and says so.
-          ...(sort === 'mtime' ? { sort: 'mtime' as const, ...(settings.backend === 'ripgrep' ? { backend: 'auto' as const } : {}) } : {}),
+          ...(sort === 'mtime' ? { sort: 'mtime' as const } : {}),
+          // ripgrep has no times and lists regular files only: auto answers with the walker and says so.
+          ...((sort === 'mtime' || type !== 'file') && settings.backend === 'ripgrep' ? { backend: 'auto' as const } : {}),
           maxResults: settings.countCap,
           // The names seen feed the guidance; the host may watch the walk too (progress).
           onDirectory: hostWatch === undefined ? seen.onDirectory : (dir, entries) => (seen.onDirectory(dir, entries), hostWatch(dir, entries)),
@@ -85,6 +88,13 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
       },
       async guide(result) {
         const overview = await buildOverview(settings.fs, scope.root, scope.root, seen.rootEntries);
+        // A folder of the pattern that does not exist pruned the walk: it saw nothing to compare, so
+        // the deepest folder that does exist is shown in place of "similar names seen: none".
+        const sensitive = caseSensitive ?? settings.platform !== 'win32';
+        const missing = await buildMissingFolder(settings.fs, scope.root, scope.root, pattern, sensitive, settings.sep);
+        // The paths that exist are shown as the answer's paths are: workspace-relative.
+        const missingFolder = missing && { ...missing, existingPaths: missing.existingPaths.map(toWorkspace) };
+        if (missingFolder !== undefined) return { facts: { overview, missingFolder }, lines: [overviewLine(overview), ...missingFolderLines(missingFolder)] };
         // Only the walker lists directories: after ripgrep's answer the pool is empty, not "nothing resembles".
         const similarNames = result.backend === 'walker' ? buildSimilarNames(pattern, seen, toWorkspace) : undefined;
         if (similarNames === undefined) return { facts: { overview }, lines: [overviewLine(overview)] };

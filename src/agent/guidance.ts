@@ -4,17 +4,26 @@
  *
  * - the overview: how many entries the search root holds and the first few names, from one
  *   `readdir` (or from the walk's own listing of the root, when it has one);
- * - similar names: the file names the search saw that are closest to the pattern (similar.ts).
+ * - similar names: the file names the search saw that are closest to the pattern (similar.ts);
+ * - a missing folder: where the pattern's literal folders (`sorc/` in `sorc/a.ts`) do not exist,
+ *   the walk was pruned there and saw nothing to compare; the deepest folder that does exist is
+ *   listed instead, with its names closest to the missing one, and the pattern's literal rest
+ *   under each (`src/a.ts`) when that exists.
  */
 import type { DirentLike, FsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
+import { kindOf } from '../walk/rules.js';
 import type { SeenNames } from './seen.js';
-import { closestNames, literalOf } from './similar.js';
-import type { Overview, SimilarNames } from './text-guidance.js';
+import { closestFolderNames, closestNames, literalOf } from './similar.js';
+import { specialMark, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';
 
-/** Sorted names, directories marked with a trailing `/` (as `ls -p`). */
+/**
+ * Sorted names, directories marked with a trailing `/` (as `ls -p`), special files with their
+ * kind: after "No files matching app.sock", a bare `app.sock` in the overview would read as a
+ * file the answer denied; `app.sock (socket)` says why it was not listed.
+ */
 function namesOf(entries: readonly DirentLike[]): string[] {
-  return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+  return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name + specialMark(kindOf(e)))).sort();
 }
 
 /** The overview of `root`: the walk's listing when it has one, else one `readdir`. */
@@ -36,10 +45,81 @@ export function buildSimilarNames(pattern: string, seen: SeenNames, toWorkspace:
   const literal = literalOf(pattern);
   // Nothing seen (the walk stopped before its first read): "nothing resembles" would say nothing.
   if (literal === undefined || seen.paths.length === 0) return undefined;
+  const closest = closestNames(literal, seen.paths);
+  const special = closest.filter((rel) => seen.special.has(rel));
   return {
     literal: literal.text,
-    paths: closestNames(literal, seen.paths).map(toWorkspace),
+    paths: closest.map(toWorkspace),
+    ...(special.length === 0 ? {} : { special: Object.fromEntries(special.map((rel) => [toWorkspace(rel), seen.special.get(rel)!])) }),
     seen: seen.paths.length,
     poolCapped: seen.capped,
   };
+}
+
+/** A segment with glob syntax (a wildcard, a class, braces, an escape, an extglob): not a folder name to look up. */
+const GLOB_SYNTAX = /[*?[\]{}\\]|[!+@]\(/;
+
+/**
+ * The pattern's first literal folder that does not exist under `root`, with the deepest folder
+ * that does (its names, and the ones closest to the missing name); undefined when every literal
+ * folder exists, or when one exists as something else (a link: the walk does not follow it, and
+ * that is said elsewhere). Failure path only: one `readdir` per literal folder, and one `lstat`
+ * per suggestion.
+ */
+export async function buildMissingFolder(fs: FsLike, root: string, display: string, pattern: string, caseSensitive: boolean, sep: string): Promise<MissingFolder | undefined> {
+  const segments = pattern.split('/').filter((s) => s !== '' && s !== '.');
+  // The last segment names the file; only the folders before it are looked up.
+  const firstGlob = segments.findIndex((s) => GLOB_SYNTAX.test(s) || s === '..');
+  const folders = segments.slice(0, firstGlob < 0 ? segments.length - 1 : Math.min(firstGlob, segments.length - 1));
+  const same = caseSensitive ? (a: string, b: string) => a === b : (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  let dir = root;
+  for (let i = 0; i < folders.length; i++) {
+    const entries = await listed(fs, dir);
+    if (entries === undefined) return undefined;
+    const name = folders[i]!;
+    const found = entries.find((e) => same(e.name, name));
+    if (found !== undefined) {
+      if (!found.isDirectory()) return undefined;
+      dir = dir + sep + found.name;
+      continue;
+    }
+    const existing = folders.slice(0, i).join('/');
+    const near = closestFolderNames(name, entries.filter((e) => e.isDirectory()).map((e) => e.name));
+    const rest = segments.slice(i + 1);
+    const literalRest = rest.every((s) => !GLOB_SYNTAX.test(s) && s !== '..');
+    const suggestions: string[] = [];
+    for (const folder of near) {
+      const candidate = [existing, folder, ...rest].filter(Boolean).join('/');
+      if (literalRest && (await exists(fs, root + sep + candidate.split('/').join(sep)))) suggestions.push(candidate);
+    }
+    return {
+      missing: [existing, name].filter(Boolean).join('/') + '/',
+      existing: existing === '' ? display : display + sep + existing.split('/').join(sep),
+      atRoot: existing === '',
+      names: namesOf(entries),
+      similar: near.map((n) => `${n}/`),
+      existingPaths: suggestions,
+    };
+  }
+  return undefined;
+}
+
+function listed(fs: FsLike, dir: string): Promise<readonly DirentLike[] | undefined> {
+  return new Promise((resolve) => {
+    try {
+      fs.readdir(dir, { withFileTypes: true }, (error, entries) => resolve(error ? undefined : entries));
+    } catch {
+      resolve(undefined);
+    }
+  });
+}
+
+function exists(fs: FsLike, path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      fs.lstat(path, (error) => resolve(!error));
+    } catch {
+      resolve(false);
+    }
+  });
 }

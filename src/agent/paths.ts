@@ -16,7 +16,9 @@ import * as path from 'node:path';
 import type { FsLike, StatsLike } from '../fs.js';
 import { nativePath } from '../paths.js';
 import { exactGlob } from '../patterns.js';
+import { isSpecialKind } from '../plan/select.js';
 import { errorCodeOf } from '../result.js';
+import { kindOf } from '../walk/rules.js';
 import type { Settings, Workspace } from './context.js';
 
 /** A search root inside the workspace. */
@@ -39,7 +41,9 @@ export type RefusalKind =
   | 'drive'
   | 'link'
   | 'not-found'
-  | 'not-directory';
+  | 'not-directory'
+  /** A FIFO, a socket or a device: never opened (a FIFO's open blocks), listed only by a glob with type "any". */
+  | 'special-file';
 
 /** Why a `path` cannot be searched; `text.ts` words it. */
 export interface Refusal {
@@ -98,6 +102,7 @@ export async function resolveScope(settings: Settings, input: string | undefined
     const last = i === segments.length - 1;
     // grep may search one file: its directory is the root, its name (escaped) the only pattern.
     if (last && acceptFile && stats.isFile() && exactGlob(segments[i]!, platform, true) !== undefined) return scopeOf(segments.slice(0, i).join('/'), segments[i]!);
+    if (last && isSpecialKind(kindOf(stats))) return refuse('special-file', rel);
     if (!stats.isDirectory()) return refuse(last ? 'not-directory' : 'not-found', last ? rel : segments.slice(0, i).join('/'));
   }
   return scopeOf(segments.join('/'));

@@ -80,7 +80,7 @@ export const GLOB_INPUT_SCHEMA: JsonSchema = {
     type: {
       type: 'string',
       enum: ['file', 'directory', 'any'],
-      description: '"file" (default): regular files. "directory": directories, matched by their path like files ("agent" finds src/agent). "any": files, directories and symlinks (links are listed, never followed).',
+      description: '"file" (default): regular files. "directory": directories, matched by their path like files ("agent" finds src/agent). "any": every entry: files, directories, symlinks (listed, never followed) and special files (FIFOs, sockets, devices: listed, never opened).',
     },
     limit,
     sort: globSort,

@@ -6,13 +6,17 @@
  * backend was asked (`auto` falls back to the walker).
  */
 import type { DirentLike } from '../fs.js';
+import { isSpecialKind, type SpecialType } from '../plan/select.js';
+import { kindOf } from '../walk/rules.js';
 
 /** Memory bound: beyond this many names the pool stops growing, and the guidance says so. */
 export const SEEN_NAMES_CAP = 50_000;
 
 export interface SeenNames {
-  /** Root-relative paths with `/` of the files seen, in the order listed. */
+  /** Root-relative paths with `/` of the files seen (regular and special), in the order listed. */
   readonly paths: string[];
+  /** The special files among `paths` (a FIFO, a socket, a device), with their kind: named so, never as files. */
+  readonly special: Map<string, SpecialType>;
   /** True once the cap stopped the pool from growing. */
   readonly capped: boolean;
   /** The search root's own listing, when the walk read it. */
@@ -22,17 +26,20 @@ export interface SeenNames {
 }
 
 export function collectSeenNames(cap = SEEN_NAMES_CAP): SeenNames {
-  const seen = { paths: [] as string[], capped: false, rootEntries: undefined as readonly DirentLike[] | undefined, onDirectory };
+  const seen = { paths: [] as string[], special: new Map<string, SpecialType>(), capped: false, rootEntries: undefined as readonly DirentLike[] | undefined, onDirectory };
   // `dir` is root-relative: '' for the root, else ending in '/'.
   function onDirectory(dir: string, entries: readonly DirentLike[]): void {
     if (dir === '') seen.rootEntries ??= entries;
     for (const entry of entries) {
-      if (!entry.isFile()) continue;
+      const kind = kindOf(entry);
+      // A special file is a name the model may be after (`app.sock`): suggested with its kind.
+      if (kind !== 'file' && !isSpecialKind(kind)) continue;
       if (seen.paths.length >= cap) {
         seen.capped = true;
         return;
       }
       seen.paths.push(dir + entry.name);
+      if (kind !== 'file') seen.special.set(dir + entry.name, kind);
     }
   }
   return seen;

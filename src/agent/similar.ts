@@ -93,3 +93,41 @@ export function closestNames(literal: Literal, paths: readonly string[], k = SIM
   scored.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return scored.slice(0, k).map((s) => s.path);
 }
+
+/**
+ * The edit distance of two strings, case-folded, where swapping two neighbours is one edit
+ * (optimal string alignment). Short names are where bigrams fail: `sorc` shares one bigram with
+ * `src` and `lbi` none with `lib`, yet each is one edit away.
+ */
+export function editDistance(a: string, b: string): number {
+  const s = a.toLowerCase();
+  const t = b.toLowerCase();
+  // Rows i-2, i-1 and i of the table; Perf: names are short, three rows are enough.
+  let before: number[] = [];
+  let prev = Array.from({ length: t.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= s.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row.push(d);
+    }
+    before = prev;
+    prev = row;
+  }
+  return prev[t.length]!;
+}
+
+/**
+ * The `k` names closest to `name` for a mistyped folder: within one edit (two for names of five
+ * characters or more), or similar by bigrams; fewest edits first, then by name.
+ */
+export function closestFolderNames(name: string, names: readonly string[], k = SIMILAR_NAMES): string[] {
+  const limit = name.length >= 5 ? 2 : 1;
+  const scored = names
+    .map((candidate) => ({ candidate, edits: editDistance(name, candidate) }))
+    .filter(({ candidate, edits }) => edits <= limit || dice(name, candidate) >= SIMILARITY_THRESHOLD);
+  scored.sort((a, b) => a.edits - b.edits || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
+  return scored.slice(0, k).map((s) => s.candidate);
+}

@@ -2,6 +2,7 @@
  * The words of the guidance after an empty answer (guidance.ts gathers the facts): the overview
  * of the search root, the similar file names, and grep's "Tried:" list of the searches after it.
  */
+import type { EntryType, SpecialType } from '../plan/select.js';
 import { escapeText } from '../text-escape.js';
 import { totalText, type Total } from './text.js';
 import { isCoverageGap, reasonLabels } from './text-reasons.js';
@@ -30,11 +31,20 @@ export function overviewLine(overview: Overview, lead = 'The search root'): stri
     : `${lead} ${root} holds ${count(names.length, 'entry', 'entries')}: ${shown}`;
 }
 
+const SPECIAL_MARKS: Partial<Record<EntryType, string>> = { pipe: ' (pipe)', socket: ' (socket)', 'block-device': ' (block device)', 'char-device': ' (character device)' };
+
+/** ` (socket)` after a special file's name, nothing after any other: a special file is never shown as a file. */
+export function specialMark(kind: EntryType | undefined): string {
+  return (kind && SPECIAL_MARKS[kind]) ?? '';
+}
+
 export interface SimilarNames {
   /** The literal part of the pattern the names were compared with. */
   literal: string;
   /** Workspace-relative paths, best first. */
   paths: string[];
+  /** The special files among `paths`, with their kind (`type: "any"` lists them; the default does not). */
+  special?: Record<string, SpecialType>;
   /** How many file names the search saw (the pool). */
   seen: number;
   /** True when the pool stopped growing at its cap. */
@@ -45,7 +55,39 @@ export function similarNamesLine(similar: SimilarNames): string {
   const pool = similar.poolCapped ? ` (compared with the first ${similar.seen} file names seen)` : '';
   // Never a line starting with "No": it follows incomplete answers too.
   if (similar.paths.length === 0) return `Similar file names seen in the search: none resembles ${quote(similar.literal)}${pool}.`;
-  return `Similar file names seen in the search: ${similar.paths.map(escapeText).join(', ')}${pool}`;
+  const { special } = similar;
+  const shown = similar.paths.map((p) => escapeText(p) + specialMark(special !== undefined && Object.hasOwn(special, p) ? special[p] : undefined));
+  return `Similar file names seen in the search: ${shown.join(', ')}${pool}`;
+}
+
+/** The pattern's first literal folder that does not exist (guidance.ts `buildMissingFolder`). */
+export interface MissingFolder {
+  /** Root-relative, ending in `/`: `sorc/`, `src/lbi/`. */
+  missing: string;
+  /** Native path of the deepest folder of the pattern that exists (the search root, or below it). */
+  existing: string;
+  /** True when that folder is the search root (the overview already lists it). */
+  atRoot: boolean;
+  /** Its names, sorted, as the overview's. */
+  names: string[];
+  /** Its folder names closest to the missing one, best first, ending in `/`. */
+  similar: string[];
+  /** The pattern with a similar folder in place of the missing one, where that path exists (`src/a.ts`), workspace-relative. */
+  existingPaths: string[];
+}
+
+/**
+ * Why the walk saw nothing to compare: the folder does not exist. Words the model can act on:
+ * the folder, what the deepest existing one holds, and the names close to the missing one.
+ */
+export function missingFolderLines(missing: MissingFolder): string[] {
+  const lines = [`The folder ${quote(missing.missing)} does not exist, so the search could not look inside it.`];
+  if (!missing.atRoot) lines.push(overviewLine({ root: missing.existing, names: missing.names }, 'The deepest folder of the pattern that exists,'));
+  const where = escapeText(missing.existing);
+  if (missing.similar.length === 0) lines.push(`No folder in ${where} resembles ${quote(missing.missing.replace(/\/$/, '').split('/').pop()!)}.`);
+  else lines.push(`Similar folder names in ${where}: ${missing.similar.map(escapeText).join(', ')}`);
+  if (missing.existingPaths.length > 0) lines.push(`With a similar folder in its place, these exist: ${missing.existingPaths.map(escapeText).join(', ')}`);
+  return lines;
 }
 
 /** One attempt in a grep's "Tried:" list. */

@@ -343,6 +343,8 @@ export function refusalText(kind: RefusalKind, input: string, at: string, root: 
       return `Refused: path ${p} goes through the symbolic link ${quote(at)}, which may lead outside the workspace root ${workspaceRoot}; links are never followed. Search its target by a path inside the workspace, if it has one.`;
     case 'not-found':
       return `Path ${p} does not exist under the workspace root ${workspaceRoot}.`;
+    case 'special-file':
+      return `Path ${p} is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern ${quote(at.slice(lastSeparator(at) + 1))}${dirOf(at) === undefined ? '' : ` and path ${quote(dirOf(at)!)}`} and type "any".`;
     case 'not-directory':
       return `Path ${p} is a file, not a directory. To find it, search with pattern ${quote(at.slice(lastSeparator(at) + 1))}${dirOf(at) === undefined ? '' : ` and path ${quote(dirOf(at)!)}`}.`;
   }

@@ -1,7 +1,8 @@
 /**
  * The command's entry filters as fd spells them, turned into the library's absolute options:
  *
- * - `-t/--type f|d|l` (also `file`, `dir`/`directory`, `symlink`), repeatable: a list of kinds;
+ * - `-t/--type f|d|l|p|s|b|c` (also `file`, `dir`/`directory`, `symlink`, and fd's `pipe`,
+ *   `socket`, `block-device`, `char-device` for the special files), repeatable: a list of kinds;
  * - `--changed-within WHEN` / `--changed-before WHEN`: a duration back from the wall clock when
  *   the command started (`2h`, `3d`, `1week`, `10min`, `90s`, `2weeks 3d`: humantime's units, as
  *   fd's), or a date (`2026-01-31`, `2026-01-31 12:00:00`, `2026-01-31T12:00:00Z`; without a zone,
@@ -14,14 +15,18 @@
  */
 import type { EntryType } from '../plan/select.js';
 
-const TYPE_LETTERS: Record<string, EntryType> = { f: 'file', file: 'file', d: 'directory', dir: 'directory', directory: 'directory', l: 'symlink', symlink: 'symlink' };
+const TYPE_LETTERS: Record<string, EntryType> = {
+  f: 'file', file: 'file', d: 'directory', dir: 'directory', directory: 'directory', l: 'symlink', symlink: 'symlink',
+  p: 'pipe', pipe: 'pipe', s: 'socket', socket: 'socket', b: 'block-device', 'block-device': 'block-device', c: 'char-device', 'char-device': 'char-device',
+};
 
 /** `-t` values, repeatable, each one kind. */
 export function parseTypes(value: string | string[]): EntryType[] {
   const kinds = [value].flat().map((text) => {
-    const kind = TYPE_LETTERS[text.toLowerCase()];
-    if (kind === undefined) throw new Error(`--type must be f (file), d (directory) or l (symlink), got ${JSON.stringify(text)}`);
-    return kind;
+    const key = text.toLowerCase();
+    // Own keys only: `-t constructor` is no kind.
+    if (!Object.hasOwn(TYPE_LETTERS, key)) throw new Error(`--type must be f (file), d (directory), l (symlink), p (pipe), s (socket), b (block-device) or c (char-device), got ${JSON.stringify(text)}`);
+    return TYPE_LETTERS[key]!;
   });
   return [...new Set(kinds)];
 }

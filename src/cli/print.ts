@@ -7,6 +7,7 @@
 import { readlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import type { FindOptions } from '../options.js';
+import { ENTRY_TYPES, type EntryType } from '../plan/select.js';
 import type { FindSummary } from '../result.js';
 import { escapeText } from '../text-escape.js';
 import type { OutputMode } from './args.js';
@@ -123,11 +124,20 @@ function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
   };
 }
 
-/** What the summary calls a match: `file` by default, the kind asked for, or `entry` for several. */
+const KIND_NOUNS: Record<EntryType, string> = {
+  file: 'file', directory: 'directory', symlink: 'symlink', pipe: 'pipe', socket: 'socket', 'block-device': 'block device', 'char-device': 'character device',
+};
+
+/**
+ * What the summary calls a match: `file` by default, the kinds asked for (`file, directory or
+ * symlink`), `entry` for every kind. Never `entry` for some kinds only: "no matching entry exists"
+ * would deny a FIFO that `-t f -t d -t l` did not ask for.
+ */
 function nounOf(type: FindOptions['type']): string {
-  const kinds = type === undefined ? ['file'] : [type].flat();
-  if (kinds.length !== 1 || kinds[0] === 'any') return 'entry';
-  return kinds[0]!;
+  const kinds = type === undefined ? ['file' as const] : [type].flat();
+  if (kinds.includes('any') || kinds.length === ENTRY_TYPES.length) return 'entry';
+  const nouns = (kinds as EntryType[]).map((kind) => KIND_NOUNS[kind]);
+  return nouns.length === 1 ? nouns[0]! : `${nouns.slice(0, -1).join(', ')} or ${nouns.at(-1)!}`;
 }
 
 /**

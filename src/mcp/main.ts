@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import yargs from 'yargs';
 import { BACKEND_OPTIONS, type BackendOption } from '../options.js';
 import { MAX_LIMIT } from '../agent/index.js';
 import { isDirectory } from '../cli/args.js';
 import { countOf, last } from '../cli/flags.js';
 import { createServer, type McpSettings } from './server.js';
+import { LineTransport } from './stdio.js';
 
 interface McpArgs {
   root?: string[];
@@ -31,7 +31,7 @@ export async function main(argv: readonly string[]): Promise<void> {
   // A bug that escapes a call must not kill the session: it is logged and the server goes on.
   process.on('uncaughtException', (error) => log(`find-file mcp: unexpected error: ${error.stack ?? error.message}`));
   process.on('unhandledRejection', (error) => log(`find-file mcp: unexpected rejection: ${String(error)}`));
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LineTransport());
   log(`find-file mcp ${settings.version}: serving glob and grep over stdio for ${settings.roots.length > 0 ? settings.roots.join(', ') : "the client's roots (or the current directory)"}`);
 }
 

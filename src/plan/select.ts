@@ -11,13 +11,28 @@
 import { FindFileError } from '../errors.js';
 import { describe, readBoolean, readChoice, readLimit } from './read.js';
 
-/** The kinds of entry a search can return. FIFOs, sockets and devices are never returned. */
-export type EntryType = 'file' | 'directory' | 'symlink';
+/**
+ * The kinds of entry a search can return, named as fd names them (`-t p`, `-t s`, `-t b`, `-t c`):
+ * the special files (FIFOs, sockets, devices) are listed as fd and find list them, never opened.
+ */
+export type EntryType = 'file' | 'directory' | 'symlink' | SpecialType;
 
-/** The `type` option: one kind, `any` (all three), or a list. */
+/** The special files: listed by name, never opened (a FIFO's open blocks until a writer comes). */
+export type SpecialType = 'pipe' | 'socket' | 'block-device' | 'char-device';
+
+/** The `type` option: one kind, `any` (every kind), or a list. */
 export type EntryTypeOption = EntryType | 'any';
 
-export const ENTRY_TYPE_OPTIONS: readonly EntryTypeOption[] = ['file', 'directory', 'symlink', 'any'];
+export const SPECIAL_TYPES: readonly SpecialType[] = ['pipe', 'socket', 'block-device', 'char-device'];
+
+/** A FIFO, a socket or a device: listed by name, never opened. */
+export function isSpecialKind(kind: EntryType | undefined): kind is SpecialType {
+  return kind !== undefined && (SPECIAL_TYPES as readonly string[]).includes(kind);
+}
+
+export const ENTRY_TYPES: readonly EntryType[] = ['file', 'directory', 'symlink', 'pipe', 'socket', 'block-device', 'char-device'];
+
+export const ENTRY_TYPE_OPTIONS: readonly EntryTypeOption[] = [...ENTRY_TYPES, 'any'];
 
 export type SortOption = 'path' | 'mtime';
 
@@ -34,11 +49,8 @@ export interface EntryMeta {
   mtimeNs?: bigint;
 }
 
-/** Which entries can be matches, compiled for the options. */
-export interface EntrySelection {
-  file: boolean;
-  directory: boolean;
-  symlink: boolean;
+/** Which entries can be matches, compiled for the options: one flag per kind. */
+export interface EntrySelection extends Record<EntryType, boolean> {
   /** The metadata filters as one test; undefined when none was asked (nothing is lstat'ed for them). */
   filter: ((meta: EntryMeta) => boolean) | undefined;
   /**
@@ -49,8 +61,10 @@ export interface EntrySelection {
   exactTimes: boolean;
 }
 
+const NO_KIND: Record<EntryType, boolean> = { file: false, directory: false, symlink: false, pipe: false, socket: false, 'block-device': false, 'char-device': false };
+
 /** The default: regular files, no filter. */
-export const FILES_ONLY: EntrySelection = { file: true, directory: false, symlink: false, filter: undefined, exactTimes: false };
+export const FILES_ONLY: EntrySelection = { ...NO_KIND, file: true, filter: undefined, exactTimes: false };
 
 /** The raw options this module reads. */
 export interface SelectionOptions {
@@ -108,15 +122,16 @@ function nanoseconds(ms: number): bigint {
   return BigInt(whole) * 1_000_000n + BigInt(Math.round((ms - whole) * 1e6));
 }
 
-function readTypes(value: unknown): Pick<EntrySelection, EntryType> {
-  if (value === undefined) return { file: true, directory: false, symlink: false };
+function readTypes(value: unknown): Record<EntryType, boolean> {
+  if (value === undefined) return { ...NO_KIND, file: true };
   const list = Array.isArray(value) ? value : [value];
   if (list.length === 0 || list.some((t) => !ENTRY_TYPE_OPTIONS.includes(t as EntryTypeOption))) {
     const names = ENTRY_TYPE_OPTIONS.map((t) => `"${t}"`).join(', ');
     throw new FindFileError('FF_INVALID_OPTION', `type must be one of ${names}, or a non-empty list of them, got ${describe(value)}`, 'type');
   }
-  const has = (t: EntryType) => list.includes(t) || list.includes('any');
-  return { file: has('file'), directory: has('directory'), symlink: has('symlink') };
+  const kinds = { ...NO_KIND };
+  for (const t of ENTRY_TYPES) kinds[t] = list.includes(t) || list.includes('any');
+  return kinds;
 }
 
 /** A `Date` or epoch milliseconds, as epoch milliseconds. */
@@ -136,7 +151,8 @@ export function readOrder(options: { sort?: unknown; stats?: unknown }): { sort:
 
 /** True when only the walker can answer: entries other than files, or metadata (filters, mtime order, stats). */
 export function walkerOnlyReason(select: EntrySelection, order: { sort: SortOption; stats: boolean }): 'entry-types' | 'metadata' | undefined {
-  if (select.directory || select.symlink || !select.file) return 'entry-types';
+  // ripgrep lists regular files only (`rg --files` never lists a directory, a link or a FIFO).
+  if (!select.file || ENTRY_TYPES.some((t) => t !== 'file' && select[t])) return 'entry-types';
   if (select.filter !== undefined || order.sort === 'mtime' || order.stats) return 'metadata';
   return undefined;
 }

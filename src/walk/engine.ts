@@ -11,10 +11,9 @@ import { rootError } from '../errors.js';
 import { REPLACEMENT_CHAR, canFollowLinks, type DirentLike, type StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
-import type { EntryType } from '../plan/select.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
-import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
+import { MatchTaker, WalkRules, kindOf, specialKindOf, type MatchPolicy, type MatchSink } from './rules.js';
 
 export type { MatchPolicy, MatchSink } from './rules.js';
 
@@ -202,14 +201,16 @@ export class Walk {
       // candidate is lstat'ed before it is returned (`acceptStat` then judges it again).
       const mustStat = maybeUndecodable || this.matches.needsStat;
       let taken = true;
-      if (entry.isFile()) {
+      // A regular file or a special one (FIFO, socket, device): matched by name alike, never opened.
+      const fileKind = entry.isFile() ? 'file' : specialKindOf(entry);
+      if (fileKind !== undefined) {
         const verdict = rules.file(base, name, task.ignore);
         if (verdict === 'excluded') this.excludedCount++;
         else if (verdict === 'ignored') this.ignoredCount++;
-        else if (verdict === 'match' && this.matches.select.file) {
+        else if (verdict === 'match' && this.matches.select[fileKind]) {
           if (mustStat) (unknown ??= []).push(name);
           else taken = this.matches.add(base, name);
-        } else if (verdict === 'undecoded' && this.matches.select.file) {
+        } else if (verdict === 'undecoded' && this.matches.select[fileKind]) {
           // lstat tells: a real name (`acceptStat` judges it again: no match) or a gap (EILSEQ).
           (unknown ??= []).push(name);
         }
@@ -254,7 +255,7 @@ export class Walk {
     const isDirectory = stats.isDirectory();
     // Beyond the depth limit nothing is returned: an entry only proves the gap.
     if (task.peek) {
-      const kind = isDirectory ? 'directory' : stats.isFile() ? 'file' : stats.isSymbolicLink() ? 'symlink' : undefined;
+      const kind = kindOf(stats);
       if (kind !== undefined && this.rules.isBeyondLimit(rel, name, kind, task.ignore)) this.reasons.note('depth-limit');
     } else if (isDirectory) {
       if (this.addDir(rel, name, task.depth + 1, task.ignore) && this.rules.isDirectoryMatch(rel, name)) this.matches.take(task.rel, name, 'directory', stats);
@@ -264,7 +265,11 @@ export class Walk {
       const verdict = this.rules.file(task.rel, name, task.ignore);
       if (verdict === 'excluded') this.excludedCount++;
       else if (verdict === 'ignored') this.ignoredCount++;
-      else if (verdict === 'match' && stats.isFile() && this.matches.select.file) this.matches.take(task.rel, name, 'file', stats);
+      else if (verdict === 'match') {
+        // A regular file or a special one, when its kind was asked for.
+        const fileKind = stats.isFile() ? 'file' : specialKindOf(stats);
+        if (fileKind !== undefined && this.matches.select[fileKind]) this.matches.take(task.rel, name, fileKind, stats);
+      }
     }
   }
 
@@ -352,7 +357,7 @@ export class Walk {
     for (const entry of entries) {
       const name = entry.name;
       if (this.rules.isHiddenName(name)) continue;
-      const kind: EntryType | undefined = entry.isDirectory() ? 'directory' : entry.isFile() ? 'file' : entry.isSymbolicLink() ? 'symlink' : undefined;
+      const kind = kindOf(entry);
       if (kind !== undefined) {
         if (this.rules.isBeyondLimit(task.rel + name, name, kind, task.ignore)) {
           this.reasons.note('depth-limit');
@@ -393,7 +398,7 @@ function addressableCode(code: string, rel: string): string {
   return (code === 'ENOENT' || code === 'ENOTDIR') && rel.includes(REPLACEMENT_CHAR) ? 'EILSEQ' : code;
 }
 
-/** FIFOs, sockets and devices: reported by type, never returned (as `rg --files` and `fd -t f`). */
+/** FIFOs, sockets and devices: judged as files are by `acceptEntries`, never a type the fs left unknown. */
 function isSpecialFile(entry: DirentLike): boolean {
   return entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice();
 }

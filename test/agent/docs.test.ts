@@ -47,6 +47,7 @@ type Example = [tool: 'glob' | 'grep', input: Record<string, unknown>, ctx: () =
 const EXAMPLES: Record<string, Example> = {
   'glob-found': ['glob', { pattern: '*.ts', path: 'src' }, () => at()],
   'glob-none': ['glob', { pattern: 'loginServce.ts' }, () => at()],
+  'glob-missing-folder': ['glob', { pattern: 'sorc/auth/loginService.ts' }, () => at()],
   'glob-truncated': ['glob', { pattern: '*.ts', limit: 2 }, () => at()],
   'glob-more-than': ['glob', { pattern: '*.log', limit: 3 }, () => at({}, { logs: manyFiles(1200, 'log') })],
   'glob-incomplete-found': ['glob', { pattern: 'pdftotext.exe', path: 'Program Files' }, programFiles],

@@ -64,7 +64,7 @@ describe('sizes and types', () => {
 
   it('types: letters and words, repeated ones once', () => {
     expect(parseTypes(['f', 'd', 'l', 'file', 'DIR', 'symlink'])).toEqual(['file', 'directory', 'symlink']);
-    expect(() => parseTypes('x')).toThrow('--type must be f (file), d (directory) or l (symlink), got "x"');
+    expect(() => parseTypes('x')).toThrow('--type must be f (file), d (directory), l (symlink), p (pipe), s (socket), b (block-device) or c (char-device), got "x"');
   });
 });
 

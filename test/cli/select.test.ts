@@ -54,7 +54,7 @@ describe('-t/--type', () => {
   it('an unknown kind is a usage error naming the choices', () => {
     const run = ff(['*', '-t', 'x']);
     expect(run.status).toBe(2);
-    expect(lines(run.stderr).at(-1)).toBe('find-file: error: --type must be f (file), d (directory) or l (symlink), got "x"');
+    expect(lines(run.stderr).at(-1)).toBe('find-file: error: --type must be f (file), d (directory), l (symlink), p (pipe), s (socket), b (block-device) or c (char-device), got "x"');
   });
 });
 

@@ -121,7 +121,7 @@ describe('type: refused values and other engines', () => {
     for (const type of ['dir', [], [1], 'f']) {
       expect(() => findFilesSync({ ...base, type: type as never })).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'type' }));
     }
-    expect(() => findFilesSync({ ...base, type: 'dir' as never })).toThrow(/type must be one of "file", "directory", "symlink", "any"/);
+    expect(() => findFilesSync({ ...base, type: 'dir' as never })).toThrow(/type must be one of "file", "directory", "symlink", "pipe", "socket", "block-device", "char-device", "any"/);
   });
 
   it('forced ripgrep cannot list directories or links: refused before any I/O; auto runs the walker and says why', async () => {

@@ -1,0 +1,120 @@
+/**
+ * The stdio transport: MCP's stdio framing (one JSON-RPC message per line, UTF-8, on stdin and
+ * stdout), with the two rules the SDK's `StdioServerTransport` leaves out (it drops such lines in
+ * silence, and answers any request at any time):
+ *
+ * - A line that is not JSON gets JSON-RPC's parse error reply: `-32700`, `id: null`. A line that is
+ *   JSON but no JSON-RPC message (a batch array, no `method`, a bad `jsonrpc`) gets `-32600`
+ *   (Invalid Request), with its `id` when it has a string or number one, else `id: null`, as JSON-RPC
+ *   2.0 says. A blank line is no message and gets nothing.
+ * - Before an `initialize` request, a request other than `ping` is refused with `-32600` (MCP's
+ *   lifecycle: initialization "MUST be the first interaction", and only pings may come before it;
+ *   `-32600` is what the Java SDK answers, JSON-RPC's code for a request that is not valid). The
+ *   session opens when `initialize` arrives, not when it is answered: a client may write its next
+ *   requests behind it without waiting (pipelining), and they are answered in order. An
+ *   `initialize` answered with an error closes it again. A notification before `initialize` is
+ *   dropped (nothing answers a notification, and none means anything before the session).
+ */
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+
+/** As the SDK's stdio transport: a line longer than this ends the session (a client gone wrong). */
+const MAX_LINE_CHARS = 10 * 1024 * 1024;
+
+/** The requests a client may send before `initialize`. */
+const BEFORE_INITIALIZE: ReadonlySet<string> = new Set(['initialize', 'ping']);
+
+export class LineTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  private readonly decoder = new StringDecoder('utf8');
+  private pending = '';
+  private initialized = false;
+  /** The ids of `initialize` requests not answered yet: an error reply to one closes the session again. */
+  private readonly initializeIds = new Set<RequestId>();
+
+  constructor(
+    private readonly input: Readable = process.stdin,
+    private readonly output: Writable = process.stdout,
+  ) {}
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('error', this.onInputError);
+  }
+
+  async close(): Promise<void> {
+    this.input.off('data', this.onData);
+    this.input.off('error', this.onInputError);
+    this.pending = '';
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (('result' in message || 'error' in message) && message.id !== undefined && this.initializeIds.delete(message.id)) this.initialized = 'result' in message;
+    return this.write(message);
+  }
+
+  private readonly onInputError = (error: Error) => this.onerror?.(error);
+
+  private readonly onData = (chunk: Buffer | string) => {
+    // A StringDecoder keeps a character split across two chunks whole.
+    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    for (let newline = this.pending.indexOf('\n'); newline >= 0; newline = this.pending.indexOf('\n')) {
+      const line = this.pending.slice(0, newline).replace(/\r$/, '');
+      this.pending = this.pending.slice(newline + 1);
+      this.accept(line);
+    }
+    if (this.pending.length > MAX_LINE_CHARS) {
+      this.onerror?.(new Error(`a message longer than ${MAX_LINE_CHARS} characters: closing the session`));
+      void this.close();
+    }
+  };
+
+  /** One line: a message passed on, or the error reply it gets. */
+  private accept(line: string): void {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      void this.reply(null, PARSE_ERROR, `Parse error: ${(error as Error).message}`);
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      const id = (value as { id?: unknown } | null)?.id;
+      const usable = typeof id === 'string' || typeof id === 'number' ? id : null;
+      void this.reply(Array.isArray(value) ? null : usable, INVALID_REQUEST, Array.isArray(value) ? 'Invalid Request: batches are not supported (MCP sends one message per line)' : 'Invalid Request: not a JSON-RPC 2.0 message');
+      return;
+    }
+    const message = parsed.data;
+    if (!this.initialized && 'method' in message && !BEFORE_INITIALIZE.has(message.method)) {
+      // A notification gets no answer: it is dropped (`notifications/initialized` before `initialize` would start the session's roots).
+      if ('id' in message) void this.reply(message.id, INVALID_REQUEST, `Server not initialized: send "initialize" before "${message.method}"`);
+      return;
+    }
+    if ('method' in message && 'id' in message && message.method === 'initialize') {
+      this.initialized = true;
+      this.initializeIds.add(message.id);
+    }
+    this.onmessage?.(message);
+  }
+
+  private reply(id: RequestId | null, code: number, message: string): Promise<void> {
+    return this.write({ jsonrpc: '2.0', id, error: { code, message } });
+  }
+
+  private write(message: object): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.output.write(JSON.stringify(message) + '\n')) resolve();
+      else this.output.once('drain', resolve);
+    });
+  }
+}
