@@ -13,6 +13,17 @@ import * as nodeFs from 'node:fs';
  */
 export const REPLACEMENT_CHAR = '\uFFFD';
 
+/**
+ * Node decodes names as UTF-8 (UTF-16 on Windows). A name that is not valid in that encoding comes
+ * back with U+FFFD and cannot be opened by that string: its "ENOENT" (or "ENOTDIR", when the string
+ * opens a twin of another type) does not mean it vanished.
+ * Reported as EILSEQ (illegal byte sequence), an io-error, so the gap is never read as absence.
+ */
+export function addressableCode(code: string, rel: string): string {
+  // ENOTDIR too: the string may open a twin of another type (a file where a directory was listed).
+  return (code === 'ENOENT' || code === 'ENOTDIR') && rel.includes(REPLACEMENT_CHAR) ? 'EILSEQ' : code;
+}
+
 /** A directory entry as `readdir(..., { withFileTypes: true })` returns it. */
 export interface DirentLike {
   name: string;

@@ -8,7 +8,7 @@
  * small records (a relative path and a depth), never open handles.
  */
 import { rootError } from '../errors.js';
-import { REPLACEMENT_CHAR, canFollowLinks, type DirentLike, type StatsLike } from '../fs.js';
+import { REPLACEMENT_CHAR, addressableCode, canFollowLinks, type DirentLike, type StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
@@ -386,17 +386,6 @@ export class Walk {
 
 /** The entry names that hold or mark ignore rules (`.git`: a repository's top, with its `info/exclude`). */
 const IGNORE_ENTRY_NAMES: ReadonlySet<string> = new Set([...IGNORE_FILE_NAMES, GIT_DIR]);
-
-/**
- * Node decodes names as UTF-8 (UTF-16 on Windows). A name that is not valid in that encoding comes
- * back with U+FFFD and cannot be opened by that string: its "ENOENT" (or "ENOTDIR", when the string
- * opens a twin of another type) does not mean it vanished.
- * Reported as EILSEQ (illegal byte sequence), an io-error, so the gap is never read as absence.
- */
-function addressableCode(code: string, rel: string): string {
-  // ENOTDIR too: the string may open a twin of another type (a file where a directory was listed).
-  return (code === 'ENOENT' || code === 'ENOTDIR') && rel.includes(REPLACEMENT_CHAR) ? 'EILSEQ' : code;
-}
 
 /** FIFOs, sockets and devices: judged as files are by `acceptEntries`, never a type the fs left unknown. */
 function isSpecialFile(entry: DirentLike): boolean {
