@@ -1,0 +1,90 @@
+/**
+ * What both drop-in adapters share (docs/compat.md): the returned array with its verdict, the
+ * peers' top-level rule for a slash-less glob, and the refusals. Built on the public API only.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FindFileError } from '../errors.js';
+import { findFiles, findFilesSync } from '../find.js';
+import type { FindOptions } from '../options.js';
+import type { FindResult } from '../result.js';
+
+/**
+ * The paths, in the peer's form, carrying the search's verdict as a non-enumerable `result`
+ * (`complete`, `skipped`, `incompleteReasons`...): what the peer would have thrown or dropped,
+ * reachable from the same call without a second walk. `complete: false` means the array may miss
+ * paths that exist; `JSON.stringify` and spreading see only the paths.
+ */
+export type GlobPaths = string[] & { readonly result: FindResult };
+
+/** Attaches the verdict to the paths, non-enumerable so the array still equals the peer's. */
+export function withResult(paths: string[], result: FindResult): GlobPaths {
+  return Object.defineProperty(paths, 'result', { value: result, enumerable: false }) as GlobPaths;
+}
+
+/**
+ * The peers match a glob against the path from the cwd, so a slash-less `*.js` is top level only,
+ * where find-file's own rule matches a base name at any depth. `./` anchors it (a no-op for a
+ * pattern holding a `/`).
+ */
+export function anchor(pattern: string): string {
+  return pattern.startsWith('./') ? pattern : `./${pattern}`;
+}
+
+/** The peer's `cwd` (a string, a `file:` URL, or the current directory) as an absolute path. */
+export function resolveCwd(cwd: unknown, option = 'cwd'): string {
+  if (cwd === undefined) return process.cwd();
+  if (cwd instanceof URL) return fileURLToPath(cwd);
+  if (typeof cwd === 'string') return resolve(cwd);
+  throw new FindFileError('FF_INVALID_OPTION', `${option} must be a string or a file: URL`, option);
+}
+
+/**
+ * Whether a pattern names a dot segment itself (`.github/**`, `.*`): the peers' `dot: false` hides
+ * dot names only where a wildcard would match them, so such a search must enter dot names.
+ */
+export function namesDotSegment(pattern: string): boolean {
+  return pattern.split('/').some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..');
+}
+
+/** Refuses an option the adapter does not know or does not carry out, rather than ignore it silently. */
+export function checkKeys(options: object, known: readonly string[], entry: string): void {
+  for (const key of Object.keys(options)) {
+    if ((options as Record<string, unknown>)[key] === undefined) continue;
+    if (!known.includes(key)) {
+      throw new FindFileError('FF_UNKNOWN_OPTION', `${entry} does not support the option '${key}' (docs/compat.md lists what it does)`, key);
+    }
+  }
+}
+
+/** Refuses a request to follow links: find-file never follows one below the root (docs/contract.md). */
+export function refuseFollow(value: unknown, option: string, entry: string): void {
+  if (value === true) {
+    throw new FindFileError('FF_INVALID_OPTION', `${entry}: ${option}: true is not supported: find-file never follows links below the root (docs/compat.md)`, option);
+  }
+}
+
+/** A non-negative integer option, or undefined. */
+export function readDepth(value: unknown, option: string): number | undefined {
+  if (value === undefined || value === Infinity) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new FindFileError('FF_INVALID_LIMIT', `${option} must be a non-negative integer`, option);
+  }
+  return value;
+}
+
+/** A search that looks at nothing, for a call with no pattern to match: complete, and empty. */
+export function emptyOptions(root: string): FindOptions {
+  return { root, pattern: '**', maxDepth: 0 };
+}
+
+/** Runs the compiled options once, async or sync, and shapes the answer. */
+export async function runAsync(options: FindOptions, shape: (result: FindResult) => string[]): Promise<GlobPaths> {
+  const result = await findFiles(options);
+  return withResult(shape(result), result);
+}
+
+export function runSync(options: FindOptions, shape: (result: FindResult) => string[]): GlobPaths {
+  const result = findFilesSync(options);
+  return withResult(shape(result), result);
+}

@@ -1,0 +1,85 @@
+/**
+ * find-file/tinyglobby against the real tinyglobby (a devDependency) on the same real-disk trees:
+ * the same paths in the same form, compared as sorted arrays (tinyglobby's order is its crawl
+ * order, not defined; ours is sorted by path). Links are not in these trees: never following them
+ * is a documented deviation (docs/compat.md), pinned on its own below.
+ */
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as peer from 'tinyglobby';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { glob, globSync, type GlobOptions } from '../../src/compat/tinyglobby.js';
+import { PROJECT, buildTree, removeTree, sorted } from './tree.js';
+
+let root: string;
+beforeAll(() => {
+  root = buildTree(PROJECT);
+});
+afterAll(() => removeTree(root));
+
+async function both(patterns: string | string[], options: GlobOptions = {}): Promise<{ ours: string[]; theirs: string[] }> {
+  const full = { cwd: root, ...options };
+  const theirs = sorted(await peer.glob(patterns, full as peer.GlobOptions));
+  const ours = await glob(patterns, full);
+  expect(sorted(globSync(patterns, full)), 'sync form').toEqual(sorted(ours));
+  return { ours: sorted(ours), theirs };
+}
+
+describe('find-file/tinyglobby: the three ports of issue 29 give the same arrays as tinyglobby', () => {
+  it("{ cwd, ignore: ['**/node_modules/**'], dot: false }", async () => {
+    const { ours, theirs } = await both('**/*.js', { ignore: ['**/node_modules/**'], dot: false });
+    expect(theirs).toContain('src/lib/c.js');
+    expect(ours).toEqual(theirs);
+  });
+
+  it("['src/**/*.js', '!**/*.test.js'] with absolute", async () => {
+    const { ours, theirs } = await both(['src/**/*.js', '!**/*.test.js'], { absolute: true });
+    expect(theirs).toContain(join(root, 'src/lib/c.js'));
+    expect(ours).toEqual(theirs);
+  });
+
+  it('onlyDirectories', async () => {
+    const { ours, theirs } = await both('**', { onlyDirectories: true });
+    expect(theirs).toContain('src/lib/');
+    expect(ours).toEqual(theirs);
+  });
+
+  it('a slash-less *.js is top level only, as in tinyglobby (find-file alone matches it at any depth)', async () => {
+    const { ours, theirs } = await both('*.js');
+    expect(theirs).toEqual(['index.js']);
+    expect(ours).toEqual(theirs);
+  });
+});
+
+describe('find-file/tinyglobby: the verdict rides on the array', () => {
+  it('carries the FindResult as a non-enumerable result, so the array still equals the peer one', async () => {
+    const paths = await glob('src/*.js', { cwd: root });
+    expect(paths.result.complete).toBe(true);
+    expect(paths.result.matches).toEqual(['src/a.js', 'src/a.test.js']);
+    expect(Object.keys(paths)).toEqual(['0', '1']);
+    expect(JSON.stringify(paths)).toBe('["src/a.js","src/a.test.js"]');
+  });
+
+  it('takes cwd as a file: URL', async () => {
+    expect(sorted(await glob('src/*.ts', { cwd: pathToFileURL(root) }))).toEqual(['src/b.ts']);
+  });
+
+  it('refuses followSymbolicLinks: true and an unknown option, before any I/O', async () => {
+    await expect(glob('**', { cwd: root, followSymbolicLinks: true })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION' });
+    expect(() => globSync('**', { cwd: root, fs: {} } as GlobOptions)).toThrow(expect.objectContaining({ code: 'FF_UNKNOWN_OPTION' }));
+  });
+
+  it('never follows a link: a linked file and a linked directory are not returned (tinyglobby with followSymbolicLinks: false does the same)', async () => {
+    const tree = buildTree(['real/x.js']);
+    try {
+      symlinkSync('real', join(tree, 'dir-link'));
+      symlinkSync('real/x.js', join(tree, 'file-link.js'));
+      const ours = sorted(await glob('**', { cwd: tree, onlyFiles: false }));
+      expect(ours).toEqual(['real/', 'real/x.js']);
+      expect(ours).toEqual(sorted(await peer.glob('**', { cwd: tree, onlyFiles: false, followSymbolicLinks: false })));
+    } finally {
+      removeTree(tree);
+    }
+  });
+});
