@@ -1,0 +1,93 @@
+/**
+ * find-file/glob against the real node-glob (a devDependency) on the same real-disk trees: the same
+ * paths in the same form, compared as sorted arrays (node-glob's order is its walk order, not
+ * defined; ours is sorted by path). Links: node-glob follows one symlinked directory inside a `**`
+ * by default and find-file never does (docs/compat.md), so the parity trees hold none; a link is
+ * pinned on its own below.
+ */
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import * as peer from 'glob';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { glob, globSync, type GlobOptions } from '../../src/compat/glob.js';
+import { PROJECT, buildTree, removeTree, sorted } from './tree.js';
+
+let root: string;
+beforeAll(() => {
+  root = buildTree(PROJECT);
+});
+afterAll(() => removeTree(root));
+
+async function both(patterns: string | string[], options: GlobOptions = {}): Promise<{ ours: string[]; theirs: string[] }> {
+  const full = { cwd: root, ...options };
+  const theirs = sorted(await peer.glob(patterns, full as peer.GlobOptionsWithFileTypesFalse));
+  const ours = await glob(patterns, full);
+  expect(sorted(globSync(patterns, full)), 'sync form').toEqual(sorted(ours));
+  return { ours: sorted(ours), theirs };
+}
+
+describe('find-file/glob: the three ports of issue 29 give the same arrays as node-glob', () => {
+  it("{ cwd, ignore: ['**/node_modules/**'], dot: false }", async () => {
+    const { ours, theirs } = await both('**/*.js', { ignore: ['**/node_modules/**'], dot: false });
+    expect(theirs).toContain('src/lib/c.js');
+    expect(ours).toEqual(theirs);
+  });
+
+  it("['src/**/*.js'] ignoring '**/*.test.js' with absolute (node-glob has no ! in patterns: the negation is its ignore)", async () => {
+    const { ours, theirs } = await both(['src/**/*.js'], { ignore: '**/*.test.js', absolute: true });
+    expect(theirs).toContain(join(root, 'src/lib/c.js'));
+    expect(ours).toEqual(theirs);
+  });
+
+  it('directories only (node-glob: a pattern ending in /)', async () => {
+    const { ours, theirs } = await both('**/');
+    expect(theirs).toContain('src/lib');
+    expect(ours).toEqual(theirs);
+  });
+
+  it('** names cwd itself (.), and x/** names x, as in node-glob', async () => {
+    const { ours, theirs } = await both(['**', 'src/**'], { dot: true });
+    expect(theirs).toEqual(expect.arrayContaining(['.', 'src']));
+    expect(ours).toEqual(theirs);
+  });
+});
+
+describe('find-file/glob: the verdict, the refusals, the links', () => {
+  it('carries the FindResult as a non-enumerable result', async () => {
+    const paths = await glob('*.json', { cwd: root });
+    expect(paths).toEqual(['package.json']);
+    expect(paths.result.complete).toBe(true);
+    expect(Object.keys(paths)).toEqual(['0']);
+  });
+
+  it('refuses follow: true, withFileTypes, stat and an unknown option', async () => {
+    await expect(glob('**', { cwd: root, follow: true })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION' });
+    for (const bad of [{ withFileTypes: true }, { stat: true }]) {
+      expect(() => globSync('**', { cwd: root, ...bad } as GlobOptions)).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION' }));
+    }
+    expect(() => globSync('**', { cwd: root, mark: true } as GlobOptions)).toThrow(expect.objectContaining({ code: 'FF_UNKNOWN_OPTION' }));
+  });
+
+  it('rejects an aborted search with the signal reason, as node-glob does', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stop'));
+    await expect(glob('**', { cwd: root, signal: controller.signal })).rejects.toThrow('stop');
+    await expect(peer.glob('**', { cwd: root, signal: controller.signal })).rejects.toThrow('stop');
+  });
+
+  it('lists a link as node-glob does, and never enters a linked directory (node-glob follows one inside **)', async () => {
+    const tree = buildTree(['real/x.js']);
+    try {
+      symlinkSync('real', join(tree, 'dir-link'));
+      symlinkSync('real/x.js', join(tree, 'file-link.js'));
+      const theirs = sorted(await peer.glob('**', { cwd: tree }));
+      const ours = sorted(await glob('**', { cwd: tree }));
+      expect(ours).toEqual(['.', 'dir-link', 'file-link.js', 'real', 'real/x.js']);
+      expect(theirs).toEqual(ours); // a leading ** follows no link in node-glob either
+      expect(sorted(await peer.glob('*/*.js', { cwd: tree }))).toEqual(['dir-link/x.js', 'real/x.js']);
+      expect(sorted(await glob('*/*.js', { cwd: tree }))).toEqual(['real/x.js']);
+    } finally {
+      removeTree(tree);
+    }
+  });
+});
