@@ -40,12 +40,16 @@ export function resolveCwd(cwd: unknown, option = 'cwd'): string {
 }
 
 /**
- * Whether a pattern names a dot segment itself (`.github/**`, `.*`): the peers' `dot: false` hides
- * dot names only where a wildcard would match them, so such a search must enter dot names.
+ * Whether a pattern names a dot segment itself (`.github/**`, `.*`, `{.a,b}/x`): the peers'
+ * `dot: false` hides dot names only where a wildcard would match them, so such a search must
+ * enter dot names (and then returns them under wildcards too: a deviation, docs/compat.md).
  */
 export function namesDotSegment(pattern: string): boolean {
-  return pattern.split('/').some((segment) => segment.startsWith('.') && segment !== '.' && segment !== '..');
+  return DOT_SEGMENT.test(pattern);
 }
+
+/** A `.` opening a segment or a brace alternative (`.a/x`, `{.a/a,a}`), that is not `.` or `..` alone. */
+const DOT_SEGMENT = /(?:^|[/{,])\.(?![./,}]|$)/;
 
 /** Refuses an option the adapter does not know or does not carry out, rather than ignore it silently. */
 export function checkKeys(options: object, known: readonly string[], entry: string): void {
