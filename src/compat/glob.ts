@@ -13,7 +13,7 @@ import { sep } from 'node:path';
 import { FindFileError } from '../errors.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
-import { anchor, checkKeys, namesDotSegment, readDepth, refuseFollow, resolveCwd, runAsync, runSync, type GlobPaths } from './shared.js';
+import { anchor, buildDotFilter, buildRelative, checkKeys, namesDotSegment, readDepth, refuseFollow, resolveCwd, runAsync, runSync, type GlobPaths } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
 
@@ -99,22 +99,27 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const pattern = list.flatMap(expand);
   const depth = readDepth(opts.maxDepth, 'maxDepth');
   const nocase = opts.nocase ?? (process.platform === 'darwin' || process.platform === 'win32');
+  const dotNamed = opts.dot !== true && list.some(namesDotSegment);
+  const absolute = opts.absolute === true;
   const options: FindOptions = {
     root,
     // A call whose only pattern names cwd itself still runs a search: the verdict says whether cwd could be read.
     pattern: pattern.length > 0 ? pattern : ['**'],
     exclude: toList(opts.ignore).flatMap(expand),
-    hidden: opts.dot === true || list.some(namesDotSegment),
+    hidden: opts.dot === true || dotNamed,
     type: dirOnly.length > 0 ? 'directory' : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
     caseSensitive: !nocase,
-    absolute: opts.absolute === true,
+    absolute,
     ...(pattern.length === 0 ? { maxDepth: 0 } : depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
-  const toPeer = opts.absolute === true || sep === '/' ? (p: string) => p : (p: string) => p.replaceAll('/', sep);
+  const keep = dotNamed ? buildDotFilter(pattern) : undefined;
+  const rel = buildRelative(root, absolute);
+  const toPeer = absolute || sep === '/' ? (p: string) => p : (p: string) => p.replaceAll('/', sep);
   const shape = (result: FindResult): string[] => {
-    const paths = result.matches.map(toPeer);
-    return withCwd ? [opts.absolute === true ? root : '.', ...paths] : paths;
+    const found = keep ? result.matches.filter((m) => keep(rel(m))) : result.matches;
+    const paths = found.map(toPeer);
+    return withCwd ? [absolute ? root : '.', ...paths] : paths;
   };
   return { options, shape };
 }

@@ -2,7 +2,7 @@
  * What both drop-in adapters share (docs/compat.md): the returned array with its verdict, the
  * peers' top-level rule for a slash-less glob, and the refusals. Built on the public API only.
  */
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FindFileError } from '../errors.js';
 import { findFiles, findFilesSync } from '../find.js';
@@ -91,4 +91,51 @@ export async function runAsync(options: FindOptions, shape: (result: FindResult)
 export function runSync(options: FindOptions, shape: (result: FindResult) => string[]): GlobPaths {
   const result = findFilesSync(options);
   return withResult(shape(result), result);
+}
+
+/**
+ * The peers' `dot: false` where a pattern names a dot segment itself, so the walk had to enter dot
+ * names: a match is kept only if some pattern can place each of the match's dot segments on a
+ * pattern segment that names a dot itself, as picomatch and minimatch read `dot: false` (a `*` or
+ * `**` never matches a leading `.`). The match is already known to fit the pattern as a whole, so
+ * only this placement is checked. A pattern with a `/` inside braces cannot be split into
+ * segments here: it keeps every match (the deviation in docs/compat.md).
+ */
+export function buildDotFilter(patterns: readonly string[]): (rel: string) => boolean {
+  const split = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.'));
+  if (patterns.some((p) => /\{[^}]*\//.test(p))) return () => true;
+  return (rel) => {
+    const segments = rel.split('/');
+    return split.some((pattern) => placesDots(segments, pattern));
+  };
+}
+
+function namesDot(segment: string): boolean {
+  return segment.startsWith('.') || /[{,]\./.test(segment);
+}
+
+/** Whether the path's segments can be laid on the pattern's with each dot segment on one that names a dot; `**` takes any number of other segments. Perf: each (i, j) is tried once. */
+function placesDots(path: readonly string[], pattern: readonly string[]): boolean {
+  const failed = new Set<number>();
+  const place = (i: number, j: number): boolean => {
+    const key = i * (pattern.length + 1) + j;
+    if (failed.has(key)) return false;
+    let ok: boolean;
+    if (i === path.length) ok = pattern.slice(j).every((s) => s === '**');
+    else if (j === pattern.length) ok = false;
+    else {
+      const hidden = path[i]!.startsWith('.');
+      if (pattern[j] === '**') ok = place(i, j + 1) || (!hidden && place(i + 1, j));
+      else ok = (!hidden || namesDot(pattern[j]!)) && place(i + 1, j + 1);
+    }
+    if (!ok) failed.add(key);
+    return ok;
+  };
+  return place(0, 0);
+}
+
+/** The root-relative `/` path of a match, which is native and absolute with `absolute: true`. */
+export function buildRelative(root: string, absolute: boolean): (path: string) => string {
+  if (!absolute) return (path) => path;
+  return (path) => relative(root, path).split(sep).join('/');
 }

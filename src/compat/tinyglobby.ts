@@ -11,6 +11,8 @@ import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import {
   anchor,
+  buildDotFilter,
+  buildRelative,
   checkKeys,
   emptyOptions,
   namesDotSegment,
@@ -108,23 +110,31 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const onlyDirectories = opts.onlyDirectories === true;
   const onlyFiles = !onlyDirectories && opts.onlyFiles !== false;
   const deep = readDepth(opts.deep, 'deep');
+  const dotNamed = opts.dot !== true && pattern.some(namesDotSegment);
+  const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories));
+  const absolute = opts.absolute === true;
   const options: FindOptions = {
     root,
-    pattern: pattern.flatMap((p) => expand(p, expandDirectories)),
+    pattern: findPatterns,
     exclude: exclude.flatMap((p) => expand(p, expandDirectories)),
-    hidden: opts.dot === true || pattern.some(namesDotSegment),
+    hidden: opts.dot === true || dotNamed,
     type: onlyDirectories ? 'directory' : onlyFiles ? 'file' : ['file', 'directory'],
     caseSensitive: opts.caseSensitiveMatch !== false,
-    absolute: opts.absolute === true,
+    absolute,
     ...(deep === undefined ? {} : { maxDepth: deep + 1 }),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(onlyFiles || onlyDirectories ? {} : { stats: true }),
   };
-  const toPeer = (path: string): string => (opts.absolute === true ? path.replaceAll('\\', '/') : path);
+  const keep = dotNamed ? buildDotFilter(findPatterns) : undefined;
+  const rel = buildRelative(root, absolute);
+  const toPeer = (path: string, isDir: boolean): string => {
+    const peer = absolute ? path.replaceAll('\\', '/') : path;
+    return isDir ? `${peer}/` : peer;
+  };
   const shape = (result: FindResult): string[] => {
-    if (onlyFiles) return result.matches.map(toPeer);
-    if (onlyDirectories) return result.matches.map((m) => `${toPeer(m)}/`);
-    return (result.entries ?? []).map((e) => (e.type === 'directory' ? `${toPeer(e.path)}/` : toPeer(e.path)));
+    const found = result.entries ?? result.matches.map((path) => ({ path, type: onlyDirectories ? 'directory' : 'file' }));
+    const kept = keep ? found.filter((e) => keep(rel(e.path))) : found;
+    return kept.map((e) => toPeer(e.path, e.type === 'directory'));
   };
   return { options, shape };
 }

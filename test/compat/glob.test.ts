@@ -45,6 +45,12 @@ describe('find-file/glob: the three ports of issue 29 give the same arrays as no
     expect(ours).toEqual(theirs);
   });
 
+  it('dot: false where a pattern names a dot folder: its files, and no dot name a wildcard would match', async () => {
+    const { ours, theirs } = await both(['.github/**', 'src/**/*.js'], { dot: false, nodir: true });
+    expect(theirs).toEqual(['.github/workflows/ci.yml', 'src/a.js', 'src/a.test.js', 'src/lib/c.js', 'src/lib/c.test.js']);
+    expect(ours).toEqual(theirs);
+  });
+
   it('** names cwd itself (.), and x/** names x, as in node-glob', async () => {
     const { ours, theirs } = await both(['**', 'src/**'], { dot: true });
     expect(theirs).toEqual(expect.arrayContaining(['.', 'src']));

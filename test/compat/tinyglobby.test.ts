@@ -45,6 +45,12 @@ describe('find-file/tinyglobby: the three ports of issue 29 give the same arrays
     expect(ours).toEqual(theirs);
   });
 
+  it('dot: false where a pattern names a dot folder: its files, and no dot name a wildcard would match', async () => {
+    const { ours, theirs } = await both(['.github/**', 'src/**/*.js', '{.eslintrc.js,index.js}'], { dot: false });
+    expect(theirs).toEqual(['.eslintrc.js', '.github/workflows/ci.yml', 'index.js', 'src/a.js', 'src/a.test.js', 'src/lib/c.js', 'src/lib/c.test.js']);
+    expect(ours).toEqual(theirs);
+  });
+
   it('a slash-less *.js is top level only, as in tinyglobby (find-file alone matches it at any depth)', async () => {
     const { ours, theirs } = await both('*.js');
     expect(theirs).toEqual(['index.js']);
