@@ -51,7 +51,7 @@ function toList(value: string | readonly string[] | undefined): string[] {
 
 /** `./` and trailing `/` taken off: what is left names the path from `cwd`, `''` being `cwd` itself. */
 function bare(pattern: string): string {
-  let p = pattern;
+  let p = pattern.replace(/\/{2,}/g, '/');
   while (p.startsWith('./')) p = p.slice(2);
   while (p.endsWith('/')) p = p.slice(0, -1);
   return p === '.' ? '' : p;
@@ -63,11 +63,17 @@ function namesCwd(pattern: string): boolean {
   return p === '' || p.split('/').every((segment) => segment === '**');
 }
 
-/** node-glob's `x/**` also names `x` (find-file's needs one more segment). */
+/**
+ * node-glob's `x/**` also names `x` (find-file's needs one more segment). Written `x/.`, which
+ * find-file reads as `x`, so that a brace alternative of `x` ending in `/` (`a{/,b}/**`) stays valid.
+ */
 function expand(pattern: string): string[] {
   const p = bare(pattern);
   if (p === '' || namesCwd(p)) return p === '' ? [] : [anchor(p)];
-  return p.endsWith('/**') ? [anchor(p), anchor(p.slice(0, -3))] : [anchor(p)];
+  if (!p.endsWith('/**')) return [anchor(p)];
+  let base = p;
+  while (base.endsWith('/**')) base = base.slice(0, -3);
+  return [anchor(p), anchor(`${base}/.`)];
 }
 
 function refuseUnsupported(opts: GlobOptions & { withFileTypes?: unknown; stat?: unknown }): void {

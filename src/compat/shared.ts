@@ -28,8 +28,11 @@ export function withResult(paths: string[], result: FindResult): GlobPaths {
  * pattern holding a `/`).
  */
 export function anchor(pattern: string): string {
-  return pattern.startsWith('./') ? pattern : `./${pattern}`;
+  return pattern.startsWith('./') || ABSOLUTE.test(pattern) ? pattern : `./${pattern}`;
 }
+
+/** A pattern, or a first-level brace alternative, that is absolute: left as written, for find-file to refuse (`./` would make it relative). */
+const ABSOLUTE = /^\{*(?:\/|\\|[A-Za-z]:)|^\{[^}]*,\{*(?:\/|\\|[A-Za-z]:)/;
 
 /** The peer's `cwd` (a string, a `file:` URL, or the current directory) as an absolute path. */
 export function resolveCwd(cwd: unknown, option = 'cwd'): string {

@@ -67,6 +67,12 @@ describe('find-file/tinyglobby: the verdict rides on the array', () => {
     expect(JSON.stringify(paths)).toBe('["src/a.js","src/a.test.js"]');
   });
 
+  it('refuses an absolute pattern, even one inside cwd (tinyglobby accepts it): never read as relative', async () => {
+    for (const pattern of [`${root}/src/*.js`, `{${root}/src/*.js,*.json}`]) {
+      await expect(glob(pattern, { cwd: root })).rejects.toMatchObject({ code: 'FF_PATTERN_OUTSIDE_ROOT' });
+    }
+  });
+
   it('takes cwd as a file: URL', async () => {
     expect(sorted(await glob('src/*.ts', { cwd: pathToFileURL(root) }))).toEqual(['src/b.ts']);
   });
