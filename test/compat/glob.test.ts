@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import * as peer from 'glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { glob, globSync, type GlobOptions } from '../../src/compat/glob.js';
+import { buildUndecodableTree } from '../helpers/names.js';
+import { posixOnly } from '../helpers/posix-only.js';
 import { PROJECT, buildTree, removeTree, sorted } from './tree.js';
 
 let root: string;
@@ -94,6 +96,23 @@ describe('find-file/glob: the verdict, the refusals, the links', () => {
       expect(sorted(await glob('*/*.js', { cwd: tree }))).toEqual(['real/x.js']);
     } finally {
       removeTree(tree);
+    }
+  });
+});
+
+describe('find-file/glob: the honest verdict where the peer answers silently (a documented deviation)', () => {
+  it.skipIf(process.platform !== 'linux')(posixOnly('a folder that cannot be opened: node-glob drops what is in it without a word; the array leaves out what no one can open, and result says complete: false and names both', 'names that are not UTF-8 are a Linux case'), async () => {
+    const dir = buildUndecodableTree('ff-compat-bytes-');
+    try {
+      const theirs = sorted(await peer.glob('**', { cwd: dir }));
+      const ours = await glob('**', { cwd: dir });
+      expect(theirs).toContain('f\uFFFD.txt'); // a path that cannot be opened, returned as if it could
+      expect(theirs.some((p) => p.includes('in.txt'))).toBe(false); // the folder's file, dropped in silence
+      expect(sorted(ours)).toEqual(['.', 'ok.txt', 'real-\uFFFD.txt']);
+      expect(ours.result.complete).toBe(false);
+      expect(ours.result.skipped.map((s) => s.path)).toEqual(expect.arrayContaining(['bad\uFFFD', 'f\uFFFD.txt']));
+    } finally {
+      removeTree(dir);
     }
   });
 });
