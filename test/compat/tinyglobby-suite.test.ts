@@ -43,6 +43,7 @@ const CASES: Case[] = [
   { name: 'caseSensitiveMatch with ignore', patterns: '**/A.TXT', options: { ignore: 'B/**', caseSensitiveMatch: false } },
   { name: 'onlyDirectories option', patterns: 'a', options: { onlyDirectories: true } },
   { name: 'onlyFiles option', patterns: 'a', options: { onlyFiles: false } },
+  { name: 'signal option (already aborted)', patterns: '**', options: { signal: AbortSignal.abort(), expandDirectories: false } },
   { name: 'onlyDirectories has preference over onlyFiles', patterns: 'a', options: { onlyDirectories: true, onlyFiles: true } },
   { name: 'matching only a directory works', patterns: 'a', options: { onlyFiles: false, expandDirectories: false } },
   { name: 'expandDirectories true', patterns: 'a', options: { expandDirectories: true } },
