@@ -13,7 +13,7 @@ import { sep } from 'node:path';
 import { FindFileError } from '../errors.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
-import { anchor, buildDotFilter, buildRelative, checkKeys, namesDotSegment, readDepth, refuseFollow, resolveCwd, runAsync, runSync, type GlobPaths } from './shared.js';
+import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, refuseFollow, resolveCwd, runAsync, runSync, type GlobPaths } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
 
@@ -95,7 +95,8 @@ interface Compiled {
 export function compileGlob(patterns: string | readonly string[], opts: GlobOptions = {}): Compiled {
   refuseUnsupported(opts);
   const root = resolveCwd(opts.cwd);
-  const list = typeof patterns === 'string' ? [patterns] : [...patterns];
+  // node-glob: an empty pattern matches nothing.
+  const list = (typeof patterns === 'string' ? [patterns] : [...patterns]).filter((p) => p !== '');
   const dirOnly = list.filter((p) => p.endsWith('/'));
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
@@ -109,14 +110,13 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const absolute = opts.absolute === true;
   const options: FindOptions = {
     root,
-    // A call whose only pattern names cwd itself still runs a search: the verdict says whether cwd could be read.
-    pattern: pattern.length > 0 ? pattern : ['**'],
+    pattern,
     exclude: toList(opts.ignore).flatMap(expand),
     hidden: opts.dot === true || dotNamed,
     type: dirOnly.length > 0 ? 'directory' : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
     caseSensitive: !nocase,
     absolute,
-    ...(pattern.length === 0 ? { maxDepth: 0 } : depth === undefined ? {} : { maxDepth: depth }),
+    ...(depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
   };
   const keep = dotNamed ? buildDotFilter(pattern) : undefined;
@@ -127,7 +127,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     const paths = found.map(toPeer);
     return withCwd ? [absolute ? root : '.', ...paths] : paths;
   };
-  return { options, shape };
+  return { options: pattern.length > 0 ? options : emptyOptions(root), shape };
 }
 
 /** node-glob rejects an aborted walk with the signal's reason: the caller asked to stop, so no partial array is passed off as an answer. */

@@ -80,9 +80,13 @@ export function readDepth(value: unknown, option: string): number | undefined {
   return value;
 }
 
-/** A search that looks at nothing, for a call with no pattern to match: complete, and empty. */
+/**
+ * The search for a call with no pattern to match below cwd (`[]`, node-glob's `.`): it lists cwd
+ * only (so a cwd that cannot be read still says so) and takes nothing, complete when cwd was read.
+ * `maxDepth: 0` would say `depth-limit`, a gap no one asked about.
+ */
 export function emptyOptions(root: string): FindOptions {
-  return { root, pattern: '**', maxDepth: 0 };
+  return { root, pattern: './-', exclude: ['./*'], maxDepth: 1 };
 }
 
 /** Runs the compiled options once, async or sync, and shapes the answer. */

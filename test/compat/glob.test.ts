@@ -68,6 +68,21 @@ describe('find-file/glob: the verdict, the refusals, the links', () => {
     expect(Object.keys(paths)).toEqual(['0']);
   });
 
+  it("'' matches nothing, [] nothing, '.' only cwd, as node-glob; each complete once cwd was read", async () => {
+    for (const [pattern, expected] of [['', []], [[], []], [['', '*.json'], ['package.json']], ['.', ['.']], ['./', ['.']]] as [string | string[], string[]][]) {
+      const ours = await glob(pattern, { cwd: root });
+      expect([...ours], JSON.stringify(pattern)).toEqual(expected);
+      expect(sorted(await peer.glob(pattern, { cwd: root })), JSON.stringify(pattern)).toEqual(expected);
+      expect(ours.result.complete, JSON.stringify(pattern)).toBe(true);
+    }
+  });
+
+  it('a cwd that does not exist rejects with ENOENT, where node-glob returns [] (docs/compat.md)', async () => {
+    const missing = join(root, 'no-such-dir');
+    expect(await peer.glob('**', { cwd: missing })).toEqual([]);
+    await expect(glob('**', { cwd: missing })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('refuses follow: true, withFileTypes, stat and an unknown option', async () => {
     await expect(glob('**', { cwd: root, follow: true })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION' });
     for (const bad of [{ withFileTypes: true }, { stat: true }]) {

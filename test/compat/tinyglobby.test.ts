@@ -75,6 +75,21 @@ describe('find-file/tinyglobby: the verdict rides on the array', () => {
     }
   });
 
+  it('[] and only negations match nothing, complete once cwd was read', async () => {
+    for (const patterns of [[], ['!*.js']]) {
+      const ours = await glob(patterns, { cwd: root });
+      expect([...ours]).toEqual([]);
+      expect(await peer.glob(patterns, { cwd: root })).toEqual([]);
+      expect(ours.result.complete).toBe(true);
+    }
+  });
+
+  it('a cwd that does not exist rejects with ENOENT, where tinyglobby returns [] (docs/compat.md)', async () => {
+    const missing = join(root, 'no-such-dir');
+    expect(await peer.glob('**', { cwd: missing })).toEqual([]);
+    await expect(glob('**', { cwd: missing })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
   it('takes cwd as a file: URL', async () => {
     expect(sorted(await glob('src/*.ts', { cwd: pathToFileURL(root) }))).toEqual(['src/b.ts']);
   });
