@@ -57,6 +57,15 @@ function bare(pattern: string): string {
   return p === '.' ? '' : p;
 }
 
+/**
+ * A pattern that is one brace set (`{a/**,**}`) is its alternatives, each a pattern of its own,
+ * so that the rules on a whole pattern (`**` names cwd, `x/**` names `x`) apply to each, as
+ * node-glob expands braces before anything else.
+ */
+function splitWholeBraces(pattern: string): string[] {
+  return /^\{[^{}\\]*,[^{}\\]*\}$/.test(pattern) ? pattern.slice(1, -1).split(',') : [pattern];
+}
+
 /** Whether node-glob returns `cwd` itself (`.`) for this pattern: it is empty, `.`, or only `**` segments. */
 function namesCwd(pattern: string): boolean {
   const p = bare(pattern);
@@ -96,12 +105,14 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   refuseUnsupported(opts);
   const root = resolveCwd(opts.cwd);
   // node-glob: an empty pattern matches nothing.
-  const list = (typeof patterns === 'string' ? [patterns] : [...patterns]).filter((p) => p !== '');
+  const list = (typeof patterns === 'string' ? [patterns] : [...patterns]).flatMap(splitWholeBraces).filter((p) => p !== '');
   const dirOnly = list.filter((p) => p.endsWith('/'));
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
   }
   const nodir = opts.nodir === true;
+  // node-glob: a directory-only pattern under nodir names nothing.
+  if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [] };
   const withCwd = !nodir && list.some(namesCwd);
   const pattern = list.flatMap(expand);
   const depth = readDepth(opts.maxDepth, 'maxDepth');

@@ -121,3 +121,24 @@ describe("node-glob's ignore cases, through the adapter and node-glob", () => {
     });
   }
 });
+
+/** node-glob's test/nodir.ts and test/max-depth.ts cases as data (max-depth without `follow` and `withFileTypes`, refused here), through the adapter and node-glob. */
+const OPTION_CASES: [pattern: string, options: GlobOptions, cwd?: string][] = [
+  ['*/**', { nodir: true }, 'a'],
+  ['a/*b*/**', { nodir: true }],
+  ['a/*b*/**/', { nodir: true }],
+  ['*/*', { nodir: true }, 'a'],
+  ...[0, 1, 2, 3, 4].map((maxDepth): [string, GlobOptions] => ['{*/*/*/**,*/*/**,**}', { maxDepth }]),
+  ...[0, 1, 2, 3].map((maxDepth): [string, GlobOptions] => ['**', { maxDepth, dot: true }]),
+];
+
+describe("node-glob's nodir and maxDepth cases, through the adapter and node-glob", () => {
+  for (const [pattern, extra, sub] of OPTION_CASES) {
+    it(`${pattern} ${JSON.stringify(extra)} cwd=${sub ?? '.'}`, async () => {
+      const options = { cwd: sub === undefined ? root : join(root, sub), ...extra };
+      const ours = sorted(await glob(pattern, options));
+      expect(sorted(globSync(pattern, options)), 'sync form').toEqual(ours);
+      expect(ours).toEqual(sorted(await peer.glob(pattern, options)));
+    });
+  }
+});
