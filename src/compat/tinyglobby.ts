@@ -82,7 +82,9 @@ function toList(value: Patterns | undefined | null): string[] {
 function expand(pattern: string, expandDirectories: boolean): string[] {
   const bare = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
   const anchored = anchor(bare);
-  return expandDirectories && !bare.endsWith('*') ? [anchored, `${anchored}/**`] : [anchored];
+  if (expandDirectories && !bare.endsWith('*')) return [anchored, `${anchored}/**`];
+  // picomatch's `x/**` also matches `x` (find-file's needs one more segment), written `x/.` for find-file.
+  return bare.endsWith('/**') && bare !== '/**' ? [anchored, `${anchored.slice(0, -3)}/.`] : [anchored];
 }
 
 interface Compiled {
