@@ -7,6 +7,7 @@
  * its crawl order, not defined; ours is sorted by path. Never following links is kept on purpose:
  * `followSymbolicLinks: true` is refused, and links are neither returned nor entered.
  */
+import { FindFileError } from '../errors.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import {
@@ -96,6 +97,9 @@ interface Compiled {
 export function compileTinyglobby(input: Patterns | GlobOptions | undefined, maybeOptions?: GlobOptions): Compiled {
   const isModern = typeof input === 'string' || Array.isArray(input);
   const opts: GlobOptions = (isModern ? maybeOptions : (input as GlobOptions | undefined)) ?? {};
+  if (isModern && opts.patterns !== undefined) {
+    throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: patterns given both as the first argument and as an option (tinyglobby refuses it too)`, 'patterns');
+  }
   checkKeys(opts, KNOWN, ENTRY);
   refuseFollow(opts.followSymbolicLinks, 'followSymbolicLinks', ENTRY);
   const root = resolveCwd(opts.cwd);

@@ -97,6 +97,8 @@ describe('find-file/tinyglobby: the verdict rides on the array', () => {
   it('refuses followSymbolicLinks: true and an unknown option, before any I/O', async () => {
     await expect(glob('**', { cwd: root, followSymbolicLinks: true })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION' });
     expect(() => globSync('**', { cwd: root, fs: {} } as GlobOptions)).toThrow(expect.objectContaining({ code: 'FF_UNKNOWN_OPTION' }));
+    expect(() => globSync('a/*.txt', { cwd: root, patterns: 'whoops!' })).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION' }));
+    expect(() => peer.globSync('a/*.txt', { cwd: root, patterns: 'whoops!' } as peer.GlobOptions)).toThrow();
   });
 
   it('never follows a link: a linked file and a linked directory are not returned (tinyglobby with followSymbolicLinks: false does the same)', async () => {
