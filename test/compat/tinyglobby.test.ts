@@ -90,6 +90,12 @@ describe('find-file/tinyglobby: the verdict rides on the array', () => {
     await expect(glob('**', { cwd: missing })).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('an aborted signal returns what was found, as tinyglobby does, and result says aborted', async () => {
+    const paths = await glob('**', { cwd: root, signal: AbortSignal.abort() });
+    expect(paths.result.complete).toBe(false);
+    expect(paths.result.incompleteReasons).toContain('aborted');
+  });
+
   it('takes cwd as a file: URL', async () => {
     expect(sorted(await glob('src/*.ts', { cwd: pathToFileURL(root) }))).toEqual(['src/b.ts']);
   });
