@@ -62,3 +62,19 @@ describe('the shape of src/', () => {
     expect(longFunctions(join(SRC, 'sample.ts'), `export const f = () => {\n${body}\n};\n`)).toEqual([{ where: 'sample.ts:1', lines: MAX_FUNCTION_LINES + 2 }]);
   });
 });
+
+describe('the drop-in adapters (src/compat/) stand on the public API', () => {
+  // The modules src/index.ts exports from: an adapter reaches nothing else of the library, and never the CLI, agent or MCP layers.
+  const PUBLIC = ['../find.js', '../errors.js', '../options.js', '../result.js'];
+  const compat = files.filter((f) => relative(SRC, f).startsWith('compat'));
+
+  it('has adapters to check', () => {
+    expect(compat.map((f) => relative(SRC, f)).sort()).toEqual(expect.arrayContaining([join('compat', 'glob.ts'), join('compat', 'tinyglobby.ts')]));
+  });
+
+  it('imports only node: modules, each other and the public modules', () => {
+    const imports = compat.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)].map((m) => ({ file: relative(SRC, f), from: m[1]! })));
+    expect(imports.length).toBeGreaterThan(0);
+    expect(imports.filter(({ from }) => !from.startsWith('node:') && !from.startsWith('./') && !PUBLIC.includes(from))).toEqual([]);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * What both drop-in adapters share (docs/compat.md): the returned array with its verdict, the
+ * peers' top-level rule for a slash-less glob, and the refusals. Built on the public API only.
+ */
+import { relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { FindFileError } from '../errors.js';
+import { findFiles, findFilesSync } from '../find.js';
+import type { FindOptions } from '../options.js';
+import type { FindResult } from '../result.js';
+
+/**
+ * The paths, in the peer's form, carrying the search's verdict as a non-enumerable `result`
+ * (`complete`, `skipped`, `incompleteReasons`...): what the peer would have thrown or dropped,
+ * reachable from the same call without a second walk. `complete: false` means the array may miss
+ * paths that exist; `JSON.stringify` and spreading see only the paths.
+ */
+export type GlobPaths = string[] & { readonly result: FindResult };
+
+/** Attaches the verdict to the paths, non-enumerable so the array still equals the peer's. */
+export function withResult(paths: string[], result: FindResult): GlobPaths {
+  return Object.defineProperty(paths, 'result', { value: result, enumerable: false }) as GlobPaths;
+}
+
+/**
+ * The peers match a glob against the path from the cwd, so a slash-less `*.js` is top level only,
+ * where find-file's own rule matches a base name at any depth. `./` anchors it (a no-op for a
+ * pattern holding a `/`).
+ */
+export function anchor(pattern: string): string {
+  return pattern.startsWith('./') || ABSOLUTE.test(pattern) ? pattern : `./${pattern}`;
+}
+
+/** A pattern, or a first-level brace alternative, that is absolute: left as written, for find-file to refuse (`./` would make it relative). */
+const ABSOLUTE = /^\{*(?:\/|\\|[A-Za-z]:)|^\{[^}]*,\{*(?:\/|\\|[A-Za-z]:)/;
+
+/** The peer's `cwd` (a string, a `file:` URL, or the current directory) as an absolute path. */
+export function resolveCwd(cwd: unknown, option = 'cwd'): string {
+  if (cwd === undefined) return process.cwd();
+  if (cwd instanceof URL) return fileURLToPath(cwd);
+  if (typeof cwd === 'string') return resolve(cwd);
+  throw new FindFileError('FF_INVALID_OPTION', `${option} must be a string or a file: URL`, option);
+}
+
+/**
+ * Whether a pattern names a dot segment itself (`.github/**`, `.*`, `{.a,b}/x`): the peers'
+ * `dot: false` hides dot names only where a wildcard would match them, so such a search must
+ * enter dot names (and then returns them under wildcards too: a deviation, docs/compat.md).
+ */
+export function namesDotSegment(pattern: string): boolean {
+  return DOT_SEGMENT.test(pattern);
+}
+
+/** A `.` opening a segment or a brace alternative (`.a/x`, `{.a/a,a}`), that is not `.` or `..` alone. */
+const DOT_SEGMENT = /(?:^|[/{,])\.(?![./,}]|$)/;
+
+/** Refuses an option the adapter does not know or does not carry out, rather than ignore it silently. */
+export function checkKeys(options: object, known: readonly string[], entry: string): void {
+  for (const key of Object.keys(options)) {
+    if ((options as Record<string, unknown>)[key] === undefined) continue;
+    if (!known.includes(key)) {
+      throw new FindFileError('FF_UNKNOWN_OPTION', `${entry} does not support the option '${key}' (docs/compat.md lists what it does)`, key);
+    }
+  }
+}
+
+/** Refuses a request to follow links: find-file never follows one below the root (docs/contract.md). */
+export function refuseFollow(value: unknown, option: string, entry: string): void {
+  if (value === true) {
+    throw new FindFileError('FF_INVALID_OPTION', `${entry}: ${option}: true is not supported: find-file never follows links below the root (docs/compat.md)`, option);
+  }
+}
+
+/** A non-negative integer option, or undefined. */
+export function readDepth(value: unknown, option: string): number | undefined {
+  if (value === undefined || value === Infinity) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
+    throw new FindFileError('FF_INVALID_LIMIT', `${option} must be a non-negative integer`, option);
+  }
+  return value;
+}
+
+/**
+ * The search for a call with no pattern to match below cwd (`[]`, node-glob's `.`): it lists cwd
+ * only (so a cwd that cannot be read still says so) and takes nothing, complete when cwd was read.
+ * `maxDepth: 0` would say `depth-limit`, a gap no one asked about.
+ */
+export function emptyOptions(root: string): FindOptions {
+  return { root, pattern: './-', exclude: ['./*'], maxDepth: 1 };
+}
+
+/** Runs the compiled options once, async or sync, and shapes the answer. */
+export async function runAsync(options: FindOptions, shape: (result: FindResult) => string[]): Promise<GlobPaths> {
+  const result = await findFiles(options);
+  return withResult(shape(result), result);
+}
+
+export function runSync(options: FindOptions, shape: (result: FindResult) => string[]): GlobPaths {
+  const result = findFilesSync(options);
+  return withResult(shape(result), result);
+}
+
+/**
+ * The peers' `dot: false` where a pattern names a dot segment itself, so the walk had to enter dot
+ * names: a match is kept only if some pattern can place each of the match's dot segments on a
+ * pattern segment that names a dot itself, as picomatch and minimatch read `dot: false` (a `*` or
+ * `**` never matches a leading `.`). The match is already known to fit the pattern as a whole, so
+ * only this placement is checked. A pattern with a `/` inside braces cannot be split into
+ * segments here: it keeps every match (the deviation in docs/compat.md).
+ */
+export function buildDotFilter(patterns: readonly string[]): (rel: string) => boolean {
+  const split = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.'));
+  if (patterns.some((p) => /\{[^}]*\//.test(p))) return () => true;
+  return (rel) => {
+    const segments = rel.split('/');
+    return split.some((pattern) => placesDots(segments, pattern));
+  };
+}
+
+function namesDot(segment: string): boolean {
+  return segment.startsWith('.') || /[{,]\./.test(segment);
+}
+
+/** Whether the path's segments can be laid on the pattern's with each dot segment on one that names a dot; `**` takes any number of other segments. Perf: each (i, j) is tried once. */
+function placesDots(path: readonly string[], pattern: readonly string[]): boolean {
+  const failed = new Set<number>();
+  const place = (i: number, j: number): boolean => {
+    const key = i * (pattern.length + 1) + j;
+    if (failed.has(key)) return false;
+    let ok: boolean;
+    if (i === path.length) ok = pattern.slice(j).every((s) => s === '**');
+    else if (j === pattern.length) ok = false;
+    else {
+      const hidden = path[i]!.startsWith('.');
+      if (pattern[j] === '**') ok = place(i, j + 1) || (!hidden && place(i + 1, j));
+      else ok = (!hidden || namesDot(pattern[j]!)) && place(i + 1, j + 1);
+    }
+    if (!ok) failed.add(key);
+    return ok;
+  };
+  return place(0, 0);
+}
+
+/** The root-relative `/` path of a match, which is native and absolute with `absolute: true`. */
+export function buildRelative(root: string, absolute: boolean): (path: string) => string {
+  if (!absolute) return (path) => path;
+  return (path) => relative(root, path).split(sep).join('/');
+}

@@ -1,0 +1,165 @@
+/**
+ * `find-file/tinyglobby`: tinyglobby 0.2's `glob` and `globSync`, run by find-file (docs/compat.md).
+ * The rules taken from tinyglobby (checked against it by test/compat/): patterns are relative to
+ * `cwd` and a slash-less one is top level only; `!x` in `patterns` ignores `x`; a pattern not
+ * ending in `*` also names everything below it (`expandDirectories`); dot names are hidden unless
+ * `dot` or the pattern names them; directories come back with a trailing `/`. The peer's order is
+ * its crawl order, not defined; ours is sorted by path. Never following links is kept on purpose:
+ * `followSymbolicLinks: true` is refused, and links are neither returned nor entered.
+ */
+import { FindFileError } from '../errors.js';
+import type { FindOptions } from '../options.js';
+import type { FindResult } from '../result.js';
+import {
+  anchor,
+  buildDotFilter,
+  buildRelative,
+  checkKeys,
+  emptyOptions,
+  namesDotSegment,
+  readDepth,
+  refuseFollow,
+  resolveCwd,
+  runAsync,
+  runSync,
+  type GlobPaths,
+} from './shared.js';
+
+export type { GlobPaths } from './shared.js';
+
+/** tinyglobby's options that find-file carries out. Any other is refused (`FF_UNKNOWN_OPTION`). */
+export interface GlobOptions {
+  /** The directory patterns are relative to. @default process.cwd() */
+  cwd?: string | URL;
+  /** Globs of paths not to return (nor enter), relative to `cwd`, as tinyglobby reads them. @default [] */
+  ignore?: string | readonly string[];
+  /** Let wildcards match names starting with `.`. @default false */
+  dot?: boolean;
+  /** Return files only. @default true */
+  onlyFiles?: boolean;
+  /** Return directories only (with a trailing `/`). @default false */
+  onlyDirectories?: boolean;
+  /** Return absolute paths with `/` separators. @default false */
+  absolute?: boolean;
+  /** How many directory levels below `cwd` to enter: 0 is `cwd`'s own entries only. @default Infinity */
+  deep?: number;
+  /** Whether patterns match case exactly. @default true */
+  caseSensitiveMatch?: boolean;
+  /** A pattern not ending in `*` also names everything below it (`src` is `src` and `src/**`). @default true */
+  expandDirectories?: boolean;
+  /** Only `false` is accepted: find-file never follows links (the peer's default is `true`). @default false here */
+  followSymbolicLinks?: boolean;
+  /** Stops the walk; the paths found so far are returned, and `result` says `aborted`. */
+  signal?: AbortSignal;
+  /** tinyglobby's older form: the patterns as an option. */
+  patterns?: string | readonly string[];
+}
+
+const ENTRY = 'find-file/tinyglobby';
+const KNOWN = [
+  'cwd',
+  'ignore',
+  'dot',
+  'onlyFiles',
+  'onlyDirectories',
+  'absolute',
+  'deep',
+  'caseSensitiveMatch',
+  'expandDirectories',
+  'followSymbolicLinks',
+  'signal',
+  'patterns',
+  'debug',
+] as const;
+
+type Patterns = string | readonly string[];
+
+function toList(value: Patterns | undefined | null): string[] {
+  if (value === undefined || value === null) return [];
+  return typeof value === 'string' ? [value] : [...value];
+}
+
+/** tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): `src/` is `src`, and `src` is `src` and `src/**`. */
+function expand(pattern: string, expandDirectories: boolean): string[] {
+  const bare = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
+  const anchored = anchor(bare);
+  if (expandDirectories && !bare.endsWith('*')) return [anchored, `${anchored}/**`];
+  // picomatch's `x/**` also matches `x` (find-file's needs one more segment), written `x/.` for find-file.
+  return bare.endsWith('/**') && bare !== '/**' ? [anchored, `${anchored.slice(0, -3)}/.`] : [anchored];
+}
+
+interface Compiled {
+  options: FindOptions;
+  shape: (result: FindResult) => string[];
+}
+
+/** Compiles tinyglobby's call into one find-file search and the shaping of its answer, before any I/O. */
+export function compileTinyglobby(input: Patterns | GlobOptions | undefined, maybeOptions?: GlobOptions): Compiled {
+  const isModern = typeof input === 'string' || Array.isArray(input);
+  const opts: GlobOptions = (isModern ? maybeOptions : (input as GlobOptions | undefined)) ?? {};
+  if (isModern && opts.patterns !== undefined) {
+    throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: patterns given both as the first argument and as an option (tinyglobby refuses it too)`, 'patterns');
+  }
+  checkKeys(opts, KNOWN, ENTRY);
+  refuseFollow(opts.followSymbolicLinks, 'followSymbolicLinks', ENTRY);
+  const root = resolveCwd(opts.cwd);
+  const raw = isModern ? toList(input as Patterns) : opts.patterns === undefined ? ['**/*'] : toList(opts.patterns);
+  const expandDirectories = opts.expandDirectories !== false;
+  const pattern: string[] = [];
+  const exclude = toList(opts.ignore).filter((p) => p !== '' && !(p.startsWith('!') && p[1] !== '('));
+  for (const p of raw) {
+    if (p === '') continue;
+    if (!p.startsWith('!') || p[1] === '(') pattern.push(p);
+    else if (p[1] !== '!' || p[2] === '(') exclude.push(p.slice(1));
+  }
+  if (pattern.length === 0) return { options: emptyOptions(root), shape: () => [] };
+  const onlyDirectories = opts.onlyDirectories === true;
+  const onlyFiles = !onlyDirectories && opts.onlyFiles !== false;
+  const deep = readDepth(opts.deep, 'deep');
+  const dotNamed = opts.dot !== true && pattern.some(namesDotSegment);
+  const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories));
+  const absolute = opts.absolute === true;
+  const options: FindOptions = {
+    root,
+    pattern: findPatterns,
+    exclude: exclude.flatMap((p) => expand(p, expandDirectories)),
+    hidden: opts.dot === true || dotNamed,
+    type: onlyDirectories ? 'directory' : onlyFiles ? 'file' : ['file', 'directory'],
+    caseSensitive: opts.caseSensitiveMatch !== false,
+    absolute,
+    ...(deep === undefined ? {} : { maxDepth: deep + 1 }),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(onlyFiles || onlyDirectories ? {} : { stats: true }),
+  };
+  const keep = dotNamed ? buildDotFilter(findPatterns) : undefined;
+  const rel = buildRelative(root, absolute);
+  const toPeer = (path: string, isDir: boolean): string => {
+    const peer = absolute ? path.replaceAll('\\', '/') : path;
+    return isDir ? `${peer}/` : peer;
+  };
+  const shape = (result: FindResult): string[] => {
+    const found = result.entries ?? result.matches.map((path) => ({ path, type: onlyDirectories ? 'directory' : 'file' }));
+    const kept = keep ? found.filter((e) => keep(rel(e.path))) : found;
+    return kept.map((e) => toPeer(e.path, e.type === 'directory'));
+  };
+  return { options, shape };
+}
+
+/**
+ * tinyglobby's `glob`: the paths matching `patterns` under `cwd`, in tinyglobby's form. The array
+ * also carries `result` (non-enumerable): the full find-file verdict of the same walk.
+ */
+export function glob(patterns: Patterns | GlobOptions, options?: GlobOptions): Promise<GlobPaths> {
+  try {
+    const { options: find, shape } = compileTinyglobby(patterns, options);
+    return runAsync(find, shape);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** tinyglobby's `globSync`, as `glob` without the event loop. */
+export function globSync(patterns: Patterns | GlobOptions, options?: GlobOptions): GlobPaths {
+  const { options: find, shape } = compileTinyglobby(patterns, options);
+  return runSync(find, shape);
+}

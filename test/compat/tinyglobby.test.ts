@@ -1,0 +1,139 @@
+/**
+ * find-file/tinyglobby against the real tinyglobby (a devDependency) on the same real-disk trees:
+ * the same paths in the same form, compared as sorted arrays (tinyglobby's order is its crawl
+ * order, not defined; ours is sorted by path). Links are not in these trees: never following them
+ * is a documented deviation (docs/compat.md), pinned on its own below.
+ */
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as peer from 'tinyglobby';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { glob, globSync, type GlobOptions } from '../../src/compat/tinyglobby.js';
+import { buildUndecodableTree } from '../helpers/names.js';
+import { posixOnly } from '../helpers/posix-only.js';
+import { PROJECT, buildTree, removeTree, sorted } from './tree.js';
+
+let root: string;
+beforeAll(() => {
+  root = buildTree(PROJECT);
+});
+afterAll(() => removeTree(root));
+
+async function both(patterns: string | string[], options: GlobOptions = {}): Promise<{ ours: string[]; theirs: string[] }> {
+  const full = { cwd: root, ...options };
+  const theirs = sorted(await peer.glob(patterns, full as peer.GlobOptions));
+  const ours = await glob(patterns, full);
+  expect(sorted(globSync(patterns, full)), 'sync form').toEqual(sorted(ours));
+  return { ours: sorted(ours), theirs };
+}
+
+describe('find-file/tinyglobby: the three ports of issue 29 give the same arrays as tinyglobby', () => {
+  it("{ cwd, ignore: ['**/node_modules/**'], dot: false }", async () => {
+    const { ours, theirs } = await both('**/*.js', { ignore: ['**/node_modules/**'], dot: false });
+    expect(theirs).toContain('src/lib/c.js');
+    expect(ours).toEqual(theirs);
+  });
+
+  it("['src/**/*.js', '!**/*.test.js'] with absolute", async () => {
+    const { ours, theirs } = await both(['src/**/*.js', '!**/*.test.js'], { absolute: true });
+    expect(theirs).toContain(join(root, 'src/lib/c.js'));
+    expect(ours).toEqual(theirs);
+  });
+
+  it('onlyDirectories', async () => {
+    const { ours, theirs } = await both('**', { onlyDirectories: true });
+    expect(theirs).toContain('src/lib/');
+    expect(ours).toEqual(theirs);
+  });
+
+  it('dot: false where a pattern names a dot folder: its files, and no dot name a wildcard would match', async () => {
+    const { ours, theirs } = await both(['.github/**', 'src/**/*.js', '{.eslintrc.js,index.js}'], { dot: false });
+    expect(theirs).toEqual(['.eslintrc.js', '.github/workflows/ci.yml', 'index.js', 'src/a.js', 'src/a.test.js', 'src/lib/c.js', 'src/lib/c.test.js']);
+    expect(ours).toEqual(theirs);
+  });
+
+  it('a slash-less *.js is top level only, as in tinyglobby (find-file alone matches it at any depth)', async () => {
+    const { ours, theirs } = await both('*.js');
+    expect(theirs).toEqual(['index.js']);
+    expect(ours).toEqual(theirs);
+  });
+});
+
+describe('find-file/tinyglobby: the verdict rides on the array', () => {
+  it('carries the FindResult as a non-enumerable result, so the array still equals the peer one', async () => {
+    const paths = await glob('src/*.js', { cwd: root });
+    expect(paths.result.complete).toBe(true);
+    expect(paths.result.matches).toEqual(['src/a.js', 'src/a.test.js']);
+    expect(Object.keys(paths)).toEqual(['0', '1']);
+    expect(JSON.stringify(paths)).toBe('["src/a.js","src/a.test.js"]');
+  });
+
+  it('refuses an absolute pattern, even one inside cwd (tinyglobby accepts it): never read as relative', async () => {
+    for (const pattern of [`${root}/src/*.js`, `{${root}/src/*.js,*.json}`]) {
+      await expect(glob(pattern, { cwd: root })).rejects.toMatchObject({ code: 'FF_PATTERN_OUTSIDE_ROOT' });
+    }
+  });
+
+  it('[] and only negations match nothing, complete once cwd was read', async () => {
+    for (const patterns of [[], ['!*.js']]) {
+      const ours = await glob(patterns, { cwd: root });
+      expect([...ours]).toEqual([]);
+      expect(await peer.glob(patterns, { cwd: root })).toEqual([]);
+      expect(ours.result.complete).toBe(true);
+    }
+  });
+
+  it('a cwd that does not exist rejects with ENOENT, where tinyglobby returns [] (docs/compat.md)', async () => {
+    const missing = join(root, 'no-such-dir');
+    expect(await peer.glob('**', { cwd: missing })).toEqual([]);
+    await expect(glob('**', { cwd: missing })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('an aborted signal returns what was found, as tinyglobby does, and result says aborted', async () => {
+    const paths = await glob('**', { cwd: root, signal: AbortSignal.abort() });
+    expect(paths.result.complete).toBe(false);
+    expect(paths.result.incompleteReasons).toContain('aborted');
+  });
+
+  it('takes cwd as a file: URL', async () => {
+    expect(sorted(await glob('src/*.ts', { cwd: pathToFileURL(root) }))).toEqual(['src/b.ts']);
+  });
+
+  it('refuses followSymbolicLinks: true and an unknown option, before any I/O', async () => {
+    await expect(glob('**', { cwd: root, followSymbolicLinks: true })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION' });
+    expect(() => globSync('**', { cwd: root, fs: {} } as GlobOptions)).toThrow(expect.objectContaining({ code: 'FF_UNKNOWN_OPTION' }));
+    expect(() => globSync('a/*.txt', { cwd: root, patterns: 'whoops!' })).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION' }));
+    expect(() => peer.globSync('a/*.txt', { cwd: root, patterns: 'whoops!' } as peer.GlobOptions)).toThrow();
+  });
+
+  it('never follows a link: a linked file and a linked directory are not returned (tinyglobby with followSymbolicLinks: false does the same)', async () => {
+    const tree = buildTree(['real/x.js']);
+    try {
+      symlinkSync('real', join(tree, 'dir-link'));
+      symlinkSync('real/x.js', join(tree, 'file-link.js'));
+      const ours = sorted(await glob('**', { cwd: tree, onlyFiles: false }));
+      expect(ours).toEqual(['real/', 'real/x.js']);
+      expect(ours).toEqual(sorted(await peer.glob('**', { cwd: tree, onlyFiles: false, followSymbolicLinks: false })));
+    } finally {
+      removeTree(tree);
+    }
+  });
+});
+
+describe('find-file/tinyglobby: the honest verdict where the peer answers silently (a documented deviation)', () => {
+  it.skipIf(process.platform !== 'linux')(posixOnly('a folder that cannot be opened: tinyglobby drops what is in it without a word; the array leaves out what no one can open, and result says complete: false and names both', 'names that are not UTF-8 are a Linux case'), async () => {
+    const dir = buildUndecodableTree('ff-compat-bytes-');
+    try {
+      const theirs = sorted(await peer.glob('**', { cwd: dir }));
+      const ours = await glob('**', { cwd: dir });
+      expect(theirs).toContain('f\uFFFD.txt'); // a path that cannot be opened, returned as if it could
+      expect(theirs.some((p) => p.includes('in.txt'))).toBe(false); // the folder's file, dropped in silence
+      expect(sorted(ours)).toEqual(['ok.txt', 'real-\uFFFD.txt']);
+      expect(ours.result.complete).toBe(false);
+      expect(ours.result.skipped.map((s) => s.path)).toEqual(expect.arrayContaining(['bad\uFFFD', 'f\uFFFD.txt']));
+    } finally {
+      removeTree(dir);
+    }
+  });
+});

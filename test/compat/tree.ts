@@ -1,0 +1,51 @@
+/**
+ * Real-disk fixture trees for the adapter parity suites (test/compat/): each test shows its tree as
+ * a list of paths (a trailing `/` is an empty directory), as tinyglobby's own tests do.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** Builds the tree in a fresh temp dir and returns it. */
+export function buildTree(paths: readonly string[]): string {
+  const root = mkdtempSync(join(tmpdir(), 'ff-compat-'));
+  for (const path of paths) {
+    const full = join(root, path);
+    if (path.endsWith('/')) mkdirSync(full, { recursive: true });
+    else {
+      mkdirSync(dirname(full), { recursive: true });
+      writeFileSync(full, '');
+    }
+  }
+  return root;
+}
+
+export function removeTree(root: string): void {
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** The tree a newcomer tried the three ports of issue 29 on: a project with tests, dependencies and dot files. */
+export const PROJECT = [
+  'package.json',
+  'index.js',
+  '.eslintrc.js',
+  '.github/workflows/ci.yml',
+  'src/a.js',
+  'src/a.test.js',
+  'src/b.ts',
+  'src/lib/c.js',
+  'src/lib/c.test.js',
+  'src/lib/.cache/d.js',
+  'src/.hidden.js',
+  'node_modules/dep/index.js',
+  'node_modules/dep/lib/x.js',
+  'node_modules/.bin/tool',
+  'test/e.test.js',
+  'docs/',
+  'deep/a/b/c/d.js',
+];
+
+/** Sorted copy: the peers' order is their crawl order, which neither documents, so arrays are compared sorted (by UTF-16 code units). */
+export function sorted(paths: readonly string[]): string[] {
+  return [...paths].sort();
+}
