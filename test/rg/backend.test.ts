@@ -280,6 +280,12 @@ describe('limits', () => {
     const anchored = await search([[{ stdout: nul('src/a.ts') }, { exit: 0 }]], { maxDepth: 2, pattern: 'src/*.ts' });
     expect(anchored.result).toMatchObject({ matches: ['src/a.ts'], complete: true });
   });
+
+  it('reports the depth limit when the patterns reach exactly one level past maxDepth (src/*.ts, maxDepth 1)', async () => {
+    // Kills an off-by-one in isDepthLimited (`reach - 1`): src/x.ts lies at depth 2, past the limit, unread.
+    const { result } = await search([[{ exit: 1 }]], { maxDepth: 1, pattern: 'src/*.ts' });
+    expect(result).toMatchObject({ matches: [], complete: false, incompleteReasons: ['depth-limit'] });
+  });
 });
 
 describe('the walker decides what is returned', () => {
