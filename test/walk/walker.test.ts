@@ -265,6 +265,13 @@ describe('depth-limit', () => {
     expect(await findAll(over(tree, { maxDepth: 1, pattern: 'notes/*.js' }))).toMatchObject({ matches: [], complete: true });
   });
 
+  it('hidden: false at the depth limit: only dot entries past the limit leave the answer complete', async () => {
+    // Kills a depth peek that ignores hidden: false: .x.ts and .d/ could never be returned, so they prove no gap.
+    const tree: Tree = { 'a.ts': '', src: { '.x.ts': '', '.d': { 'y.ts': '' } } };
+    expect(await findAll(over(tree, { maxDepth: 1, pattern: '*.ts', hidden: false }))).toMatchObject({ matches: ['a.ts'], complete: true, incompleteReasons: [] });
+    expect(await findAll(over(tree, { maxDepth: 1, pattern: '*.ts' }))).toMatchObject({ matches: ['a.ts'], complete: false, incompleteReasons: ['depth-limit'] });
+  });
+
   it('stops peeking at the limit once one peek has found something, in the async walk too', async () => {
     const tree: Tree = {};
     for (let i = 0; i < 40; i++) tree[`d${i}`] = { 'x.txt': '' };
@@ -335,6 +342,14 @@ describe('other read errors', () => {
     for (const code of ['ENOENT', 'ENOTDIR']) {
       const result = await findAll(over(tree, {}, { readdir: { [`${ROOT}/gone/`]: code } }));
       expect(result).toMatchObject({ skipped: [{ path: 'gone', code }], complete: true, incompleteReasons: [] });
+    }
+  });
+
+  it('an undecodable directory whose string opens a twin of another type (ENOTDIR) is a gap (EILSEQ), never vanished', async () => {
+    // Kills ENOTDIR left out of the undecodable mapping: `d\xff/` listed, `d\uFFFD` opens a file twin, and lost.txt would vanish from a complete answer.
+    for (const code of ['ENOENT', 'ENOTDIR']) {
+      const result = await findAll(over({ 'ok.txt': '', 'd\uFFFD': { 'lost.txt': '' } }, {}, { readdir: { [`${ROOT}/d\uFFFD/`]: code } }));
+      expect(result, code).toMatchObject({ matches: ['ok.txt'], skipped: [{ path: 'd\uFFFD', code: 'EILSEQ' }], complete: false, incompleteReasons: ['io-error'] });
     }
   });
 
