@@ -176,3 +176,26 @@ describe.skipIf(!isPosix)(posixOnly('StderrReader.checkedReport holds each path 
     expect(await reader.checkedReport(tree, () => true)).toMatchObject({ skipped: [], unclassified: 1 });
   });
 });
+
+describe.skipIf(!isPosix)(posixOnly('a run we stopped at the byte cap still holds its stderr to the disk', 'the stand-in ripgrep is a #!/bin/sh script made executable with chmod'), () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ff-stopped-stderr-'));
+    mkdirSync(join(dir, 'root', 'real'), { recursive: true });
+    writeFileSync(join(dir, 'root', 'real', 'a.ts'), '');
+    // A forged "vanished" line for a directory that exists, then a stderr line past the 1 MiB cap (same pipe: in order).
+    const script = `#!/bin/sh\nprintf './real: No such file or directory (os error 2)\\n' >&2\nhead -c 1100000 /dev/zero | tr '\\\\0' x >&2\nexit 2\n`;
+    writeFileSync(join(dir, 'rg'), script);
+    chmodSync(join(dir, 'rg'), 0o755);
+  });
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('does not believe a forged vanished line from a run stopped at the byte cap (max_buffer)', async () => {
+    // Kills the stderr of a run stopped by a limit believed unchecked: `real` would be listed as gone while it holds a.ts.
+    const result = await findFiles({ root: join(dir, 'root'), pattern: '*.ts', backend: 'ripgrep', rgPath: join(dir, 'rg') });
+    expect(result.skipped).toEqual([]);
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'], recovery: { failureKind: 'max_buffer' } });
+  });
+});
