@@ -208,6 +208,14 @@ describe('time-budget', () => {
     expect(result.stats).toMatchObject({ dirsRead: 3, elapsedMs: 30 });
   });
 
+  it('with the real clock, the budget ends a walk whose read never answers (the timer stops it, not the next read)', async () => {
+    // Kills an async driver that never arms the real-clock timer: the stalled read would hold the answer forever.
+    const base = faultyFs(asFs(buildVolume({ 'a.txt': '', stuck: { 'b.txt': '' } })));
+    const fs: typeof base = { ...base, readdir: (path, options, callback) => (path === `${ROOT}/stuck/` ? undefined : base.readdir(path, options, callback)) };
+    const result = await findFiles({ root: ROOT, platform: 'posix', pattern: '*', fs, timeBudgetMs: 20 });
+    expect(result).toMatchObject({ matches: ['a.txt'], complete: false, incompleteReasons: ['time-budget'] });
+  }, 10_000);
+
   it('with reads issued ahead, the async walk stops at the budget too, with what it took in time', async () => {
     // Reads ahead advance the clock early: b and c are issued before the root's entries are taken.
     const result = await findFiles(over(tree, { timeBudgetMs: 25 }, {}, 10)());
