@@ -27,6 +27,10 @@ export default {
     'src/agent/text-reasons.ts',
   ],
   coverageAnalysis: 'perTest',
+  // Static mutants (a module-level table such as STOPPED in rg/exit.ts) survive here whatever the tests:
+  // with vitest 4.1 and runner 9.6 the mutated table is never the one loaded (planted by hand, the same
+  // mutants fail the tests). Left out rather than counted as survivors; docs/mutation.md names them.
+  ignoreStatic: true,
   // A stored report: a run after a change re-tests only the mutants whose code or tests changed.
   incremental: true,
   incrementalFile: 'reports/mutation/stryker-incremental.json',
