@@ -69,6 +69,26 @@ describe('path errors', () => {
     }
   });
 
+  it('writes the path as the walker does: the root as ".", no "./", no doubled or trailing "/" (Stryker survivors)', () => {
+    const path = (p: string, platform: 'posix' | 'win32' = 'posix') => parsePathError(`${p}: Permission denied (os error 13)`, platform)?.path;
+    expect(path('.')).toBe('.');
+    expect(path('./')).toBe('.');
+    expect(path('.//')).toBe('.');
+    expect(path('./src/')).toBe('src');
+    expect(path('.///src/deny')).toBe('src/deny');
+    expect(path('.\\', 'win32')).toBe('.');
+    expect(path('.\\src\\', 'win32')).toBe('src');
+    for (const outside of ['src/deny', '/etc', '..', '../x', '.x/y']) expect(path(outside), outside).toBeUndefined();
+  });
+
+  it('reads only a whole line as a path error: the line starts with the path and ends with the code', () => {
+    expect(parsePathError('./x: Permission denied (os error 13) and more', 'posix')).toBeUndefined();
+    expect(parsePathError('note ./x: Permission denied (os error 13)', 'posix')).toBeUndefined();
+    expect(parsePathError('./x: Permission denied (os error 13', 'posix')).toBeUndefined();
+    expect(parsePathError('./x: Permission denied (os error 1x3)', 'posix')).toBeUndefined();
+    expect(parsePathError('./ab: Permission denied (os error 13)', 'posix')).toEqual({ path: 'ab', code: 'EACCES' });
+  });
+
   it('does not read a backslash as a separator on POSIX, where it is a name character', () => {
     expect(parsePathError('./a\\b: Permission denied (os error 13)', 'posix')).toEqual({ path: 'a\\b', code: 'EACCES' });
   });
