@@ -175,8 +175,9 @@ function translateSet(chars: readonly string[], start: number): { source: string
   let first = true;
   for (; i < chars.length; i++) {
     let c = chars[i]!;
-    // A negated set never matches the separator: a rule's wildcards stay inside one segment.
-    if (c === ']' && !first) return { source: negated ? `[^/${body}]` : `[${body}]`, end: i };
+    // A negated set matches the separator too, as ripgrep 13's (globset's) does: `a[!x]b` ignores
+    // `a/b` (git's does not); test/ignore/fixtures.ts pins it against the real rg.
+    if (c === ']' && !first) return { source: negated ? `[^${body}]` : `[${body}]`, end: i };
     first = false;
     if (c === '\\' && i + 1 < chars.length) c = chars[++i]!;
     if (chars[i + 1] === '-' && i + 2 < chars.length && chars[i + 2] !== ']') {

@@ -118,6 +118,15 @@ describe('counts', () => {
     }
   });
 
+  it('result-limit with another gap is still an incomplete search, never the "capped count only" wording', () => {
+    // Kills "capped count only" chosen whenever result-limit is among the reasons: the permission gap would vanish.
+    const moreThan = { count: 1000, kind: 'more-than' as const };
+    expect(summaryLine('file', 'matching "*"', 3, moreThan, false, ['result-limit', 'permission-denied'])).toBe(
+      'Incomplete search (count limit, permission denied): 3 of more than 1000 files matching "*" found in the part searched',
+    );
+    expect(summaryLine('file', 'matching "*"', 3, moreThan, false, ['permission-denied', 'result-limit'])).toMatch(/^Incomplete search \(permission denied, count limit\)/);
+  });
+
   it('summaries name matching symlinks, and say when links were not examined', () => {
     const exact = (count: number) => ({ count, kind: 'exact' as const });
     expect(summaryLine('file', 'matching "python3"', 0, exact(0), true, [], { count: 1, examined: true })).toBe('No regular files matching "python3" (search complete); 1 symlink matches (not followed)');

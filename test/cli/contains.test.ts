@@ -128,6 +128,14 @@ describe('exit statuses', () => {
     expect(missing.status).toBe(1);
     expect(missing.stderr).toContain('does not exist (ENOENT)');
   });
+
+  it('2 for an invalid --regex, with the reason, and nothing searched (a usage error, never fatal)', () => {
+    // Kills FF_INVALID_QUERY left out of the usage codes: a script would read status 1 as "the tree is broken".
+    const bad = ff(['*', '--contains', '(', '--regex']);
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toContain('find-file: error: query is not a valid regex');
+  });
 });
 
 describe('hostile text stays text', () => {

@@ -51,7 +51,7 @@ const ctx: SummaryContext = {
 
 describe('exit statuses', () => {
   it('maps library errors: bad input is usage (2), everything else fatal (1)', () => {
-    const usage = ['FF_MISSING_OPTION', 'FF_UNKNOWN_OPTION', 'FF_INVALID_OPTION', 'FF_INVALID_LIMIT', 'FF_INVALID_PATTERN', 'FF_PATTERN_OUTSIDE_ROOT', 'FF_PATTERN_TOO_LARGE', 'FF_INVALID_ROOT'] as const;
+    const usage = ['FF_MISSING_OPTION', 'FF_UNKNOWN_OPTION', 'FF_INVALID_OPTION', 'FF_INVALID_LIMIT', 'FF_INVALID_PATTERN', 'FF_PATTERN_OUTSIDE_ROOT', 'FF_PATTERN_TOO_LARGE', 'FF_INVALID_ROOT', 'FF_EMPTY_QUERY', 'FF_QUERY_TOO_LONG', 'FF_INVALID_QUERY'] as const;
     for (const code of usage) expect(exitCodeForError(new FindFileError(code, 'x')), code).toBe(EXIT.USAGE);
     for (const code of ['ENOENT', 'ENOTDIR', 'FF_RG_NOT_FOUND', 'FF_SOMETHING_NEW', 'EACCES']) {
       expect(exitCodeForError(Object.assign(new Error('x'), { code })), code).toBe(EXIT.FATAL);

@@ -62,30 +62,41 @@ describe.skipIf(process.platform === 'win32')(posixOnly('an entry swapped betwee
 });
 
 describe.skipIf(process.platform !== 'linux')('a directory on the way swapped for a link (Linux: /proc/self/fd)', () => {
-  it('the file is reached through the link, so it is closed unread: ELOOP, and the file outside the root is never searched', async () => {
+  /** The walk listed y/ as a directory; before y/z.txt is opened, y becomes a link to `outside` (below base). */
+  async function searchThroughSwap(outside: string) {
     nodeFs.mkdirSync(join(root, 'y'));
     writeFileSync(join(root, 'y', 'z.txt'), 'needle in y\n');
-    nodeFs.mkdirSync(join(base, 'outside'));
-    writeFileSync(join(base, 'outside', 'z.txt'), 'needle SECRET\n');
-    // The walk listed y/ as a directory; before y/z.txt is opened, y becomes a link to outside/.
+    nodeFs.mkdirSync(join(base, outside), { recursive: true });
+    writeFileSync(join(base, outside, 'z.txt'), 'needle SECRET\n');
     // The check runs for the real node:fs only, so the real module's open is patched for this test.
     const realOpen = fsModule.open;
     fsModule.open = ((path: string, flags: number, callback: (error: NodeJS.ErrnoException | null, fd: number) => void) => {
       if (path === join(root, 'y', 'z.txt') && !existsSync(join(base, 'y-moved'))) {
         nodeFs.renameSync(join(root, 'y'), join(base, 'y-moved'));
-        symlinkSync(join(base, 'outside'), join(root, 'y'));
+        symlinkSync(join(base, outside), join(root, 'y'));
       }
       realOpen(path, flags, callback);
     }) as typeof fsModule.open;
     syncBuiltinESMExports();
-    let result;
     try {
       // The pure-TS path's own defence (the default, auto, would run ripgrep here).
-      result = await searchContent({ root, query: 'needle', backend: 'walker' });
+      return await searchContent({ root, query: 'needle', backend: 'walker' });
     } finally {
       fsModule.open = realOpen;
       syncBuiltinESMExports();
     }
+  }
+
+  it('the file is reached through the link, so it is closed unread: ELOOP, and the file outside the root is never searched', async () => {
+    const result = await searchThroughSwap('outside');
+    expect(JSON.stringify(result)).not.toContain('SECRET');
+    expect(result.skipped).toContainEqual({ path: 'y/z.txt', code: 'ELOOP' });
+    expect(result.complete).toBe(false);
+  });
+
+  it('a link target that shares the file\'s tail (outside/y/z.txt for y/z.txt) is still not the file: ELOOP, never searched', async () => {
+    // Kills a place check that accepts any target ending in /rel: the opened file must be root/rel exactly.
+    const result = await searchThroughSwap('outside/y');
     expect(JSON.stringify(result)).not.toContain('SECRET');
     expect(result.skipped).toContainEqual({ path: 'y/z.txt', code: 'ELOOP' });
     expect(result.complete).toBe(false);

@@ -172,6 +172,13 @@ describe('the JSON events', () => {
     expect(result).toMatchObject({ binarySkipped: 1, hitCount: 1, complete: true });
   });
 
+  it('counts a binary offset only for the file whose hits it ends: an end event for another path adds nothing', async () => {
+    // Kills an end event for another path counting its binary offset: binarySkipped would name a file with no hit.
+    const stdout = matchEvent('./a.txt', 'needle\n', 1, 0) + endEvent('./b.bin', 70000) + endEvent('./a.txt', null);
+    const { result } = await search([[{ stdout }, { exit: 0 }]]);
+    expect(result).toMatchObject({ binarySkipped: 0, hitCount: 1, complete: true });
+  });
+
   it('filters hits through the walker\'s own matcher: ripgrep\'s globs only pre-filter', async () => {
     // `[ab].ts` cannot be said safely as a ripgrep glob: ripgrep searches everything, find-file filters.
     const stdout = matchEvent('./a.ts', 'needle\n', 1, 0) + matchEvent('./c.ts', 'needle\n', 1, 0) + matchEvent('./b.ts', 'needle\n', 1, 0) + matchEvent('./skip/b.ts', 'needle\n', 1, 0);
@@ -195,6 +202,9 @@ describe('a malformed line is a protocol failure: counted, incomplete, never "no
     ['no lines', '{"type":"match","data":{"path":{"text":"./a"},"line_number":1,"submatches":[{"start":0,"end":1}]}}'],
     ['line_number 0', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":0,"submatches":[{"start":0,"end":1}]}}'],
     ['line_number null', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":null,"submatches":[{"start":0,"end":1}]}}'],
+    // Kills line_number accepted without being an integer: a hit at line 1.5 names no line of the file.
+    ['line_number not an integer', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1.5,"submatches":[{"start":0,"end":1}]}}'],
+    ['line_number past 2^53', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":9007199254740993,"submatches":[{"start":0,"end":1}]}}'],
     ['no submatches', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1,"submatches":[]}}'],
     ['start past the line', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1,"submatches":[{"start":5,"end":6}]}}'],
     ['start inside a character', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"中"},"line_number":1,"submatches":[{"start":1,"end":2}]}}'],

@@ -20,7 +20,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { findFiles, findFilesStream, findFilesSync, searchContent, type FindOptions } from '../../src/index.js';
-import { MAX_TIMER_DELAY_MS, setBudgetTimer } from '../../src/limits.js';
+import { Deadline, MAX_TIMER_DELAY_MS, setBudgetTimer } from '../../src/limits.js';
+import { monotonicClock } from '../../src/plan/clock.js';
 import { asFs, buildVolume, faultyFs } from '../helpers/memfs.js';
 import { hasRg } from '../helpers/real-rg.js';
 import { FakeRipgrep, makeFakeInstall, nul } from '../helpers/rg-fake.js';
@@ -221,6 +222,30 @@ describe('(c) a clock that does not read as a number', () => {
       expect(result).toMatchObject({ backend: 'ripgrep', complete: false, incompleteReason: 'time-budget', matches: ['a.md'] });
       expect(fake.calls[0]!.killed).toBe(true);
     });
+  });
+});
+
+describe('(e) the Deadline every engine keeps (Stryker survivors, docs/mutation.md)', () => {
+  it('an injected clock never arms a real timer, budget or not: it is read between reads only', () => {
+    const clock = { now: () => 0 };
+    expect(new Deadline(clock, 100).arm(() => {})).toBeUndefined();
+    expect(new Deadline(clock, Infinity).arm(() => {})).toBeUndefined();
+    expect(new Deadline(monotonicClock, Infinity).arm(() => {})).toBeUndefined();
+  });
+
+  it('the real-clock timer waits for what is left of the budget, not the whole of it again', async () => {
+    // Started 59.99 s ago with a budget of 60 s: due at once. Waiting for ms + elapsed would outlast the test's timeout.
+    const deadline = new Deadline(monotonicClock, 60_000, monotonicClock.now() - 59_990);
+    await new Promise<void>((resolve) => deadline.arm(resolve));
+  }, 10_000);
+
+  it('left() is what remains of the budget, never negative: the fallback engine\'s budget', () => {
+    let t = 0;
+    const deadline = new Deadline({ now: () => t }, 10);
+    t = 4;
+    expect(deadline.left()).toBe(6);
+    t = 15;
+    expect(deadline.left()).toBe(0);
   });
 });
 

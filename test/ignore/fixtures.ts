@@ -97,6 +97,12 @@ export const FIXTURES: IgnoreFixture[] = [
     lists: ['.gitignore', '12.q', 'a.d', 'ab.c', 'd.c', 'd.e'],
   },
   {
+    // Issue 28's "[!x] may match /" is rg 13's own behaviour (globset's sets are not kept inside a segment): pinned, not killed.
+    name: 'rg 13: a negated set [!x] matches the separator too, so a[!x]b ignores a/b (git keeps it)',
+    tree: { '.git/': '', '.gitignore': 'a[!x]b\n', ...files('a/b', 'axb', 'ayb', 'sub/a/b', 'sub/a/c', 'sub/ayb') },
+    lists: ['.gitignore', 'axb', 'sub/a/c'],
+  },
+  {
     name: 'rg 13: [[:alpha:]] is not a POSIX class but the set "[:alph" then "]" (git ignores a and b)',
     tree: { '.git/': '', '.gitignore': '[[:alpha:]]\n', ...files('a', 'b', 'a]', 'p]', 'b]') },
     lists: ['.gitignore', 'a', 'b', 'b]'],

@@ -178,6 +178,24 @@ describe('the EAGAIN retry', () => {
     expect(events).toEqual([]); // cancellation is not a failure
   });
 
+  it('does not retry when the caller aborts between the EAGAIN exit and the retry decision', async () => {
+    // Kills an EAGAIN retry that starts after the caller aborted: the exit settles the run, then the abort lands before the decision.
+    // The mutant's retry stops before spawning (the signal is checked first), so what shows is recovery claiming a retry.
+    const controller = new AbortController();
+    const fake = new FakeRipgrep([{ stderr: EAGAIN_PANIC }, { exit: 101 }], [{ stdout: nul('a.ts') }, { exit: 0 }]);
+    const runner: typeof fake.runner = (request, listener) =>
+      fake.runner(request, {
+        ...listener,
+        exit: (code, signal) => {
+          listener.exit(code, signal);
+          controller.abort();
+        },
+      });
+    const result = await findFiles({ root, pattern: '*.ts', backend: 'ripgrep', rgPath, runner, signal: controller.signal });
+    expect(fake.calls).toHaveLength(1);
+    expect(result).toMatchObject({ matches: [], complete: false, recovery: { retryTriggered: false } });
+  });
+
   it('does not retry a spawn failure, even EAGAIN: kind spawn', async () => {
     const { result, fake, events } = await search([[{ error: 'EAGAIN' }], [{ exit: 0 }]]);
     expect(fake.calls).toHaveLength(1);
@@ -279,6 +297,12 @@ describe('limits', () => {
     expect(deep.result).toMatchObject({ matches: ['a.ts'], complete: false, incompleteReasons: ['depth-limit'] });
     const anchored = await search([[{ stdout: nul('src/a.ts') }, { exit: 0 }]], { maxDepth: 2, pattern: 'src/*.ts' });
     expect(anchored.result).toMatchObject({ matches: ['src/a.ts'], complete: true });
+  });
+
+  it('reports the depth limit when the patterns reach exactly one level past maxDepth (src/*.ts, maxDepth 1)', async () => {
+    // Kills an off-by-one in isDepthLimited (`reach - 1`): src/x.ts lies at depth 2, past the limit, unread.
+    const { result } = await search([[{ exit: 1 }]], { maxDepth: 1, pattern: 'src/*.ts' });
+    expect(result).toMatchObject({ matches: [], complete: false, incompleteReasons: ['depth-limit'] });
   });
 });
 

@@ -29,6 +29,11 @@ const TABLE: [string, RunEnd, StderrReport, Verdict][] = [
   ['exit 101 panic with thread-creation EAGAIN', exit(101), eagain, { failureKind: 'eagain', retryable: true }],
   ['exit 2 with thread-creation EAGAIN', exit(2), eagain, { failureKind: 'eagain', retryable: true }],
   ['exit 101 without EAGAIN evidence', exit(101), odd, failed('exit')],
+  // Stryker survivors (docs/mutation.md): success wins over a panic's lines; only exit 2 turns path errors into "ran".
+  ['exit 0 with thread-creation EAGAIN lines: it ran, nothing to retry', exit(0), eagain, ok],
+  ['exit 3 with only path errors: a failure (only exit 2 means "ran, some paths unreadable")', exit(3), denied, failed('exit')],
+  ['exit 101 with only path errors: a failure', exit(101), denied, failed('exit')],
+  ['killed by a signal we did not send, after path errors: a failure', exit(null, 'SIGKILL'), denied, failed('exit')],
   ['exit 3', exit(3), blank, failed('exit')],
   ['killed by a signal we did not send', exit(null, 'SIGKILL'), blank, failed('exit')],
   ['spawn error', { kind: 'spawn-error', code: 'ENOENT' }, blank, failed('spawn')],

@@ -103,6 +103,27 @@ describe.skipIf(!isPosix)(posixOnly('a planted rg inside the searched root (real
   });
 });
 
+describe.skipIf(!isPosix)(posixOnly('relative PATH entries from a process whose cwd is the root (real disk)', 'the planted rg is a #!/bin/sh script made executable with chmod'), () => {
+  it('never tries an empty, ".", relative or "../" PATH entry: nothing planted runs, not even outside the root', async () => {
+    // Kills relative PATH entries no longer dropped: they resolve against the process's cwd, and `../outside-rel` leaves the root.
+    plant(join(dir, 'outside-rel'));
+    const PATH = ['', '.', 'tools', 'node_modules/.bin', '../outside-rel'].join(':');
+    const before = process.cwd();
+    process.chdir(root);
+    try {
+      const auto = await findFiles({ root, pattern: '*.ts', backend: 'auto', env: { PATH } });
+      expect(auto).toMatchObject({ backend: 'walker', fallbackReason: 'rg-not-found', matches: ['src/index.ts'], complete: true });
+      const error = await findFiles({ root, pattern: '*.ts', backend: 'ripgrep', env: { PATH } }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'FF_RG_NOT_FOUND' });
+      // Not even refused by name: a relative entry is never looked into.
+      expect((error as Error).message).toContain('no rg on the PATH (');
+    } finally {
+      process.chdir(before);
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
 describe.skipIf(!isPosix)(posixOnly('a planted rg inside the workspace, searching a folder of it (real disk)', 'the planted rg is a #!/bin/sh script made executable with chmod'), () => {
   it.skipIf(!hasRg)('findFiles with workspace, and globTool (which passes its workspace), never run <workspace>/node_modules/.bin/rg', async () => {
     const PATH = [join(root, 'node_modules', '.bin'), join(root, '.venv', 'bin'), dirname(realRg.path!)].join(':');

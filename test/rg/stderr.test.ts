@@ -5,6 +5,7 @@
 import { constants } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { StderrReader, osErrorCode, parsePathError } from '../../src/rg/stderr.js';
+import { reasonForCode } from '../../src/result.js';
 import { EAGAIN_PANIC } from '../helpers/rg-fake.js';
 
 function read(text: string, platform: 'posix' | 'win32' = 'posix') {
@@ -47,6 +48,45 @@ describe('path errors', () => {
     }
     expect(parsePathError('./x: The system cannot find the path specified. (os error 3)', 'win32')).toEqual({ path: 'x', code: 'ENOENT' });
     expect(parsePathError('./x: whatever (os error 1234)', 'win32')).toEqual({ path: 'x', code: 'UNKNOWN' });
+  });
+
+  it('maps every Windows code of the table to the code Node reports, so only a gone path is read as vanished (no gap)', () => {
+    // Kills a table entry read as ENOENT: os error 32 (sharing violation) taken for "vanished" would drop a gap.
+    const table: [number, string, 'permission-denied' | 'io-error' | undefined][] = [
+      [2, 'ENOENT', undefined],
+      [3, 'ENOENT', undefined],
+      [5, 'EPERM', 'permission-denied'],
+      [32, 'EBUSY', 'io-error'],
+      [33, 'EBUSY', 'io-error'],
+      [206, 'ENAMETOOLONG', 'io-error'],
+      [1920, 'EACCES', 'permission-denied'],
+      [1921, 'ELOOP', 'io-error'],
+    ];
+    for (const [n, code, reason] of table) {
+      const entry = parsePathError(`rg: .\\dir\\file.txt: message (os error ${n})`, 'win32');
+      expect(entry, `os error ${n}`).toEqual({ path: 'dir/file.txt', code });
+      expect(reasonForCode(entry!.code), `os error ${n}`).toBe(reason);
+    }
+  });
+
+  it('writes the path as the walker does: the root as ".", no "./", no doubled or trailing "/" (Stryker survivors)', () => {
+    const path = (p: string, platform: 'posix' | 'win32' = 'posix') => parsePathError(`${p}: Permission denied (os error 13)`, platform)?.path;
+    expect(path('.')).toBe('.');
+    expect(path('./')).toBe('.');
+    expect(path('.//')).toBe('.');
+    expect(path('./src/')).toBe('src');
+    expect(path('.///src/deny')).toBe('src/deny');
+    expect(path('.\\', 'win32')).toBe('.');
+    expect(path('.\\src\\', 'win32')).toBe('src');
+    for (const outside of ['src/deny', '/etc', '..', '../x', '.x/y']) expect(path(outside), outside).toBeUndefined();
+  });
+
+  it('reads only a whole line as a path error: the line starts with the path and ends with the code', () => {
+    expect(parsePathError('./x: Permission denied (os error 13) and more', 'posix')).toBeUndefined();
+    expect(parsePathError('note ./x: Permission denied (os error 13)', 'posix')).toBeUndefined();
+    expect(parsePathError('./x: Permission denied (os error 13', 'posix')).toBeUndefined();
+    expect(parsePathError('./x: Permission denied (os error 1x3)', 'posix')).toBeUndefined();
+    expect(parsePathError('./ab: Permission denied (os error 13)', 'posix')).toEqual({ path: 'ab', code: 'EACCES' });
   });
 
   it('does not read a backslash as a separator on POSIX, where it is a name character', () => {

@@ -84,6 +84,18 @@ describe('what a filter costs and what it can never do', () => {
     expect(result).toMatchObject({ matches: [], skipped: [{ path: 'a.log', code: 'UNKNOWN' }], complete: false, incompleteReasons: ['io-error'] });
   });
 
+  it('an fs whose lstat gives a NaN or infinite time cannot judge a time filter: a gap, never a silent miss', async () => {
+    // Kills a non-finite mtimeMs judged as a time: NaN fails every comparison, so the file would just vanish from a complete answer.
+    const base = asFs(buildVolume({ 'a.log': 'x' }));
+    for (const mtimeMs of [NaN, Infinity, -Infinity]) {
+      const odd = { ...base, lstat: (p: string, cb: Parameters<typeof base.lstat>[1]) => base.lstat(p, (e, s) => cb(e, e ? s : Object.assign(Object.create(s) as typeof s, { mtimeMs }))) };
+      for (const filter of [{ modifiedAfter: 0 }, { modifiedBefore: NOW }]) {
+        const result = await findFiles({ root: ROOT, platform: 'posix', pattern: '*', fs: odd, ...filter });
+        expect(result, `${mtimeMs} ${JSON.stringify(filter)}`).toMatchObject({ matches: [], skipped: [{ path: 'a.log', code: 'UNKNOWN' }], complete: false, incompleteReasons: ['io-error'] });
+      }
+    }
+  });
+
   it('a filter never makes an incomplete walk complete: a spent budget and a denied directory stay gaps', async () => {
     const budget = await findEvery(over({ pattern: '*.log', modifiedAfter: 0, timeBudgetMs: 5 }, {}, 10));
     expect(budget).toMatchObject({ complete: false, incompleteReason: 'time-budget' });

@@ -67,6 +67,13 @@ describe('type: directory', () => {
     expect(await findEvery(shallow)).toMatchObject({ matches: ['a/agent'], complete: true });
   });
 
+  it('at the depth limit with a pruning pattern: a directory just past the limit that itself matches is depth-limit', async () => {
+    // Kills isBeyondLimit forgetting that a directory can match: src/cli/agent matches, nothing inside it could, and it lies at depth 3.
+    const result = await findEvery(over({ pattern: 'src/cli/agent', type: 'directory', maxDepth: 2 }));
+    expect(result).toMatchObject({ matches: [], complete: false, incompleteReasons: ['depth-limit'] });
+    expect(await findEvery(over({ pattern: 'src/cli/agent', type: 'directory', maxDepth: 3 }))).toMatchObject({ matches: ['src/cli/agent'], complete: true });
+  });
+
   it('a directory limit stops the walk as files do: the shallowest first, result-limit', async () => {
     const result = await findEvery(over({ pattern: '*', type: 'directory', maxResults: 2 }));
     expect(result).toMatchObject({ matchedCount: 2, complete: false, incompleteReason: 'result-limit' });

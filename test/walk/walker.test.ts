@@ -208,6 +208,14 @@ describe('time-budget', () => {
     expect(result.stats).toMatchObject({ dirsRead: 3, elapsedMs: 30 });
   });
 
+  it('with the real clock, the budget ends a walk whose read never answers (the timer stops it, not the next read)', async () => {
+    // Kills an async driver that never arms the real-clock timer: the stalled read would hold the answer forever.
+    const base = faultyFs(asFs(buildVolume({ 'a.txt': '', stuck: { 'b.txt': '' } })));
+    const fs: typeof base = { ...base, readdir: (path, options, callback) => (path === `${ROOT}/stuck/` ? undefined : base.readdir(path, options, callback)) };
+    const result = await findFiles({ root: ROOT, platform: 'posix', pattern: '*', fs, timeBudgetMs: 20 });
+    expect(result).toMatchObject({ matches: ['a.txt'], complete: false, incompleteReasons: ['time-budget'] });
+  }, 10_000);
+
   it('with reads issued ahead, the async walk stops at the budget too, with what it took in time', async () => {
     // Reads ahead advance the clock early: b and c are issued before the root's entries are taken.
     const result = await findFiles(over(tree, { timeBudgetMs: 25 }, {}, 10)());
@@ -263,6 +271,13 @@ describe('depth-limit', () => {
     expect(await findAll(over({ 'a.js': '', notes: { 'n.txt': '' } }, { maxDepth: 1, pattern: '*.js' }))).toMatchObject({ matches: ['a.js'], complete: true });
     // A rooted pattern that cannot enter lib: lib is not even looked at.
     expect(await findAll(over(tree, { maxDepth: 1, pattern: 'notes/*.js' }))).toMatchObject({ matches: [], complete: true });
+  });
+
+  it('hidden: false at the depth limit: only dot entries past the limit leave the answer complete', async () => {
+    // Kills a depth peek that ignores hidden: false: .x.ts and .d/ could never be returned, so they prove no gap.
+    const tree: Tree = { 'a.ts': '', src: { '.x.ts': '', '.d': { 'y.ts': '' } } };
+    expect(await findAll(over(tree, { maxDepth: 1, pattern: '*.ts', hidden: false }))).toMatchObject({ matches: ['a.ts'], complete: true, incompleteReasons: [] });
+    expect(await findAll(over(tree, { maxDepth: 1, pattern: '*.ts' }))).toMatchObject({ matches: ['a.ts'], complete: false, incompleteReasons: ['depth-limit'] });
   });
 
   it('stops peeking at the limit once one peek has found something, in the async walk too', async () => {
@@ -335,6 +350,14 @@ describe('other read errors', () => {
     for (const code of ['ENOENT', 'ENOTDIR']) {
       const result = await findAll(over(tree, {}, { readdir: { [`${ROOT}/gone/`]: code } }));
       expect(result).toMatchObject({ skipped: [{ path: 'gone', code }], complete: true, incompleteReasons: [] });
+    }
+  });
+
+  it('an undecodable directory whose string opens a twin of another type (ENOTDIR) is a gap (EILSEQ), never vanished', async () => {
+    // Kills ENOTDIR left out of the undecodable mapping: `d\xff/` listed, `d\uFFFD` opens a file twin, and lost.txt would vanish from a complete answer.
+    for (const code of ['ENOENT', 'ENOTDIR']) {
+      const result = await findAll(over({ 'ok.txt': '', 'd\uFFFD': { 'lost.txt': '' } }, {}, { readdir: { [`${ROOT}/d\uFFFD/`]: code } }));
+      expect(result, code).toMatchObject({ matches: ['ok.txt'], skipped: [{ path: 'd\uFFFD', code: 'EILSEQ' }], complete: false, incompleteReasons: ['io-error'] });
     }
   });
 
