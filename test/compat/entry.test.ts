@@ -3,11 +3,17 @@
  * resolve, by the package's own name, to the built adapters and their types (`npm run build`
  * first, as `npm test` does).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PACKAGE = fileURLToPath(new URL('../../package.json', import.meta.url));
+const PROJECT = dirname(PACKAGE);
+const TSC = createRequire(PACKAGE).resolve('typescript/bin/tsc');
 const exportsMap = JSON.parse(readFileSync(PACKAGE, 'utf8')).exports as Record<string, { types: string; default: string }>;
 
 describe('the adapter entry points', () => {
@@ -20,5 +26,49 @@ describe('the adapter entry points', () => {
       expect(typeof mod.glob).toBe('function');
       expect(typeof mod.globSync).toBe('function');
     });
+  }
+});
+
+/**
+ * Every entry's types resolve for a TypeScript consumer whatever its `moduleResolution`: `node10`
+ * reads no "exports" (package.json "typesVersions" maps the subpaths for it), `node16` and
+ * `bundler` read "exports". The consumer imports by package name through a node_modules link
+ * to this checkout and is checked by the real `tsc`.
+ */
+describe('the entry points under every TypeScript module resolution', () => {
+  const CONSUMER = [
+    "import { findFiles, type FindResult } from 'find-file';",
+    "import { globTool, type GlobToolResult } from 'find-file/agent';",
+    "import { glob as tinyglob, type GlobOptions as TinyOptions } from 'find-file/tinyglobby';",
+    "import { globSync, type GlobOptions as NodeGlobOptions } from 'find-file/glob';",
+    'export const used: unknown[] = [findFiles, globTool, tinyglob, globSync];',
+    'export type Used = [FindResult, GlobToolResult, TinyOptions, NodeGlobOptions];',
+    // A wrong type must fail: proves the imports carry real types, not `any`.
+    "// @ts-expect-error a number is no pattern",
+    'globSync(42);',
+  ].join('\n');
+  const SETTINGS: Record<string, string[]> = {
+    node10: ['--module', 'commonjs', '--moduleResolution', 'node10'],
+    node16: ['--module', 'node16', '--moduleResolution', 'node16'],
+    bundler: ['--module', 'esnext', '--moduleResolution', 'bundler'],
+  };
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ff-consumer-'));
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(PROJECT, join(dir, 'node_modules', 'find-file'), 'junction');
+    writeFileSync(join(dir, 'consumer.mts'), CONSUMER);
+    writeFileSync(join(dir, 'consumer.ts'), CONSUMER);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  for (const [name, flags] of Object.entries(SETTINGS)) {
+    it(`moduleResolution ${name}`, () => {
+      // node10 consumers are CommonJS files; node16 and bundler ones are ES modules.
+      const file = name === 'node10' ? 'consumer.ts' : 'consumer.mts';
+      const run = spawnSync(process.execPath, [TSC, '--noEmit', '--strict', '--skipLibCheck', '--target', 'es2022', ...flags, file], { cwd: dir, encoding: 'utf8' });
+      expect(run.stdout + run.stderr, `tsc ${flags.join(' ')}`).toBe('');
+      expect(run.status).toBe(0);
+    }, 60_000);
   }
 });
