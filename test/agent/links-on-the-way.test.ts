@@ -4,7 +4,7 @@
  * matching ... (search complete)" while one exists, and the metadata carries it.
  */
 import { describe, expect, it } from 'vitest';
-import { globTool, type GlobMetadata } from '../../src/agent/index.js';
+import { globTool, grepTool, type GlobMetadata, type GrepMetadata } from '../../src/agent/index.js';
 import type { Tree } from '../helpers/memfs.js';
 import { workspace } from '../helpers/agent.js';
 
@@ -39,5 +39,27 @@ describe('agent glob: links on the way', () => {
     const nested: Tree = { pkg: { real: { 'a.ts': '' }, lib: { link: '/w/pkg/real' } } };
     const result = await globTool({ pattern: 'lib/*.ts', path: 'pkg' }, workspace(nested));
     expect(result.content).toContain('1 symlinked directory on the way was not followed: pkg/lib.');
+  });
+});
+
+describe('agent grep: links on the way', () => {
+  // The search path is sub: real/ is outside it, reached only through the link.
+  const texts: Tree = { real: { 'a.ts': 'NEEDLE\n' }, sub: { 'b.ts': 'other\n', linked: { link: '/w/real' } } };
+
+  it('grep NEEDLE: linked/a.ts is never read, so absence is claimed only outside symlinked directories, and the link is named', async () => {
+    const result = await grepTool({ query: 'NEEDLE', path: 'sub' }, workspace(texts));
+    expect(result.content.split('\n').slice(0, 2)).toEqual([
+      'Search complete, but symlinks are never followed: no matches ("NEEDLE" under /w/sub) outside symlinked directories.',
+      `1 symlinked directory on the way was not followed: sub/linked. ${NEXT}`,
+    ]);
+    expect(result.content).not.toContain('(search complete).');
+    expect(result.summary).toBe('No matches for "NEEDLE" outside symlinked directories (search complete); 1 symlinked directory on the way not followed');
+    const meta = result.metadata as GrepMetadata;
+    expect(meta.policy.links).toMatchObject({ examined: true, onTheWay: { paths: ['sub/linked'], count: 1 } });
+  });
+
+  it('with a hit: the link is one more line after it', async () => {
+    const result = await grepTool({ query: 'other', path: 'sub' }, workspace(texts));
+    expect(result.content).toContain(`Also 1 symlinked directory on the way was not followed: sub/linked. ${NEXT}`);
   });
 });
