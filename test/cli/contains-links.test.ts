@@ -59,6 +59,13 @@ describe.runIf(isPosix)('(POSIX) --contains past a symlinked directory (issue 27
     expect(JSON.parse(ff(['--contains', 'NEEDLE', '--backend', 'ripgrep', '--json']).stdout)).toMatchObject({ linksOnTheWay: [], linkOnTheWayCount: 0, linksExamined: false });
   });
 
+  it('--absolute and a relative root: the link is shown as the hits are, with its target', () => {
+    const abs = ff(['--contains', 'NEEDLE', '--backend', 'walker', '--absolute']);
+    expect(lines(abs.stderr)[0]).toMatch(new RegExp(`not followed: ${join(root, 'linked').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} -> \\.\\./real$`));
+    const rel = runFindFile(['--contains', 'NEEDLE', '--backend', 'walker', 'root'], { cwd: tree });
+    expect(lines(rel.stderr)[0]).toMatch(/not followed: root\/linked -> \.\.\/real$/);
+  });
+
   it('with a hit, the link is one more line; the headline keeps "every file was searched"', () => {
     for (const backend of ['walker', ...(hasRg ? ['auto'] : [])]) {
       const run = ff(['--contains', 'other', '--backend', backend]);
