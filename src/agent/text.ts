@@ -127,6 +127,7 @@ export const INCOMPLETE_LABEL = '(incomplete)';
 export const INCOMPLETE_WARNING = 'Warning: the search did not cover everything, so absence elsewhere cannot be concluded.';
 export const INCOMPLETE_EMPTY = 'Search incomplete: no matches in the part that could be searched';
 export const NOT_PROOF = 'Absence cannot be concluded: part of the tree was not searched.';
+export const GREP_LINKS_UNEXAMINED = 'Symlinked directories were not examined (ripgrep does not see them): one the search would have entered would not be named here.';
 export const LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches, or a symlinked directory the pattern leads into, would not be named here.';
 
 /** `2 symlinks match (not followed): a, b`: the first few named, the rest counted. */
@@ -177,7 +178,9 @@ export function renderAnswer(facts: AnswerFacts): string {
   const onTheWay = links?.onTheWay !== undefined && links.onTheWay.count > 0 ? onTheWayText(links.onTheWay) : undefined;
   if (facts.lines.length === 0 && !gap) {
     // Complete, but a link on the way was not followed: never the "No ... (search complete)" headline.
-    const emptyHeadline = onTheWay === undefined ? facts.emptyHeadline : `Search complete, but symlinks are never followed: no matches (${facts.scope}) outside symlinked directories.`;
+    // grep through ripgrep alone cannot see them: absence only outside them, said the same way.
+    const outside = onTheWay !== undefined || (facts.tool === 'grep' && links?.examined === false);
+    const emptyHeadline = outside ? `Search complete, but symlinks are never followed: no matches (${facts.scope}) outside symlinked directories.` : facts.emptyHeadline;
     out.push(hasLinks ? `Search complete: no regular file matches (${facts.scope}); ${linksText(links)}.` : emptyHeadline);
   } else if (facts.lines.length === 0) {
     out.push(hasLinks ? `Search incomplete: no regular file matches in the part that could be searched (${facts.scope}); ${linksText(links)}.` : `${INCOMPLETE_EMPTY} (${facts.scope}).`, NOT_PROOF);
@@ -191,7 +194,7 @@ export function renderAnswer(facts: AnswerFacts): string {
     if (hasLinks) out.push(`Also ${linksText(links)}.`);
   }
   if (onTheWay !== undefined) out.push(facts.lines.length > 0 || hasLinks ? `Also ${onTheWay}` : onTheWay);
-  if (facts.lines.length === 0 && links?.examined === false) out.push(LINKS_UNEXAMINED);
+  if (facts.lines.length === 0 && links?.examined === false) out.push(facts.tool === 'grep' ? GREP_LINKS_UNEXAMINED : LINKS_UNEXAMINED);
   const steps: string[] = [];
   if (gap) {
     const reasons = statedReasons(facts.gaps.reasons);

@@ -7,7 +7,7 @@
  */
 import type { ContentSummary } from '../content/types.js';
 import type { FindSummary } from '../result.js';
-import { count, escapedContext, explainReason, incompleteHeadline, layoutSummary, leftOutAside, type SummaryContext } from './summary.js';
+import { count, escapedContext, explainReason, incompleteHeadline, layoutSummary, leftOutAside, onTheWaySentence, type SummaryContext } from './summary.js';
 
 /** Patterns that select every file (`*` matches a base name at any depth): no narrower set to name. */
 const EVERY_FILE = new Set(['*', '**', '**/*']);
@@ -25,19 +25,34 @@ function filesSearched(summary: ContentSummary, ctx: SummaryContext): { files: s
   return { files: `${every} matching ${patterns.map((p) => `'${p}'`).join(' or ')}`, all: false };
 }
 
-/** The first line: the incompleteness first when there is one, as in the file-listing summary. */
+/**
+ * The first line: the incompleteness first when there is one, as in the file-listing summary.
+ * Links are never followed: a complete answer with no hit claims absence only outside symlinked
+ * directories when one was met (named after it) or when ripgrep could not see them.
+ */
 function headline(summary: ContentSummary, ctx: SummaryContext): string {
   const { good } = ctx.styles;
   const found = summary.hitCount === 0 ? 'no hits' : count(summary.hitCount, 'hit', 'hits');
   if (!summary.complete) return incompleteHeadline(found, summary.hitCount === 0, ctx);
   const { files, all } = filesSearched(summary, ctx);
-  const searched = `find-file: ${found} under ${ctx.root}: ${good('complete')}, ${files} was searched`;
+  const onTheWay = summary.linkOnTheWayCount > 0;
+  const outside = summary.hitCount === 0 && (onTheWay || !summary.linksExamined) ? ' outside symlinked directories' : '';
+  const searched = `find-file: ${found} under ${ctx.root}: ${good('complete')}, ${files}${outside} was searched`;
   // What was left out by choice is said with hits too: "every file" never covers an ignored one.
   const aside = leftOutAside(summary, ctx, 'files');
   if (summary.hitCount > 0) return searched + aside;
   const absent = all ? 'so the text does not occur there' : 'and the text does not occur in them';
-  return `${searched}, ${absent}${aside}`;
+  return `${searched}, ${absent}${aside}${onTheWay ? `; ${onTheWaySentence(summary, ctx)}` : ''}`;
 }
+
+/** After the headline: the links on the way (the headline names them for an empty complete answer), or ripgrep's blind spot. */
+function linkDetails(summary: ContentSummary, ctx: SummaryContext): string[] {
+  const empty = summary.complete && summary.hitCount === 0;
+  if (summary.linkOnTheWayCount > 0) return [empty ? '  search its target to look inside' : `  also ${onTheWaySentence(summary, ctx)}; search its target to look inside`];
+  return empty && !summary.linksExamined ? [`  ${CONTENT_LINKS_UNEXAMINED}`] : [];
+}
+
+export const CONTENT_LINKS_UNEXAMINED = 'symlinked directories were not examined (ripgrep does not see them): --backend walker names them';
 
 /** An io-error no skipped path explains: ripgrep failed, or its output could not be read. */
 function explainContentReason(reason: string, summary: ContentSummary, ctx: SummaryContext): string {
@@ -54,6 +69,7 @@ export function formatContentSummary(summary: ContentSummary, raw: SummaryContex
   const ctx = escapedContext(raw);
   return layoutSummary(summary, ctx, {
     headline: headline(summary, ctx),
+    details: linkDetails(summary, ctx),
     explain: (reason) => explainContentReason(reason, summary, ctx),
     notes: summary.truncated ? ['  truncated: some hit text was cut or left out for length (not a coverage gap; --json flags each cut line)'] : [],
     policy: summary.binarySkipped > 0 ? [count(summary.binarySkipped, 'binary file', 'binary files') + ' not searched'] : [],

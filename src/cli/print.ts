@@ -31,6 +31,8 @@ export interface Search<T, S extends Outcome = FindSummary> {
 export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden' | 'gitignore' | 'type' | 'modifiedAfter' | 'modifiedBefore' | 'minSize' | 'maxSize' | 'sort'> & {
   /** `--absolute`: skipped paths are shown absolute, and matching links come already absolute. */
   absolute: boolean;
+  /** `--contains`: link paths come root-relative even with `--absolute` (made absolute when shown, as the hits are). */
+  linksRelative?: boolean;
   /** The patterns that chose the files (absent for `--contains` alone: every file). */
   pattern?: FindOptions['pattern'] | undefined;
 };
@@ -111,11 +113,11 @@ function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
     // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
     displayPath: buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
     // Matching links come as the matches do: already absolute and native with --absolute.
-    displayMatch: scope.absolute ? (match) => match : buildRelDisplay(scope.root, process.cwd()),
+    displayMatch: scope.absolute && scope.linksRelative !== true ? (match) => match : buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
     // Where a link on the way leads, as it reads: one readlink per link shown (at most five).
     linkTarget: (link) => {
       try {
-        return readlinkSync(scope.absolute ? link : path.join(root, link));
+        return readlinkSync(scope.absolute && scope.linksRelative !== true ? link : path.join(root, link));
       } catch {
         return undefined;
       }

@@ -131,7 +131,7 @@ async function printContent(options: ContentOptions, output: OutputMode, absolut
   const shown = stdoutText(output);
   const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
   const end = output === 'print0' ? '\0' : '\n';
-  const scope = { ...options, absolute };
+  const scope = { ...options, absolute, linksRelative: true };
   if (lines === 'count') {
     const counter = countEach((path, n) => `${shown(display(path))}${sep}${n}${end}`);
     return printHuman({ options, start, format: counter.take, trailer: counter.last, summarize: formatContentSummary, scope });

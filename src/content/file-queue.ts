@@ -22,11 +22,12 @@ export class FileQueue {
   private wake: (() => void) | undefined;
 
   constructor(plan: ContentPlan) {
-    // The walk has no match limit of its own: `maxResults` counts hits here, not files.
+    // The walk has no match limit of its own: `maxResults` counts hits here, not files. A symlinked
+    // directory, matching or not, is named on the way (ContentSummary.linksOnTheWay).
     this.walk = new Walk(plan, (base, name) => {
       this.files.push(base + name);
       this.wake?.();
-    }, Infinity);
+    }, { maxMatches: Infinity, atLimit: 'stop', withMeta: false, linksAreNotResults: true });
     this.driver = new AsyncDriver(this.walk, { isPaused: () => this.files.length - this.head >= FILE_QUEUE });
     this.done = this.driver.done
       .then(

@@ -116,6 +116,10 @@ function buildSummary(
     skippedCount: skipped.length,
     // ripgrep does not report the links it passes over, nor what its own globs left out.
     symlinkSkipped: 0,
+    // Nor the symlinked directories it does not enter: absence is proven only outside them.
+    linksOnTheWay: [],
+    linkOnTheWayCount: 0,
+    linksExamined: false,
     excludedCount: events?.excluded ?? 0,
     // ripgrep applies the ignore files itself and does not report what they left out.
     ignoredCount: 0,

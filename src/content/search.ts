@@ -8,6 +8,7 @@ import { chooseBackend } from '../backend.js';
 import { HandOff } from '../stream.js';
 import { buildContentPlan, type ContentPlan } from '../plan/content-plan.js';
 import { HitCollector } from './hits.js';
+import { examineLinks, needsLinkWalk } from './links.js';
 import { CONTENT_STOPS } from './stop.js';
 import type { ContentHit, ContentOptions, ContentResult, ContentStream, ContentSummary } from './types.js';
 import { searchWithWalker, type WaitForReader } from './walker.js';
@@ -33,7 +34,7 @@ async function runContentSearch(plan: ContentPlan, emitHit: (hit: ContentHit) =>
     lastPath = hit.path;
     emitHit(hit);
   };
-  const summary = await chooseBackend(plan, {
+  let summary = await chooseBackend(plan, {
     walker: (walkerPlan) => {
       lastPath = undefined; // a fallback after ripgrep starts afresh
       return searchWithWalker(walkerPlan, new HitCollector(plan.query.hits, emit), waitForReader);
@@ -45,6 +46,8 @@ async function runContentSearch(plan: ContentPlan, emitHit: (hit: ContentHit) =>
     },
     countOf: (summary) => summary.hitCount,
   });
+  // ripgrep cannot see symlinked directories: auto names them for its empty complete answer (links.ts).
+  if (needsLinkWalk(plan, summary)) summary = await examineLinks(plan, summary);
   // A stop can end the search inside the file it was reading: that file's count is only "at least".
   const cut = lastPath !== undefined && summary.incompleteReasons.some((r) => CONTENT_STOPS.includes(r));
   return cut ? { ...summary, partialFile: lastPath } : summary;

@@ -167,6 +167,19 @@ export interface ContentSummary {
   excludedCount: number;
   /** Entries left out by ignore files (`gitignore: true`), as `FindSummary.ignoredCount`: 0 from ripgrep. */
   ignoredCount: number;
+  /**
+   * Symlinked directories the walk would have searched in, root-relative, sorted, at most
+   * `MAX_LINK_MATCHES` (as `FindSummary.linksOnTheWay`). Links are never followed: a complete
+   * answer with no hit proves absence only outside them. Empty when `linksExamined` is false.
+   */
+  linksOnTheWay: string[];
+  /** How many such links were met, all of them. */
+  linkOnTheWayCount: number;
+  /**
+   * `true` when links were seen: the pure-TS path, or (`auto`) a listing walk after ripgrep's complete
+   * empty answer. `false` for ripgrep alone: it cannot see links, so `linksOnTheWay` is empty for that reason.
+   */
+  linksExamined: boolean;
   complete: boolean;
   incompleteReason?: ContentIncompleteReason;
   incompleteReasons: ContentIncompleteReason[];

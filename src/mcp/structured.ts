@@ -34,7 +34,7 @@ export interface StructuredAnswer {
   policy?: { excluded: number; symlinksNotFollowed: number; ignored?: number; binarySkipped?: number };
   paths?: string[];
   /**
-   * glob: symlinked directories the pattern would have descended into, never followed (the result's
+   * Symlinked directories the glob pattern (grep: the search) would have descended into, never followed (the result's
    * `linksOnTheWay`, workspace-relative; `count` counts them all). Absent when the engine could not
    * see links (ripgrep).
    */
@@ -101,11 +101,10 @@ export function structuredAnswer(answer: GlobToolResult | GrepToolResult): Struc
       ...(policy.binarySkipped === undefined ? {} : { binarySkipped: policy.binarySkipped }),
     },
   };
-  if (metadata.tool === 'glob') {
-    const links = policy.links;
-    const onTheWay = links?.examined === true && links.onTheWay !== undefined ? { linksOnTheWay: { count: links.onTheWay.count, paths: [...links.onTheWay.paths] } } : {};
-    return { ...structured, paths: metadata.paths, ...onTheWay };
-  }
-  if (metadata.files !== undefined) return { ...structured, files: metadata.files };
-  return { ...structured, hits: metadata.hits.map(({ path, line, column, text }) => ({ path, line, column, text })) };
+  // glob and grep alike: a complete empty answer proves absence only outside these.
+  const links = policy.links;
+  const onTheWay = links?.examined === true && links.onTheWay !== undefined ? { linksOnTheWay: { count: links.onTheWay.count, paths: [...links.onTheWay.paths] } } : {};
+  if (metadata.tool === 'glob') return { ...structured, paths: metadata.paths, ...onTheWay };
+  if (metadata.files !== undefined) return { ...structured, files: metadata.files, ...onTheWay };
+  return { ...structured, hits: metadata.hits.map(({ path, line, column, text }) => ({ path, line, column, text })), ...onTheWay };
 }

@@ -237,6 +237,11 @@ export interface MatchPolicy {
    * wants (`sort: 'mtime'`: the newest of the whole tree); `result-limit` is noted, not a stop.
    */
   atLimit: 'stop' | 'count';
+  /**
+   * Content search: a link is never a result (its content is not searched), so a matching link is
+   * only a place left unsearched: named on the way when it leads to a directory, as any other link.
+   */
+  linksAreNotResults?: boolean;
   /** lstat every match and hand its metadata to the sink (`sort: 'mtime'`, `stats`). */
   withMeta: boolean;
 }
@@ -284,6 +289,7 @@ export class MatchTaker {
   readonly needsStat: boolean;
   private readonly maxMatches: number;
   private readonly countPastLimit: boolean;
+  private readonly linksAreNotResults: boolean;
 
   constructor(
     select: EntrySelection,
@@ -295,6 +301,7 @@ export class MatchTaker {
     this.select = select;
     this.maxMatches = policy.maxMatches;
     this.countPastLimit = policy.atLimit === 'count';
+    this.linksAreNotResults = policy.linksAreNotResults === true;
     this.needsStat = policy.withMeta || select.filter !== undefined;
   }
 
@@ -330,7 +337,7 @@ export class MatchTaker {
    */
   passLink(rel: string, matches: boolean, onTheWay: 'no' | 'named' | 'probe' = 'no'): boolean {
     this.symlinkSkipped++;
-    if (matches) {
+    if (matches && !this.linksAreNotResults) {
       // Named once: a matching link is not named again as one on the way.
       this.linkMatchedCount++;
       if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(rel);

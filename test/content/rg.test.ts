@@ -107,6 +107,10 @@ describe('the JSON events', () => {
       skipped: [],
       skippedCount: 0,
       symlinkSkipped: 0,
+      // ripgrep cannot see links: none named, and said so.
+      linksOnTheWay: [],
+      linkOnTheWayCount: 0,
+      linksExamined: false,
       excludedCount: 0,
       ignoredCount: 0,
       complete: true,

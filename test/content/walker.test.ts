@@ -46,6 +46,17 @@ async function drain(options: ContentOptions): Promise<{ hits: ContentHit[]; sum
 }
 
 describe('a complete search', () => {
+  it('names a symlinked directory it would have searched in, matching the pattern or not, never a link to a file (issue 27)', async () => {
+    const tree: Tree = { 'a.txt': 'no\n', real: { 'r.txt': 'needle\n' }, linked: { link: '/root/real' }, 'file-link': { link: '/root/a.txt' } };
+    const result = await search({}, tree);
+    // linked/r.txt holds the text but is never read (links are not followed): the answer names the link.
+    expect(result).toMatchObject({ hitCount: 1, complete: true, linksOnTheWay: ['linked'], linkOnTheWayCount: 1, linksExamined: true });
+    const none = await search({ query: 'absent' }, tree);
+    expect(none).toMatchObject({ hitCount: 0, complete: true, linksOnTheWay: ['linked'], linkOnTheWayCount: 1 });
+    // A pattern that cannot lead into it: not on the way.
+    expect(await search({ query: 'absent', pattern: 'real/*' }, tree)).toMatchObject({ linksOnTheWay: [], linkOnTheWayCount: 0 });
+  });
+
   it('returns every hit, sorted by path then line, with what was searched and skipped by policy', async () => {
     const result = await search();
     expect(result).toEqual({
@@ -56,6 +67,10 @@ describe('a complete search', () => {
       skipped: [],
       skippedCount: 0,
       symlinkSkipped: 1,
+      // link/link leads to a file: not a directory the search would have entered.
+      linksOnTheWay: [],
+      linkOnTheWayCount: 0,
+      linksExamined: true,
       excludedCount: 0,
       ignoredCount: 0,
       complete: true,

@@ -1,6 +1,6 @@
 /**
  * Issue 27, links on the way, in the MCP answer: `structuredContent.linksOnTheWay` names the
- * symlinked directories the glob pattern would have descended into (workspace-relative, counted),
+ * symlinked directories the glob pattern (or grep) would have descended into (workspace-relative, counted),
  * the text is the agent tool's own, and the output schema declares the field.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -35,10 +35,15 @@ describe.skipIf(onWindows)('MCP: links on the way (issue 27)', () => {
     expect(textOf(result)).not.toContain('(search complete).');
   });
 
-  it('none on the way: an empty list; the schema declares the field; grep has none', async () => {
+  it('none on the way: an empty list; the schema declares the field', async () => {
     expect(structuredAnswer(await globTool({ pattern: 'real/*.ts' }, { root: tree }))).toMatchObject({ paths: ['real/a.ts'], linksOnTheWay: { count: 0, paths: [] } });
     expect(OUTPUT_SCHEMA.properties!.linksOnTheWay).toEqual({ type: 'object', properties: { count: { type: 'integer', minimum: 0 }, paths: { type: 'array', items: { type: 'string' } } }, required: ['count', 'paths'] });
-    const grep = await session.client.callTool({ name: 'grep', arguments: { query: 'x' } });
-    expect(grep.structuredContent).not.toHaveProperty('linksOnTheWay');
+  });
+
+  it('grep: a complete answer with no hit names linked-src too (its files were never read), in the text and structuredContent', async () => {
+    const grep = await session.client.callTool({ name: 'grep', arguments: { query: 'absent text' } });
+    expect(grep.structuredContent).toMatchObject({ ok: true, complete: true, returned: 0, linksOnTheWay: { count: 1, paths: ['linked-src'] } });
+    expect(textOf(grep)).toContain('outside symlinked directories');
+    expect(textOf(grep)).not.toContain('(search complete).');
   });
 });

@@ -1,0 +1,29 @@
+/**
+ * `auto`'s look at links after ripgrep's complete content answer with no hit. ripgrep never enters
+ * a symlinked directory and does not say it passed one, so its empty answer proves absence only
+ * outside them. A listing walk (the same plan and rules, no file opened: far cheaper than searching
+ * again) names them, in the time left. A walk that does not finish leaves the answer as ripgrep
+ * gave it (`linksExamined: false`): never a half list read as the whole.
+ */
+import type { ContentPlan } from '../plan/content-plan.js';
+import { AsyncDriver } from '../walk/drivers.js';
+import { Walk } from '../walk/engine.js';
+import type { ContentSummary } from './types.js';
+
+export function needsLinkWalk(plan: ContentPlan, summary: ContentSummary): boolean {
+  return plan.backend.backend === 'auto' && summary.complete && summary.hitCount === 0 && !summary.linksExamined && plan.limits.signal?.aborted !== true;
+}
+
+export async function examineLinks(plan: ContentPlan, summary: ContentSummary): Promise<ContentSummary> {
+  const timeBudgetMs = plan.limits.timeBudgetMs - summary.stats.elapsedMs;
+  const walk = new Walk({ ...plan, limits: { ...plan.limits, timeBudgetMs } }, () => {}, { maxMatches: Infinity, atLimit: 'stop', withMeta: false, linksAreNotResults: true });
+  try {
+    await new AsyncDriver(walk).done;
+  } catch {
+    return summary; // the root vanished since ripgrep read it: keep ripgrep's answer as it stands
+  }
+  const walked = walk.summary();
+  if (!walked.complete) return summary;
+  const elapsedMs = summary.stats.elapsedMs + walked.stats.elapsedMs;
+  return { ...summary, linksOnTheWay: walked.linksOnTheWay, linkOnTheWayCount: walked.linkOnTheWayCount, linksExamined: true, stats: { ...summary.stats, elapsedMs } };
+}
