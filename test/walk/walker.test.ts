@@ -6,21 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LINK_MATCHES, findFiles, findFilesStream, findFilesSync, type FindOptions, type FindResult } from '../../src/index.js';
 import { FakeClock, asFs, buildVolume, faultyFs, win32Fs, type FaultOptions, type Tree } from '../helpers/memfs.js';
+import { findAll } from '../helpers/every-form.js';
 
 const ROOT = '/root';
-
-/** Runs one search through every flavour, checks they agree, returns the promise flavour's result. */
-async function findAll(make: () => FindOptions): Promise<FindResult> {
-  const viaPromise = await findFiles(make());
-  const viaSync = findFilesSync(make());
-  const stream = findFilesStream(make());
-  const streamed: string[] = [];
-  for await (const path of stream) streamed.push(path);
-  const viaStream = { matches: streamed.sort(), ...(await stream.summary) };
-  expect(viaSync).toEqual(viaPromise);
-  expect(viaStream).toEqual(viaPromise);
-  return viaPromise;
-}
 
 /** Options over an inline tree; `faults` go through the fault-injecting fs, reads advance the clock by `msPerRead`. */
 function over(tree: Tree, options: Partial<FindOptions> = {}, faults: FaultOptions = {}, msPerRead = 0) {
