@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
  * find-file-mcp: the MCP server on stdio (`find-file mcp` is the same). docs/mcp.md is the contract;
- * the server is src/mcp/ (built to dist/mcp/). This file only loads it.
+ * the server is src/mcp/ (built to dist/mcp/, then bundled with the MCP SDK into dist/mcp/bundle.mjs
+ * by scripts/bundle-cli.mjs). This file only loads it.
  */
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 let main;
 try {
-  ({ main } = require('../dist/mcp/main.js'));
+  ({ main } = require('../dist/mcp/bundle.mjs'));
 } catch (error) {
   process.stderr.write(`find-file mcp: error: cannot load the server: ${error?.message ?? String(error)}\n`);
   process.exit(1);

@@ -21,7 +21,7 @@ const mcp = process.argv[2] === 'mcp';
 let main;
 try {
   // The command is bundled (scripts/bundle-cli.mjs): start-up reads one file, not ~150.
-  ({ main } = require(mcp ? '../dist/mcp/main.js' : '../dist/cli/bundle.mjs'));
+  ({ main } = require(mcp ? '../dist/mcp/bundle.mjs' : '../dist/cli/bundle.mjs'));
 } catch (error) {
   const hint = error?.code === 'EMFILE' || error?.code === 'ENFILE' ? ' (too many open files: raise the limit, e.g. ulimit -n 1024)' : '';
   process.stderr.write(`find-file: error: cannot load find-file: ${error?.message ?? String(error)}${hint}\n`);

@@ -3,12 +3,17 @@
  * whose every source is in the package too, so a host's stack trace through find-file points at
  * a file it has. Read from `npm pack --dry-run --json --ignore-scripts` (no build, no tarball)
  * after `npm run build`, as `npm test` runs it.
+ *
+ * And the light install: the packed tarball, installed (cache first) into an empty
+ * project, brings at most 5 packages in all (find-file, minimatch and its two, re2js: the CLI and
+ * the MCP server carry yargs and the MCP SDK in their bundles), and both bins work from there.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PROJECT = dirname(fileURLToPath(new URL('../package.json', import.meta.url)));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -39,5 +44,48 @@ describe('the packed package', () => {
       }
     }
     expect(missing).toEqual([]);
+  });
+});
+
+describe('installed from the packed tarball into an empty project', () => {
+  let project = '';
+  let installed: string[] = [];
+  beforeAll(() => {
+    project = mkdtempSync(join(tmpdir(), 'ff-install-'));
+    const pack = spawnSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: PROJECT, encoding: 'utf8' });
+    expect(pack.status, pack.stderr).toBe(0);
+    const tarball = (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename;
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'host', version: '1.0.0', private: true }));
+    // --prefer-offline: the tarballs come from the cache npm ci filled; the registry is asked only for
+    // what the cache lacks (npm ci stores tarballs, not the version lists a semver range needs).
+    const install = spawnSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(project, tarball)], { cwd: project, encoding: 'utf8' });
+    expect(install.status, install.stderr).toBe(0);
+    const lock = JSON.parse(readFileSync(join(project, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
+    installed = Object.keys(lock.packages).filter((p) => p !== '').map((p) => p.replace(/^.*node_modules\//, '')).sort();
+    writeFileSync(join(project, 'a.txt'), 'x');
+  }, 180_000);
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it('installs at most 5 packages in all', () => {
+    expect(installed).toContain('find-file');
+    expect(installed.length, installed.join(', ')).toBeLessThanOrEqual(5);
+  });
+
+  it('the find-file bin searches from there', () => {
+    const run = spawnSync(process.execPath, [join(project, 'node_modules', 'find-file', 'bin', 'find-file.mjs'), '*.txt'], { cwd: project, encoding: 'utf8' });
+    expect(run.stderr).toContain('complete');
+    expect(run.stdout).toBe('a.txt\n');
+    expect(run.status).toBe(0);
+  });
+
+  it('the MCP server answers initialize from there (find-file-mcp and find-file mcp)', () => {
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } } });
+    const bin = join(project, 'node_modules', 'find-file', 'bin');
+    for (const argv of [[join(bin, 'find-file-mcp.mjs')], [join(bin, 'find-file.mjs'), 'mcp']]) {
+      const run = spawnSync(process.execPath, argv, { cwd: project, input: initialize + '\n', encoding: 'utf8', timeout: 30_000 });
+      expect(run.stderr, argv.join(' ')).not.toMatch(/cannot load/);
+      const reply = JSON.parse(run.stdout.split('\n')[0]!) as { id: number; result: { serverInfo: { name: string } } };
+      expect(reply).toMatchObject({ id: 1, result: { serverInfo: { name: 'find-file' } } });
+    }
   });
 });

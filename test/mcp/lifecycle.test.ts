@@ -1,6 +1,6 @@
 /**
  * The MCP server over a session: the client's roots (and their change), cancellation mid-search,
- * progress notifications, 1,000 sequential and 50 concurrent calls with flat memory, stdout
+ * progress notifications, 2,000 sequential and 50 concurrent calls with flat memory after warm-up, stdout
  * holding protocol messages only, a call that throws becoming an isError answer, and usage errors.
  * Slow searches use the test preload that delays each directory read (test/helpers/cli-test-fs.mjs),
  * and every wait is on an event (a progress notification, a stderr line), never on a timer.
@@ -103,22 +103,25 @@ describe('long searches', () => {
 });
 
 describe('many calls', () => {
-  it('1,000 sequential and 50 concurrent calls: every answer right, memory flat', async () => {
+  it('2,000 sequential and 50 concurrent calls: every answer right, memory flat after warm-up', async () => {
     // V8's old space capped at 40 MiB: garbage is then collected rather than kept, so what RSS
     // shows is what the server holds on to (uncapped, the heap grows to ~120 MiB and plateaus).
     const command = serverCommand(['--root', join(base, 'one')]);
     const session = await connect({ ...command, env: { ...command.env, NODE_OPTIONS: '--max-old-space-size=40' } });
     try {
       const call = () => session.client.callTool({ name: 'glob', arguments: { pattern: '*.ts' } });
-      for (let i = 0; i < 100; i++) expect(textOf(await call())).toBe('src/one.ts');
+      // Warm-up first: the bundled server (dist/mcp/bundle.mjs) settles after some hundreds of calls
+      // (68 MiB after 100, 82 after 1,000, then 82-83 through 5,000: measured), so the baseline is
+      // taken at 1,000 and the next 1,000 must not grow it.
+      for (let i = 0; i < 1000; i++) expect(textOf(await call())).toBe('src/one.ts');
       const warm = session.rssKiB();
-      for (let i = 0; i < 900; i++) expect(textOf(await call())).toBe('src/one.ts');
+      for (let i = 0; i < 1000; i++) expect(textOf(await call())).toBe('src/one.ts');
       const sequential = session.rssKiB();
       const answers = await Promise.all(Array.from({ length: 50 }, call));
       for (const answer of answers) expect(textOf(answer)).toBe('src/one.ts');
       const concurrent = session.rssKiB();
-      // The figures go to the closing note; "flat": 900 more calls grow the server by less than 8 MiB.
-      console.log(`mcp memory: after 100 calls ${warm} KiB, after 1000 ${sequential} KiB, after 50 concurrent ${concurrent} KiB`);
+      // The figures go to the closing note; "flat": 1,000 more calls grow the server by less than 8 MiB.
+      console.log(`mcp memory: after 1000 calls ${warm} KiB, after 2000 ${sequential} KiB, after 50 concurrent ${concurrent} KiB`);
       expect(sequential - warm).toBeLessThan(8 * 1024);
       expect(concurrent - warm).toBeLessThan(16 * 1024);
     } finally {
