@@ -15,11 +15,23 @@
  *   `(a+)+$` over `aaaa…!` would hold the event loop for minutes, past any time budget. RE2 matches
  *   in linear time, and its syntax is close to ripgrep's (no lookaround, no backreferences).
  */
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { FindFileError } from '../errors.js';
 import { describe, readChoice } from '../plan/read.js';
 import { escapeRegex } from '../regex-escape.js';
 import { readRegexSyntax, type RegexSyntax } from './regex-syntax.js';
+
+/**
+ * RE2 is loaded the first time a regex is compiled, not with the library: most hosts never search
+ * by regex, and re2js was most of `import('find-file')`'s time (bench/suites/import.mjs). `require`
+ * keeps compiling synchronous (re2js ships a CommonJS build).
+ */
+const requireModule = createRequire(import.meta.url);
+let re2: typeof RE2JS | undefined;
+function loadRe2(): typeof RE2JS {
+  return (re2 ??= (requireModule('re2js') as typeof import('re2js')).RE2JS);
+}
 
 /** Longest query accepted, in UTF-8 bytes: far above any real search, far below argv limits. */
 export const MAX_QUERY_BYTES = 64 * 1024;
@@ -102,13 +114,14 @@ export function buildLineMatcher(query: Query, overBudget?: () => boolean): Matc
   if (query.mode === 'literal') return new FoldedLiteralMatcher(query.text);
   // MULTILINE only for whole-file (multi-line) search, where `^` and `$` must stop at line breaks as
   // in ripgrep (at `\n`, as RE2 does); line by line, a line is the whole input.
-  const flags = (query.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0) | (query.multiline ? RE2JS.MULTILINE : 0);
+  const RE2 = loadRe2();
+  const flags = (query.ignoreCase ? RE2.CASE_INSENSITIVE : 0) | (query.multiline ? RE2.MULTILINE : 0);
   return new Re2Matcher(compileRe2(query.text, flags), overBudget ?? (() => false));
 }
 
 function compileRe2(source: string, flags: number): RE2JS {
   try {
-    return RE2JS.compile(source, flags);
+    return loadRe2().compile(source, flags);
   } catch (error) {
     // re2js says "error parsing regexp: <reason>: `<part>`": keep it, it names the bad part.
     const message = (error as Error).message.replace(/^error parsing regexp: /, '');
