@@ -141,15 +141,19 @@ export function filterWords(filters: SummaryContext['filters']): string | undefi
  * so a link can never pass it, and a link not followed was never checked against a time filter.
  */
 export function linkSentence(summary: Pick<FindSummary, 'linkMatches' | 'linkMatchedCount'>, ctx: SummaryContext): string {
-  const display = ctx.displayMatch ?? ctx.displayPath;
-  const shown = summary.linkMatches.slice(0, SHOWN_LINKS).map(display);
-  const rest = summary.linkMatchedCount - shown.length;
-  const listed = summary.linkMatches.length;
-  const more = rest > 0 ? `, and ${rest} more (--json lists ${listed < summary.linkMatchedCount ? `the first ${listed}` : 'them all'})` : '';
+  const names = namedLinks(summary.linkMatches, summary.linkMatchedCount, ctx.displayMatch ?? ctx.displayPath);
   const n = summary.linkMatchedCount;
-  if (ctx.filters?.size) return `${count(n, 'symlink has', 'symlinks have')} a matching name (not followed; the size filter keeps regular files only): ${shown.join(', ')}${more}`;
-  if (ctx.filters?.time) return `${count(n, 'symlink has', 'symlinks have')} a matching name (not followed, so not checked against the time filter): ${shown.join(', ')}${more}`;
-  return `${count(n, 'symlink matches', 'symlinks match')} (not followed): ${shown.join(', ')}${more}`;
+  if (ctx.filters?.size) return `${count(n, 'symlink has', 'symlinks have')} a matching name (not followed; the size filter keeps regular files only): ${names}`;
+  if (ctx.filters?.time) return `${count(n, 'symlink has', 'symlinks have')} a matching name (not followed, so not checked against the time filter): ${names}`;
+  return `${count(n, 'symlink matches', 'symlinks match')} (not followed): ${names}`;
+}
+
+/** `a, b, and 3 more (--json lists them all)`: the first few links named, the rest counted. */
+function namedLinks(links: readonly string[], total: number, name: (link: string) => string): string {
+  const shown = links.slice(0, SHOWN_LINKS).map(name);
+  const rest = total - shown.length;
+  const more = rest > 0 ? `, and ${rest} more (--json lists ${links.length < total ? `the first ${links.length}` : 'them all'})` : '';
+  return shown.join(', ') + more;
 }
 
 /**
@@ -159,14 +163,11 @@ export function linkSentence(summary: Pick<FindSummary, 'linkMatches' | 'linkMat
  */
 export function onTheWaySentence(summary: Pick<FindSummary, 'linksOnTheWay' | 'linkOnTheWayCount'>, ctx: SummaryContext): string {
   const display = ctx.displayMatch ?? ctx.displayPath;
-  const shown = summary.linksOnTheWay.slice(0, SHOWN_LINKS).map((link) => {
+  const names = namedLinks(summary.linksOnTheWay, summary.linkOnTheWayCount, (link) => {
     const target = ctx.linkTarget?.(link);
     return target === undefined ? display(link) : `${display(link)} -> ${target}`;
   });
-  const rest = summary.linkOnTheWayCount - shown.length;
-  const listed = summary.linksOnTheWay.length;
-  const more = rest > 0 ? `, and ${rest} more (--json lists ${listed < summary.linkOnTheWayCount ? `the first ${listed}` : 'them all'})` : '';
-  return `${count(summary.linkOnTheWayCount, 'symlinked directory on the way was', 'symlinked directories on the way were')} not followed: ${shown.join(', ')}${more}`;
+  return `${count(summary.linkOnTheWayCount, 'symlinked directory on the way was', 'symlinked directories on the way were')} not followed: ${names}`;
 }
 
 export const LINKS_UNEXAMINED = 'symlinks were not examined (ripgrep lists regular files only): a matching symlink or a symlinked directory on the way would not be named; --backend walker names them';
