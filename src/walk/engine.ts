@@ -227,7 +227,8 @@ export class Walk {
           if (mustStat) (unknown ??= []).push(name);
           else taken = this.matches.add(base, name);
         } else if (link === 'probe') (unknown ??= []).push(name);
-      } else if (!isSpecialFile(entry)) {
+      } else {
+        // The filesystem did not say what it is (DT_UNKNOWN): lstat tells.
         (unknown ??= []).push(name);
       }
       if (!taken) break;
@@ -363,8 +364,8 @@ export class Walk {
           this.reasons.note('depth-limit');
           return undefined;
         }
-      } else if (!isSpecialFile(entry)) {
-        (unknown ??= []).push(name);
+      } else {
+        (unknown ??= []).push(name); // type unknown (DT_UNKNOWN): lstat tells
       }
     }
     return unknown;
@@ -386,8 +387,3 @@ export class Walk {
 
 /** The entry names that hold or mark ignore rules (`.git`: a repository's top, with its `info/exclude`). */
 const IGNORE_ENTRY_NAMES: ReadonlySet<string> = new Set([...IGNORE_FILE_NAMES, GIT_DIR]);
-
-/** FIFOs, sockets and devices: judged as files are by `acceptEntries`, never a type the fs left unknown. */
-function isSpecialFile(entry: DirentLike): boolean {
-  return entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice();
-}
