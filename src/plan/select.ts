@@ -30,7 +30,7 @@ export function isSpecialKind(kind: EntryType | undefined): kind is SpecialType 
   return kind !== undefined && (SPECIAL_TYPES as readonly string[]).includes(kind);
 }
 
-export const ENTRY_TYPES: readonly EntryType[] = ['file', 'directory', 'symlink', 'pipe', 'socket', 'block-device', 'char-device'];
+export const ENTRY_TYPES: readonly EntryType[] = ['file', 'directory', 'symlink', ...SPECIAL_TYPES];
 
 export const ENTRY_TYPE_OPTIONS: readonly EntryTypeOption[] = [...ENTRY_TYPES, 'any'];
 
