@@ -36,8 +36,15 @@ export type FindFileErrorCode =
   /** Content search: the query is not a string, holds a NUL character, or (regex mode) is not a valid regex. */
   | 'FF_INVALID_QUERY';
 
+/**
+ * What `findFiles`, `searchContent`, their sync and stream forms and the adapters reject with (or
+ * throw): bad input, found before any I/O, or a root that cannot be searched at all. Never a
+ * per-path read error: those are in the result's `skipped`. Branch on `code`, not on the message.
+ */
 export class FindFileError extends Error {
+  /** Always `FindFileError`. */
   override name = 'FindFileError';
+  /** Stable, for programs to branch on (docs/errors.md); the message is for people and may change. */
   readonly code: FindFileErrorCode;
   /** The option at fault, where there is one. */
   readonly option: string | undefined;

@@ -82,7 +82,18 @@ function toResult(plan: FindPlan, walk: Walk, { rels, metas }: Collected): FindR
 /**
  * Finds files under `root` whose root-relative path matches `pattern`. Never rejects for a path
  * it cannot read (that is `skipped` in the result); rejects with a `FindFileError` for bad options
- * (before any I/O) and for a root that does not exist or is not a directory.
+ * (before any I/O) and for a root that does not exist or is not a directory. Only `complete: true`
+ * with no matches proves there is no such file; `complete: false` says why in `incompleteReasons`.
+ *
+ * @throws {FindFileError} For bad options, before any I/O: `FF_MISSING_OPTION`, `FF_UNKNOWN_OPTION`,
+ * `FF_INVALID_OPTION`, `FF_INVALID_LIMIT`, `FF_INVALID_PATTERN`, `FF_PATTERN_TOO_LARGE`,
+ * `FF_PATTERN_OUTSIDE_ROOT`, `FF_INVALID_ROOT`. `FF_RG_NOT_FOUND` for `backend: 'ripgrep'` with no
+ * ripgrep; `FF_IGNORE_FILE` for an `ignoreFiles` entry that cannot be read; `ENOENT` or `ENOTDIR`
+ * for the root itself (docs/errors.md).
+ * @example
+ * const result = await findFiles({ root: 'src', pattern: '*.test.ts', timeBudgetMs: 5000 });
+ * if (result.complete && result.matches.length === 0) console.log('there is none');
+ * else if (!result.complete) console.log('not all read:', result.incompleteReasons, result.skipped);
  */
 export async function findFiles(options: FindOptions): Promise<FindResult> {
   const plan = buildFindPlan(options);
@@ -97,7 +108,10 @@ async function walkAsync(plan: FindPlan): Promise<FindResult> {
   return toResult(plan, walk, collector.collect());
 }
 
-/** `findFiles` without the event loop: the same contract, read by read. Throws where `findFiles` rejects. */
+/**
+ * `findFiles` without the event loop: the same contract, read by read, always on the walker.
+ * Throws where `findFiles` rejects; `FF_INVALID_OPTION` also for `backend: 'ripgrep'`.
+ */
 export function findFilesSync(options: FindOptions): FindResult {
   const plan = buildFindPlan(options);
   const note = walkerOnly(plan.backend.backend, 'findFilesSync');
@@ -129,7 +143,9 @@ const STREAM_HIGH_WATER = 1024;
 /**
  * Yields each match as it is found (discovery order, not sorted), holding at most about
  * `STREAM_HIGH_WATER` paths plus one directory's entries, however many matches there are.
- * Bad options throw here, at once; a missing root surfaces from the iteration and `summary`.
+ * Bad options throw here, at once (the codes of `findFiles`; `FF_INVALID_OPTION` also for
+ * `backend: 'ripgrep'`, `sort: 'mtime'` and `stats`); a missing root (`ENOENT`, `ENOTDIR`)
+ * surfaces from the iteration and `summary`. Breaking out of the loop ends the walk (`aborted`).
  */
 export function findFilesStream(options: FindOptions): FindStream {
   const plan = buildFindPlan(options);

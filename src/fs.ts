@@ -26,24 +26,39 @@ export function addressableCode(code: string, rel: string): string {
 
 /** A directory entry as `readdir(..., { withFileTypes: true })` returns it. */
 export interface DirentLike {
+  /** The entry's name, without its directory. */
   name: string;
+  /** A regular file. */
   isFile(): boolean;
+  /** A directory. */
   isDirectory(): boolean;
+  /** A symlink (or a junction on Windows): listed, never followed. */
   isSymbolicLink(): boolean;
+  /** A named pipe (FIFO). */
   isFIFO(): boolean;
+  /** A Unix domain socket. */
   isSocket(): boolean;
+  /** A block device. */
   isBlockDevice(): boolean;
+  /** A character device. */
   isCharacterDevice(): boolean;
 }
 
 /** The type-bearing part of an `lstat` answer (the special kinds: where the fs tells them, as node's and memfs's do). */
 export interface StatsLike {
+  /** A regular file. */
   isFile(): boolean;
+  /** A directory. */
   isDirectory(): boolean;
+  /** A symlink (from `lstat`, which does not follow it). */
   isSymbolicLink(): boolean;
+  /** A named pipe (FIFO). */
   isFIFO?(): boolean;
+  /** A Unix domain socket. */
   isSocket?(): boolean;
+  /** A block device. */
   isBlockDevice?(): boolean;
+  /** A character device. */
   isCharacterDevice?(): boolean;
 }
 
@@ -51,30 +66,39 @@ type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
 
 /** An object shaped like `node:fs`, as far as find-file needs it. */
 export interface FsLike {
+  /** One call per directory the async walk lists, always with file types. */
   readdir(path: string, options: { withFileTypes: true }, callback: Callback<DirentLike[]>): void;
+  /** `readdir` for `findFilesSync`. */
   readdirSync(path: string, options: { withFileTypes: true }): DirentLike[];
+  /** For an entry whose type the listing did not give, and for a match's metadata (`stats`, `sort: 'mtime'`, size and time filters). */
   lstat(path: string, callback: Callback<StatsLike>): void;
+  /** `lstat` for `findFilesSync`. */
   lstatSync(path: string): StatsLike;
   /**
    * File search only, and only for a symlink "on the way" (src/walk/engine.ts): whether its target
    * is a directory. Without both, such a link is named unchecked.
    */
   stat?(path: string, callback: Callback<StatsLike>): void;
+  /** `stat` for `findFilesSync`. */
   statSync?(path: string): StatsLike;
   /** Content search only (its pure-TS path reads files in chunks): `open`, `read`, `close`, and `fstat` where the fs has it. */
   open?(path: string, flags: string | number, callback: Callback<number>): void;
   /** Content search checks that what it opened is still a regular file (skipped when absent). */
   fstat?(fd: number, callback: Callback<StatsLike>): void;
+  /** Content search only: reads the next chunk of an opened file. */
   read?(fd: number, buffer: Uint8Array, offset: number, length: number, position: number | null, callback: Callback<number>): void;
+  /** Content search only: closes what `open` opened. */
   close?(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
   /**
    * `gitignore: true` only: the walk reads ignore files (`.gitignore`, `.ignore`, `.rgignore`,
    * `.git/info/exclude`) whole, as bytes, for ripgrep's reading of a line that is not UTF-8.
    */
   readFile?(path: string, callback: Callback<Uint8Array | string>): void;
+  /** `readFile` for `findFilesSync`. */
   readFileSync?(path: string): Uint8Array | string;
   /** `gitignore: true` only: the root's parents are its real path's (as ripgrep's); without it, the root's as given. */
   realpath?(path: string, callback: Callback<string>): void;
+  /** `realpath` for `findFilesSync`. */
   realpathSync?(path: string): string;
 }
 

@@ -19,6 +19,7 @@ export type BackendOption = 'walker' | 'ripgrep' | 'auto';
 
 export const BACKEND_OPTIONS: readonly BackendOption[] = ['walker', 'ripgrep', 'auto'];
 
+/** The options of `findFiles`, `findFilesSync` and `findFilesStream`. Unknown names are refused (`FF_UNKNOWN_OPTION`). */
 export interface FindOptions {
   /** The directory to search. Relative roots resolve against the current directory. Opened even if it is a link. */
   root: string;
@@ -83,7 +84,7 @@ export interface FindOptions {
   maxDepth?: number;
   /** A `node:fs`-shaped object; a memfs volume works. @default node:fs */
   fs?: unknown;
-  /** @default a monotonic clock (`performance.now`) */
+  /** Where `timeBudgetMs` and `elapsedMs` are read; tests inject a fake. @default a monotonic clock (`performance.now`) */
   clock?: Clock;
   /** Stops the walk; the partial result is returned, marked `aborted`. */
   signal?: AbortSignal;

@@ -15,6 +15,7 @@ import { expandBraces, MAX_BRACE_ALTERNATIVES } from './glob/braces.js';
 import { buildPathTest, compilePath } from './glob/path.js';
 import { compileSet } from './glob/set.js';
 
+/** Path flavour: `win32` has drive letters, `\\` separators and case-insensitive matching by default; `posix` has neither. */
 export type Platform = 'posix' | 'win32';
 
 /**

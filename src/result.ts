@@ -53,10 +53,13 @@ export interface FindStats {
 
 /** How far a search has got, while it runs (the streaming form's `progress()`). */
 export interface FindProgress {
+  /** Directories listed so far, the root included. */
   dirsRead: number;
+  /** Directory entries looked at so far. */
   entriesSeen: number;
   /** Matches found so far. */
   matchedCount: number;
+  /** Milliseconds since the search started, by the injected clock. */
   elapsedMs: number;
 }
 
@@ -81,6 +84,7 @@ export type FailureKind =
   /** ripgrep's `--json` output held a line that is not a valid event (content search only, docs/content-search.md). */
   | 'protocol';
 
+/** Every failure kind, in no particular order: for validation and exhaustive tests. */
 export const FAILURE_KINDS: readonly FailureKind[] = ['eagain', 'timeout', 'max_buffer', 'exit', 'spawn', 'protocol'];
 
 /** How the ripgrep executable was chosen: `explicit` (`rgPath` or `FIND_FILE_RG`) or `system` (the PATH). */
@@ -88,6 +92,7 @@ export type SelectionMode = 'explicit' | 'system';
 
 /** What happened to a ripgrep run, without the pattern, paths or output. Present whenever ripgrep was selected. */
 export interface RecoveryInfo {
+  /** How the ripgrep executable was chosen. */
   selectionMode: SelectionMode;
   /** ripgrep could not create threads and was run again with `--threads 1`. */
   retryTriggered: boolean;
@@ -99,6 +104,7 @@ export interface RecoveryInfo {
 
 /** The `onEvent` payload: sent only when a retry happened or ripgrep failed. A clean search sends nothing. */
 export interface RecoveryEvent extends RecoveryInfo {
+  /** Always `ripgrep-recovery`: room for other events later. */
   type: 'ripgrep-recovery';
 }
 
@@ -130,6 +136,7 @@ export type FallbackReason =
   | 'spawn'
   | 'protocol';
 
+/** Every fallback reason, in no particular order: for validation and exhaustive tests. */
 export const FALLBACK_REASONS: readonly FallbackReason[] = [
   'entry-types', 'metadata', 'rg-not-found', 'fs-injected', 'max-depth', 'api', 'links-unexamined', 'root-unreadable', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol',
 ];
@@ -202,7 +209,9 @@ export interface FindSummary {
   incompleteReason?: IncompleteReason;
   /** Every reason that applied: the one that stopped the walk first, then the others in the order they happened. */
   incompleteReasons: IncompleteReason[];
+  /** Counters of the work done; they never change what the result means. */
   stats: FindStats;
+  /** The engine whose answer this is: `walker` also when `auto` fell back to it (see `fallbackReason`). */
   backend: BackendName;
   /** ripgrep's run: present whenever ripgrep was selected, including when the walker then replaced it. */
   recovery?: RecoveryInfo;

@@ -16,7 +16,17 @@ import { searchWithWalker, type WaitForReader } from './walker.js';
 /**
  * Searches file content under `root`. Never rejects for a file or directory it cannot read (that is
  * `skipped`); rejects with a `FindFileError` for bad options (before any I/O) and for a root that
- * does not exist or is not a directory.
+ * does not exist or is not a directory. Only `complete: true` with no hits proves the text is not
+ * there; `truncated` is a display cut, not a coverage gap.
+ *
+ * @throws {FindFileError} For bad options, before any I/O: the codes of `findFiles`, and
+ * `FF_MISSING_OPTION` without `query`, `FF_EMPTY_QUERY`, `FF_QUERY_TOO_LONG` (over
+ * `MAX_QUERY_BYTES`), `FF_INVALID_QUERY` (a NUL, or an invalid regex in `mode: 'regex'`);
+ * `ENOENT` or `ENOTDIR` for the root itself (docs/errors.md).
+ * @example
+ * const result = await searchContent({ root: '.', query: 'TODO', pattern: '*.ts', maxResults: 100 });
+ * for (const hit of result.hits) console.log(`${hit.path}:${hit.line}: ${hit.text}`);
+ * if (!result.complete) console.log('not all searched:', result.incompleteReasons);
  */
 export async function searchContent(options: ContentOptions): Promise<ContentResult> {
   const plan = buildContentPlan(options);
@@ -60,7 +70,8 @@ const STREAM_HIGH_WATER = 1024;
  * Yields each hit as it is found (not sorted), then offers the summary. The pure-TS path pauses
  * while `STREAM_HIGH_WATER` hits wait for the reader; ripgrep cannot be paused, so its hits wait
  * in memory, bounded by `maxOutputBytes`. Breaking out of the loop ends the search (`aborted`).
- * Bad options throw here, at once; a missing root surfaces from the iteration and `summary`.
+ * Bad options throw here, at once, with the codes of `searchContent`; a missing root (`ENOENT`,
+ * `ENOTDIR`) surfaces from the iteration and `summary`.
  */
 export function searchContentStream(options: ContentOptions): ContentStream {
   const plan = buildContentPlan(options);

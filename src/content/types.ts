@@ -11,6 +11,11 @@ import type { BackendName, FallbackReason, IncompleteReason, RecoveryEvent, Reco
 import type { Env } from '../rg/resolve.js';
 import type { ProcessRunner } from '../rg/runner.js';
 
+/**
+ * The options of `searchContent` and `searchContentStream`. Unknown names are refused
+ * (`FF_UNKNOWN_OPTION`). The file set (`pattern`, `exclude`, `hidden`, `maxDepth`) means what it
+ * means to `findFiles`; file globs match with the platform's case (`caseSensitive` is the query's).
+ */
 export interface ContentOptions {
   /** The directory to search. */
   root: string;
@@ -21,7 +26,7 @@ export interface ContentOptions {
    * (`FF_INVALID_QUERY`). A query holding a line break matches across lines (see the docs).
    */
   query: string;
-  /** @default 'literal' */
+  /** `literal`: the query's text as is. `regex`: a regex in ripgrep's syntax (`FF_INVALID_QUERY` when invalid). @default 'literal' */
   mode?: 'literal' | 'regex';
   /**
    * `true`: exact case. `false`: ignore case. `'smart'`: ignore case unless the query holds an
@@ -30,8 +35,9 @@ export interface ContentOptions {
   caseSensitive?: boolean | 'smart';
   /** Globs of the files to search in, with `findFiles` rules. @default every file ('*') */
   pattern?: string | string[];
+  /** Globs of files and directories not to search in, as `FindOptions.exclude`. Counted in `excludedCount`. @default [] */
   exclude?: string[];
-  /** @default true */
+  /** Search in files and directories whose name starts with `.`. @default true */
   hidden?: boolean;
   /** Apply ignore files as `findFiles` does (`FindOptions.gitignore`). @default false */
   gitignore?: boolean;
@@ -58,8 +64,11 @@ export interface ContentOptions {
    * rest may hold hits). @default 1 MiB
    */
   maxOutputBytes?: number;
+  /** Stop once this many milliseconds (by `clock`) have passed: incomplete, `time-budget`. @default unlimited */
   timeBudgetMs?: number;
+  /** How deep to look, as `FindOptions.maxDepth`: 1 searches only the root's own files. @default unlimited */
   maxDepth?: number;
+  /** Stops the search; the hits found so far are returned, marked `aborted`. */
   signal?: AbortSignal;
   /**
    * `'auto'` by default on the real disk: ripgrep where it is installed and answers as fully, the
@@ -69,15 +78,21 @@ export interface ContentOptions {
   backend?: BackendOption;
   /** A `node:fs`-shaped object; the pure-TS path also needs `open`, `read` and `close` (memfs has them). */
   fs?: unknown;
+  /** Where `timeBudgetMs` and `elapsedMs` are read; tests inject a fake. @default a monotonic clock (`performance.now`) */
   clock?: Clock;
+  /** Path flavour, as `FindOptions.platform`. @default the running platform */
   platform?: Platform;
+  /** Absolute path to the ripgrep executable. @default `FIND_FILE_RG`, then `rg` on the PATH */
   rgPath?: string;
+  /** Starts ripgrep; tests inject a fake. @default child_process.spawn, no shell */
   runner?: ProcessRunner;
+  /** Receives a recovery event when ripgrep was retried or failed; never the query, paths or output. */
   onEvent?: (event: RecoveryEvent) => void;
   /** The project the search belongs to, absolute: ripgrep is never run from a PATH folder inside it (as `FindOptions.workspace`). */
   workspace?: string;
   /** Watches the walk of the pure-TS path, as `FindOptions.onDirectory` does. */
   onDirectory?: (dir: string, entries: readonly DirentLike[]) => void;
+  /** Where `FIND_FILE_RG` and `PATH` are read, and what ripgrep's (minimal) environment is taken from. @default process.env */
   env?: Env;
 }
 
@@ -123,15 +138,18 @@ export interface ContextLine {
  */
 export type ContentIncompleteReason = IncompleteReason | 'output-limit';
 
+/** Every content-search reason, in no particular order: for validation and exhaustive tests. */
 export const CONTENT_INCOMPLETE_REASONS: readonly ContentIncompleteReason[] = [
   'time-budget', 'result-limit', 'output-limit', 'depth-limit', 'permission-denied', 'aborted', 'io-error',
 ];
 
+/** Counters that describe the work done; they never change the meaning of the result. */
 export interface ContentStats {
   /** Directories listed (pure-TS path; 0 for ripgrep, which does not say). */
   dirsRead: number;
   /** Directory entries looked at (pure-TS path; 0 for ripgrep). */
   entriesSeen: number;
+  /** Time from start to result, by the injected clock, in milliseconds. */
   elapsedMs: number;
   /** Bytes of file content read (pure-TS path); for ripgrep, what its summary reports (files with hits only). */
   bytesSearched: number;
@@ -162,8 +180,11 @@ export interface ContentSummary {
   binarySkipped: number;
   /** Directories and files that could not be read: directories first, then files, each in the order met. */
   skipped: SkippedEntry[];
+  /** `skipped.length`. */
   skippedCount: number;
+  /** Symlinks and junctions met and, by policy, neither followed nor searched. Not a coverage gap. */
   symlinkSkipped: number;
+  /** Entries left out by `exclude`. Policy, not a coverage gap. */
   excludedCount: number;
   /** Entries left out by ignore files (`gitignore: true`), as `FindSummary.ignoredCount`: 0 from ripgrep. */
   ignoredCount: number;
@@ -180,19 +201,30 @@ export interface ContentSummary {
    * empty answer. `false` for ripgrep alone: it cannot see links, so `linksOnTheWay` is empty for that reason.
    */
   linksExamined: boolean;
+  /**
+   * True when every file in scope was searched to its end (binary files aside): with no hits, that
+   * proves the text is not there. False never proves absence; `incompleteReasons` says why.
+   */
   complete: boolean;
+  /** The first entry of `incompleteReasons`; absent when complete. */
   incompleteReason?: ContentIncompleteReason;
+  /** Every reason that applied: the one that stopped the search first, then the others in the order they happened. */
   incompleteReasons: ContentIncompleteReason[];
   /** A display cut happened: some hit's or context line's text was cut (`maxLineChars`), or a hit or context line was dropped at `maxOutputBytes`. */
   truncated: boolean;
   /** ripgrep output lines that were not valid `--json` events (failure kind `protocol`). 0 on the pure-TS path. */
   protocolErrors: number;
+  /** Counters of the work done; they never change what the result means. */
   stats: ContentStats;
+  /** The engine whose answer this is: `walker` is the pure-TS path, also when `auto` fell back to it. */
   backend: BackendName;
+  /** ripgrep's run: present whenever ripgrep was selected, including when the pure-TS path then replaced it. */
   recovery?: RecoveryInfo;
+  /** Present when `auto` ran the pure-TS path: why ripgrep did not (or did not usefully) answer. */
   fallbackReason?: FallbackReason;
 }
 
+/** The answer to a content search: the hits, what was not searched and why, and whether coverage was complete. */
 export interface ContentResult extends ContentSummary {
   /** In path order (UTF-16 code units, as `findFiles`), then line order. */
   hits: ContentHit[];

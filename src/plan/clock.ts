@@ -7,6 +7,7 @@ import { describe } from './read.js';
 
 /** A source of time in milliseconds. Only differences are used, so any origin will do. */
 export interface Clock {
+  /** The time now, in milliseconds; a finite number (the first reading is checked: `FF_INVALID_OPTION`). */
   now(): number;
 }
 

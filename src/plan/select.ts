@@ -34,6 +34,7 @@ export const ENTRY_TYPES: readonly EntryType[] = ['file', 'directory', 'symlink'
 
 export const ENTRY_TYPE_OPTIONS: readonly EntryTypeOption[] = [...ENTRY_TYPES, 'any'];
 
+/** The `sort` option: `path` (UTF-16 code units) or `mtime` (newest first, ties by path). */
 export type SortOption = 'path' | 'mtime';
 
 export const SORT_OPTIONS: readonly SortOption[] = ['path', 'mtime'];

@@ -5,11 +5,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
+/** What a `ProcessRunner` is asked to start. */
 export interface ProcessRequest {
   /** An absolute path. Never a bare name: nothing is looked up in the current or searched directory. */
   executable: string;
   /** Passed as is, one element per argument: no shell, no quoting, no splitting. */
   argv: readonly string[];
+  /** The child's working directory: the search root (ripgrep's globs are anchored there). */
   cwd: string;
   /** The child's whole environment (nothing is inherited). */
   env: Readonly<Record<string, string>>;
@@ -23,7 +25,9 @@ export interface ProcessRequest {
  * failure (Node's `child_process` does): the caller settles on the first and ignores the rest.
  */
 export interface ProcessListener {
+  /** A chunk of the child's standard output, as it comes. */
   stdout(chunk: Uint8Array): void;
+  /** A chunk of the child's standard error, as it comes. */
   stderr(chunk: Uint8Array): void;
   /** The child ended, all its output delivered: the exit code, or null and the signal that ended it. */
   exit(code: number | null, signal: string | null): void;
@@ -31,6 +35,10 @@ export interface ProcessListener {
   error(error: unknown): void;
 }
 
+/**
+ * Starts a child process (ripgrep) and reports on `listener`; injected as `runner` so tests can
+ * play ripgrep's part. Must never use a shell. @default child_process.spawn with `shell: false`
+ */
 export type ProcessRunner = (request: ProcessRequest, listener: ProcessListener) => void;
 
 /**
