@@ -91,8 +91,16 @@ export async function statSizes(settings: Settings, paths: readonly string[]): P
   return sizes;
 }
 
+/** What the host reads from a refused answer (`isError: true`): the call did not search, or its search could not run. */
 export interface ErrorMetadata {
-  error: { code: string; message: string };
+  /** Why: `code` is stable (`invalid-input`, `path-not-found` and the other `path-*` refusals, or the search's `FF_*` code), `message` the text the model reads. */
+  error: {
+    /** Stable, for programs to branch on. */
+    code: string;
+    /** The text the model reads. */
+    message: string;
+  };
+  /** The context's `root`, as checked (native, absolute). */
   workspaceRoot: string;
   /** For a `path` that does not exist: the deepest directory on it that does. */
   overview?: Overview;

@@ -26,7 +26,7 @@ export interface ToolContext {
   roots?: string[];
   /** A `node:fs`-shaped object (a memfs volume works). @default node:fs */
   fs?: unknown;
-  /** @default a monotonic clock */
+  /** Where `timeBudgetMs` is read; tests inject a fake. @default a monotonic clock */
   clock?: Clock;
   /** Each search stops after this many milliseconds and says so. @default 10000 */
   timeBudgetMs?: number;
@@ -34,13 +34,17 @@ export interface ToolContext {
   maxDepth?: number;
   /** Globs left out of every search, reported as policy. @default ['.git/', 'node_modules/'] */
   exclude?: string[];
-  /** @default 'walker' */
+  /** Which engine searches, as `FindOptions.backend`. @default 'walker' */
   backend?: BackendOption;
+  /** Starts ripgrep; tests inject a fake. @default child_process.spawn, no shell */
   runner?: ProcessRunner;
+  /** Absolute path to the ripgrep executable. @default `FIND_FILE_RG`, then `rg` on the PATH */
   rgPath?: string;
+  /** Where `FIND_FILE_RG` and `PATH` are read, and what ripgrep's (minimal) environment is taken from. @default process.env */
   env?: Env;
-  /** @default the running platform */
+  /** Path flavour of `root`, `roots` and the answers' paths. @default the running platform */
   platform?: Platform;
+  /** Stops the search; the answer says what was found so far and that it was cut short (`aborted`). */
   signal?: AbortSignal;
   /**
    * How many matches a search counts before it stops counting. Above every `limit`, so a cut list
@@ -63,6 +67,7 @@ export interface ToolResult<M> {
   summary: string;
   /** The text for the model. */
   content: string;
+  /** The same facts as structured data, for the host. */
   metadata: M;
   /** True when the call was refused or could not run (bad input, a path outside the workspace). */
   isError: boolean;
@@ -71,13 +76,17 @@ export interface ToolResult<M> {
 /** `mtime` (glob only): newest first, as agent hosts show files. */
 export type SortOrder = 'path' | 'relevance' | 'mtime';
 
+/** The page size when the model gives no `limit`. */
 export const DEFAULT_LIMIT = 100;
 /** Whatever the model asks, a page holds at most this many lines. */
 export const MAX_LIMIT = 500;
 /** grep's context lines on each side of a hit: at most this many (a page must stay readable). */
 export const MAX_CONTEXT_LINES = 20;
+/** `ToolContext.countCap` when the host gives none. */
 export const DEFAULT_COUNT_CAP = 1000;
+/** `ToolContext.timeBudgetMs` when the host gives none, in milliseconds. */
 export const DEFAULT_TIME_BUDGET_MS = 10_000;
+/** `ToolContext.exclude` when the host gives none: reported as policy in every answer. */
 export const DEFAULT_EXCLUDE: readonly string[] = ['.git/', 'node_modules/'];
 
 /** One workspace root. */

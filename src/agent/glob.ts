@@ -18,16 +18,17 @@ import { globScope, noFilesHeadline, type EntryUnit } from './text.js';
 import { missingFolderLines, overviewLine, similarNamesLine, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolDefinition } from './tool.js';
 
+/** What the model sends to `globTool`, as `GLOB_INPUT_SCHEMA` states it; checked against it on every call. */
 export interface GlobInput {
   /** A glob over paths relative to the search root. */
   pattern: string;
   /** The directory to search, relative to the workspace root. @default the workspace root */
   path?: string;
-  /** @default 100, at most 500 */
+  /** Paths on the page; above `ToolContext.maxLimit` it is capped and the answer says so. @default 100 (`DEFAULT_LIMIT`) */
   limit?: number;
-  /** @default 'path' */
+  /** The page's order: `path`, `relevance` or `mtime` (newest first). @default 'path' */
   sort?: SortOrder;
-  /** @default false on win32, true elsewhere */
+  /** Match the pattern with case. @default false on win32, true elsewhere */
   case_sensitive?: boolean;
   /** Leave out what ignore files ignore. @default true */
   respect_git_ignore?: boolean;
@@ -38,21 +39,43 @@ export interface GlobInput {
 export type GlobType = 'file' | 'directory' | 'any';
 const UNIT_OF: Record<GlobType, EntryUnit> = { file: 'file', directory: 'directory', any: 'entry' };
 
+/** What an empty page adds to help the next call: facts only, the same as the text says. */
 export interface GlobGuidance {
+  /** What the search root holds. */
   overview: Overview;
+  /** The names seen that are closest to the pattern; the walker only (ripgrep lists no directories). */
   similarNames?: SimilarNames;
   /** The pattern's first literal folder that does not exist, with what the deepest existing one holds. */
   missingFolder?: MissingFolder;
 }
 
+/** What the host reads from a glob answer (`result` is the whole `FindResult`). */
 export interface GlobMetadata extends ResultMetadata<'glob', FindResult, GlobGuidance> {
+  /** The pattern as the model sent it. */
   pattern: string;
   /** The page, workspace-relative with `/`: the paths `content` lists. */
   paths: string[];
 }
 
-export type GlobToolResult = ToolResult<GlobMetadata> | ToolResult<ErrorMetadata & { tool: 'glob' }>;
+/** A glob answer: with results (`isError: false`, `GlobMetadata`) or refused (`isError: true`, `ErrorMetadata`). */
+export type GlobToolResult = ToolResult<GlobMetadata> | ToolResult<ErrorMetadata & {
+  /** Which tool answered. */
+  tool: 'glob';
+}>;
 
+/**
+ * The glob tool: finds files by pattern under the workspace and answers in text a model cannot
+ * misread: a complete empty answer says the files do not exist, an incomplete one says what was
+ * not read and never claims absence. `input` comes from the model (checked against
+ * `GLOB_INPUT_SCHEMA`); `ctx` from the host (trusted).
+ * @throws {FindFileError} Only for a bad `ctx`, the host's bug, before any I/O: `FF_UNKNOWN_OPTION`,
+ * `FF_INVALID_OPTION`, `FF_INVALID_LIMIT`, `FF_INVALID_ROOT`, `FF_MISSING_OPTION` (no `root`),
+ * `FF_INVALID_PATTERN` (an `exclude` glob), `option` naming the field. What the model sends (bad
+ * input, a path outside the workspace, a search error) is answered with `isError: true`, never thrown.
+ * @example
+ * const answer = await globTool({ pattern: '*.test.ts', path: 'src' }, { root: '/home/me/project' });
+ * // answer.content: the text for the model. answer.metadata: the same facts for the host.
+ */
 export function globTool(input: unknown, ctx: ToolContext): Promise<GlobToolResult> {
   return answerCall(GLOB, input, ctx);
 }

@@ -26,6 +26,7 @@ import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, partia
 import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
+/** What the model sends to `grepTool`, as `GREP_INPUT_SCHEMA` states it; checked against it on every call. */
 export interface GrepInput {
   /** The text to find; literal unless `regex`. */
   query: string;
@@ -33,53 +34,70 @@ export interface GrepInput {
   include?: string;
   /** The directory to search, relative to the workspace root. @default the workspace root */
   path?: string;
-  /** @default 100, at most 500 */
+  /** Results on the page (lines, or files); above `ToolContext.maxLimit` it is capped and the answer says so. @default 100 (`DEFAULT_LIMIT`) */
   limit?: number;
-  /** @default false */
+  /** Read `query` as a regex (ripgrep's syntax). @default false */
   regex?: boolean;
   /** true: with case; false: ignoring it. @default smart: ignore case unless the query holds a capital letter */
   case_sensitive?: boolean;
   /** Leave out what ignore files ignore. @default true */
   respect_git_ignore?: boolean;
-  /** @default 'path' */
+  /** The page's order: `path` or `relevance` (`mtime` is glob's only). @default 'path' */
   sort?: SortOrder;
-  /** @default 'content' */
+  /** What the page lists: the lines, each file once, or each file with its count. @default 'content' */
   output_mode?: OutputMode;
-  /** @default no cap */
+  /** At most this many matching lines listed per file; the rest are counted, not listed. @default no cap */
   max_matches_per_file?: number;
   /** Lines before and after each hit (`rg -C`); `before` and `after` override it on their side. @default 0, at most `MAX_CONTEXT_LINES` */
   context?: number;
+  /** Lines before each hit (`rg -B`), overriding `context` on that side. @default `context` */
   before?: number;
+  /** Lines after each hit (`rg -A`), overriding `context` on that side. @default `context` */
   after?: number;
 }
 
 /** A file and its number of matching lines; `atLeast` when the search stopped inside it (a lower bound). */
 export interface FileCount {
+  /** Workspace-relative with `/`. */
   path: string;
+  /** Matching lines the search counted in it. */
   count: number;
+  /** Present when the search stopped inside this file: `count` is a lower bound. */
   atLeast?: true;
 }
 
 /** What a page lists: the lines, each file once, or each file with its count. */
 export type OutputMode = 'content' | 'files_with_matches' | 'count';
 
+/** What an empty page adds to help the next call: facts only, the same as the text says. */
 export interface GrepGuidance {
+  /** What the search root holds. */
   overview: Overview;
+  /** After a complete empty search: the query ignoring case, and its longest word as a file name, with what each found. */
   tried?: Attempt[];
 }
 
+/** What the host reads from a grep answer (`result` is the whole `ContentResult`). */
 export interface GrepMetadata extends ResultMetadata<'grep', ContentResult, GrepGuidance> {
+  /** The query as the model sent it. */
   query: string;
+  /** The model's `include` glob; absent without one, or when `path` named one file. */
   include?: string;
+  /** Whether the query was read as a regex. */
   regex: boolean;
   /** The page: the hits `content` lists, paths workspace-relative with `/` (empty unless `outputMode` is `content`). */
   hits: ContentHit[];
+  /** What the page lists (`output_mode`). */
   outputMode: OutputMode;
   /** `files_with_matches` and `count`: the page's files, with their numbers of matching lines (those the search counted). */
   files?: FileCount[];
 }
 
-export type GrepToolResult = ToolResult<GrepMetadata> | ToolResult<ErrorMetadata & { tool: 'grep' }>;
+/** A grep answer: with results (`isError: false`, `GrepMetadata`) or refused (`isError: true`, `ErrorMetadata`). */
+export type GrepToolResult = ToolResult<GrepMetadata> | ToolResult<ErrorMetadata & {
+  /** Which tool answered. */
+  tool: 'grep';
+}>;
 
 /** Each hit's text is cut here (a minified file's one line must not flood the context). */
 export const GREP_MAX_LINE_CHARS = 500;
@@ -89,6 +107,19 @@ export const GREP_MAX_OUTPUT_BYTES = 1024 * 1024;
 const RETRY_CAP = 20;
 const EXAMPLES = 3;
 
+/**
+ * The grep tool: finds lines of text under the workspace and answers `path:line:column: text` in
+ * text a model cannot misread: a complete empty answer says the text is not there, an incomplete
+ * one says what was not searched and never claims absence. `input` comes from the model (checked
+ * against `GREP_INPUT_SCHEMA`); `ctx` from the host (trusted).
+ * @throws {FindFileError} Only for a bad `ctx`, the host's bug, before any I/O: `FF_UNKNOWN_OPTION`,
+ * `FF_INVALID_OPTION`, `FF_INVALID_LIMIT`, `FF_INVALID_ROOT`, `FF_MISSING_OPTION` (no `root`),
+ * `FF_INVALID_PATTERN` (an `exclude` glob), `option` naming the field. What the model sends (bad
+ * input, a path outside the workspace, a search error) is answered with `isError: true`, never thrown.
+ * @example
+ * const answer = await grepTool({ query: 'LoginService', include: '*.ts' }, { root: '/home/me/project' });
+ * // answer.content: the text for the model. answer.metadata.complete: whether an empty page proves absence.
+ */
 export function grepTool(input: unknown, ctx: ToolContext): Promise<GrepToolResult> {
   return answerCall(GREP, input, ctx);
 }

@@ -14,14 +14,23 @@
  */
 import { DEFAULT_LIMIT, MAX_CONTEXT_LINES, MAX_LIMIT } from './context.js';
 
+/** The subset of JSON Schema the tools' schemas use and `validate` knows: nothing else is accepted (`checkSchema`). */
 export interface JsonSchema {
+  /** The value's JSON type. */
   type: 'object' | 'string' | 'integer' | 'boolean';
+  /** What the model reads about the value. */
   description?: string;
+  /** An object's fields, by name. */
   properties?: Record<string, JsonSchema>;
+  /** An object's fields that must be given. */
   required?: string[];
+  /** Always `false` where present: a field not in `properties` is refused. */
   additionalProperties?: false;
+  /** A string's least length, in UTF-16 code units. */
   minLength?: number;
+  /** An integer's least value. */
   minimum?: number;
+  /** A string's allowed values. */
   enum?: string[];
 }
 
@@ -62,6 +71,7 @@ function contextLines(description: string): JsonSchema {
   return { type: 'integer', minimum: 0, description: `${description}; at most ${MAX_CONTEXT_LINES}, for output_mode "content" only. Each line is shown once; "--" separates groups that do not run on.` };
 }
 
+/** globTool's input schema, to declare the tool to a model: every call is checked against it (`GlobInput`). */
 export const GLOB_INPUT_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'Find files by name or path pattern.',
@@ -89,6 +99,7 @@ export const GLOB_INPUT_SCHEMA: JsonSchema = {
   additionalProperties: false,
 };
 
+/** grepTool's input schema, to declare the tool to a model: every call is checked against it (`GrepInput`). */
 export const GREP_INPUT_SCHEMA: JsonSchema = {
   type: 'object',
   description: 'Find lines of text in files. Answers "path:line:column: text".',

@@ -8,6 +8,7 @@ import { totalText, type Total } from './text.js';
 import { isCoverageGap, reasonLabels } from './text-reasons.js';
 import { count, queryText, quote } from './text-words.js';
 
+/** What a directory holds (the search root, or the nearest existing one), shown when an answer is empty. */
 export interface Overview {
   /** Native path of the directory listed. */
   root: string;
@@ -38,6 +39,7 @@ export function specialMark(kind: EntryType | undefined): string {
   return (kind && SPECIAL_MARKS[kind]) ?? '';
 }
 
+/** File names the search saw that are closest to the pattern's literal part: a likely typo or a different extension. */
 export interface SimilarNames {
   /** The literal part of the pattern the names were compared with. */
   literal: string;
@@ -96,8 +98,11 @@ export interface Attempt {
   what: string;
   /** Why it was not run, when it was not. */
   notTried?: string;
+  /** How many it found, when it ran. */
   total?: Total;
+  /** Whether its search was complete, when it ran. */
   complete?: boolean;
+  /** Its search's `incompleteReasons`, when it ran. */
   reasons?: readonly string[];
   /** A few of the results (`path:line:column` or paths). */
   examples?: string[];

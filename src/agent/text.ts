@@ -33,6 +33,7 @@ import { LISTED_PATHS, count, queryText, quote } from './text-words.js';
 
 /** How many matches exist, as far as the search knows. */
 export interface Total {
+  /** Results the search counted (see `kind` for how far to trust it). */
   count: number;
   /** `exact`: the search was complete. `at-least`: it did not finish. `more-than`: it stopped counting at `count`. */
   kind: 'exact' | 'at-least' | 'more-than';
@@ -40,14 +41,23 @@ export interface Total {
 
 /** What was left out on purpose. Never a coverage gap. */
 export interface Policy {
+  /** The context's `exclude` globs. */
   exclude: readonly string[];
+  /** Entries they left out. */
   excludedCount: number;
+  /** Symlinks and junctions met and, by policy, neither followed nor returned. */
   symlinkSkipped: number;
+  /** grep only: files not searched (or searched up to there) because they hold binary data. */
   binarySkipped?: number;
   /** Symlinks whose path matches (file search only): not followed, never results, but named. */
   links?: LinkMatches;
   /** Present when ignore files applied (`respect_git_ignore`): how many paths they left out, if the engine counted them (ripgrep does not). */
-  ignored?: { count: number; counted: boolean };
+  ignored?: {
+    /** Paths left out (0 when not `counted`). */
+    count: number;
+    /** False for ripgrep, which does not report them. */
+    counted: boolean;
+  };
 }
 
 /** The result's `linkMatches`, `linkMatchedCount` and `linksExamined`, in workspace terms. */
@@ -62,7 +72,12 @@ export interface LinkMatches {
    * The result's `linksOnTheWay` and `linkOnTheWayCount`: symlinked directories the pattern would
    * have descended into, never followed. Absence is never claimed while there is one.
    */
-  onTheWay?: { paths: readonly string[]; count: number };
+  onTheWay?: {
+    /** Workspace-relative with `/`, the first of them. */
+    paths: readonly string[];
+    /** How many there are, all of them. */
+    count: number;
+  };
 }
 
 /** The facts of one answer, as the tools hand them over. */

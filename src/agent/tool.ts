@@ -95,22 +95,31 @@ export interface ToolDefinition<T extends ToolName, I, R extends SearchOutcome, 
 
 /** The metadata of an answer with results; each tool adds its own fields after `searchRoot`. */
 export interface ResultMetadata<T extends ToolName, R, G> {
+  /** Which tool answered. */
   tool: T;
+  /** The context's `root`, as checked (native, absolute). */
   workspaceRoot: string;
   /** The native path searched. */
   searchRoot: string;
+  /** Results on the page (lines for grep's `content`, else paths or files). */
   returned: number;
   /** How many results the search counted, and how far that count can be trusted. */
   total: Total;
+  /** The page holds fewer results than the search counted (`limit`), or counting stopped at `countCap`. */
   truncated: boolean;
   /** The search's own `complete`: true only when every directory it could match into was read. */
   complete: boolean;
+  /** The page size used: the model's `limit` (or `DEFAULT_LIMIT`), capped at `ToolContext.maxLimit`. */
   limit: number;
+  /** Present when the model asked for more than `maxLimit`: what it asked for. */
   limitRequested?: number;
+  /** The page's order. */
   sort: SortOrder;
+  /** What was left out on purpose (excludes, links, ignore files): never a coverage gap. */
   policy: Policy;
   /** The search's whole result; its paths are relative to `searchRoot`. */
   result: R;
+  /** Present only when the page is empty: facts to help the next call. */
   guidance?: G;
 }
 
