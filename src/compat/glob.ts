@@ -149,6 +149,16 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 /**
  * node-glob's `glob` (string paths): the paths matching `patterns` under `cwd`, in node-glob's
  * form. The array also carries `result` (non-enumerable): the full find-file verdict of the walk.
+ *
+ * @throws {FindFileError} (rejects) Before any I/O: `FF_UNKNOWN_OPTION` for an option not carried out,
+ * `FF_INVALID_OPTION` for `follow: true`, `withFileTypes`, `stat`, a bad `cwd` or an `ignore`
+ * object, `FF_INVALID_LIMIT` for `maxDepth`, `FF_INVALID_PATTERN` for directory-only patterns mixed
+ * with others, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute pattern, and `findFiles`'s pattern
+ * codes. `ENOENT` or `ENOTDIR` when `cwd` does not exist or is not a directory (node-glob answers
+ * `[]`). An aborted `signal` rejects with the signal's reason, as node-glob does.
+ * @example
+ * const paths = await glob(['lib/*.js', 'bin/*.mjs'], { cwd: 'packages/app', ignore: 'lib/*.min.js' });
+ * if (!paths.result.complete) console.warn('not all read:', paths.result.incompleteReasons);
  */
 export async function glob(patterns: string | readonly string[], options: GlobOptions = {}): Promise<GlobPaths> {
   const { options: find, shape } = compileGlob(patterns, options);
@@ -158,7 +168,13 @@ export async function glob(patterns: string | readonly string[], options: GlobOp
   return paths;
 }
 
-/** node-glob's `globSync`, as `glob` without the event loop. */
+/**
+ * node-glob's `globSync`, as `glob` without the event loop: the same array and `result`.
+ * @throws {FindFileError} Where `glob` rejects, with the same codes; an aborted `signal` throws its reason.
+ * @example
+ * const paths = globSync('*.md', { cwd: 'packages/app', nodir: true });
+ * if (paths.length === 0 && paths.result.complete) console.log('no Markdown file at the top level');
+ */
 export function globSync(patterns: string | readonly string[], options: GlobOptions = {}): GlobPaths {
   const { options: find, shape } = compileGlob(patterns, options);
   throwIfAborted(options.signal);

@@ -15,7 +15,10 @@ import type { FindResult } from '../result.js';
  * reachable from the same call without a second walk. `complete: false` means the array may miss
  * paths that exist; `JSON.stringify` and spreading see only the paths.
  */
-export type GlobPaths = string[] & { readonly result: FindResult };
+export type GlobPaths = string[] & {
+  /** The find-file verdict of the walk: `complete: false` (with `incompleteReasons`, `skipped`) means the array may miss paths that exist. */
+  readonly result: FindResult;
+};
 
 /** Attaches the verdict to the paths, non-enumerable so the array still equals the peer's. */
 export function withResult(paths: string[], result: FindResult): GlobPaths {

@@ -148,6 +148,15 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
 /**
  * tinyglobby's `glob`: the paths matching `patterns` under `cwd`, in tinyglobby's form. The array
  * also carries `result` (non-enumerable): the full find-file verdict of the same walk.
+ *
+ * @throws {FindFileError} (rejects) Before any I/O: `FF_UNKNOWN_OPTION` for an option not carried out
+ * (`fs`, `globstar`...), `FF_INVALID_OPTION` for `followSymbolicLinks: true`, patterns given twice or
+ * a bad `cwd`, `FF_INVALID_LIMIT` for `deep`, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute
+ * pattern, and `findFiles`'s pattern codes. `ENOENT` or `ENOTDIR` when `cwd` does not exist or is
+ * not a directory (tinyglobby answers `[]`).
+ * @example
+ * const paths = await glob(['src/*.ts', '!src/*.test.ts'], { cwd: 'packages/app' });
+ * if (!paths.result.complete) console.warn('not all read:', paths.result.skipped);
  */
 export function glob(patterns: Patterns | GlobOptions, options?: GlobOptions): Promise<GlobPaths> {
   try {
@@ -158,7 +167,13 @@ export function glob(patterns: Patterns | GlobOptions, options?: GlobOptions): P
   }
 }
 
-/** tinyglobby's `globSync`, as `glob` without the event loop. */
+/**
+ * tinyglobby's `globSync`, as `glob` without the event loop: the same array and `result`.
+ * @throws {FindFileError} Where `glob` rejects, with the same codes.
+ * @example
+ * const paths = globSync('*.json', { cwd: 'packages/app' });
+ * if (paths.length === 0 && paths.result.complete) console.log('no JSON file at the top level');
+ */
 export function globSync(patterns: Patterns | GlobOptions, options?: GlobOptions): GlobPaths {
   const { options: find, shape } = compileTinyglobby(patterns, options);
   return runSync(find, shape);
