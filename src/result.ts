@@ -104,7 +104,7 @@ export interface RecoveryInfo {
 
 /** The `onEvent` payload: sent only when a retry happened or ripgrep failed. A clean search sends nothing. */
 export interface RecoveryEvent extends RecoveryInfo {
-  /** Always `ripgrep-recovery`: room for other events later. */
+  /** Always `ripgrep-recovery`. */
   type: 'ripgrep-recovery';
 }
 
