@@ -193,6 +193,18 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   return { options: pattern.length > 0 ? options : emptyOptions(root), shape, entries, ...answer };
 }
 
+/**
+ * node-glob's `escape` (minimatch's): a path written so that `glob` matches it literally (gemini-cli
+ * escapes a pattern that names an existing file, as `src/[id]/page.tsx`). The magic characters
+ * `?*()[]` (and `{}` with `magicalBraces`) are escaped with `\\`, or, with `windowsPathsNoEscape`,
+ * wrapped in a class (`[*]`). That form is the default on win32, where find-file reads `\\` in a
+ * pattern as a separator, never an escape (node-glob's default there is `\\`: docs/compat.md).
+ */
+export function escape(s: string, { windowsPathsNoEscape = process.platform === 'win32', magicalBraces = false }: { windowsPathsNoEscape?: boolean; magicalBraces?: boolean } = {}): string {
+  const magic = magicalBraces ? /[?*()[\]{}]/g : /[?*()[\]]/g;
+  return windowsPathsNoEscape ? s.replace(magic, '[$&]') : s.replace(magicalBraces ? /[?*()[\]\\{}]/g : /[?*()[\]\\]/g, '\\$&');
+}
+
 /** node-glob rejects an aborted walk with the signal's reason: the caller asked to stop, so no partial array is passed off as an answer. */
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason;
