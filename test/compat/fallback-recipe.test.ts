@@ -21,9 +21,19 @@ describe('the fallback recipe', () => {
     expect(DOC).toContain('```ts\n' + SOURCE + '```');
   });
 
-  it('the one import line is all that changed from node-glob', () => {
+  it('the one import line is all that changed from node-glob (the others are node: built-ins, as in gemini-cli)', () => {
     const imports = SOURCE.split('\n').filter((line) => line.startsWith('import '));
-    expect(imports).toEqual(["import { glob } from 'find-file/glob'; // was: import { glob } from 'glob';"]);
+    expect(imports.filter((line) => !/from 'node:[a-z]+';$/.test(line))).toEqual(["import { escape, glob } from 'find-file/glob'; // was: import { glob, escape } from 'glob';"]);
+  });
+
+  it('a pattern naming an existing file is escaped and found literally, as gemini-cli does it', async () => {
+    const root = buildTree(['app/[id]/page.tsx', 'app/i/page.tsx']);
+    try {
+      const answer = await globTool({ pattern: 'app/[id]/page.tsx' }, root, new AbortController().signal);
+      expect(answer.split('\n').slice(1)).toEqual([join(root, 'app/[id]/page.tsx')]);
+    } finally {
+      removeTree(root);
+    }
   });
 
   it('a complete search answers as the node-glob tool did: the same entries, recent first (newest first), the rest by path, no warning', async () => {

@@ -1,7 +1,9 @@
 // A host's glob tool, in the shape of gemini-cli's (packages/core/src/tools/glob.ts: its node-glob
 // call, its recent-first sort, its answer), switched from node-glob to find-file by its import line
 // alone. docs/compat.md quotes this file whole (a test keeps them equal).
-import { glob } from 'find-file/glob'; // was: import { glob } from 'glob';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { escape, glob } from 'find-file/glob'; // was: import { glob, escape } from 'glob';
 
 export interface GlobParams {
   pattern: string;
@@ -27,8 +29,11 @@ export function sortFileEntries<T extends GlobPath>(entries: T[], now: number, r
 }
 
 export async function globTool(params: GlobParams, root: string, signal: AbortSignal, now = Date.now()): Promise<string> {
-  const entries = await glob(params.pattern, {
-    cwd: params.dir_path ?? root,
+  const searchDir = params.dir_path ?? root;
+  // A pattern that names an existing file (`app/[id]/page.tsx`) is meant literally.
+  const pattern = existsSync(join(searchDir, params.pattern)) ? escape(params.pattern) : params.pattern;
+  const entries = await glob(pattern, {
+    cwd: searchDir,
     withFileTypes: true,
     nodir: true,
     stat: true,
