@@ -5,17 +5,30 @@
  * returned (links listed, never followed) unless `nodir`; `x/**` names `x` too, and `**` names
  * `cwd` itself (`.`); a pattern ending in `/` names directories only, returned without the `/`;
  * relative paths use the platform's separator. Aborting rejects with the signal's reason, as
- * node-glob does. The peer's order is not defined; ours is sorted by path. Refused: `follow: true`
- * (find-file never follows links), `withFileTypes` and `stat` (they need node-glob's Path objects),
- * and any other option node-glob has and this adapter does not carry out.
+ * node-glob does. The peer's order is not defined; ours is sorted by path. `withFileTypes: true`
+ * returns `PathEntry` objects (node-glob's `Path`, the members hosts use); `stat: true` lstats each
+ * returned entry, as node-glob does, and drops one whose lstat fails, as node-glob does, naming it
+ * in `result.skipped`. Refused: `follow: true` (find-file never follows links), `absolute` with
+ * `withFileTypes` (as node-glob), and any other option node-glob has and this adapter does not
+ * carry out.
  */
-import { sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { FindFileError } from '../errors.js';
-import type { FindOptions } from '../options.js';
+import { findFiles, findFilesSync } from '../find.js';
+import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
-import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, refuseFollow, resolveCwd, runAsync, runSync, type GlobPaths } from './shared.js';
+import { PathEntry, kindFrom, lstatEntries, type KindSource, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
+import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
+export { PathEntry } from './path-entry.js';
+
+/** node-glob's names for the option sets that fix the answer's type: entries, or strings. */
+export type GlobOptionsWithFileTypesTrue = GlobOptions & { withFileTypes: true };
+export type GlobOptionsWithFileTypesFalse = GlobOptions & { withFileTypes?: false };
+
+/** `withFileTypes: true`: the entries, carrying the verdict as `GlobPaths` do (a non-enumerable `result`). */
+export type GlobEntries = PathEntry[] & { readonly result: FindResult };
 
 /** node-glob's options that find-file carries out. Any other is refused (`FF_UNKNOWN_OPTION`). */
 export interface GlobOptions {
@@ -37,6 +50,18 @@ export interface GlobOptions {
   signal?: AbortSignal;
   /** Only `false` is accepted: find-file never follows links. @default false */
   follow?: boolean;
+  /**
+   * Return `PathEntry` objects (node-glob's `Path`: `name`, `fullpath()`, `relative()`,
+   * `isFile()`...; docs/compat.md lists the members) instead of strings. Their kind comes from the
+   * walk's listing, with no extra call. Not with `absolute` (node-glob throws too). @default false
+   */
+  withFileTypes?: boolean;
+  /**
+   * lstat each returned entry (never the rest of the tree): with `withFileTypes`, the entries carry
+   * `mtimeMs`, `mtime`, `size`, `mode`... as node-glob's do. An entry whose lstat fails is left out,
+   * as node-glob does, and named in `result.skipped` (a gap unless it is gone). @default false
+   */
+  stat?: boolean;
 }
 
 const ENTRY = 'find-file/glob';
@@ -85,19 +110,32 @@ function expand(pattern: string): string[] {
   return [anchor(p), anchor(`${base}/.`)];
 }
 
-function refuseUnsupported(opts: GlobOptions & { withFileTypes?: unknown; stat?: unknown }): void {
+function refuseUnsupported(opts: GlobOptions): void {
   checkKeys(opts, KNOWN, ENTRY);
   refuseFollow(opts.follow, 'follow', ENTRY);
-  for (const key of ['withFileTypes', 'stat'] as const) {
-    if (opts[key] === true) {
-      throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: ${key}: true is not supported (it returns node-glob's Path objects); use the array's 'result' (docs/compat.md)`, key);
-    }
+  // node-glob: 'cannot set absolute and withFileTypes:true', even for absolute: false.
+  if (opts.withFileTypes === true && opts.absolute !== undefined) {
+    throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: absolute cannot be set with withFileTypes: true (as in node-glob): use the entries' fullpath()`, 'absolute');
   }
 }
 
 interface Compiled {
   options: FindOptions;
+  /** The answer as node-glob's strings, when no entry needs an lstat. */
   shape: (result: FindResult) => string[];
+  /** The answer as entries (`withFileTypes` or `stat`), before any lstat: each with the kind its listing gave, if any. */
+  entries: (result: FindResult) => PathEntry[];
+  /** How the peer returns an entry: itself (`withFileTypes`), or its path (`stat` alone). */
+  form: (entry: PathEntry) => PathEntry | string;
+  /** `stat: true`: lstat every returned entry; else only those whose listing gave no kind. */
+  statAll: boolean;
+  /** Whether the answer is built from entries (`withFileTypes` or `stat`). */
+  asEntries: boolean;
+}
+
+/** Notes the kind of each listed entry that is not a regular file (`undefined`: the listing did not say). */
+function recordKinds(kinds: Map<string, EntryType | undefined>, dir: string, entries: readonly (KindSource & { name: string })[]): void {
+  for (const entry of entries) if (!entry.isFile()) kinds.set(dir + entry.name, kindFrom(entry));
 }
 
 /** Compiles node-glob's call into one find-file search and the shaping of its answer, before any I/O. */
@@ -111,14 +149,20 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
   }
   const nodir = opts.nodir === true;
+  const withFileTypes = opts.withFileTypes === true;
+  const statAll = opts.stat === true;
+  const absolute = opts.absolute === true;
+  const answer = { statAll, asEntries: withFileTypes || statAll, form: withFileTypes ? (e: PathEntry) => e : absolute ? (e: PathEntry) => e.fullpath() : (e: PathEntry) => e.relative() || '.' };
   // node-glob: a directory-only pattern under nodir names nothing.
-  if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [] };
+  if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [], entries: () => [], ...answer };
   const withCwd = !nodir && list.some(namesCwd);
   const pattern = list.flatMap(expand);
   const depth = readDepth(opts.maxDepth, 'maxDepth');
   const nocase = opts.nocase ?? (process.platform === 'darwin' || process.platform === 'win32');
   const dotNamed = opts.dot !== true && list.some(namesDotSegment);
-  const absolute = opts.absolute === true;
+  // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
+  // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
+  const kinds = withFileTypes && !statAll ? new Map<string, EntryType | undefined>() : undefined;
   const options: FindOptions = {
     root,
     pattern,
@@ -129,16 +173,36 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     absolute,
     ...(depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(kinds ? { onDirectory: (dir: string, entries: readonly (KindSource & { name: string })[]) => recordKinds(kinds, dir, entries) } : {}),
   };
   const keep = dotNamed ? buildDotFilter(pattern) : undefined;
   const rel = buildRelative(root, absolute);
+  const found = (result: FindResult): string[] => (keep ? result.matches.filter((m) => keep(rel(m))) : result.matches);
   const toPeer = absolute || sep === '/' ? (p: string) => p : (p: string) => p.replaceAll('/', sep);
   const shape = (result: FindResult): string[] => {
-    const found = keep ? result.matches.filter((m) => keep(rel(m))) : result.matches;
-    const paths = found.map(toPeer);
+    const paths = found(result).map(toPeer);
     return withCwd ? [absolute ? root : '.', ...paths] : paths;
   };
-  return { options: pattern.length > 0 ? options : emptyOptions(root), shape };
+  // The cwd was read (else the search rejects): a directory. Any other match: its listing's kind.
+  const entries = (result: FindResult): PathEntry[] => {
+    const rels = absolute ? found(result).map(rel) : found(result);
+    const kindOf = (r: string): EntryType | undefined => (kinds === undefined ? undefined : kinds.has(r) ? kinds.get(r) : 'file');
+    const list = rels.map((r) => new PathEntry(join(root, r), r, kindOf(r)));
+    return withCwd ? [new PathEntry(root, '', 'directory'), ...list] : list;
+  };
+  return { options: pattern.length > 0 ? options : emptyOptions(root), shape, entries, ...answer };
+}
+
+/**
+ * node-glob's `escape` (minimatch's): a path written so that `glob` matches it literally (gemini-cli
+ * escapes a pattern that names an existing file, as `src/[id]/page.tsx`). The magic characters
+ * `?*()[]` (and `{}` with `magicalBraces`) are escaped with `\\`, or, with `windowsPathsNoEscape`,
+ * wrapped in a class (`[*]`). That form is the default on win32, where find-file reads `\\` in a
+ * pattern as a separator, never an escape (node-glob's default there is `\\`: docs/compat.md).
+ */
+export function escape(s: string, { windowsPathsNoEscape = process.platform === 'win32', magicalBraces = false }: { windowsPathsNoEscape?: boolean; magicalBraces?: boolean } = {}): string {
+  const magic = magicalBraces ? /[?*()[\]{}]/g : /[?*()[\]]/g;
+  return windowsPathsNoEscape ? s.replace(magic, '[$&]') : s.replace(magicalBraces ? /[?*()[\]\\{}]/g : /[?*()[\]\\]/g, '\\$&');
 }
 
 /** node-glob rejects an aborted walk with the signal's reason: the caller asked to stop, so no partial array is passed off as an answer. */
@@ -146,12 +210,18 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason;
 }
 
+/** The answer from entries: lstat'ed where node-glob lstats, those it drops named in the verdict. */
+function fromEntries(compiled: Compiled, result: FindResult, { kept, failed }: Lstated): GlobPaths | GlobEntries {
+  return withResult(kept.map(compiled.form), withLstatFailures(result, failed)) as GlobPaths | GlobEntries;
+}
+
 /**
- * node-glob's `glob` (string paths): the paths matching `patterns` under `cwd`, in node-glob's
- * form. The array also carries `result` (non-enumerable): the full find-file verdict of the walk.
+ * node-glob's `glob`: the paths matching `patterns` under `cwd`, in node-glob's form (strings, or
+ * `PathEntry` objects with `withFileTypes: true`). The array also carries `result`
+ * (non-enumerable): the full find-file verdict of the walk.
  *
  * @throws {FindFileError} (rejects) Before any I/O: `FF_UNKNOWN_OPTION` for an option not carried out,
- * `FF_INVALID_OPTION` for `follow: true`, `withFileTypes`, `stat`, a bad `cwd` or an `ignore`
+ * `FF_INVALID_OPTION` for `follow: true`, `absolute` with `withFileTypes`, a bad `cwd` or an `ignore`
  * object, `FF_INVALID_LIMIT` for `maxDepth`, `FF_INVALID_PATTERN` for directory-only patterns mixed
  * with others, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute pattern, and `findFiles`'s pattern
  * codes. `ENOENT` or `ENOTDIR` when `cwd` does not exist or is not a directory (node-glob answers
@@ -160,12 +230,18 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
  * const paths = await glob(['lib/*.js', 'bin/*.mjs'], { cwd: 'packages/app', ignore: 'lib/*.min.js' });
  * if (!paths.result.complete) console.warn('not all read:', paths.result.incompleteReasons);
  */
-export async function glob(patterns: string | readonly string[], options: GlobOptions = {}): Promise<GlobPaths> {
-  const { options: find, shape } = compileGlob(patterns, options);
+export async function glob(patterns: string | readonly string[], options: GlobOptionsWithFileTypesTrue): Promise<GlobEntries>;
+export async function glob(patterns: string | readonly string[], options?: GlobOptionsWithFileTypesFalse): Promise<GlobPaths>;
+export async function glob(patterns: string | readonly string[], options?: GlobOptions): Promise<GlobPaths | GlobEntries>;
+export async function glob(patterns: string | readonly string[], options: GlobOptions = {}): Promise<GlobPaths | GlobEntries> {
+  const compiled = compileGlob(patterns, options);
   throwIfAborted(options.signal);
-  const paths = await runAsync(find, shape);
+  const result = await findFiles(compiled.options);
   throwIfAborted(options.signal);
-  return paths;
+  if (!compiled.asEntries) return withResult(compiled.shape(result), result);
+  const lstated = await lstatEntries(compiled.entries(result), compiled.statAll);
+  throwIfAborted(options.signal);
+  return fromEntries(compiled, result, lstated);
 }
 
 /**
@@ -175,8 +251,13 @@ export async function glob(patterns: string | readonly string[], options: GlobOp
  * const paths = globSync('*.md', { cwd: 'packages/app', nodir: true });
  * if (paths.length === 0 && paths.result.complete) console.log('no Markdown file at the top level');
  */
-export function globSync(patterns: string | readonly string[], options: GlobOptions = {}): GlobPaths {
-  const { options: find, shape } = compileGlob(patterns, options);
+export function globSync(patterns: string | readonly string[], options: GlobOptionsWithFileTypesTrue): GlobEntries;
+export function globSync(patterns: string | readonly string[], options?: GlobOptionsWithFileTypesFalse): GlobPaths;
+export function globSync(patterns: string | readonly string[], options?: GlobOptions): GlobPaths | GlobEntries;
+export function globSync(patterns: string | readonly string[], options: GlobOptions = {}): GlobPaths | GlobEntries {
+  const compiled = compileGlob(patterns, options);
   throwIfAborted(options.signal);
-  return runSync(find, shape);
+  const result = findFilesSync(compiled.options);
+  if (!compiled.asEntries) return withResult(compiled.shape(result), result);
+  return fromEntries(compiled, result, lstatEntriesSync(compiled.entries(result), compiled.statAll));
 }

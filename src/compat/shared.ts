@@ -20,9 +20,9 @@ export type GlobPaths = string[] & {
   readonly result: FindResult;
 };
 
-/** Attaches the verdict to the paths, non-enumerable so the array still equals the peer's. */
-export function withResult(paths: string[], result: FindResult): GlobPaths {
-  return Object.defineProperty(paths, 'result', { value: result, enumerable: false }) as GlobPaths;
+/** Attaches the verdict to the answer (paths, or node-glob's entries), non-enumerable so the array still equals the peer's. */
+export function withResult<T>(items: T[], result: FindResult): T[] & { readonly result: FindResult } {
+  return Object.defineProperty(items, 'result', { value: result, enumerable: false }) as T[] & { readonly result: FindResult };
 }
 
 /**

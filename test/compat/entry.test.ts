@@ -46,6 +46,12 @@ describe('the entry points under every TypeScript module resolution', () => {
     // A wrong type must fail: proves the imports carry real types, not `any`.
     "// @ts-expect-error a number is no pattern",
     'globSync(42);',
+    // withFileTypes: node-glob's Path members, typed; the verdict on the same array.
+    "const entries = globSync('*', { withFileTypes: true, stat: true });",
+    'export const newest: [string, number][] = entries.map((e) => [e.fullpath(), e.mtimeMs ?? 0]);',
+    'export const complete: boolean = entries.result.complete;',
+    "// @ts-expect-error withFileTypes answers entries, not strings",
+    "export const paths: string[] = globSync('*', { withFileTypes: true });",
   ].join('\n');
   const SETTINGS: Record<string, string[]> = {
     node10: ['--module', 'commonjs', '--moduleResolution', 'node10'],

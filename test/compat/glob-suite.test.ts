@@ -10,7 +10,7 @@
 import { join } from 'node:path';
 import * as peer from 'glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { glob, globSync, type GlobOptions } from '../../src/compat/glob.js';
+import { glob, globSync, type GlobOptionsWithFileTypesFalse as GlobOptions } from '../../src/compat/glob.js';
 import { bashResults } from './node-glob-bash-results.js';
 import { buildTree, removeTree, sorted } from './tree.js';
 

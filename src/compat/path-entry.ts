@@ -1,0 +1,210 @@
+/**
+ * What `find-file/glob` returns for node-glob's `withFileTypes: true`: an object that answers as
+ * node-glob's `Path` (path-scurry's `PathBase`) for the members hosts use (docs/compat.md lists
+ * them). Only that subset is here; the rest of `Path` (`parent`, `children()`, `readdir()`,
+ * `lstat()`, `realpath()`, `resolve()`...) is absent, never faked: a host that calls one fails at
+ * once instead of reading an invented answer.
+ *
+ * The kind comes from the walk's own directory listing (`d_type`), or from the one `lstat` that
+ * `stat: true` (or a listing that did not say) makes; never from a `stat`, so a link is a link.
+ */
+import { lstatSync, type Stats } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import { basename, dirname, sep } from 'node:path';
+import type { EntryType } from '../options.js';
+import { errorCodeOf, reasonForCode, verdictFields, type FindResult, type SkippedEntry } from '../result.js';
+
+/** The part of a `Dirent` or `Stats` that tells an entry's kind. */
+export interface KindSource {
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isBlockDevice(): boolean;
+  isCharacterDevice(): boolean;
+}
+
+/** The kind a listing or an lstat gives, `undefined` when it says none (`DT_UNKNOWN`): then node-glob lstats, and so does the adapter. */
+export function kindFrom(source: KindSource): EntryType | undefined {
+  if (source.isFile()) return 'file';
+  if (source.isDirectory()) return 'directory';
+  if (source.isSymbolicLink()) return 'symlink';
+  if (source.isFIFO()) return 'pipe';
+  if (source.isSocket()) return 'socket';
+  if (source.isBlockDevice()) return 'block-device';
+  if (source.isCharacterDevice()) return 'char-device';
+  return undefined;
+}
+
+/** The `Stats` fields path-scurry copies onto a `Path` after its `lstat` (`stat: true`). */
+const STAT_FIELDS = [
+  'atime', 'atimeMs', 'birthtime', 'birthtimeMs', 'blksize', 'blocks', 'ctime', 'ctimeMs', 'dev', 'gid', 'ino', 'mode', 'mtime', 'mtimeMs', 'nlink', 'rdev', 'size', 'uid',
+] as const;
+
+type StatFields = { -readonly [K in (typeof STAT_FIELDS)[number]]?: Stats[K] };
+
+/** A returned entry, shaped as node-glob's `Path` for the members listed in docs/compat.md. */
+export class PathEntry {
+  /** The base name (for the cwd itself: the cwd's own name), as `Path.name`. */
+  readonly name: string;
+  readonly #full: string;
+  readonly #rel: string;
+  #kind: EntryType | undefined;
+
+  /**
+   * @param full the native absolute path
+   * @param rel the cwd-relative path with `/`, `''` for the cwd itself
+   * @param kind the kind the walk's listing gave, if it gave one
+   */
+  constructor(full: string, rel: string, kind: EntryType | undefined) {
+    this.#full = full;
+    this.#rel = rel;
+    this.#kind = kind;
+    this.name = basename(full);
+  }
+
+  /** The native absolute path. */
+  fullpath(): string {
+    return this.#full;
+  }
+
+  /** The absolute path with `/`; on Windows a drive path is written `//?/C:/...`, as path-scurry writes it. */
+  fullpathPosix(): string {
+    if (sep === '/') return this.#full;
+    const p = this.#full.replaceAll('\\', '/');
+    return /^[a-z]:\//i.test(p) ? `//?/${p}` : p;
+  }
+
+  /** The path from the cwd with the platform's separator; `''` for the cwd itself. */
+  relative(): string {
+    return sep === '/' ? this.#rel : this.#rel.replaceAll('/', sep);
+  }
+
+  /** The path from the cwd with `/`; `''` for the cwd itself. */
+  relativePosix(): string {
+    return this.#rel;
+  }
+
+  /** The directory holding this entry, as `Dirent.parentPath` (for the filesystem root: itself). */
+  get parentPath(): string {
+    return dirname(this.#full);
+  }
+
+  /** Deprecated alias of `parentPath`, as on `Dirent` and `Path`. */
+  get path(): string {
+    return this.parentPath;
+  }
+
+  isFile(): boolean {
+    return this.#kind === 'file';
+  }
+  isDirectory(): boolean {
+    return this.#kind === 'directory';
+  }
+  isSymbolicLink(): boolean {
+    return this.#kind === 'symlink';
+  }
+  isFIFO(): boolean {
+    return this.#kind === 'pipe';
+  }
+  isSocket(): boolean {
+    return this.#kind === 'socket';
+  }
+  isBlockDevice(): boolean {
+    return this.#kind === 'block-device';
+  }
+  isCharacterDevice(): boolean {
+    return this.#kind === 'char-device';
+  }
+  /** True when neither the listing nor an lstat said what the entry is. */
+  isUnknown(): boolean {
+    return this.#kind === undefined;
+  }
+
+  /** Copies an `lstat` answer on, as path-scurry does: the kind, and every `Stats` field (`mtimeMs`, `size`, `mode`...). */
+  applyStat(stats: Stats): this {
+    this.#kind = kindFrom(stats);
+    const target = this as StatFields;
+    for (const field of STAT_FIELDS) (target as Record<string, unknown>)[field] = stats[field];
+    return this;
+  }
+}
+
+// The `Stats` fields, present (not undefined) only after `stat: true`, as on path-scurry's `Path`.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface PathEntry extends StatFields {}
+
+/** What lstat'ing the entries left: those node-glob returns, and those it drops in silence (named here). */
+export interface Lstated {
+  kept: PathEntry[];
+  failed: SkippedEntry[];
+}
+
+/** node-glob lstats an entry when `stat: true` or when its listing gave no kind; a failed lstat drops it. */
+function needsLstat(entry: PathEntry, all: boolean): boolean {
+  return all || entry.isUnknown();
+}
+
+function failure(entry: PathEntry, error: unknown): SkippedEntry {
+  return { path: entry.relativePosix() || '.', code: errorCodeOf(error) };
+}
+
+/** lstats the entries node-glob lstats (`needsLstat`), one call each, in order; never a `stat`. */
+export function lstatEntriesSync(entries: readonly PathEntry[], all: boolean): Lstated {
+  const out: Lstated = { kept: [], failed: [] };
+  for (const entry of entries) {
+    if (!needsLstat(entry, all)) out.kept.push(entry);
+    else {
+      try {
+        out.kept.push(entry.applyStat(lstatSync(entry.fullpath())));
+      } catch (error) {
+        out.failed.push(failure(entry, error));
+      }
+    }
+  }
+  return out;
+}
+
+/** Perf: lstats in flight at once; enough to keep libuv's pool busy, few enough to leave it to others. */
+const IN_FLIGHT = 64;
+
+/** `lstatEntriesSync` on the event loop: the same entries kept, in the same order. */
+export async function lstatEntries(entries: readonly PathEntry[], all: boolean): Promise<Lstated> {
+  const answers: (Stats | { error: unknown } | undefined)[] = new Array(entries.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < entries.length) {
+      const i = next++;
+      const entry = entries[i]!;
+      if (!needsLstat(entry, all)) continue;
+      answers[i] = await lstat(entry.fullpath()).catch((error: unknown) => ({ error }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, entries.length) }, worker));
+  const out: Lstated = { kept: [], failed: [] };
+  entries.forEach((entry, i) => {
+    const answer = answers[i];
+    if (answer === undefined) out.kept.push(entry);
+    else if ('error' in answer) out.failed.push(failure(entry, answer.error));
+    else out.kept.push(entry.applyStat(answer));
+  });
+  return out;
+}
+
+/**
+ * The walk's verdict with the entries a failed lstat dropped: named in `skipped`, and a gap by the
+ * contract's one rule (`reasonForCode`): gone since it was listed (ENOENT) is none; EACCES or EIO
+ * is, so an array missing a path that exists never comes with `complete: true`.
+ */
+export function withLstatFailures(result: FindResult, failed: readonly SkippedEntry[]): FindResult {
+  if (failed.length === 0) return result;
+  const reasons = [...result.incompleteReasons];
+  for (const { code } of failed) {
+    const reason = reasonForCode(code);
+    if (reason !== undefined && !reasons.includes(reason)) reasons.push(reason);
+  }
+  const skipped = [...result.skipped, ...failed];
+  const { incompleteReason: _dropped, ...rest } = result;
+  return { ...rest, skipped, skippedCount: skipped.length, ...verdictFields(reasons) };
+}
