@@ -49,7 +49,8 @@ function missingMembers(type: ts.Type, name: string, seen: Set<ts.Type>, documen
   if (seen.has(type)) return [];
   seen.add(type);
   return checker.getPropertiesOfType(type).flatMap((member) => {
-    if (member.name.startsWith('__@') || !isOurs(member)) return [];
+    // `#private` fields are no one's API but the class's own.
+    if (member.name.startsWith('__@') || member.name.startsWith('#') || !isOurs(member)) return [];
     const path = `${name}.${member.name}`;
     const own = hasDoc(member) ? [] : [path];
     const nested = objectTypes(checker.getTypeOfSymbol(member)).filter((t) => !t.symbol || !documented.has(t.symbol));

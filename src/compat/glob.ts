@@ -23,12 +23,22 @@ import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDo
 export type { GlobPaths } from './shared.js';
 export { PathEntry } from './path-entry.js';
 
-/** node-glob's names for the option sets that fix the answer's type: entries, or strings. */
-export type GlobOptionsWithFileTypesTrue = GlobOptions & { withFileTypes: true };
-export type GlobOptionsWithFileTypesFalse = GlobOptions & { withFileTypes?: false };
+/** node-glob's name for the options whose answer is `PathEntry` objects (`GlobEntries`). */
+export type GlobOptionsWithFileTypesTrue = GlobOptions & {
+  /** Entries, not strings. */
+  withFileTypes: true;
+};
+/** node-glob's name for the options whose answer is strings (`GlobPaths`). */
+export type GlobOptionsWithFileTypesFalse = GlobOptions & {
+  /** Strings, not entries. @default false */
+  withFileTypes?: false;
+};
 
 /** `withFileTypes: true`: the entries, carrying the verdict as `GlobPaths` do (a non-enumerable `result`). */
-export type GlobEntries = PathEntry[] & { readonly result: FindResult };
+export type GlobEntries = PathEntry[] & {
+  /** The find-file verdict of the same walk (docs/contract.md), with any entry whose lstat failed named in `skipped`. */
+  readonly result: FindResult;
+};
 
 /** node-glob's options that find-file carries out. Any other is refused (`FF_UNKNOWN_OPTION`). */
 export interface GlobOptions {

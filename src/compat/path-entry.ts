@@ -96,24 +96,31 @@ export class PathEntry {
     return this.parentPath;
   }
 
+  /** True when the entry is a regular file, as the walk's listing or the lstat said. */
   isFile(): boolean {
     return this.#kind === 'file';
   }
+  /** True when the entry is a directory, as the walk's listing or the lstat said. */
   isDirectory(): boolean {
     return this.#kind === 'directory';
   }
+  /** True when the entry is a symbolic link (never followed), as the walk's listing or the lstat said. */
   isSymbolicLink(): boolean {
     return this.#kind === 'symlink';
   }
+  /** True when the entry is a named pipe, as the walk's listing or the lstat said. */
   isFIFO(): boolean {
     return this.#kind === 'pipe';
   }
+  /** True when the entry is a socket, as the walk's listing or the lstat said. */
   isSocket(): boolean {
     return this.#kind === 'socket';
   }
+  /** True when the entry is a block device, as the walk's listing or the lstat said. */
   isBlockDevice(): boolean {
     return this.#kind === 'block-device';
   }
+  /** True when the entry is a character device, as the walk's listing or the lstat said. */
   isCharacterDevice(): boolean {
     return this.#kind === 'char-device';
   }
