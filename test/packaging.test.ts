@@ -78,6 +78,25 @@ describe('installed from the packed tarball into an empty project', () => {
     expect(run.status).toBe(0);
   });
 
+  // The entries are bundles with lazy chunks (scripts/bundle.mjs): each must load from the install and
+  // reach the chunks read only on use (content search's reader, the ripgrep backend).
+  it('every library entry loads from there, and searches names and content', () => {
+    writeFileSync(join(project, 'host.mjs'), [
+      "import { findFiles, searchContent } from 'find-file';",
+      "import { glob } from 'find-file/tinyglobby';",
+      "import { globSync } from 'find-file/glob';",
+      "import { globTool } from 'find-file/agent';",
+      "const names = await findFiles({ root: '.', pattern: '*.txt' });",
+      "const walked = await searchContent({ root: '.', pattern: '*.txt', query: 'x', backend: 'walker' });",
+      "const ripgrep = await searchContent({ root: '.', pattern: '*.txt', query: 'x', backend: 'auto' });",
+      "const tool = await globTool({ pattern: '*.txt', path: process.cwd() }, { root: process.cwd() });",
+      'console.log(JSON.stringify([names.matches, names.complete, walked.hits.map((h) => h.path), ripgrep.backend, ripgrep.hits.map((h) => h.path), await glob(\'*.txt\'), globSync(\'*.txt\'), typeof tool]));',
+    ].join('\n'));
+    const run = spawnSync(process.execPath, ['host.mjs'], { cwd: project, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([['a.txt'], true, ['a.txt'], 'ripgrep', ['a.txt'], ['a.txt'], ['a.txt'], 'object']);
+  });
+
   it('the MCP server answers initialize from there (find-file-mcp and find-file mcp)', () => {
     const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'host', version: '1' } } });
     const bin = join(project, 'node_modules', 'find-file', 'bin');

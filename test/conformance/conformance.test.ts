@@ -7,7 +7,7 @@
  * refused that docs/contract.md does not refuse, and a pattern find-file does not answer in time.
  * The only tolerated differences are in deviations.ts, each with its reason.
  *
- * The system under test is the built package (dist/index.js: `npm test` builds it first), run in a
+ * The system under test is the built package (dist/lib/index.js, the bundle package.json exports: `npm test` builds it first), run in a
  * worker thread (sut-worker.mjs) so that a hang is a reported disagreement, not a hung run.
  *
  * Environment: FF_CONFORMANCE_SEED (default below) picks the trees and patterns;
@@ -30,7 +30,7 @@ import { posixOnly } from '../helpers/posix-only.js';
 import { SutRunner, type Answer, type Mode } from './sut.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const SUT = resolve(process.env.FF_CONFORMANCE_SUT ?? join(REPO, 'dist/index.js'));
+const SUT = resolve(process.env.FF_CONFORMANCE_SUT ?? join(REPO, 'dist/lib/index.js'));
 const SEED = Number(process.env.FF_CONFORMANCE_SEED ?? 20261203);
 const CASES = Number(process.env.FF_CONFORMANCE_CASES ?? 6000);
 const TREES = Number(process.env.FF_CONFORMANCE_TREES ?? Math.min(400, Math.max(10, Math.ceil(CASES / 600))));
