@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as peer from 'glob';
 import { describe, expect, it } from 'vitest';
 import { buildUndecodableTree } from '../helpers/names.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { itIf, linux, posixOnly } from '../helpers/skip-why.js';
 import { globTool } from './host-glob-tool.js';
 import { PROJECT, buildTree, removeTree } from './tree.js';
 
@@ -39,7 +39,7 @@ describe('the fallback recipe', () => {
     }
   });
 
-  it.skipIf(process.platform !== 'linux')(posixOnly('an unreadable folder: the model is told the search was incomplete and what was not read', 'names that are not UTF-8 are a Linux case'), async () => {
+  itIf(linux('names that are not UTF-8 are a Linux case'))(posixOnly('an unreadable folder: the model is told the search was incomplete and what was not read', 'names that are not UTF-8 are a Linux case'), async () => {
     const dir = buildUndecodableTree('ff-recipe-');
     try {
       const answer = await globTool({ pattern: '**/*.txt' }, dir, new AbortController().signal);

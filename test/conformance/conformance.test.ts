@@ -22,11 +22,11 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { braceExpand } from 'minimatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { hasRg, needsRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { knownDeviation, intendedRefusal, type Disagreement, type OracleName } from './deviations.js';
 import { Rng, generatePatterns, generateTree, materializeTree, type GeneratedPattern } from './generate.js';
 import { bashOracle, bashVersion, listDirectories, listRegularFiles, minimatchOracle } from './oracles.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { itIf, posixOnly } from '../helpers/skip-why.js';
 import { SutRunner, type Answer, type Mode } from './sut.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -263,7 +263,7 @@ describe.skipIf(!isPosix)(posixOnly(`glob conformance (seed ${SEED}, ${CASES} ca
     expectNone('refusal');
   }, SETUP_TIMEOUT);
 
-  it.skipIf(bash === undefined)('matches what bash globs (globstar extglob dotglob nullglob, C.UTF-8)', () => {
+  itIf([bash !== undefined, 'bash is not installed'])('matches what bash globs (globstar extglob dotglob nullglob, C.UTF-8)', () => {
     for (const t of trees) {
       const cases = searched(t);
       const answers = bashOracle(t.root, cases, new Set(t.files));
@@ -294,7 +294,7 @@ describe.skipIf(!isPosix)(posixOnly(`glob conformance (seed ${SEED}, ${CASES} ca
     expectNone('stream');
   });
 
-  it.skipIf(!hasRg)("backend 'ripgrep' and 'auto' return what the walker returns, completeness included", () => {
+  itIf(needsRg)("backend 'ripgrep' and 'auto' return what the walker returns, completeness included", () => {
     expect(counts.ripgrep).toBeGreaterThan(0);
     expectNone('ripgrep');
     expectNone('auto');

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onWindows, posixOnly } from '../helpers/posix-only.js';
+import { onWindows, posixOnly } from '../helpers/skip-why.js';
 import { RE2JS } from 're2js';
 import { Rng } from './generate.js';
 import { listRegularFiles } from './oracles.js';
