@@ -2,7 +2,7 @@
 /**
  * find-file-mcp: the MCP server on stdio (`find-file mcp` is the same). docs/mcp.md is the contract;
  * the server is src/mcp/ (built to dist/mcp/, then bundled with the MCP SDK into dist/mcp/bundle.mjs
- * by scripts/bundle-cli.mjs). This file only loads it.
+ * by scripts/bundle.mjs). This file only loads it.
  */
 import { createRequire } from 'node:module';
 

@@ -20,7 +20,7 @@ const require = nodeModule.createRequire(import.meta.url);
 const mcp = process.argv[2] === 'mcp';
 let main;
 try {
-  // The command is bundled (scripts/bundle-cli.mjs): start-up reads one file, not ~150.
+  // The command is bundled (scripts/bundle.mjs): start-up reads one file, not ~150.
   ({ main } = require(mcp ? '../dist/mcp/bundle.mjs' : '../dist/cli/bundle.mjs'));
 } catch (error) {
   const hint = error?.code === 'EMFILE' || error?.code === 'ENFILE' ? ' (too many open files: raise the limit, e.g. ulimit -n 1024)' : '';

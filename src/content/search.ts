@@ -11,7 +11,7 @@ import { HitCollector } from './hits.js';
 import { examineLinks, needsLinkWalk } from './links.js';
 import { CONTENT_STOPS } from './stop.js';
 import type { ContentHit, ContentOptions, ContentResult, ContentStream, ContentSummary } from './types.js';
-import { searchWithWalker, type WaitForReader } from './walker.js';
+import type { WaitForReader } from './walker.js';
 
 /**
  * Searches file content under `root`. Never rejects for a file or directory it cannot read (that is
@@ -45,8 +45,11 @@ async function runContentSearch(plan: ContentPlan, emitHit: (hit: ContentHit) =>
     emitHit(hit);
   };
   let summary = await chooseBackend(plan, {
-    walker: (walkerPlan) => {
+    walker: async (walkerPlan) => {
       lastPath = undefined; // a fallback after ripgrep starts afresh
+      // Perf: the pure-TS reader (scanner, decoders) loads only when a content search runs on it, so
+      // `import('find-file')` does not pay for it (bench/suites/import.mjs).
+      const { searchWithWalker } = await import('./walker.js');
       return searchWithWalker(walkerPlan, new HitCollector(plan.query.hits, emit), waitForReader);
     },
     ripgrep: async (rg, deadline) => {

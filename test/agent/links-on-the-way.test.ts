@@ -10,8 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { globTool, grepTool, type GlobMetadata, type GrepMetadata } from '../../src/agent/index.js';
 import type { Tree } from '../helpers/memfs.js';
 import { workspace } from '../helpers/agent.js';
-import { onWindows } from '../helpers/posix-only.js';
-import { hasRg, realRg } from '../helpers/real-rg.js';
+import { describeIf, posix } from '../helpers/skip-why.js';
+import { needsRg, realRg } from '../helpers/real-rg.js';
 
 const tree: Tree = { real: { 'a.ts': '' }, 'linked-src': { link: '/w/real' }, 'file-link': { link: '/w/real/a.ts' } };
 const NEXT = 'To look inside, search the target by a path inside the workspace, if it has one.';
@@ -69,7 +69,7 @@ describe('agent grep: links on the way', () => {
   });
 });
 
-describe.skipIf(onWindows || !hasRg)('agent grep on the real disk, ripgrep host (POSIX)', () => {
+describeIf(posix('symlinks need a privilege on Windows (test/windows covers junctions)'), needsRg)('agent grep on the real disk, ripgrep host (POSIX)', () => {
   it('auto names the link; a host forcing ripgrep claims absence only outside symlinked directories and says it could not see them', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ff-agent-grep-links-'));
     try {

@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { globTool, grepTool, type ToolContext } from '../../src/agent/index.js';
 import { FindFileError } from '../../src/errors.js';
 import { FakeClock, asFs, buildVolume, type Tree } from '../helpers/memfs.js';
+import { describeIf, posix } from '../helpers/skip-why.js';
 
 const TREE: Tree = {
   w: { src: { 'a.ts': 'needle in w\n' } },
@@ -98,7 +99,7 @@ describe('the roots setting', () => {
   });
 });
 
-describe.runIf(process.platform !== 'win32')('ripgrep and the other roots (real disk)', () => {
+describeIf(posix('the rg planted in another root is a #!/bin/sh script made executable with chmod'))('ripgrep and the other roots (real disk)', () => {
   it('an rg on the PATH inside another root is never run: auto answers with the walker', async () => {
     const base = mkdtempSync(join(tmpdir(), 'ff-roots-'));
     try {

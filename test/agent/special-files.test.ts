@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { globTool, grepTool, type GlobMetadata } from '../../src/agent/index.js';
-import { onWindows, posixOnly } from '../helpers/posix-only.js';
-import { hasRg, realRg } from '../helpers/real-rg.js';
+import { itIf, onWindows, posixOnly } from '../helpers/skip-why.js';
+import { needsRg, realRg } from '../helpers/real-rg.js';
 import { makeSpecialTree, type SpecialTree } from '../helpers/special-files.js';
 
 let tree: SpecialTree;
@@ -27,7 +27,7 @@ describe.skipIf(onWindows)(posixOnly('globTool over a FIFO and a socket', 'mkfif
     expect((all.metadata as GlobMetadata).paths).toEqual(['app.fifo', 'sub/deep.fifo']);
   });
 
-  it.skipIf(!hasRg)('a host on the ripgrep backend: type "any" and "directory" are answered by auto with the walker (rg lists regular files only), never thrown', async () => {
+  itIf(needsRg)('a host on the ripgrep backend: type "any" and "directory" are answered by auto with the walker (rg lists regular files only), never thrown', async () => {
     const ctx = { root: tree.root, backend: 'ripgrep' as const, rgPath: realRg.path };
     const any = await globTool({ pattern: 'app.*', type: 'any' }, ctx);
     expect((any.metadata as GlobMetadata).paths).toEqual(['app.fifo', 'app.sock']);

@@ -30,7 +30,8 @@ import {
   type Run,
   type RunOptions,
 } from '../helpers/cli.js';
-import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { describeIf, itIf, posix } from '../helpers/skip-why.js';
 
 /** Runs the command to the end, in the shared tree unless told otherwise. */
 function ff(args: string[], options: Partial<RunOptions> = {}): Run {
@@ -141,7 +142,7 @@ describe('human output', () => {
     expect(rest.find((line) => line.startsWith('  why:'))).toBe('  why: depth-limit: --max-depth 2 kept the search out of deeper directories that may hold matches');
   });
 
-  it.runIf(isPosix)('(POSIX) counts symlinks not followed and excluded entries as policy, not gaps', () => {
+  itIf(posix('symlinks need a privilege on Windows (test/windows covers junctions)'))('(POSIX) counts symlinks not followed and excluded entries as policy, not gaps', () => {
     const run = ff(['*.md', '--exclude', 'node_modules', '--exclude', '.config']);
     expect(lines(run.stdout).sort()).toEqual(['README.md', 'docs/deep/a/b/notes.md', 'docs/guide.md', 'name with spaces.md']);
     expect(run.stderr).toContain(': complete, every directory was read\n');
@@ -261,7 +262,7 @@ describe('--json and --ndjson', () => {
 describe('backends', () => {
   // As the other ripgrep suites: needs rg (CI installs it, and a missing one fails CI, see real-rg.ts).
   requireRipgrepInCi();
-  it.runIf(hasRg)('--backend ripgrep and auto print what the walker prints', async () => {
+  itIf(needsRg)('--backend ripgrep and auto print what the walker prints', async () => {
     const walker = lines(ff(['*.md', '*.ts']).stdout).sort();
     for (const backend of ['walker', 'ripgrep', 'auto']) {
       const run = ff(['*.md', '*.ts', '--backend', backend]);
@@ -279,7 +280,7 @@ describe('backends', () => {
   });
 });
 
-describe.runIf(isPosix)('(POSIX) symlinks whose name matches', () => {
+describeIf(posix('symlinks need a privilege on Windows (test/windows covers junctions)'))('(POSIX) symlinks whose name matches', () => {
   // /usr/bin in small: python3 is a link to python3.11, python3-config a dangling one.
   let bin: string;
   beforeAll(() => {
@@ -316,7 +317,7 @@ describe.runIf(isPosix)('(POSIX) symlinks whose name matches', () => {
     expect(summary).toMatchObject({ type: 'summary', matchedCount: 0, linkMatches: ['python3'], linkMatchedCount: 1, linksExamined: true });
   });
 
-  it.runIf(hasRg)('--backend ripgrep says links were not examined; auto lets the walker name them', () => {
+  itIf(needsRg)('--backend ripgrep says links were not examined; auto lets the walker name them', () => {
     const rg = ff(['python3', '--backend', 'ripgrep', '--root', bin]);
     expect(rg.stderr).toBe(
       `find-file: no matches under ${bin}: complete, every directory was read, so no matching regular file exists there outside symlinked directories\n` +
@@ -382,7 +383,7 @@ describe('unreadable directories', () => {
     expect(absolute.stderr.match(/ {2}skipped: (.*) \(EACCES\)/)![1]).toMatch(new RegExp(`^${escapeRegExp(join(many, 'd'))}\\d$`));
   });
 
-  it.runIf(isPosix)('(POSIX) says the same of folders the OS really refuses to open (run unprivileged)', () => {
+  itIf(posix('chmod and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'))('(POSIX) says the same of folders the OS really refuses to open (run unprivileged)', () => {
     const real = join(base, 'perm-real');
     writeTree(real, ['top.md', 'locked/secret.md']);
     chmodSync(join(real, 'locked'), 0o000);
@@ -514,7 +515,7 @@ describe('pipes and signals', () => {
     expect(stderr).toBe('');
   });
 
-  it.runIf(isPosix)('(POSIX) SIGINT prints what was found, then the summary marked aborted, and exits 130', async () => {
+  itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) SIGINT prints what was found, then the summary marked aborted, and exits 130', async () => {
     const root = buildSlowTree('sigint-tree', 3);
     const marker = join(base, 'sigint-marker');
     const child = spawnSlow(['*.md'], root, marker, 400);
@@ -529,7 +530,7 @@ describe('pipes and signals', () => {
     expect(run.stderr).toContain('why: aborted: interrupted before the walk ended');
   });
 
-  it.runIf(isPosix)('(POSIX) SIGINT with --json prints the partial result marked aborted, and --ndjson its summary', async () => {
+  itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) SIGINT with --json prints the partial result marked aborted, and --ndjson its summary', async () => {
     const root = buildSlowTree('sigint-json-tree', 3);
     for (const mode of ['--json', '--ndjson']) {
       const marker = join(base, `sigint-marker${mode}`);
@@ -557,7 +558,7 @@ describe('progress line', () => {
     expect(run.stderr).toBe(`find-file: 2 matches under ${root}: complete, every directory was read\n`);
   });
 
-  describe.runIf(isPosix)('(POSIX) under a pseudo-terminal', () => {
+  describeIf(posix('the pseudo-terminal is script(1)'))('(POSIX) under a pseudo-terminal', () => {
     let root: string;
     beforeAll(() => {
       root = join(base, 'progress-tty');

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchContent, type ContentOptions, type ContentResult } from '../../dist/index.js';
 import { comparable, native, runFindFile, writeTree, type Run } from '../helpers/cli.js';
-import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { hasRg, needsRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { describeIf } from '../helpers/skip-why.js';
 
 const FILES: Record<string, string | Buffer> = {
   'notes.md': 'intro\nthe TODO list\n',
@@ -37,7 +38,7 @@ async function library(options: Partial<ContentOptions>): Promise<unknown> {
   return comparable(await searchContent({ root: tree, query: 'TODO', pattern: '*', ...options } as ContentOptions));
 }
 
-describe.runIf(hasRg)('the default backend', () => {
+describeIf(needsRg)('the default backend', () => {
   it('is auto: ripgrep answers where it is installed, with the same hits as the pure-TS path', async () => {
     const summaryOf = (args: string[]) => JSON.parse(ff(args).stdout.trim().split('\n').at(-1)!);
     const byDefault = ff(['*', '--contains', 'TODO', '--ndjson']);
@@ -153,7 +154,7 @@ describe('hostile text stays text', () => {
 
 requireRipgrepInCi();
 
-describe.runIf(hasRg)('backends', () => {
+describeIf(needsRg)('backends', () => {
   it('--backend ripgrep and auto print what the walker prints', () => {
     const walker = ff(['*', '--contains', 'TODO']);
     for (const backend of ['ripgrep', 'auto']) {

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchContent } from '../../dist/index.js';
 import { runFindFile, writeTree, type Run } from '../helpers/cli.js';
-import { posixOnly } from '../helpers/posix-only.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { describeIf, posixOnly } from '../helpers/skip-why.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 
 requireRipgrepInCi();
 
@@ -51,7 +51,7 @@ function grepLines(flags: string[], file: string): string[] {
 const FLAG_SETS: string[][] = [['-C', '1'], ['-A', '2'], ['-B', '3'], ['-A', '1', '-B', '2'], ['--context', '2']];
 const MIXED: string[][] = [['-C', '2', '-A', '0'], ['-A', '0', '-C', '2'], ['-B', '1', '-C', '3'], ['--context', '1', '--before-context', '0']];
 
-describe.runIf(hasRg)('the lines rg prints, in our format', () => {
+describeIf(needsRg)('the lines rg prints, in our format', () => {
   it.each(FLAG_SETS.map((flags) => [flags.join(' '), flags] as const))('%s', (_name, flags) => {
     for (const file of ['one.txt', 'crlf.txt']) {
       const expected = rgLines(flags, file);
@@ -64,7 +64,7 @@ describe.runIf(hasRg)('the lines rg prints, in our format', () => {
   });
 });
 
-describe.runIf(hasRg)('a count glued to its flag (-A0, -B2, -C1), as rg takes it (issue 27)', () => {
+describeIf(needsRg)('a count glued to its flag (-A0, -B2, -C1), as rg takes it (issue 27)', () => {
   it.each([['-A0'], ['-B0'], ['-C0'], ['-A2', '-B0'], ['-C1']])('%s', (...flags) => {
     // rg's own reading of the glued words is the oracle.
     const run = ff(['one.txt', '--contains', 'foo', '-s', ...flags]);

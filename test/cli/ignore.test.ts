@@ -7,8 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { lines, runFindFile, writeTree, type Run } from '../helpers/cli.js';
+import { itIf } from '../helpers/skip-why.js';
 
 let tree: string;
 const ff = (args: string[]): Run => runFindFile(args, { cwd: tree });
@@ -55,7 +56,7 @@ describe('--gitignore', () => {
   });
 
   requireRipgrepInCi();
-  it.runIf(hasRg)('ripgrep and auto answer alike; ripgrep says it does not count what was ignored', () => {
+  itIf(needsRg)('ripgrep and auto answer alike; ripgrep says it does not count what was ignored', () => {
     for (const backend of ['ripgrep', 'auto']) expect(lines(ff(['*.ts', '--gitignore', '--backend', backend]).stdout)).toEqual([join('src', 'a.ts')]);
     const empty = ff(['b.ts', '--gitignore', '--backend', 'ripgrep']);
     expect(empty.stderr).toContain('ignore files were applied (ripgrep does not count what they left out); search again with --no-ignore to include them');

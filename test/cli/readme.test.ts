@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, isPosix, lines, native, runFindFile, writeTree, type Run } from '../helpers/cli.js';
+import { itIf, posix, posixOnly } from '../helpers/skip-why.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
@@ -125,7 +126,7 @@ describe("the README's recipes, run as written", () => {
     expect(recipes.map(normalise).filter((recipe) => !(recipe in EXPECTED))).toEqual([]);
   });
 
-  it.runIf(isPosix).each(recipes)('%s', (recipe) => {
+  it.runIf(isPosix).each(recipes)(posixOnly('%s', 'the recipes are POSIX shell lines'), (recipe) => {
     rmSync(cwd, { recursive: true, force: true });
     writeTree(cwd, TREE);
     const expectation = EXPECTED[normalise(recipe)];
@@ -133,7 +134,7 @@ describe("the README's recipes, run as written", () => {
     expectation!(runRecipe(recipe));
   });
 
-  it.runIf(isPosix)('the rm recipe, with a build/ folder, deletes the logs under build/ only', () => {
+  itIf(posix('the recipes are POSIX shell lines'))('the rm recipe, with a build/ folder, deletes the logs under build/ only', () => {
     rmSync(cwd, { recursive: true, force: true });
     writeTree(cwd, { ...TREE, 'build/out.log': '', 'build/deep/x.log': '' });
     const run = runRecipe("find-file '*.log' build -0 | xargs -0 rm -f --");

@@ -3,9 +3,10 @@
  * does; `-t f -t d -t l` does not, and its empty answer names the kinds it looked for, never "no
  * matching entry exists" beside a FIFO it did not ask for.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isPosix, lines, runFindFile, type Run } from '../helpers/cli.js';
 import { makeSpecialTree, type SpecialTree } from '../helpers/special-files.js';
+import { describeIf, posix } from '../helpers/skip-why.js';
 
 let tree: SpecialTree;
 const ff = (args: string[]): Run => runFindFile(args, { cwd: tree.root });
@@ -16,7 +17,7 @@ beforeAll(async () => {
 
 afterAll(() => tree?.remove());
 
-describe.runIf(isPosix)('-t p, -t s', () => {
+describeIf(posix('mkfifo and unix sockets'))('-t p, -t s', () => {
   it('list the FIFO and the socket, as fd -t p / -t s; together with -t f, the files too', () => {
     expect(lines(ff(['app.*', '-t', 'p']).stdout)).toEqual(['app.fifo']);
     expect(lines(ff(['app.*', '-t', 's']).stdout)).toEqual(['app.sock']);

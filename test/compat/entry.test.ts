@@ -20,13 +20,32 @@ describe('the adapter entry points', () => {
   for (const entry of ['tinyglobby', 'glob']) {
     it(`find-file/${entry} resolves to the built adapter, with its types`, async () => {
       const target = exportsMap[`./${entry}`]!;
-      expect(target).toEqual({ types: `./dist/compat/${entry}.d.ts`, default: `./dist/compat/${entry}.js` });
+      expect(target).toEqual({ types: `./dist/compat/${entry}.d.ts`, default: `./dist/lib/${entry}.js` });
       expect(existsSync(fileURLToPath(new URL(`../../${target.types}`, import.meta.url)))).toBe(true);
       const mod = (await import(`find-file/${entry}`)) as Record<string, unknown>;
       expect(typeof mod.glob).toBe('function');
       expect(typeof mod.globSync).toBe('function');
     });
   }
+
+  // The entries are bundled with their shared code in one chunk (scripts/bundle.mjs): a host that
+  // catches with `instanceof FindFileError` from 'find-file' must catch what an adapter throws.
+  it('every entry throws the one FindFileError class that find-file exports', async () => {
+    const { FindFileError } = (await import('find-file')) as typeof import('../../src/index.js');
+    const adapters = [await import('find-file/glob'), await import('find-file/tinyglobby')] as { globSync: (p: string, o: object) => unknown }[];
+    for (const adapter of adapters) {
+      let thrown: unknown;
+      try {
+        adapter.globSync('*', { nosuchoption: true });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(FindFileError);
+      expect((thrown as InstanceType<typeof FindFileError>).code).toBe('FF_UNKNOWN_OPTION');
+    }
+    const { globTool } = (await import('find-file/agent')) as typeof import('../../src/agent/index.js');
+    expect(typeof globTool).toBe('function');
+  });
 });
 
 /**

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as peer from 'glob';
 import { describe, expect, it } from 'vitest';
 import { buildUndecodableTree } from '../helpers/names.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { itIf, linux, posixOnly } from '../helpers/skip-why.js';
 import { globTool, sortFileEntries } from './host-glob-tool.js';
 import { PROJECT, buildTree, removeTree } from './tree.js';
 
@@ -59,7 +59,7 @@ describe('the fallback recipe', () => {
     }
   });
 
-  it.skipIf(process.platform !== 'linux')(posixOnly('no match in a tree with an unreadable folder: "No files found", and the model is told that proves nothing', 'names that are not UTF-8 are a Linux case'), async () => {
+  itIf(linux('names that are not UTF-8 are a Linux case'))(posixOnly('no match in a tree with an unreadable folder: "No files found", and the model is told that proves nothing', 'names that are not UTF-8 are a Linux case'), async () => {
     const dir = buildUndecodableTree('ff-recipe-');
     try {
       const answer = await globTool({ pattern: '**/in.txt' }, dir, new AbortController().signal);
@@ -71,7 +71,7 @@ describe('the fallback recipe', () => {
     }
   });
 
-  it.skipIf(process.platform !== 'linux')(posixOnly('an unreadable folder: the model is told the search was incomplete and what was not read', 'names that are not UTF-8 are a Linux case'), async () => {
+  itIf(linux('names that are not UTF-8 are a Linux case'))(posixOnly('an unreadable folder: the model is told the search was incomplete and what was not read', 'names that are not UTF-8 are a Linux case'), async () => {
     const dir = buildUndecodableTree('ff-recipe-');
     try {
       const answer = await globTool({ pattern: '**/*.txt' }, dir, new AbortController().signal);

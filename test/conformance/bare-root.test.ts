@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFindFile } from '../helpers/cli.js';
-import { onWindows, posixOnly } from '../helpers/posix-only.js';
+import { onWindows, posixOnly } from '../helpers/skip-why.js';
 import { Rng, generateTree, materializeTree, type TreeSpec } from './generate.js';
 
 const SEED = Number(process.env.FF_BARE_ROOT_SEED ?? 20261204);

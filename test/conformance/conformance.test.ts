@@ -7,7 +7,7 @@
  * refused that docs/contract.md does not refuse, and a pattern find-file does not answer in time.
  * The only tolerated differences are in deviations.ts, each with its reason.
  *
- * The system under test is the built package (dist/index.js: `npm test` builds it first), run in a
+ * The system under test is the built package (dist/lib/index.js, the bundle package.json exports: `npm test` builds it first), run in a
  * worker thread (sut-worker.mjs) so that a hang is a reported disagreement, not a hung run.
  *
  * Environment: FF_CONFORMANCE_SEED (default below) picks the trees and patterns;
@@ -22,15 +22,15 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { braceExpand } from 'minimatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { hasRg, needsRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { knownDeviation, intendedRefusal, type Disagreement, type OracleName } from './deviations.js';
 import { Rng, generatePatterns, generateTree, materializeTree, type GeneratedPattern } from './generate.js';
 import { bashOracle, bashVersion, listDirectories, listRegularFiles, minimatchOracle } from './oracles.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { itIf, posixOnly } from '../helpers/skip-why.js';
 import { SutRunner, type Answer, type Mode } from './sut.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const SUT = resolve(process.env.FF_CONFORMANCE_SUT ?? join(REPO, 'dist/index.js'));
+const SUT = resolve(process.env.FF_CONFORMANCE_SUT ?? join(REPO, 'dist/lib/index.js'));
 const SEED = Number(process.env.FF_CONFORMANCE_SEED ?? 20261203);
 const CASES = Number(process.env.FF_CONFORMANCE_CASES ?? 6000);
 const TREES = Number(process.env.FF_CONFORMANCE_TREES ?? Math.min(400, Math.max(10, Math.ceil(CASES / 600))));
@@ -263,7 +263,7 @@ describe.skipIf(!isPosix)(posixOnly(`glob conformance (seed ${SEED}, ${CASES} ca
     expectNone('refusal');
   }, SETUP_TIMEOUT);
 
-  it.skipIf(bash === undefined)('matches what bash globs (globstar extglob dotglob nullglob, C.UTF-8)', () => {
+  itIf([bash !== undefined, 'bash is not installed'])('matches what bash globs (globstar extglob dotglob nullglob, C.UTF-8)', () => {
     for (const t of trees) {
       const cases = searched(t);
       const answers = bashOracle(t.root, cases, new Set(t.files));
@@ -294,7 +294,7 @@ describe.skipIf(!isPosix)(posixOnly(`glob conformance (seed ${SEED}, ${CASES} ca
     expectNone('stream');
   });
 
-  it.skipIf(!hasRg)("backend 'ripgrep' and 'auto' return what the walker returns, completeness included", () => {
+  itIf(needsRg)("backend 'ripgrep' and 'auto' return what the walker returns, completeness included", () => {
     expect(counts.ripgrep).toBeGreaterThan(0);
     expectNone('ripgrep');
     expectNone('auto');

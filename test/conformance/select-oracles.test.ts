@@ -11,8 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { lutimesSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findFiles, findFilesStream, findFilesSync, type FindOptions } from '../../src/index.js';
+import { describeIf, posix } from '../helpers/skip-why.js';
 
 const isPosix = process.platform !== 'win32';
 const which = (name: string) => (spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() || undefined);
@@ -87,7 +88,7 @@ async function ours(options: Partial<FindOptions>): Promise<string[]> {
 
 const ms = (seconds: number) => seconds * 1000;
 
-describe.runIf(isPosix)('against GNU find', () => {
+describeIf(posix('GNU find is the oracle, and Windows has none on its PATH'))('against GNU find', () => {
   it('-type d, -type l, and all three kinds together', async () => {
     expect(await ours({ type: 'directory' })).toEqual(gnuFind('-type', 'd'));
     expect(await ours({ type: 'symlink' })).toEqual(gnuFind('-type', 'l'));
@@ -138,7 +139,7 @@ if (fd === undefined && process.env.CI && isPosix) {
   });
 }
 
-describe.runIf(fd !== undefined)('against fd', () => {
+describeIf([fd !== undefined, 'fd is not installed'])('against fd', () => {
   const utc = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
   it('-t d, -t l, -t f -t d -t l, and a glob for directories', async () => {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, findFilesStream, findFilesSync, type EntryTypeOption, type FindOptions } from '../../src/index.js';
-import { onWindows, posixOnly } from '../helpers/posix-only.js';
+import { itIf, onWindows, posixOnly } from '../helpers/skip-why.js';
 import { hasRg, realRg } from '../helpers/real-rg.js';
 import { Rng, generateTree, materializeTree } from './generate.js';
 
@@ -131,7 +131,7 @@ describe.skipIf(onWindows)(posixOnly(`special-file family: ${TREES} generated tr
     }
   });
 
-  it.skipIf(fd === undefined)('pipe, socket and any list what fd -t p, -t s and fd list', async () => {
+  itIf([fd !== undefined, 'fd is not installed'])('pipe, socket and any list what fd -t p, -t s and fd list', async () => {
     for (const tree of trees) {
       expect(await ours(tree.root, { type: 'pipe' })).toEqual(fdList(tree.root, '-t', 'p'));
       expect(await ours(tree.root, { type: 'socket' })).toEqual(fdList(tree.root, '-t', 's'));

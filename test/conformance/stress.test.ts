@@ -18,14 +18,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onWindows, posixOnly } from '../helpers/posix-only.js';
+import { onWindows, posixOnly } from '../helpers/skip-why.js';
 import { RE2JS } from 're2js';
 import { Rng } from './generate.js';
 import { listRegularFiles } from './oracles.js';
 import { SutRunner, type Answer, type Mode } from './sut.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const SUT = resolve(process.env.FF_CONFORMANCE_SUT ?? join(REPO, 'dist/index.js'));
+const SUT = resolve(process.env.FF_CONFORMANCE_SUT ?? join(REPO, 'dist/lib/index.js'));
 const CASES = Number(process.env.FF_STRESS_CASES ?? 160);
 const CASE_DEADLINE_MS = Number(process.env.FF_STRESS_DEADLINE_MS ?? 5_000);
 const BASH_DEADLINE_MS = 1_000;

@@ -2,7 +2,7 @@
 // endless loop in the glob compiler, a catastrophic regex) is a reported disagreement, not a hung
 // test run: the suite gives each case a deadline and terminates the worker when it is missed
 // (test/conformance/conformance.test.ts). Plain JS: a worker gets no TypeScript transform, so the
-// module under test is a build (dist/index.js by default).
+// module under test is a build (dist/lib/index.js, the shipped bundle, by default).
 import { parentPort, workerData } from 'node:worker_threads';
 
 const api = await import(workerData.sut);

@@ -21,7 +21,7 @@ export class SutRunner {
   private nextId = 0;
 
   constructor(
-    /** The built module under test (dist/index.js). */
+    /** The built module under test (dist/lib/index.js, the shipped bundle). */
     private readonly sut: string,
     /** A case not answered by then (every mode asked) is a hang: the worker is replaced. */
     private readonly caseTimeoutMs: number,

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, findFilesStream, findFilesSync, type FindResult } from '../../src/index.js';
 import { requireRipgrepInCi } from '../helpers/real-rg.js';
-import { onWindows, posixOnly } from '../helpers/posix-only.js';
+import { onWindows, posixOnly } from '../helpers/skip-why.js';
 
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
 const CUT = [0xe2, 0x82]; // the first two bytes of `€`

@@ -10,9 +10,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { searchContent, type ContentHit } from '../../src/index.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { describeIf } from '../helpers/skip-why.js';
 
 requireRipgrepInCi();
 
@@ -71,7 +72,7 @@ function ourLines(hits: readonly ContentHit[]): Map<string, Shown[]> {
 
 let runs = 0;
 
-describe.runIf(hasRg)('context lines agree with rg --json -B/-A', () => {
+describeIf(needsRg)('context lines agree with rg --json -B/-A', () => {
   it('on random files, for literal, regex and multi-line queries', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(FILE, { minLength: 1, maxLength: 3 }), fc.constantFrom(...QUERIES), fc.nat(3), fc.nat(3), async (files, query, before, after) => {

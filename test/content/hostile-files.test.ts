@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { searchContent } from '../../src/index.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { describeIf, linux, posixOnly } from '../helpers/skip-why.js';
 
 let base: string;
 let root: string;
@@ -61,7 +61,7 @@ describe.skipIf(process.platform === 'win32')(posixOnly('an entry swapped betwee
   });
 });
 
-describe.skipIf(process.platform !== 'linux')('a directory on the way swapped for a link (Linux: /proc/self/fd)', () => {
+describeIf(linux('the place check reads /proc/self/fd'))('a directory on the way swapped for a link (Linux: /proc/self/fd)', () => {
   /** The walk listed y/ as a directory; before y/z.txt is opened, y becomes a link to `outside` (below base). */
   async function searchThroughSwap(outside: string) {
     nodeFs.mkdirSync(join(root, 'y'));
@@ -103,7 +103,7 @@ describe.skipIf(process.platform !== 'linux')('a directory on the way swapped fo
   });
 });
 
-describe.skipIf(process.platform !== 'linux' || !existsSync('/proc/kmsg'))('a file that waits for data', () => {
+describeIf(linux('/proc/kmsg is a Linux file'), [existsSync('/proc/kmsg'), 'no /proc/kmsg here'])('a file that waits for data', () => {
   it('/proc/kmsg: the search returns and the process exits (it used to stay blocked in a libuv thread)', () => {
     // Loaded with require, as bin/find-file.mjs loads the command: the ESM loader opens every file of
     // the module graph at once, and under 32 descriptors it fails before the search starts.

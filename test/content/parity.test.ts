@@ -8,9 +8,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { searchContent, type ContentOptions } from '../../src/index.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { describeIf } from '../helpers/skip-why.js';
 
 let root: string;
 
@@ -59,7 +60,7 @@ const CASES: [string, Partial<ContentOptions>][] = [
   ['a multi-line literal with context', { query: 'end\nstart', contextBefore: 1, contextAfter: 1 }],
 ];
 
-describe.runIf(hasRg)('the pure-TS path and rg --json agree', () => {
+describeIf(needsRg)('the pure-TS path and rg --json agree', () => {
   it.each(CASES)('%s', async (_name, options) => {
     const base = { root, rgPath: realRg.path, ...options } as ContentOptions;
     const walker = await searchContent({ ...base, backend: 'walker' });

@@ -7,13 +7,12 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { searchContent, type ContentResult } from '../../src/index.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { buildNobodySandbox, isRoot, writeProbe, type Sandbox } from '../helpers/unprivileged.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { describeIf, posix } from '../helpers/skip-why.js';
 
-const isPosix = process.platform !== 'win32';
 const BACKENDS = ['walker', 'ripgrep', 'auto'] as const;
 
 let tree: string;
@@ -49,7 +48,7 @@ async function searchAll(): Promise<ContentResult[]> {
 
 requireRipgrepInCi();
 
-describe.runIf(isPosix && hasRg)(posixOnly('an unreadable file and directory on a real disk', 'chmod 000 and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'), () => {
+describeIf(posix('chmod 000 and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'), needsRg)('an unreadable file and directory on a real disk', () => {
   beforeAll(() => {
     tree = buildTree();
     if (isRoot) sandbox = buildNobodySandbox();

@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FindFileError, searchContent, type ContentOptions } from '../../src/index.js';
 import { defaultThreads } from '../../src/rg/argv.js';
 import { HOSTILE_QUERIES, REFUSED_QUERIES } from '../fixtures/hostile-queries.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { FakeRipgrep, makeFakeInstall } from '../helpers/rg-fake.js';
+import { describeIf } from '../helpers/skip-why.js';
 
 let fake: { rgPath: string; root: string; dir: string };
 let tree: string;
@@ -64,7 +65,7 @@ describe('the argv never changes shape (fake runner)', () => {
 
 requireRipgrepInCi();
 
-describe.runIf(hasRg)('the real ripgrep finds each literal text, and so does the pure-TS path', () => {
+describeIf(needsRg)('the real ripgrep finds each literal text, and so does the pure-TS path', () => {
   it.each(HOSTILE_QUERIES.map((q, i) => [q.name, q.query, i] as const))('%s', async (_name, query, i) => {
     // The oracle: every file whose content holds the query (some queries are inside others).
     const expected = HOSTILE_QUERIES.flatMap((q, j) => (content(q.query).includes(query) ? [`q${j}.txt`] : [])).sort();

@@ -7,10 +7,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FindOptions } from '../../src/index.js';
 import { searchForms } from '../helpers/forms.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { describeIf } from '../helpers/skip-why.js';
 
 requireRipgrepInCi();
 
@@ -65,7 +66,7 @@ const ROWS: [string, Partial<FindOptions>, string[]][] = [
   ['readme*', {}, []],
 ];
 
-describe.skipIf(!hasRg && !process.env.CI)('issue 11: every form gives the whole answer, complete', () => {
+describeIf(needsRg)('issue 11: every form gives the whole answer, complete', () => {
   for (const [pattern, extra, expected] of ROWS) {
     it.each(FORMS)(`${JSON.stringify(pattern)} ${JSON.stringify(extra)} on %s`, async (_name, form) => {
       const result = await form({ root, pattern, ...extra });

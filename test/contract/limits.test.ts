@@ -23,9 +23,9 @@ import { findFiles, findFilesStream, findFilesSync, searchContent, type FindOpti
 import { Deadline, MAX_TIMER_DELAY_MS, setBudgetTimer } from '../../src/limits.js';
 import { monotonicClock } from '../../src/plan/clock.js';
 import { asFs, buildVolume, faultyFs } from '../helpers/memfs.js';
-import { hasRg } from '../helpers/real-rg.js';
+import { hasRg, needsRg } from '../helpers/real-rg.js';
 import { FakeRipgrep, makeFakeInstall, nul } from '../helpers/rg-fake.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { itIf, posixOnly } from '../helpers/skip-why.js';
 
 const BIN = fileURLToPath(new URL('../../bin/find-file.mjs', import.meta.url));
 const HUGE = 2 ** 32; // 49.7 days
@@ -80,7 +80,7 @@ describe('(a) a time budget past what Node timers take', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     });
 
-    it.skipIf(!hasRg)('the ripgrep backend: no warning, and no time-budget stop', async () => {
+    itIf(needsRg)('the ripgrep backend: no warning, and no time-budget stop', async () => {
       expect(await findFiles({ root: tree, pattern: '*.md', timeBudgetMs: HUGE, backend: 'ripgrep' })).toMatchObject({ complete: true, backend: 'ripgrep' });
       expect(await searchContent({ root: tree, query: 'TODO', timeBudgetMs: HUGE, backend: 'ripgrep' })).toMatchObject({ complete: true });
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -253,7 +253,7 @@ describe.skipIf(process.platform === 'win32')(posixOnly('(d) a low open-file lim
   const hasBash = spawnSync('bash', ['-c', 'true']).status === 0;
 
   /** bin/find-file.mjs loads its modules with require, one file at a time: at 32 it answers. */
-  it.skipIf(!hasBash)('the CLI at ulimit -n 32 answers in full, without a stack trace', () => {
+  itIf([hasBash, 'bash is not installed'])('the CLI at ulimit -n 32 answers in full, without a stack trace', () => {
     const run = spawnSync('bash', ['-c', 'ulimit -n 32 && exec "$0" "$1" "*.md"', process.execPath, BIN], {
       cwd: tree,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },

@@ -8,10 +8,10 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { searchForms } from '../helpers/forms.js';
-import { onWindows } from '../helpers/posix-only.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { describeIf, posix } from '../helpers/skip-why.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 
 requireRipgrepInCi();
 
@@ -46,7 +46,7 @@ const ROWS: [string, string[], string[]][] = [
   ['nothing/*.ts', [], []],
 ];
 
-describe.skipIf(onWindows || (!hasRg && !process.env.CI))('issue 27: links on the way, every form', () => {
+describeIf(posix('symlinks need a privilege on Windows (test/windows covers junctions)'), needsRg)('issue 27: links on the way, every form', () => {
   for (const [pattern, matches, onTheWay] of ROWS) {
     it.each(FORMS)(`${JSON.stringify(pattern)} on %s`, async (name, form) => {
       const result = await form({ root, pattern });

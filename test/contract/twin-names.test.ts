@@ -7,10 +7,10 @@
 import { lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FindOptions } from '../../src/index.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { searchForms } from '../helpers/forms.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { describeIf, linux } from '../helpers/skip-why.js';
 
 requireRipgrepInCi();
 
@@ -61,7 +61,7 @@ const EXPECTED: Record<string, string[]> = {
   files: ['plain.txt', 'x\uFFFD'],
 };
 
-describe.skipIf(process.platform !== 'linux' || (!hasRg && !process.env.CI))('names that decode alike (real disk)', () => {
+describeIf(linux('names that are not UTF-8 are a Linux case'), needsRg)('names that decode alike (real disk)', () => {
   for (const tree of Object.keys(EXPECTED)) {
     it.each(FORMS)(`${tree}: every path once, each real, the undecodable twin a gap, on %s`, async (_name, form) => {
       const root = trees[tree]!;

@@ -24,3 +24,9 @@ export function requireRipgrepInCi(): void {
     throw new Error(`CI is set and ripgrep was not found: ${'why' in realRg ? realRg.why : ''}. .ci/run installs it with apt-get.`);
   });
 }
+
+/**
+ * A test's need of the real ripgrep (test/helpers/skip-why.ts): outside CI, a machine without it
+ * skips, its name saying so; in CI the test runs and fails, never skips.
+ */
+export const needsRg: readonly [boolean, string] = [hasRg || Boolean(process.env.CI), 'ripgrep is not installed'];

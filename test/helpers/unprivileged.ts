@@ -84,7 +84,7 @@ export function buildSandbox(prefix: string[]): Sandbox {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   copyRuntimeDependencies(dir);
   // The command runs from its bundle, as the package's build makes it (its dependencies now in place).
-  const bundled = spawnSync(process.execPath, [join(PROJECT, 'scripts', 'bundle-cli.mjs'), join(dir, 'dist')], { encoding: 'utf8' });
+  const bundled = spawnSync(process.execPath, [join(PROJECT, 'scripts', 'bundle.mjs'), join(dir, 'dist')], { encoding: 'utf8' });
   if (bundled.status !== 0) throw new Error(`bundling the command for the unprivileged run failed:\n${bundled.stdout}${bundled.stderr}`);
   mkdirSync(join(dir, 'bin'));
   openUp(dir);

@@ -7,10 +7,11 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findFiles, type FindOptions } from '../../src/index.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { buildUndecodableTree } from '../helpers/names.js';
+import { describeIf, itIf, linux, posix } from '../helpers/skip-why.js';
 
 const isPosix = process.platform !== 'win32';
 let root: string;
@@ -91,7 +92,7 @@ const CASES: [string, Partial<FindOptions>][] = [
   ...(isPosix ? ([['a newline in a name', { pattern: 'new*' }], ['a backslash in a name', { pattern: 'back*' }]] as [string, Partial<FindOptions>][]) : []),
 ];
 
-describe.skipIf(!hasRg)(`walker and ripgrep (${realRg.path ?? 'missing'}) agree on a real tree`, () => {
+describeIf(needsRg)(`walker and ripgrep (${realRg.path ?? 'missing'}) agree on a real tree`, () => {
   it.each(CASES)('%s', async (_name, options) => {
     const walker = await findFiles({ root, pattern: '*', ...options, backend: 'walker' });
     const ripgrep = await findFiles({ root, pattern: '*', ...options, backend: 'ripgrep' });
@@ -128,7 +129,7 @@ describe.skipIf(!hasRg)(`walker and ripgrep (${realRg.path ?? 'missing'}) agree 
     expect(auto).toMatchObject({ backend: 'walker', fallbackReason: 'max-depth', matches: walker.matches });
   });
 
-  it.runIf(process.platform === 'linux')('(Linux) names that are not valid UTF-8: the same EILSEQ entries from both', async () => {
+  itIf(linux('names that are not UTF-8 are a Linux case'))('(Linux) names that are not valid UTF-8: the same EILSEQ entries from both', async () => {
     const dir = buildUndecodableTree('ff-rg-utf8-');
     try {
       const bySkippedPath = (r: { skipped: { path: string }[] }) => [...r.skipped].sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -155,7 +156,7 @@ describe.skipIf(!hasRg)(`walker and ripgrep (${realRg.path ?? 'missing'}) agree 
   });
 });
 
-describe.skipIf(!hasRg || !isPosix)('(POSIX) symlinks whose name matches, on a real disk: walker, ripgrep and auto', () => {
+describeIf(needsRg, posix('symlinks need a privilege on Windows (test/windows covers junctions)'))('(POSIX) symlinks whose name matches, on a real disk: walker, ripgrep and auto', () => {
   // /usr/bin in small, made with real links: python3 -> python3.11, python3-config -> nothing.
   let bin: string;
   beforeAll(() => {

@@ -10,13 +10,12 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findFiles } from '../../src/index.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { buildNobodySandbox, isRoot, writeProbe, type Sandbox } from '../helpers/unprivileged.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { describeIf, posix } from '../helpers/skip-why.js';
 
-const isPosix = process.platform !== 'win32';
 const BACKENDS = ['walker', 'ripgrep', 'auto'] as const;
 
 interface Summary {
@@ -73,7 +72,7 @@ async function searchAll(): Promise<Summary[]> {
 
 requireRipgrepInCi();
 
-describe.skipIf(!isPosix || !hasRg)(posixOnly('an unreadable directory on a real disk', 'chmod 000 and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'), () => {
+describeIf(posix('chmod 000 and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'), needsRg)('an unreadable directory on a real disk', () => {
   beforeAll(() => {
     tree = buildTree();
     if (isRoot) sandbox = buildNobodySandbox();
@@ -111,7 +110,7 @@ describe.skipIf(!isPosix || !hasRg)(posixOnly('an unreadable directory on a real
 });
 
 /** Issue 12, row 9: a root ripgrep cannot enter (it must be its cwd). */
-describe.skipIf(!isPosix || !hasRg)(posixOnly('a root that cannot be entered, on a real disk', 'chmod modes and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'), () => {
+describeIf(posix('chmod modes and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'), needsRg)('a root that cannot be entered, on a real disk', () => {
   let base: string;
   let own: Sandbox | undefined;
   beforeAll(() => {

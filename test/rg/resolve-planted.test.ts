@@ -10,8 +10,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findFiles } from '../../src/index.js';
 import { resolveRipgrep } from '../../src/rg/resolve.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { itIf, posixOnly } from '../helpers/skip-why.js';
 
 const isPosix = process.platform !== 'win32';
 
@@ -66,7 +66,7 @@ describe.skipIf(!isPosix)(posixOnly('a planted rg inside the searched root (real
     expect(result).toMatchObject({ backend: 'walker', fallbackReason: 'rg-not-found', matches: ['src/index.ts'], complete: true });
   });
 
-  it.skipIf(!hasRg)('auto passes over every planted rg and runs the real one later on the PATH', async () => {
+  itIf(needsRg)('auto passes over every planted rg and runs the real one later on the PATH', async () => {
     const PATH = [...planted(), dirname(realRg.path!)].join(':');
     const result = await findFiles({ root, pattern: '*.ts', backend: 'auto', env: { PATH } });
     expect(existsSync(marker)).toBe(false);
@@ -125,7 +125,7 @@ describe.skipIf(!isPosix)(posixOnly('relative PATH entries from a process whose 
 });
 
 describe.skipIf(!isPosix)(posixOnly('a planted rg inside the workspace, searching a folder of it (real disk)', 'the planted rg is a #!/bin/sh script made executable with chmod'), () => {
-  it.skipIf(!hasRg)('findFiles with workspace, and globTool (which passes its workspace), never run <workspace>/node_modules/.bin/rg', async () => {
+  itIf(needsRg)('findFiles with workspace, and globTool (which passes its workspace), never run <workspace>/node_modules/.bin/rg', async () => {
     const PATH = [join(root, 'node_modules', '.bin'), join(root, '.venv', 'bin'), dirname(realRg.path!)].join(':');
     // Without the workspace the planted one is outside the searched root and the cwd: it would run.
     const result = await findFiles({ root: join(root, 'src'), pattern: '*.ts', backend: 'ripgrep', env: { PATH }, workspace: root });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles } from '../../src/index.js';
 import { StderrReader } from '../../src/rg/stderr.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { posixOnly } from '../helpers/skip-why.js';
 
 const isPosix = process.platform !== 'win32';
 /** The directory name of the attack in test/rg/stderr-forged.test.ts: a forged message, a real newline, then `.`. */

@@ -11,14 +11,12 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findFiles, searchContent } from '../../src/index.js';
-import { StderrReader } from '../../src/rg/stderr.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { buildNobodySandbox, isRoot, writeProbe, type Sandbox } from '../helpers/unprivileged.js';
-import { posixOnly } from '../helpers/posix-only.js';
+import { describeIf, posix } from '../helpers/skip-why.js';
 
-const isPosix = process.platform !== 'win32';
 /** The directory name of the attack: a forged message, a real newline, then `.` so the rest reads `./deny`. */
 const CRAFTED = 'x: gone (os error 2)\n.';
 
@@ -72,7 +70,7 @@ console.log(JSON.stringify(out));
 
 requireRipgrepInCi();
 
-describe.skipIf(!isPosix || !hasRg)(posixOnly('a directory name that forges a ripgrep stderr line (real disk)', 'the forged name holds characters Windows names cannot, and its denied folders need chmod and runuser/setpriv'), () => {
+describeIf(posix('the forged name holds characters Windows names cannot, and its denied folders need chmod and runuser/setpriv'), needsRg)('a directory name that forges a ripgrep stderr line (real disk)', () => {
   let sandbox: Sandbox | undefined;
   const trees: string[] = [];
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, findFilesStream, findFilesSync } from '../../src/index.js';
 import { buildUndecodableTree } from '../helpers/names.js';
+import { itIf, linux, posix } from '../helpers/skip-why.js';
 
 const isPosix = process.platform !== 'win32';
 let root: string;
@@ -52,7 +53,7 @@ describe('real disk, default node:fs', () => {
     await expect(findFiles({ root: join(root, 'a.txt'), pattern: '*' })).rejects.toMatchObject({ code: 'ENOTDIR' });
   });
 
-  it.runIf(isPosix)('(POSIX) counts symlinks, never follows them, and agrees with find -type f', async () => {
+  itIf(posix('symlinks need a privilege on Windows (test/windows covers junctions)'))('(POSIX) counts symlinks, never follows them, and agrees with find -type f', async () => {
     const result = await findFiles({ root, pattern: '*' });
     expect(result).toMatchObject({ symlinkSkipped: 3, complete: true });
     const find = spawnSync('find', [root, '-type', 'f'], { encoding: 'utf8' });
@@ -62,7 +63,7 @@ describe('real disk, default node:fs', () => {
     expect(result.matches).toHaveLength(7);
   });
 
-  it.runIf(isPosix)('(POSIX) names the links whose name matches, the same through every API flavour', async () => {
+  itIf(posix('symlinks need a privilege on Windows (test/windows covers junctions)'))('(POSIX) names the links whose name matches, the same through every API flavour', async () => {
     const expected = { matches: [], matchedCount: 0, linkMatches: ['dangling', 'link-to-src'], linkMatchedCount: 2, linksExamined: true, complete: true };
     const options = { root, pattern: '{link-*,dangling}' };
     expect(await findFiles(options)).toMatchObject(expected);
@@ -73,7 +74,7 @@ describe('real disk, default node:fs', () => {
     expect(await stream.summary).toMatchObject(summary);
   });
 
-  it.runIf(process.platform === 'linux')('(Linux) reports names that are not valid UTF-8 as EILSEQ, never as vanished', async () => {
+  itIf(linux('names that are not UTF-8 are a Linux case'))('(Linux) reports names that are not valid UTF-8 as EILSEQ, never as vanished', async () => {
     const dir = buildUndecodableTree('find-file-utf8-');
     try {
       for (const result of [await findFiles({ root: dir, pattern: '*' }), findFilesSync({ root: dir, pattern: '*' })]) {
@@ -89,7 +90,7 @@ describe('real disk, default node:fs', () => {
     }
   });
 
-  it.runIf(isPosix)('(POSIX) opens a root that is a symlink', async () => {
+  itIf(posix('symlinks need a privilege on Windows (test/windows covers junctions)'))('(POSIX) opens a root that is a symlink', async () => {
     const result = await findFiles({ root: join(root, 'link-to-src'), pattern: '*.ts' });
     expect(result.matches).toEqual(['index.ts', 'lib/util.test.ts', 'lib/util.ts']);
   });

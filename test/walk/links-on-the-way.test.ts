@@ -5,7 +5,7 @@
  * clock; every case through the promise, sync and stream flavours, which must agree.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_LINK_MATCHES, findFiles, findFilesStream, findFilesSync, type FindOptions, type FindResult } from '../../src/index.js';
+import { MAX_LINK_MATCHES, findFiles, type FindOptions } from '../../src/index.js';
 import { FakeClock, asFs, buildVolume, faultyFs, type FaultOptions, type Tree } from '../helpers/memfs.js';
 import { findAll } from '../helpers/every-form.js';
 

@@ -47,10 +47,6 @@ function dirsOf(tree: Tree, rel = '', depth = 0): Dir[] {
   return own;
 }
 
-function nodeAt(tree: Tree, rel: string): Node {
-  return rel === '' ? tree : rel.split('/').reduce<Node>((n, part) => (n as Tree)[part]!, tree);
-}
-
 const matchOpts = { dot: true, matchBase: true };
 
 /**

@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, searchContent, type BackendOption, type EntryTypeOption } from '../../src/index.js';
 import { searchForms } from '../helpers/forms.js';
-import { onWindows, posixOnly } from '../helpers/posix-only.js';
-import { hasRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+import { itIf, onWindows, posixOnly } from '../helpers/skip-why.js';
+import { hasRg, needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { makeSpecialTree, run, type SpecialTree } from '../helpers/special-files.js';
 
 requireRipgrepInCi();
@@ -65,7 +65,7 @@ describe.skipIf(onWindows)(posixOnly('special files against find and fd', 'mkfif
     });
   }
 
-  it.skipIf(!hasFd)('fd -t p, -t s and fd without -t agree with pipe, socket and any', async () => {
+  itIf([hasFd, 'fd is not installed'])('fd -t p, -t s and fd without -t agree with pipe, socket and any', async () => {
     expect((await findFiles({ root, pattern: '**', type: 'pipe' })).matches).toEqual(await fd('-t', 'p'));
     expect((await findFiles({ root, pattern: '**', type: 'socket' })).matches).toEqual(await fd('-t', 's'));
     expect((await findFiles({ root, pattern: '**', type: 'any' })).matches).toEqual(await fd());
@@ -77,7 +77,7 @@ describe.skipIf(onWindows)(posixOnly('special files against find and fd', 'mkfif
     expect((await findFiles({ root, pattern: 'app.*', type: ['file', 'directory', 'symlink'] })).matches).toEqual([]);
   });
 
-  it.skipIf(!hasRg)('ripgrep lists regular files only: asked for a special kind it refuses, and auto answers with the walker', async () => {
+  itIf(needsRg)('ripgrep lists regular files only: asked for a special kind it refuses, and auto answers with the walker', async () => {
     await expect(findFiles({ root, pattern: '**', type: 'pipe', backend: 'ripgrep', rgPath: realRg.path })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION' });
     const auto = await findFiles({ root, pattern: '**', type: 'pipe', backend: 'auto', rgPath: realRg.path });
     expect(auto).toMatchObject({ matches: ['app.fifo', 'sub/deep.fifo'], backend: 'walker', complete: true });

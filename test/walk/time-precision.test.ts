@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles, findFilesSync } from '../../src/index.js';
 import { runFindFile } from '../helpers/cli.js';
 import { buildVolume, asFs } from '../helpers/memfs.js';
+import { describeIf, linux } from '../helpers/skip-why.js';
 
 const isLinux = process.platform === 'linux';
 const UTC = { ...process.env, TZ: 'UTC' };
@@ -39,7 +40,7 @@ function findNewer(): string[] {
   return run.stdout.split('\n').filter(Boolean).sort();
 }
 
-describe.runIf(isLinux)('a bound and a file 100 ns apart', () => {
+describeIf(linux('the oracle is GNU find -newermt and touch with nanoseconds'))('a bound and a file 100 ns apart', () => {
   it('find -newermt keeps the file 100 ns after (the oracle)', () => {
     expect(findNewer()).toEqual(['after.txt']);
   });

@@ -4,7 +4,7 @@
  * these tests say `platform: 'posix'` and run the same on Windows.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_LINK_MATCHES, findFiles, findFilesStream, findFilesSync, type FindOptions, type FindResult } from '../../src/index.js';
+import { MAX_LINK_MATCHES, findFiles, findFilesStream, findFilesSync, type FindOptions } from '../../src/index.js';
 import { FakeClock, asFs, buildVolume, faultyFs, win32Fs, type FaultOptions, type Tree } from '../helpers/memfs.js';
 import { findAll } from '../helpers/every-form.js';
 
