@@ -51,7 +51,18 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     'print0': { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' },
     sort: { type: 'string', requiresArg: true, coerce: last, describe: 'Order of the paths: path, or mtime (newest first; printed when the search ends) [default: as found; path in --json]' },
     stats: { type: 'boolean', describe: "With --json or --ndjson: each match's type, size and modification time" },
+    // Commands run on the matches (src/cli/exec.ts): their words are taken out of argv before parsing, `-x` alone stays, a boolean.
+    exec: { alias: 'x', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once per match, its words up to ";" or the end, no shell; placeholders {} (path), {/} (name), {//} (parent), {.} and {/.} (without extension), none: the path goes last; as fd' },
+    'exec-batch': { alias: 'X', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once with every match (in several runs if they exceed the OS limit), as fd' },
+    jobs: { alias: 'j', type: 'string', requiresArg: true, coerce: jobsOf, describe: 'With -x: run N commands at once, their output written whole [default: the number of cores]' },
   };
+}
+
+/** `-j N`: at least one run at a time. */
+function jobsOf(value: string | string[]): number {
+  const n = countOf('--jobs')(value);
+  if (n === 0) throw new Error('--jobs must be at least 1');
+  return n;
 }
 
 /** How yargs (and the fast path) read the command line. */
@@ -67,6 +78,7 @@ export const FLAG_GROUPS: [string[], string][] = [
   [['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:'],
   [['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:'],
   [['json', 'ndjson', 'absolute', 'print0', 'sort', 'stats'], 'Output:'],
+  [['exec', 'exec-batch', 'jobs'], 'Commands:'],
 ];
 
 export const FLAG_CONFLICTS: Record<string, string | string[]> = {
@@ -76,6 +88,9 @@ export const FLAG_CONFLICTS: Record<string, string | string[]> = {
   // -l and -c print no lines: context asked with them would be silently dropped.
   'files-with-matches': ['json', 'ndjson', 'count', 'before-context', 'after-context', 'context'],
   count: ['json', 'ndjson', 'before-context', 'after-context', 'context'],
+  // The matches go to the command: no listing to print as JSON or with NULs; content hits are not paths to run on.
+  exec: ['exec-batch', 'json', 'ndjson', 'print0', 'contains'],
+  'exec-batch': ['json', 'ndjson', 'print0', 'contains'],
 };
 
 /** The rules yargs' `.check` enforces (throws the usage error's message). */

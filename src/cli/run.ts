@@ -19,9 +19,11 @@ import type { FindResult } from '../result.js';
 import type { CliRequest, OutputMode } from './args.js';
 import { buildHitLines, countEach, onceEach, withContext } from './content-lines.js';
 import { formatContentSummary } from './content-summary.js';
+import { asArgument } from './exec.js';
+import { execOnPaths, type ExecPlan } from './exec-run.js';
 import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
 import { buildRelDisplay } from './output.js';
-import { printHuman, printNdjson, stdoutText, writeAll, type Outcome, type Search } from './print.js';
+import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search } from './print.js';
 import { formatSummary } from './summary.js';
 
 /** Runs the search, prints it, and returns the exit status. Throws what the library throws. */
@@ -38,7 +40,7 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
     const signal = controller.signal;
     const result =
       request.kind === 'files'
-        ? await printFiles({ ...request.options, signal }, request.output)
+        ? await printFiles({ ...request.options, signal }, request.output, request.exec)
         : await printContent({ ...request.options, signal }, request.output, request.absolute, request.filesWithMatches ? 'files' : request.count ? 'count' : 'hits');
     return exitCodeForResult(result, { strict: request.strict, interrupted });
   } finally {
@@ -87,7 +89,7 @@ function isStreamable(options: FindOptions): boolean {
   return (options.backend === undefined || options.backend === 'walker') && options.sort === undefined && options.stats !== true;
 }
 
-async function printFiles(options: FindOptions, output: OutputMode): Promise<Outcome> {
+async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPlan | undefined): Promise<Outcome> {
   if (output === 'json') {
     const result = await findFiles(options);
     await writeAll(JSON.stringify(result) + '\n');
@@ -99,12 +101,28 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
     return printNdjson(searchFiles(options), (match) => '{"type":"match","path":' + JSON.stringify(match) + '}\n');
   }
   const display = buildRelDisplay(options.root, process.cwd());
+  const absolute = options.absolute === true;
+  if (exec !== undefined) return execFiles(options, exec, absolute ? (match) => match : display);
   const shown = stdoutText(output);
   const end = output === 'print0' ? '\0' : '\n';
-  const absolute = options.absolute === true;
   // The library already made --absolute paths absolute and native.
   const format = absolute ? (match: string) => shown(match) + end : (match: string) => shown(display(match)) + end;
   return printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope: { ...options, absolute } });
+}
+
+/**
+ * `-x`/`-X`: each match goes to the command (exec-run.ts), not to stdout; the summary still goes
+ * to stderr, so an incomplete search says so, and `--strict` still exits 3. A failed run: exit 1.
+ */
+async function execFiles(options: FindOptions, plan: ExecPlan, display: (match: string) => string): Promise<Outcome> {
+  const search = searchFiles(options);
+  const shown = (async function* () {
+    for await (const batch of search.batches) yield batch.map((match) => asArgument(display(match)));
+  })();
+  const ok = await execOnPaths(shown, plan);
+  const summary = await search.summary();
+  await printSummary(summary, formatSummary, { ...options, absolute: options.absolute === true });
+  return { complete: summary.complete, commandFailed: !ok };
 }
 
 /**
