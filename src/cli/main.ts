@@ -20,6 +20,12 @@ import { escapeText } from '../text-escape.js';
 
 /** Runs the command on `typed` (the arguments after the script's name) and exits the process. */
 export async function main(typed: readonly string[]): Promise<void> {
+  // `find-file completions bash` prints a script; any other line holding `completions` is a search for it.
+  if (typed.length === 2 && typed[0] === 'completions') {
+    const { SHELLS, buildCompletion } = await import('./completions.js');
+    const shell = SHELLS.find((name) => name === typed[1]);
+    if (shell !== undefined) return void process.stdout.write(buildCompletion(shell));
+  }
   // The words of `-x CMD ...` first (they are the command's, not ours), then `-tf`, `-A0` as
   // `-t f`, `-A 0` (rg's and fd's habit), for both parsers alike.
   let argv = [...typed];
