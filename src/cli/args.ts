@@ -14,6 +14,7 @@ import type { ContentOptions } from '../content/types.js';
 import { FindFileError, rootError } from '../errors.js';
 import { editDistance } from '../plan/read.js';
 import type { EntryType, FindOptions } from '../options.js';
+import type { ColorChoice } from './color.js';
 import type { ExecPlan } from './exec-run.js';
 import type { SizeBounds } from './filters.js';
 
@@ -30,6 +31,8 @@ export type CliRequest =
       strict: boolean;
       /** `-x`/`-X`: the command the matches go to, instead of stdout. */
       exec?: ExecPlan | undefined;
+      /** `--color`; absent: auto. */
+      color?: ColorChoice | undefined;
     }
   | {
       /** `--contains TEXT`: search file content instead of listing files. */
@@ -43,6 +46,7 @@ export type CliRequest =
       filesWithMatches: boolean;
       /** `-c`: each file with a hit and its number of hits, instead of the hits. */
       count: boolean;
+      color?: ColorChoice | undefined;
     };
 
 /** The parsed command line: yargs' camel-case keys (aliases and dashed forms stripped), values coerced. */
@@ -84,6 +88,7 @@ export interface CliArgs {
   exec?: boolean | undefined;
   execBatch?: boolean | undefined;
   jobs?: number | undefined;
+  color?: ColorChoice | undefined;
   /** The words of `-x`/`-X`, taken out of argv before parsing (exec.ts `takeExecCommand`). */
   execWords?: string[] | undefined;
 }
@@ -204,7 +209,7 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     // A file search always has a pattern (the check above): `?? patterns` only tells the compiler.
     const options = withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: fileSet.pattern ?? patterns, absolute: args.absolute });
     const exec = execPlan(args);
-    return { kind: 'files', options, output, strict, ...(exec === undefined ? {} : { exec }) };
+    return { kind: 'files', options, output, strict, ...(exec === undefined ? {} : { exec }), ...(args.color === undefined ? {} : { color: args.color }) };
   }
   const options = withoutAbsent<ContentOptions>({
     ...fileSet,
@@ -217,7 +222,8 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     // callers that hold the hits in memory; the command writes them out as they come.
     maxOutputBytes: Number.MAX_SAFE_INTEGER,
   });
-  return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true, count: args.count === true };
+  const color = args.color === undefined ? {} : { color: args.color };
+  return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true, count: args.count === true, ...color };
 }
 
 /** `-x`/`-X` with their words; `-j` defaults to the number of cores, as fd. */

@@ -6,6 +6,7 @@
  * checks that they agree.
  */
 import type { CliArgs } from './args.js';
+import { COLOR_CHOICES, type ColorChoice } from './color.js';
 import { parseSizes, parseTypes, parseWhen } from './filters.js';
 
 /** One flag, as yargs' `.option()` takes it (and yargs-parser reads its type, alias, arity and coercion). */
@@ -54,8 +55,16 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     // Commands run on the matches (src/cli/exec.ts): their words are taken out of argv before parsing, `-x` alone stays, a boolean.
     exec: { alias: 'x', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once per match, its words up to ";" or the end, no shell; placeholders {} (path), {/} (name), {//} (parent), {.} and {/.} (without extension), none: the path goes last; as fd' },
     'exec-batch': { alias: 'X', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once with every match (in several runs if they exceed the OS limit), as fd' },
+    color: { type: 'string', requiresArg: true, coerce: colorOf, describe: 'Colour paths (by LS_COLORS, as fd) and matches (as rg): auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never; never with --json, --ndjson or -0 [default: auto]' },
     jobs: { alias: 'j', type: 'string', requiresArg: true, coerce: jobsOf, describe: 'With -x: run N commands at once, their output written whole [default: the number of cores]' },
   };
+}
+
+/** `--color WHEN`: one of the choices, the last given winning. */
+function colorOf(value: string | string[]): ColorChoice {
+  const choice = COLOR_CHOICES.find((c) => c === last(value));
+  if (choice === undefined) throw new Error(`--color must be auto, always or never, got ${JSON.stringify(last(value))}`);
+  return choice;
 }
 
 /** `-j N`: at least one run at a time. */
@@ -78,6 +87,7 @@ export const FLAG_GROUPS: [string[], string][] = [
   [['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:'],
   [['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:'],
   [['json', 'ndjson', 'absolute', 'print0', 'sort', 'stats'], 'Output:'],
+  [['color'], 'Output:'],
   [['exec', 'exec-batch', 'jobs'], 'Commands:'],
 ];
 

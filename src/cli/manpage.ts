@@ -24,7 +24,7 @@ function flagLine(name: string, spec: FlagSpec): string {
 
 const SECTIONS: [string, string][] = [
   ['EXIT STATUS', '0 the search ran, complete or not: the summary on stderr says which. 1 fatal error (the root is missing or not a directory, ripgrep asked for and not found), or with \\-x/\\-X a run of the command that failed. 2 usage error, nothing was searched. 3 with \\-\\-strict, the result is incomplete. 130 interrupted.'],
-  ['ENVIRONMENT', 'NO_COLOR (not empty): no colour. FIND_FILE_RG: the ripgrep executable for \\-\\-backend ripgrep and auto.'],
+  ['ENVIRONMENT', 'LS_COLORS: the colours of paths, as fd reads it. NO_COLOR (not empty): no colour. FORCE_COLOR (not 0): colour even into a pipe (\\-\\-color wins over both). FIND_FILE_RG: the ripgrep executable for \\-\\-backend ripgrep and auto.'],
   ['SEE ALSO', '\\fBfd\\fR(1), \\fBrg\\fR(1), \\fBfind\\fR(1). The full contract: docs/cli.md in the package.'],
 ];
 
