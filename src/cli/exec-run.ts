@@ -7,7 +7,9 @@
  *   output of parallel runs never interleaves within a line; with one job (and for `-X`) the
  *   command gets the terminal itself, as fd gives it (an editor works);
  * - a run that cannot start, exits non-zero or is killed by a signal makes the command exit 1,
- *   fd's rule; the search goes on and every path still gets its run.
+ *   fd's rule; the search goes on and every path still gets its run;
+ * - Ctrl-C (`signal` aborted) starts no more runs: `-X` does not run at all on the part found, and
+ *   `-x` lets the runs already started end.
  */
 import { spawn } from 'node:child_process';
 import { escapeText } from '../text-escape.js';
@@ -23,13 +25,13 @@ export interface ExecPlan extends ExecCommand {
  * Runs the command on the paths as they come (each already as the command gets it: exec.ts
  * `asArgument`). Resolves when every run has ended: true when every one succeeded.
  */
-export async function execOnPaths(batches: AsyncIterable<string[]>, plan: ExecPlan): Promise<boolean> {
+export async function execOnPaths(batches: AsyncIterable<string[]>, plan: ExecPlan, signal?: AbortSignal): Promise<boolean> {
   if (plan.batch) {
     const files: string[] = [];
     for await (const batch of batches) files.push(...batch);
     let ok = true;
     // fd runs nothing when nothing matched: a command given no path could act on its default (`rm`, `ls` on `.`).
-    for (const argv of batchArgvs(plan.words, files)) ok = (await runOnce(argv, false)) && ok;
+    for (const argv of batchArgvs(plan.words, files)) if (signal?.aborted !== true) ok = (await runOnce(argv, false)) && ok;
     return ok;
   }
   const buffered = plan.jobs > 1;
@@ -38,6 +40,7 @@ export async function execOnPaths(batches: AsyncIterable<string[]>, plan: ExecPl
   for await (const batch of batches) {
     for (const file of batch) {
       while (running.size >= plan.jobs) await Promise.race(running);
+      if (signal?.aborted === true) break;
       const run: Promise<void> = runOnce(argvFor(plan.words, file), buffered).then((done) => {
         ok = done && ok;
         running.delete(run);

@@ -131,7 +131,7 @@ async function execFiles(options: FindOptions, plan: ExecPlan, display: (match: 
   const shown = (async function* () {
     for await (const batch of search.batches) yield batch.map((match) => asArgument(display(match)));
   })();
-  const ok = await execOnPaths(shown, plan);
+  const ok = await execOnPaths(shown, plan, options.signal);
   const summary = await search.summary();
   await printSummary(summary, formatSummary, { ...options, absolute: options.absolute === true });
   return { complete: summary.complete, commandFailed: !ok };

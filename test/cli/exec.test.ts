@@ -4,12 +4,13 @@
  * run is `node` on a small script that prints its argv as JSON, so what reaches the command is
  * seen element by element (a newline or a space in a name included).
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchArgvs, fillPlaceholders, takeExecCommand } from '../../src/cli/exec.js';
-import { isPosix, lines, runFindFile, writeTree, type Run, type RunOptions } from '../helpers/cli.js';
+import { execOnPaths } from '../../src/cli/exec-run.js';
+import { collect, isPosix, lines, runFindFile, spawnFindFile, waitFor, writeTree, type Run, type RunOptions } from '../helpers/cli.js';
 
 let base: string;
 let tree: string;
@@ -218,4 +219,36 @@ describe('the verdict with -x', () => {
       chmodSync(join(real, 'locked'), 0o755);
     }
   }, 120_000); // as root, the first unprivileged run compiles a sandboxed copy of the command
+
+  it('Ctrl-C during the search: -X does not run on the part found, -x starts no more runs (units, with a real spawn)', async () => {
+    // The command creates the files it is given: what exists afterwards is what ran.
+    const touch = [process.execPath, '-e', 'for (const f of process.argv.slice(1)) require("fs").writeFileSync(f, "")'];
+    const made = (name: string) => join(base, name);
+    let controller = new AbortController();
+    async function* found(names: string[], thenAbort: boolean, later: string[] = []) {
+      yield names.map(made);
+      if (thenAbort) controller.abort();
+      yield later.map(made);
+    }
+    expect(await execOnPaths(found(['batch-run'], false), { batch: true, words: touch, jobs: 1 })).toBe(true);
+    expect(existsSync(made('batch-run'))).toBe(true);
+    expect(await execOnPaths(found(['batch-aborted'], true), { batch: true, words: touch, jobs: 1 }, controller.signal)).toBe(true);
+    expect(existsSync(made('batch-aborted'))).toBe(false);
+    controller = new AbortController();
+    expect(await execOnPaths(found(['each-before'], true, ['each-after']), { batch: false, words: touch, jobs: 1 }, controller.signal)).toBe(true);
+    expect([existsSync(made('each-before')), existsSync(made('each-after'))]).toEqual([true, false]);
+  });
+
+  it.runIf(isPosix)('(POSIX) Ctrl-C: -X runs nothing on the part found, the summary says aborted, status 130', async () => {
+    const marker = join(base, 'sigint-marker');
+    // Every directory read takes 10 s: the search is still reading the root when it is interrupted.
+    const child = spawnFindFile(['*.md', '-X', process.execPath, printArgs], { cwd: tree, env: { FIND_FILE_TEST_SLOW_MS: '10000', FIND_FILE_TEST_MARKER: marker } });
+    const done = collect(child);
+    await waitFor(() => existsSync(marker));
+    child.kill('SIGINT');
+    const run = await done;
+    expect(run.status).toBe(130);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('aborted');
+  });
 });
