@@ -8,11 +8,14 @@
  * the library, not this module, checks what only it knows, e.g. the backend names).
  */
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Argv } from 'yargs';
 import type { ContentOptions } from '../content/types.js';
-import { rootError } from '../errors.js';
+import { FindFileError, rootError } from '../errors.js';
 import { editDistance } from '../plan/read.js';
 import type { EntryType, FindOptions } from '../options.js';
+import type { ColorChoice } from './color.js';
+import type { ExecPlan } from './exec-run.js';
 import type { SizeBounds } from './filters.js';
 
 export type OutputMode = 'human' | 'print0' | 'json' | 'ndjson';
@@ -26,6 +29,10 @@ export type CliRequest =
       output: OutputMode;
       /** `--strict`: an incomplete result exits 3. */
       strict: boolean;
+      /** `-x`/`-X`: the command the matches go to, instead of stdout. */
+      exec?: ExecPlan | undefined;
+      /** `--color`; absent: auto. */
+      color?: ColorChoice | undefined;
     }
   | {
       /** `--contains TEXT`: search file content instead of listing files. */
@@ -39,6 +46,7 @@ export type CliRequest =
       filesWithMatches: boolean;
       /** `-c`: each file with a hit and its number of hits, instead of the hits. */
       count: boolean;
+      color?: ColorChoice | undefined;
     };
 
 /** The parsed command line: yargs' camel-case keys (aliases and dashed forms stripped), values coerced. */
@@ -77,6 +85,12 @@ export interface CliArgs {
   size?: SizeBounds | undefined;
   sort?: string | undefined;
   stats?: boolean | undefined;
+  exec?: boolean | undefined;
+  execBatch?: boolean | undefined;
+  jobs?: number | undefined;
+  color?: ColorChoice | undefined;
+  /** The words of `-x`/`-X`, taken out of argv before parsing (exec.ts `takeExecCommand`). */
+  execWords?: string[] | undefined;
 }
 
 /**
@@ -193,7 +207,9 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
   };
   if (args.contains === undefined) {
     // A file search always has a pattern (the check above): `?? patterns` only tells the compiler.
-    return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: fileSet.pattern ?? patterns, absolute: args.absolute }), output, strict };
+    const options = withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: fileSet.pattern ?? patterns, absolute: args.absolute });
+    const exec = execPlan(args);
+    return { kind: 'files', options, output, strict, ...(exec === undefined ? {} : { exec }), ...(args.color === undefined ? {} : { color: args.color }) };
   }
   const options = withoutAbsent<ContentOptions>({
     ...fileSet,
@@ -206,7 +222,16 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     // callers that hold the hits in memory; the command writes them out as they come.
     maxOutputBytes: Number.MAX_SAFE_INTEGER,
   });
-  return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true, count: args.count === true };
+  const color = args.color === undefined ? {} : { color: args.color };
+  return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true, count: args.count === true, ...color };
+}
+
+/** `-x`/`-X` with their words; `-j` defaults to the number of cores, as fd. */
+function execPlan(args: CliArgs): ExecPlan | undefined {
+  if (args.exec !== true && args.execBatch !== true) return undefined;
+  // `-lx echo` (yargs reads -l -x): the words went to the patterns, so refuse rather than guess.
+  if (args.execWords === undefined) throw new FindFileError('FF_INVALID_OPTION', 'give -x/-X as a word of its own, followed by the command: -x CMD [ARGS...]', 'exec');
+  return { batch: args.execBatch === true, words: args.execWords, jobs: args.jobs ?? availableParallelism() };
 }
 
 /** `-s` and `-i` (which exclude each other); neither leaves the library's default. */

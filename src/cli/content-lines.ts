@@ -12,11 +12,12 @@ import type { ContentHit, ContentOptions, ContentSummary, ContextLine } from '..
  * do not follow each other or belong to different files, as rg prints them.
  * `path(rel)` is the path as displayed; with -0 (`print0`) a NUL follows it instead of `:` or `-`, as `rg -0`.
  */
-export function buildHitLines(path: (rel: string) => string, text: (raw: string) => string, options: { context: boolean; print0: boolean }): (hit: ContentHit) => string {
+export function buildHitLines(path: (rel: string) => string, text: (raw: string) => string, options: HitLineOptions): (hit: ContentHit) => string {
   const [hitSep, contextSep] = options.print0 ? ['\0', '\0'] : [':', '-'];
-  const hitLine = (hit: ContentHit) => `${path(hit.path)}${hitSep}${hit.line}:${hit.column}: ${text(hit.text)}\n`;
+  const { lineNumber = String, hitText = text } = options;
+  const hitLine = (hit: ContentHit) => `${path(hit.path)}${hitSep}${lineNumber(hit.line)}:${hit.column}: ${hitText(hit.text)}\n`;
   if (!options.context) return hitLine;
-  const contextLine = (rel: string, c: ContextLine) => `${path(rel)}${contextSep}${c.line}- ${text(c.text)}\n`;
+  const contextLine = (rel: string, c: ContextLine) => `${path(rel)}${contextSep}${lineNumber(c.line)}- ${text(c.text)}\n`;
   let shown: ShownSoFar | undefined;
   return (hit) => {
     let out = breaksGroup(shown, hit) ? '--\n' : '';
@@ -26,6 +27,15 @@ export function buildHitLines(path: (rel: string) => string, text: (raw: string)
     shown = shownUpTo(hit);
     return out;
   };
+}
+
+export interface HitLineOptions {
+  context: boolean;
+  print0: boolean;
+  /** A line number as shown (with colour: green, as rg). @default String */
+  lineNumber?: (n: number) => string;
+  /** A hit's own line as shown (with colour: its matches highlighted). @default text */
+  hitText?: (raw: string) => string;
 }
 
 /** True when the search asks for context lines. */

@@ -6,6 +6,7 @@
  * - 1: fatal: the root is missing or not a directory, a forced backend is unavailable, anything
  *   unexpected;
  * - 2: usage: the command line, or the options it turns into, are wrong; nothing was searched;
+ * - 1 also: a command of `-x`/`-X` could not run, exited non-zero or was killed (fd's rule);
  * - 3: only with `--strict`: the search ran and its result is incomplete;
  * - 130: interrupted (SIGINT), after printing what was found and the summary.
  *
@@ -63,9 +64,13 @@ export function exitCodeForError(error: unknown): ExitCode {
   return isUsageError(error) ? EXIT.USAGE : EXIT.FATAL;
 }
 
-/** The status for a search that produced a result. An interrupt wins over `--strict`. */
-export function exitCodeForResult(result: { complete: boolean }, flags: { strict: boolean; interrupted: boolean }): ExitCode {
+/**
+ * The status for a search that produced a result. An interrupt wins; then a failed `-x`/`-X` run
+ * (1, fd's rule: the work asked for was not all done); then `--strict` on an incomplete result.
+ */
+export function exitCodeForResult(result: { complete: boolean; commandFailed?: boolean }, flags: { strict: boolean; interrupted: boolean }): ExitCode {
   if (flags.interrupted) return EXIT.INTERRUPTED;
+  if (result.commandFailed === true) return EXIT.FATAL;
   if (flags.strict && !result.complete) return EXIT.INCOMPLETE;
   return EXIT.OK;
 }

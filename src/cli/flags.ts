@@ -6,6 +6,7 @@
  * checks that they agree.
  */
 import type { CliArgs } from './args.js';
+import { COLOR_CHOICES, type ColorChoice } from './color.js';
 import { parseSizes, parseTypes, parseWhen } from './filters.js';
 
 /** One flag, as yargs' `.option()` takes it (and yargs-parser reads its type, alias, arity and coercion). */
@@ -51,7 +52,26 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     'print0': { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' },
     sort: { type: 'string', requiresArg: true, coerce: last, describe: 'Order of the paths: path, or mtime (newest first; printed when the search ends) [default: as found; path in --json]' },
     stats: { type: 'boolean', describe: "With --json or --ndjson: each match's type, size and modification time" },
+    // Commands run on the matches (src/cli/exec.ts): their words are taken out of argv before parsing, `-x` alone stays, a boolean.
+    exec: { alias: 'x', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once per match, its words up to ";" or the end, no shell; placeholders {} (path), {/} (name), {//} (parent), {.} and {/.} (without extension), none: the path goes last; as fd' },
+    'exec-batch': { alias: 'X', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once with every match (in several runs if they exceed the OS limit), as fd' },
+    color: { type: 'string', requiresArg: true, coerce: colorOf, describe: 'Colour paths (by LS_COLORS, as fd) and matches (as rg): auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never; never with --json, --ndjson or -0 [default: auto]' },
+    jobs: { alias: 'j', type: 'string', requiresArg: true, coerce: jobsOf, describe: 'With -x: run N commands at once, their output written whole [default: the number of cores]' },
   };
+}
+
+/** `--color WHEN`: one of the choices, the last given winning. */
+function colorOf(value: string | string[]): ColorChoice {
+  const choice = COLOR_CHOICES.find((c) => c === last(value));
+  if (choice === undefined) throw new Error(`--color must be auto, always or never, got ${JSON.stringify(last(value))}`);
+  return choice;
+}
+
+/** `-j N`: at least one run at a time. */
+function jobsOf(value: string | string[]): number {
+  const n = countOf('--jobs')(value);
+  if (n === 0) throw new Error('--jobs must be at least 1');
+  return n;
 }
 
 /** How yargs (and the fast path) read the command line. */
@@ -67,6 +87,8 @@ export const FLAG_GROUPS: [string[], string][] = [
   [['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:'],
   [['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:'],
   [['json', 'ndjson', 'absolute', 'print0', 'sort', 'stats'], 'Output:'],
+  [['color'], 'Output:'],
+  [['exec', 'exec-batch', 'jobs'], 'Commands:'],
 ];
 
 export const FLAG_CONFLICTS: Record<string, string | string[]> = {
@@ -76,6 +98,9 @@ export const FLAG_CONFLICTS: Record<string, string | string[]> = {
   // -l and -c print no lines: context asked with them would be silently dropped.
   'files-with-matches': ['json', 'ndjson', 'count', 'before-context', 'after-context', 'context'],
   count: ['json', 'ndjson', 'before-context', 'after-context', 'context'],
+  // The matches go to the command: no listing to print as JSON or with NULs; content hits are not paths to run on.
+  exec: ['exec-batch', 'json', 'ndjson', 'print0', 'contains'],
+  'exec-batch': ['json', 'ndjson', 'print0', 'contains'],
 };
 
 /** The rules yargs' `.check` enforces (throws the usage error's message). */

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { Argv } from 'yargs';
 import { describeUnknownFlags, flagNames, toCliRequest, type CliArgs } from './args.js';
 import { parseFast } from './fast-args.js';
+import { takeExecCommand } from './exec.js';
 import { splitGluedValues } from './flags.js';
 import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
 import { runSearch } from './run.js';
@@ -19,8 +20,16 @@ import { escapeText } from '../text-escape.js';
 
 /** Runs the command on `typed` (the arguments after the script's name) and exits the process. */
 export async function main(typed: readonly string[]): Promise<void> {
-  // `-tf`, `-A0` as `-t f`, `-A 0` (rg's and fd's habit), for both parsers alike.
-  const argv = splitGluedValues(typed);
+  // `find-file completions bash` prints a script; any other line holding `completions` is a search for it.
+  if (typed.length === 2 && typed[0] === 'completions') {
+    const { SHELLS, buildCompletion } = await import('./completions.js');
+    const shell = SHELLS.find((name) => name === typed[1]);
+    if (shell !== undefined) return void process.stdout.write(buildCompletion(shell));
+  }
+  // The words of `-x CMD ...` first (they are the command's, not ours), then `-tf`, `-A0` as
+  // `-t f`, `-A 0` (rg's and fd's habit), for both parsers alike.
+  let argv = [...typed];
+  let execWords: string[] | undefined;
   // Usage errors show the parser's help; a failure before it exists still gets its one line.
   let parser: Argv<CliArgs> | undefined;
   const fail = (error: unknown): never => reportFailure(error, parser);
@@ -31,11 +40,14 @@ export async function main(typed: readonly string[]): Promise<void> {
   };
   const now = Date.now();
   try {
+    const taken = takeExecCommand(typed);
+    argv = splitGluedValues(taken.argv);
+    execWords = taken.exec?.words;
     // Perf: a valid command line needs no yargs (fast-args.ts); everything else is yargs' to answer.
     const fast = parseFast(argv, now);
     if (fast === 'version') return void process.stdout.write(`${readVersion()}\n`);
     const args = fast ?? (parser = await loadParser()).parseSync(argv); // yargs exits on --help, --version and usage errors
-    process.exit(await runSearch(toCliRequest(args)));
+    process.exit(await runSearch(toCliRequest({ ...args, execWords })));
   } catch (error) {
     // The library refused an input (a pattern, a root): a usage error, shown with yargs' usage.
     if (parser === undefined && exitCodeForError(error) === EXIT.USAGE) {

@@ -34,7 +34,7 @@ export function buildParser(settings: ParserSettings): Argv<CliArgs> {
       'A glob without "/" matches file names at any depth. Without --root, the last of two or more ' +
         'positionals (with --contains: of one or more) is the root if it names an existing directory; ' +
         'one without * ? [ { ( that names nothing is an error (status 1), as in fd.\n\n' +
-        'Exit status: 0 the search ran (complete or not: read the summary), 1 fatal error, ' +
+        'Exit status: 0 the search ran (complete or not: read the summary), 1 fatal error or a failed -x/-X run, ' +
         '2 usage error, 3 incomplete with --strict, 130 interrupted. See docs/cli.md.',
     )
     .parserConfiguration(PARSER_CONFIGURATION)

@@ -16,7 +16,7 @@ import { SearchProgress } from './progress.js';
 import { shouldColor, stylesFor, type Styles, type SummaryContext } from './summary.js';
 
 /** What the exit status depends on. */
-export type Outcome = { complete: boolean };
+export type Outcome = { complete: boolean; commandFailed?: boolean };
 
 /** What the printers need of a search: the matches (or hits) in the order found, then the summary. */
 export interface Search<T, S extends Outcome = FindSummary> {
@@ -66,6 +66,11 @@ export async function printHuman<O extends { onDirectory?: FindOptions['onDirect
   const summary = await search.summary();
   await writeAll(job.summarize(summary, summaryContext(job.scope, styles)), process.stderr);
   return summary;
+}
+
+/** The summary of a search whose items went elsewhere (`-x`: to a command), on stderr as printHuman writes it. */
+export async function printSummary<S extends Outcome>(summary: S, summarize: (summary: S, ctx: SummaryContext) => string, scope: SummaryScope): Promise<void> {
+  await writeAll(summarize(summary, summaryContext(scope, stylesFor(shouldColor(process.stderr, process.env)))), process.stderr);
 }
 
 /** `--ndjson`: one line per item as found, then one `{"type":"summary"}` line. */
@@ -152,6 +157,6 @@ export function stdoutText(output: OutputMode): (text: string) => string {
 }
 
 /** Writes text and resolves once the stream has taken it, so exiting next loses nothing. */
-export function writeAll(text: string, stream: NodeJS.WriteStream = process.stdout): Promise<void> {
+export function writeAll(text: string | Uint8Array, stream: NodeJS.WriteStream = process.stdout): Promise<void> {
   return new Promise((resolve) => stream.write(text, () => resolve()));
 }

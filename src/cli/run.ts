@@ -4,7 +4,8 @@
  *
  * - human (or `-0`): paths on stdout as they are found, then the summary on stderr; on a terminal
  *   (human only) paths and hit text are escaped (src/text-escape.ts), as ls and fd do, so a name
- *   cannot drive the terminal or forge a line; a pipe, a file and `-0` get the raw names;
+ *   cannot drive the terminal or forge a line; a pipe, a file and `-0` get the raw names; with
+ *   colour (color.ts: `--color`, a terminal), paths and lines are always escaped, then painted;
  * - `--json`: exactly one JSON object on stdout, the library's result;
  * - `--ndjson`: one `{"type":"match"}` line per path as found, then one `{"type":"summary"}` line.
  *
@@ -19,9 +20,13 @@ import type { FindResult } from '../result.js';
 import type { CliRequest, OutputMode } from './args.js';
 import { buildHitLines, countEach, onceEach, withContext } from './content-lines.js';
 import { formatContentSummary } from './content-summary.js';
+import { escapeText } from '../text-escape.js';
+import { RG_STYLES, buildPathPainter, highlightMatches, paint, parseLsColors, shouldColorStdout } from './color.js';
+import { asArgument } from './exec.js';
+import { execOnPaths, type ExecPlan } from './exec-run.js';
 import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
 import { buildRelDisplay } from './output.js';
-import { printHuman, printNdjson, stdoutText, writeAll, type Outcome, type Search } from './print.js';
+import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search } from './print.js';
 import { formatSummary } from './summary.js';
 
 /** Runs the search, prints it, and returns the exit status. Throws what the library throws. */
@@ -36,10 +41,11 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
   process.on('SIGINT', onInterrupt);
   try {
     const signal = controller.signal;
+    const color = shouldColorStdout(request.color ?? 'auto', request.output, process.stdout, process.env);
     const result =
       request.kind === 'files'
-        ? await printFiles({ ...request.options, signal }, request.output)
-        : await printContent({ ...request.options, signal }, request.output, request.absolute, request.filesWithMatches ? 'files' : request.count ? 'count' : 'hits');
+        ? await printFiles({ ...request.options, signal }, request.output, request.exec, color)
+        : await printContent({ ...request.options, signal }, request.output, request.absolute, request.filesWithMatches ? 'files' : request.count ? 'count' : 'hits', color);
     return exitCodeForResult(result, { strict: request.strict, interrupted });
   } finally {
     process.off('SIGINT', onInterrupt);
@@ -87,7 +93,7 @@ function isStreamable(options: FindOptions): boolean {
   return (options.backend === undefined || options.backend === 'walker') && options.sort === undefined && options.stats !== true;
 }
 
-async function printFiles(options: FindOptions, output: OutputMode): Promise<Outcome> {
+async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPlan | undefined, color: boolean): Promise<Outcome> {
   if (output === 'json') {
     const result = await findFiles(options);
     await writeAll(JSON.stringify(result) + '\n');
@@ -99,12 +105,36 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
     return printNdjson(searchFiles(options), (match) => '{"type":"match","path":' + JSON.stringify(match) + '}\n');
   }
   const display = buildRelDisplay(options.root, process.cwd());
-  const shown = stdoutText(output);
-  const end = output === 'print0' ? '\0' : '\n';
   const absolute = options.absolute === true;
+  if (exec !== undefined) return execFiles(options, exec, absolute ? (match) => match : display);
+  const end = output === 'print0' ? '\0' : '\n';
   // The library already made --absolute paths absolute and native.
-  const format = absolute ? (match: string) => shown(match) + end : (match: string) => shown(display(match)) + end;
+  const where = absolute ? (match: string) => match : display;
+  let format: (match: string) => string;
+  if (color) {
+    // Coloured by kind: where the entry is on disk, for its lstat.
+    const painter = buildPathPainter(parseLsColors(process.env.LS_COLORS));
+    format = (match) => painter(where(match), absolute ? match : path.resolve(options.root, match)) + end;
+  } else {
+    const shown = stdoutText(output);
+    format = (match) => shown(where(match)) + end;
+  }
   return printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope: { ...options, absolute } });
+}
+
+/**
+ * `-x`/`-X`: each match goes to the command (exec-run.ts), not to stdout; the summary still goes
+ * to stderr, so an incomplete search says so, and `--strict` still exits 3. A failed run: exit 1.
+ */
+async function execFiles(options: FindOptions, plan: ExecPlan, display: (match: string) => string): Promise<Outcome> {
+  const search = searchFiles(options);
+  const shown = (async function* () {
+    for await (const batch of search.batches) yield batch.map((match) => asArgument(display(match)));
+  })();
+  const ok = await execOnPaths(shown, plan, options.signal);
+  const summary = await search.summary();
+  await printSummary(summary, formatSummary, { ...options, absolute: options.absolute === true });
+  return { complete: summary.complete, commandFailed: !ok };
 }
 
 /**
@@ -113,7 +143,7 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
  * says), then the content summary; `--json` is the library's `ContentResult`; `--ndjson` a
  * `{"type":"hit"}` line per hit (its context in it), then the summary.
  */
-async function printContent(options: ContentOptions, output: OutputMode, absolute: boolean, lines: 'hits' | 'files' | 'count'): Promise<Outcome> {
+async function printContent(options: ContentOptions, output: OutputMode, absolute: boolean, lines: 'hits' | 'files' | 'count', color: boolean): Promise<Outcome> {
   // Perf: content search loads only for --contains, so a file search starts faster.
   const { searchContent, searchContentStream } = await import('../content/search.js');
   if (output === 'json') {
@@ -128,16 +158,30 @@ async function printContent(options: ContentOptions, output: OutputMode, absolut
   if (output === 'ndjson') return printNdjson(start(options), (hit) => JSON.stringify({ type: 'hit', ...hit }) + '\n');
   // Hits carry root-relative paths; --absolute is applied here, when they are printed.
   const display = buildRelDisplay(absolute ? path.resolve(options.root) : options.root, process.cwd());
-  const shown = stdoutText(output);
+  // With colour, text is always escaped (then painted): colour is for a terminal, even through `less -R`.
+  const shown = color ? escapeText : stdoutText(output);
+  const pathStyle = color ? (text: string) => paint(RG_STYLES.path, text) : (text: string) => text;
   const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
   const end = output === 'print0' ? '\0' : '\n';
   const scope = { ...options, absolute, linksRelative: true };
   if (lines === 'count') {
-    const counter = countEach((path, n) => `${shown(display(path))}${sep}${n}${end}`);
+    const counter = countEach((path, n) => `${pathStyle(shown(display(path)))}${sep}${n}${end}`);
     return printHuman({ options, start, format: counter.take, trailer: counter.last, summarize: formatContentSummary, scope });
   }
-  const shownPath = (rel: string) => shown(display(rel));
+  const shownPath = (rel: string) => pathStyle(shown(display(rel)));
+  const painted = color ? { lineNumber: (n: number) => paint(RG_STYLES.line, String(n)), hitText: await buildHighlighter(options) } : {};
   const format =
-    lines === 'files' ? onceEach((hit: ContentHit) => `${shownPath(hit.path)}${end}`) : buildHitLines(shownPath, shown, { context: withContext(options), print0: output === 'print0' });
+    lines === 'files' ? onceEach((hit: ContentHit) => `${shownPath(hit.path)}${end}`) : buildHitLines(shownPath, shown, { context: withContext(options), print0: output === 'print0', ...painted });
   return printHuman({ options, start, format, summarize: formatContentSummary, scope });
+}
+
+/** Each match of a hit's line painted, found by the search's own matcher; none when it cannot be built here (the search then says why). */
+async function buildHighlighter(options: ContentOptions): Promise<(text: string) => string> {
+  const { buildLineMatcher, readQuery } = await import('../content/query.js');
+  try {
+    const matcher = buildLineMatcher(readQuery(options, true));
+    return (text) => highlightMatches(text, matcher);
+  } catch {
+    return escapeText;
+  }
 }

@@ -32,6 +32,7 @@ const TOKENS = [
   '-A', '-B', '-C', '2', '1.5', '--context', '--max-results', '5', '--max-depth', '0', '--time-budget-ms', '100', '-1',
   '--strict', '--json', '--ndjson', '--absolute', '-0', '--print0', '--sort', 'mtime', '--stats', '--root=x', '--max-results=3', '-ls', '-is',
   '-tf', '-td', '-A0', '-C2', '-B0', '-tq',
+  '-X', '--exec', '--exec-batch', '-j', '--jobs', '4', '-j0',
 ];
 
 describe('the fast path agrees with yargs', () => {

@@ -1,0 +1,77 @@
+/**
+ * Runs `-x`/`-X` commands on the matches of a search (exec.ts has the rules), as fd does:
+ *
+ * - every command is spawned with `shell: false`: its words are argv elements, never shell text;
+ * - `-x` starts a run per path as the paths are found, at most `jobs` at a time. With more than
+ *   one job, each run's stdout and stderr are held until it ends and then written whole, so the
+ *   output of parallel runs never interleaves within a line; with one job (and for `-X`) the
+ *   command gets the terminal itself, as fd gives it (an editor works);
+ * - a run that cannot start, exits non-zero or is killed by a signal makes the command exit 1,
+ *   fd's rule; the search goes on and every path still gets its run;
+ * - Ctrl-C (`signal` aborted) starts no more runs: `-X` does not run at all on the part found, and
+ *   `-x` lets the runs already started end.
+ */
+import { spawn } from 'node:child_process';
+import { escapeText } from '../text-escape.js';
+import { argvFor, batchArgvs, type ExecCommand } from './exec.js';
+import { writeAll } from './print.js';
+
+/** How to run the command: the words, and how many runs of `-x` may go at once. */
+export interface ExecPlan extends ExecCommand {
+  jobs: number;
+}
+
+/**
+ * Runs the command on the paths as they come (each already as the command gets it: exec.ts
+ * `asArgument`). Resolves when every run has ended: true when every one succeeded.
+ */
+export async function execOnPaths(batches: AsyncIterable<string[]>, plan: ExecPlan, signal?: AbortSignal): Promise<boolean> {
+  if (plan.batch) {
+    const files: string[] = [];
+    for await (const batch of batches) files.push(...batch);
+    let ok = true;
+    // fd runs nothing when nothing matched: a command given no path could act on its default (`rm`, `ls` on `.`).
+    for (const argv of batchArgvs(plan.words, files)) if (signal?.aborted !== true) ok = (await runOnce(argv, false)) && ok;
+    return ok;
+  }
+  const buffered = plan.jobs > 1;
+  const running = new Set<Promise<void>>();
+  let ok = true;
+  for await (const batch of batches) {
+    for (const file of batch) {
+      while (running.size >= plan.jobs) await Promise.race(running);
+      if (signal?.aborted === true) break;
+      const run: Promise<void> = runOnce(argvFor(plan.words, file), buffered).then((done) => {
+        ok = done && ok;
+        running.delete(run);
+      });
+      running.add(run);
+    }
+  }
+  await Promise.all(running);
+  return ok;
+}
+
+/** One run of the command; true when it exited 0. `buffered`: its output is written whole when it ends. */
+function runOnce(argv: string[], buffered: boolean): Promise<boolean> {
+  const [command, ...args] = argv as [string, ...string[]];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { shell: false, windowsHide: true, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk));
+    let settled = false;
+    const settle = async (ok: boolean, problem?: string) => {
+      if (settled) return;
+      settled = true;
+      if (out.length > 0) await writeAll(Buffer.concat(out) as unknown as string);
+      if (err.length > 0) await writeAll(Buffer.concat(err) as unknown as string, process.stderr);
+      if (problem !== undefined) await writeAll(`find-file: error: ${escapeText(problem)}\n`, process.stderr);
+      resolve(ok);
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => void settle(false, `cannot run ${command}: ${error.code ?? error.message}`));
+    // 'close': the process has ended and its pipes are drained, so nothing it wrote is lost.
+    child.on('close', (code, signal) => void settle(code === 0, signal === null ? undefined : `${command} was killed by ${signal}`));
+  });
+}
