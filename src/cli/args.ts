@@ -12,6 +12,7 @@ import type { Argv } from 'yargs';
 import type { ContentOptions } from '../content/types.js';
 import { rootError } from '../errors.js';
 import { editDistance } from '../plan/read.js';
+import { GIT_DIR } from '../walk/ignore.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { SizeBounds } from './filters.js';
 
@@ -51,6 +52,8 @@ export interface CliArgs {
   ignoreFile?: string[] | undefined;
   /** `--no-ignore` (yargs reads it as `ignore: false`): ignore files off, whatever else was given. */
   ignore?: boolean | undefined;
+  /** `-u`: as `--no-ignore`. */
+  unrestricted?: boolean | undefined;
   backend?: string | undefined;
   ignoreCase?: boolean | undefined;
   caseSensitive?: boolean | undefined;
@@ -166,14 +169,16 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
   const { patterns, root } = splitRoot(args._.map(String), args.root, isDir, undefined, args.contains === undefined ? 1 : 0);
   const output = outputMode(args);
   const strict = args.strict === true;
+  const gitignore = isIgnoring(args);
   // The options both kinds of search take, with the same meaning (src/plan/content-plan.ts).
   const fileSet = {
     root,
     // One pattern as itself, so errors name "pattern", not "pattern[0]"; none (--contains only): every file.
     pattern: patterns.length === 0 ? undefined : patterns.length === 1 ? patterns[0]! : patterns,
-    exclude: args.exclude,
+    // fd's and rg's default: a repository's own records (.git/) are not the user's files; -u includes them.
+    exclude: gitignore ? [...(args.exclude ?? []), GIT_DIR] : args.exclude,
     hidden: args.hidden,
-    gitignore: args.ignore === false ? false : args.gitignore,
+    gitignore,
     ignoreFiles: args.ignoreFile,
     caseSensitive: caseSensitivity(args),
     maxResults: args.maxResults,
@@ -207,6 +212,14 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     maxOutputBytes: Number.MAX_SAFE_INTEGER,
   });
   return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true, count: args.count === true };
+}
+
+/**
+ * Ignore files apply unless `-u`, `--no-ignore` or `--no-gitignore` says otherwise: the command's
+ * default is fd's and rg's (the library's default, every file, is for callers that choose).
+ */
+function isIgnoring(args: CliArgs): boolean {
+  return args.ignore !== false && args.unrestricted !== true && args.gitignore !== false;
 }
 
 /** `-s` and `-i` (which exclude each other); neither leaves the library's default. */

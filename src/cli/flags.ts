@@ -22,10 +22,11 @@ export interface FlagSpec {
 export function buildFlags(now: number): Record<string, FlagSpec> {
   return {
     root: { type: 'string', requiresArg: true, coerce: last, describe: 'Directory to search [default: the current directory]' },
-    exclude: { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' },
-    hidden: { type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' },
-    gitignore: { type: 'boolean', describe: 'Leave out what ignore files ignore, as rg does: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude [default: off, as the library: every file; --no-ignore turns it off]' },
+    exclude: { alias: 'E', type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' },
+    hidden: { alias: 'H', type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' },
+    gitignore: { type: 'boolean', describe: 'Leave out what ignore files ignore, as fd and rg do: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude, and .git/ itself [default: on (the library\'s default is off); -u or --no-ignore turns it off]' },
     ignore: { type: 'boolean', hidden: true },
+    unrestricted: { alias: 'u', type: 'boolean', describe: 'Every file: no ignore files, .git/ included (as --no-ignore; hidden files are included already)' },
     'ignore-file': { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'More ignore rules, in gitignore syntax, relative to the root (.qwenignore); repeatable; applied with or without --gitignore, as rg --ignore-file' },
     type: { alias: 't', type: 'string', requiresArg: true, coerce: parseTypes, describe: 'Kinds of entry to return: f (file), d (directory), l (symlink, never followed), p (pipe), s (socket), b (block-device), c (char-device): special files are listed, never opened; repeatable, as fd [default: f]' },
     'changed-within': { type: 'string', requiresArg: true, coerce: parseWhen('--changed-within', now), describe: 'Only entries modified within a duration (2h, 3d, 1week) or after a date (2026-01-31, "2026-01-31 12:00:00"), as fd' },
@@ -42,12 +43,12 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     'after-context': { alias: 'A', type: 'string', requiresArg: true, coerce: countOf('--after-context'), describe: 'With --contains: also print N lines after each hit (overrides -C)' },
     context: { alias: 'C', type: 'string', requiresArg: true, coerce: countOf('--context'), describe: 'With --contains: also print N lines before and after each hit; each line once, groups apart by "--", as rg' },
     'max-results': { type: 'string', requiresArg: true, coerce: countOf('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' },
-    'max-depth': { type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' },
+    'max-depth': { alias: 'd', type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' },
     'time-budget-ms': { type: 'string', requiresArg: true, coerce: countOf('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' },
     strict: { type: 'boolean', describe: 'Exit 3 when the result is incomplete' },
     json: { type: 'boolean', describe: 'Print the whole result as one JSON object' },
     ndjson: { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' },
-    absolute: { type: 'boolean', describe: 'Print absolute paths' },
+    absolute: { alias: 'a', type: 'boolean', describe: 'Print absolute paths' },
     'print0': { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' },
     sort: { type: 'string', requiresArg: true, coerce: last, describe: 'Order of the paths: path, or mtime (newest first; printed when the search ends) [default: as found; path in --json]' },
     stats: { type: 'boolean', describe: "With --json or --ndjson: each match's type, size and modification time" },
@@ -64,7 +65,7 @@ export const PARSER_CONFIGURATION = {
 } as const;
 
 export const FLAG_GROUPS: [string[], string][] = [
-  [['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:'],
+  [['root', 'exclude', 'hidden', 'gitignore', 'unrestricted', 'ignore-file', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:'],
   [['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:'],
   [['json', 'ndjson', 'absolute', 'print0', 'sort', 'stats'], 'Output:'],
 ];
