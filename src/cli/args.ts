@@ -13,6 +13,7 @@ import type { ContentOptions } from '../content/types.js';
 import { rootError } from '../errors.js';
 import { editDistance } from '../plan/read.js';
 import { GIT_DIR } from '../walk/ignore.js';
+import { nameOptions } from './names.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { SizeBounds } from './filters.js';
 
@@ -52,6 +53,11 @@ export interface CliArgs {
   ignoreFile?: string[] | undefined;
   /** `--no-ignore` (yargs reads it as `ignore: false`): ignore files off, whatever else was given. */
   ignore?: boolean | undefined;
+  /** `-e`: the extensions, without their dot. */
+  extension?: string[] | undefined;
+  nameRegex?: string | undefined;
+  /** `-F`: the patterns are text a base name contains. */
+  fixedStrings?: boolean | undefined;
   /** `-u`: as `--no-ignore`. */
   unrestricted?: boolean | undefined;
   backend?: string | undefined;
@@ -166,7 +172,9 @@ export function splitRoot(
 
 /** The search the command line asks for: a file listing, or with `--contains` a content search. */
 export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boolean): CliRequest {
-  const { patterns, root } = splitRoot(args._.map(String), args.root, isDir, undefined, args.contains === undefined ? 1 : 0);
+  // A content search, -e or --name-regex needs no pattern: one positional may be the root.
+  const needed = args.contains === undefined && args.extension === undefined && args.nameRegex === undefined ? 1 : 0;
+  const { patterns, root } = splitRoot(args._.map(String), args.root, isDir, undefined, needed);
   const output = outputMode(args);
   const strict = args.strict === true;
   const gitignore = isIgnoring(args);
@@ -197,8 +205,11 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     stats: args.stats,
   };
   if (args.contains === undefined) {
+    const { pattern, nameRegex, smartCase } = nameOptions(args, patterns);
+    // On Windows names match in any case whatever the text: smart case never makes them exact there.
+    const caseSensitive = smartCase !== undefined && process.platform !== 'win32' ? smartCase : fileSet.caseSensitive;
     // A file search always has a pattern (the check above): `?? patterns` only tells the compiler.
-    return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: fileSet.pattern ?? patterns, absolute: args.absolute }), output, strict };
+    return { kind: 'files', options: withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: pattern ?? patterns, nameRegex, caseSensitive, absolute: args.absolute }), output, strict };
   }
   const options = withoutAbsent<ContentOptions>({
     ...fileSet,
