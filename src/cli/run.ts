@@ -23,6 +23,7 @@ import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
 import { buildRelDisplay } from './output.js';
 import { printHuman, printNdjson, stdoutText, writeAll, type Outcome, type Search } from './print.js';
 import { formatSummary } from './summary.js';
+import { nameHint } from './hint.js';
 
 /** Runs the search, prints it, and returns the exit status. Throws what the library throws. */
 export async function runSearch(request: CliRequest): Promise<ExitCode> {
@@ -104,7 +105,12 @@ async function printFiles(options: FindOptions, output: OutputMode): Promise<Out
   const absolute = options.absolute === true;
   // The library already made --absolute paths absolute and native.
   const format = absolute ? (match: string) => shown(match) + end : (match: string) => shown(display(match)) + end;
-  return printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope: { ...options, absolute } });
+  const summary = await printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope: { ...options, absolute } });
+  if (options.signal?.aborted !== true) {
+    const hint = await nameHint(options, summary);
+    if (hint !== undefined) await writeAll(hint, process.stderr);
+  }
+  return summary;
 }
 
 /**

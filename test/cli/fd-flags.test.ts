@@ -73,4 +73,17 @@ describe('fd name modes', () => {
     expect(lines(none.stderr)[0]).toMatch(/: complete, every directory was read, so no matching file exists there$/);
     expect(ff(['-e', 'ts', '--max-results', '1']).stderr).toMatch(/^find-file: INCOMPLETE/);
   });
+
+  it('a glob with no glob syntax that matches nothing gets a hint: how many names hold the text, and the -F command (the verdict is unchanged)', () => {
+    const run = ff(['make']);
+    expect(run).toMatchObject({ status: 0, stdout: '' });
+    expect(lines(run.stderr)).toEqual([
+      `find-file: no matches under ${tree}: complete, every directory was read, so no matching file exists there`,
+      '  hint: a glob matches whole names; 2 names contain "make": find-file -F make',
+    ]);
+    expect(lines(ff(['Make', 'src']).stderr)[1]).toBe('  hint: a glob matches whole names; 1 name contains "Make": find-file -F Make src');
+    // A glob written as one, a match, or no name holding the text: no hint.
+    for (const args of [['make*'], ['Makefile'], ['zzz']]) expect(ff(args).stderr, args[0]).not.toContain('hint:');
+    expect(ff(['make', '--json']).stderr).toBe('');
+  });
 });
