@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPosix, lines, runFindFile, writeTree, type Run } from '../helpers/cli.js';
+import { hasRg } from '../helpers/real-rg.js';
 
 let tree: string;
 const ff = (args: string[]): Run => runFindFile(args, { cwd: tree });
@@ -61,6 +62,8 @@ describe('fd name modes', () => {
   it('--name-regex REGEX (RE2) against the base name, anywhere in it; with -e both must match; a bad regex is a usage error', () => {
     expect(found(['--name-regex', '^[a-c]\\.'])).toEqual([join('src', 'a.ts'), join('src', 'b.TSX'), join('src', 'deep', 'c.ts')]);
     expect(found(['--name-regex', '^[a-c]\\.', '-e', 'tsx'])).toEqual([join('src', 'b.TSX')]);
+    // ripgrep's listing passes through the same matcher: the same answer.
+    if (hasRg) expect(found(['--name-regex', '^[a-c]\\.', '-e', 'tsx', '--backend', 'ripgrep'])).toEqual([join('src', 'b.TSX')]);
     // Against the name only: "src" is in the path, not in any base name.
     expect(found(['--name-regex', 'src'])).toEqual([]);
     const bad = ff(['--name-regex', '(']);
