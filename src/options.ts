@@ -76,6 +76,14 @@ export interface FindOptions {
    * @default false
    */
   stats?: boolean;
+  /**
+   * fd's way of naming files: regexes (RE2 syntax, as ripgrep's; linear time) that must each find a
+   * match somewhere in the base name, beside `pattern` (give `pattern: '*'` to match on the name
+   * alone). Several are all required. Case follows `caseSensitive`. A name filter only narrows the
+   * matches: `complete` means what it always means. `findFiles` and `findFilesSync` only.
+   * @default none
+   */
+  nameRegex?: string | string[];
   /** Return at most this many matches; the walk stops when it sees one more. @default unlimited */
   maxResults?: number;
   /** Stop once this many milliseconds (by `clock`) have passed. @default unlimited */

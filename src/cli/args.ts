@@ -13,6 +13,8 @@ import type { Argv } from 'yargs';
 import type { ContentOptions } from '../content/types.js';
 import { FindFileError, rootError } from '../errors.js';
 import { editDistance } from '../plan/read.js';
+import { GIT_DIR } from '../walk/ignore.js';
+import { nameOptions } from './names.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { ColorChoice } from './color.js';
 import type { ExecPlan } from './exec-run.js';
@@ -59,6 +61,13 @@ export interface CliArgs {
   ignoreFile?: string[] | undefined;
   /** `--no-ignore` (yargs reads it as `ignore: false`): ignore files off, whatever else was given. */
   ignore?: boolean | undefined;
+  /** `-e`: the extensions, without their dot. */
+  extension?: string[] | undefined;
+  nameRegex?: string | undefined;
+  /** `-F`: the patterns are text a base name contains. */
+  fixedStrings?: boolean | undefined;
+  /** `-u`: as `--no-ignore`. */
+  unrestricted?: boolean | undefined;
   backend?: string | undefined;
   ignoreCase?: boolean | undefined;
   caseSensitive?: boolean | undefined;
@@ -177,17 +186,21 @@ export function splitRoot(
 
 /** The search the command line asks for: a file listing, or with `--contains` a content search. */
 export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boolean): CliRequest {
-  const { patterns, root } = splitRoot(args._.map(String), args.root, isDir, undefined, args.contains === undefined ? 1 : 0);
+  // A content search, -e or --name-regex needs no pattern: one positional may be the root.
+  const needed = args.contains === undefined && args.extension === undefined && args.nameRegex === undefined ? 1 : 0;
+  const { patterns, root } = splitRoot(args._.map(String), args.root, isDir, undefined, needed);
   const output = outputMode(args);
   const strict = args.strict === true;
+  const gitignore = isIgnoring(args);
   // The options both kinds of search take, with the same meaning (src/plan/content-plan.ts).
   const fileSet = {
     root,
     // One pattern as itself, so errors name "pattern", not "pattern[0]"; none (--contains only): every file.
     pattern: patterns.length === 0 ? undefined : patterns.length === 1 ? patterns[0]! : patterns,
-    exclude: args.exclude,
+    // fd's and rg's default: a repository's own records (.git/) are not the user's files; -u includes them.
+    exclude: gitignore ? [...(args.exclude ?? []), GIT_DIR] : args.exclude,
     hidden: args.hidden,
-    gitignore: args.ignore === false ? false : args.gitignore,
+    gitignore,
     ignoreFiles: args.ignoreFile,
     caseSensitive: caseSensitivity(args),
     maxResults: args.maxResults,
@@ -206,8 +219,11 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     stats: args.stats,
   };
   if (args.contains === undefined) {
+    const { pattern, nameRegex, smartCase } = nameOptions(args, patterns);
+    // On Windows names match in any case whatever the text: smart case never makes them exact there.
+    const caseSensitive = smartCase !== undefined && process.platform !== 'win32' ? smartCase : fileSet.caseSensitive;
     // A file search always has a pattern (the check above): `?? patterns` only tells the compiler.
-    const options = withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: fileSet.pattern ?? patterns, absolute: args.absolute });
+    const options = withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: pattern ?? patterns, nameRegex, caseSensitive, absolute: args.absolute });
     const exec = execPlan(args);
     return { kind: 'files', options, output, strict, ...(exec === undefined ? {} : { exec }), ...(args.color === undefined ? {} : { color: args.color }) };
   }
@@ -232,6 +248,14 @@ function execPlan(args: CliArgs): ExecPlan | undefined {
   // `-lx echo` (yargs reads -l -x): the words went to the patterns, so refuse rather than guess.
   if (args.execWords === undefined) throw new FindFileError('FF_INVALID_OPTION', 'give -x/-X as a word of its own, followed by the command: -x CMD [ARGS...]', 'exec');
   return { batch: args.execBatch === true, words: args.execWords, jobs: args.jobs ?? availableParallelism() };
+}
+
+/**
+ * Ignore files apply unless `-u`, `--no-ignore` or `--no-gitignore` says otherwise: the command's
+ * default is fd's and rg's (the library's default, every file, is for callers that choose).
+ */
+function isIgnoring(args: CliArgs): boolean {
+  return args.ignore !== false && args.unrestricted !== true && args.gitignore !== false;
 }
 
 /** `-s` and `-i` (which exclude each other); neither leaves the library's default. */

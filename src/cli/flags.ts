@@ -23,15 +23,19 @@ export interface FlagSpec {
 export function buildFlags(now: number): Record<string, FlagSpec> {
   return {
     root: { type: 'string', requiresArg: true, coerce: last, describe: 'Directory to search [default: the current directory]' },
-    exclude: { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' },
-    hidden: { type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' },
-    gitignore: { type: 'boolean', describe: 'Leave out what ignore files ignore, as rg does: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude [default: off, as the library: every file; --no-ignore turns it off]' },
+    exclude: { alias: 'E', type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' },
+    extension: { alias: 'e', type: 'string', requiresArg: true, coerce: parseExtensions, describe: 'Only names ending in .EXT (a leading dot is fine; any case, as fd); repeatable: -e ts -e tsx; without a pattern, every such file' },
+    hidden: { alias: 'H', type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' },
+    gitignore: { type: 'boolean', describe: 'Leave out what ignore files ignore, as fd and rg do: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude, and .git/ itself [default: on (the library\'s default is off); -u or --no-ignore turns it off]' },
     ignore: { type: 'boolean', hidden: true },
+    unrestricted: { alias: 'u', type: 'boolean', describe: 'Every file: no ignore files, .git/ included (as --no-ignore; hidden files are included already)' },
     'ignore-file': { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'More ignore rules, in gitignore syntax, relative to the root (.qwenignore); repeatable; applied with or without --gitignore, as rg --ignore-file' },
     type: { alias: 't', type: 'string', requiresArg: true, coerce: parseTypes, describe: 'Kinds of entry to return: f (file), d (directory), l (symlink, never followed), p (pipe), s (socket), b (block-device), c (char-device): special files are listed, never opened; repeatable, as fd [default: f]' },
     'changed-within': { type: 'string', requiresArg: true, coerce: parseWhen('--changed-within', now), describe: 'Only entries modified within a duration (2h, 3d, 1week) or after a date (2026-01-31, "2026-01-31 12:00:00"), as fd' },
     'changed-before': { type: 'string', requiresArg: true, coerce: parseWhen('--changed-before', now), describe: 'Only entries modified longer ago than a duration, or before a date' },
     size: { alias: 'S', type: 'string', requiresArg: true, coerce: parseSizes, describe: 'Only files of at least +N or at most -N bytes, with a unit: +10k, -1M (k = 1000, ki = 1024), as fd; repeatable' },
+    'name-regex': { type: 'string', requiresArg: true, coerce: last, describe: 'Only base names in which REGEX finds a match (RE2 syntax), fd\'s default mode; with a glob, both must match; smart case: insensitive unless REGEX holds a capital' },
+    'fixed-strings': { alias: 'F', type: 'boolean', describe: 'The pattern is text a base name contains, not a glob (find-file -F make: Makefile, cmake/); smart case as --name-regex' },
     backend: { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker; with --contains: auto]' },
     'ignore-case': { alias: 'i', type: 'boolean', describe: 'Match the pattern (with --contains: the text) ignoring case [default: on Windows only]' },
     'case-sensitive': { alias: 's', type: 'boolean', describe: 'Match the pattern (with --contains: the text) with case [default: except on Windows]' },
@@ -43,12 +47,12 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     'after-context': { alias: 'A', type: 'string', requiresArg: true, coerce: countOf('--after-context'), describe: 'With --contains: also print N lines after each hit (overrides -C)' },
     context: { alias: 'C', type: 'string', requiresArg: true, coerce: countOf('--context'), describe: 'With --contains: also print N lines before and after each hit; each line once, groups apart by "--", as rg' },
     'max-results': { type: 'string', requiresArg: true, coerce: countOf('--max-results'), describe: 'Stop after N matches (marked incomplete if more exist)' },
-    'max-depth': { type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' },
+    'max-depth': { alias: 'd', type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' },
     'time-budget-ms': { type: 'string', requiresArg: true, coerce: countOf('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' },
     strict: { type: 'boolean', describe: 'Exit 3 when the result is incomplete' },
     json: { type: 'boolean', describe: 'Print the whole result as one JSON object' },
     ndjson: { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' },
-    absolute: { type: 'boolean', describe: 'Print absolute paths' },
+    absolute: { alias: 'a', type: 'boolean', describe: 'Print absolute paths' },
     'print0': { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' },
     sort: { type: 'string', requiresArg: true, coerce: last, describe: 'Order of the paths: path, or mtime (newest first; printed when the search ends) [default: as found; path in --json]' },
     stats: { type: 'boolean', describe: "With --json or --ndjson: each match's type, size and modification time" },
@@ -84,7 +88,7 @@ export const PARSER_CONFIGURATION = {
 } as const;
 
 export const FLAG_GROUPS: [string[], string][] = [
-  [['root', 'exclude', 'hidden', 'gitignore', 'ignore-file', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:'],
+  [['root', 'exclude', 'hidden', 'gitignore', 'unrestricted', 'ignore-file', 'extension', 'name-regex', 'fixed-strings', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:'],
   [['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:'],
   [['json', 'ndjson', 'absolute', 'print0', 'sort', 'stats'], 'Output:'],
   [['color'], 'Output:'],
@@ -95,6 +99,7 @@ export const FLAG_CONFLICTS: Record<string, string | string[]> = {
   json: ['ndjson', 'print0'],
   ndjson: 'print0',
   'ignore-case': 'case-sensitive',
+  'fixed-strings': 'name-regex',
   // -l and -c print no lines: context asked with them would be silently dropped.
   'files-with-matches': ['json', 'ndjson', 'count', 'before-context', 'after-context', 'context'],
   count: ['json', 'ndjson', 'before-context', 'after-context', 'context'],
@@ -105,8 +110,9 @@ export const FLAG_CONFLICTS: Record<string, string | string[]> = {
 
 /** The rules yargs' `.check` enforces (throws the usage error's message). */
 export function checkArgs(args: CliArgs): true {
-  // With --contains the pattern only narrows the files searched: none means every file.
-  if (args._.length === 0 && args.contains === undefined) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
+  // With --contains the pattern only narrows the files searched; -e and --name-regex name files themselves.
+  if (args._.length === 0 && args.contains === undefined && args.extension === undefined && args.nameRegex === undefined) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
+  if (args.fixedStrings === true && args._.length === 0) throw new Error('-F needs the text a name contains, e.g. find-file -F make');
   const needsContains = CONTENT_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
   if (args.contains === undefined && needsContains !== undefined) throw new Error(`${needsContains} needs --contains TEXT`);
   const filesOnly = FILES_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
@@ -132,6 +138,9 @@ export const FILES_ONLY: [keyof CliArgs, string][] = [
   ['changedBefore', '--changed-before'],
   ['size', '--size'],
   ['sort', '--sort'],
+  ['extension', '--extension'],
+  ['nameRegex', '--name-regex'],
+  ['fixedStrings', '--fixed-strings'],
   ['stats', '--stats'],
 ];
 
@@ -157,6 +166,15 @@ export function splitGluedValues(argv: readonly string[]): string[] {
     else out.push(word);
   }
   return out;
+}
+
+/** `-e ts -e .tsx`: the extensions without their dot; one holding a `/` or nothing is a usage error. */
+function parseExtensions(value: string | string[]): string[] {
+  return [value].flat().map((text) => {
+    const ext = text.replace(/^\./, '');
+    if (ext === '' || /[\\/]/.test(ext)) throw new Error(`--extension must be a file extension such as ts or .ts, got ${JSON.stringify(text)}`);
+    return ext;
+  });
 }
 
 /** The last value of an option given more than once: later flags override earlier ones. */

@@ -28,6 +28,7 @@ import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
 import { buildRelDisplay } from './output.js';
 import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search } from './print.js';
 import { formatSummary } from './summary.js';
+import { nameHint } from './hint.js';
 
 /** Runs the search, prints it, and returns the exit status. Throws what the library throws. */
 export async function runSearch(request: CliRequest): Promise<ExitCode> {
@@ -119,7 +120,12 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
     const shown = stdoutText(output);
     format = (match) => shown(where(match)) + end;
   }
-  return printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope: { ...options, absolute } });
+  const summary = await printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope: { ...options, absolute } });
+  if (options.signal?.aborted !== true) {
+    const hint = await nameHint(options, summary);
+    if (hint !== undefined) await writeAll(hint, process.stderr);
+  }
+  return summary;
 }
 
 /**

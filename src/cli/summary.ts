@@ -196,6 +196,11 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   if (links > 0) return { headline: `find-file: no regular file${passing} matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
   const aside = leftOutAside(summary, ctx, 'entries');
   const what = summary.linksExamined ? (ctx.noun ?? 'file') : 'regular file';
+  // Ignored paths were never read (the CLI's default): an empty answer claims nothing about them.
+  if (onTheWay === undefined && hasIgnored(summary, ctx)) {
+    const links = summary.linksExamined ? '' : ' and symlinked directories';
+    return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, but none outside ignored paths${links}: ${ignoredWords(summary)}, -u to include them`, details };
+  }
   if (onTheWay !== undefined) {
     const headline = `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, but symlinks are never followed: no matching ${what}${passing} outside symlinked directories${aside}; ${onTheWay}`;
     return { headline, details: [...details, '  search its target to look inside'] };
@@ -208,11 +213,12 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
 /**
  * ` (among entries not excluded, hidden or ignored)`: what a complete, empty answer's absence is
  * about, naming only what was left out by choice in this search (hidden entries searched are not
- * "not hidden"): excluded when --exclude left something out, hidden with --no-hidden, ignored with
- * ignore files on.
+ * "not hidden"): excluded when --exclude left something out, hidden with --no-hidden, ignored when
+ * ignore files left something out (or may have: ripgrep does not count). Ignore files are on by
+ * default in the command, so "on" alone is no news.
  */
-export function leftOutAside(summary: Pick<FindSummary, 'excludedCount'>, ctx: SummaryContext, noun: string): string {
-  const ways = [...(summary.excludedCount > 0 ? ['excluded'] : []), ...(ctx.hiddenLeftOut ? ['hidden'] : []), ...(ctx.ignoreFiles ? ['ignored'] : [])];
+export function leftOutAside(summary: Pick<FindSummary, 'excludedCount' | 'ignoredCount' | 'backend'>, ctx: SummaryContext, noun: string): string {
+  const ways = [...(summary.excludedCount > 0 ? ['excluded'] : []), ...(ctx.hiddenLeftOut ? ['hidden'] : []), ...(hasIgnored(summary, ctx) ? ['ignored'] : [])];
   if (ways.length === 0) return '';
   const listed = ways.length === 1 ? ways[0]! : `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)!}`;
   return ` (among ${noun} not ${listed})`;
@@ -224,7 +230,17 @@ export function leftOutAside(summary: Pick<FindSummary, 'excludedCount'>, ctx: S
  */
 export function ignoredLine(summary: Pick<FindSummary, 'ignoredCount' | 'backend'>): string {
   const what = summary.backend === 'ripgrep' ? 'ignore files were applied (ripgrep does not count what they left out)' : `ignored by ignore files: ${count(summary.ignoredCount, 'path', 'paths')}`;
-  return `  ${what}; search again with --no-ignore to include them`;
+  return `  ${what}; search again with -u (--no-ignore) to include them`;
+}
+
+/** Ignore files left something out, or may have (ripgrep does not count): absence then holds only outside them. */
+function hasIgnored(summary: Pick<FindSummary, 'ignoredCount' | 'backend'>, ctx: SummaryContext): boolean {
+  return ctx.ignoreFiles === true && (summary.ignoredCount > 0 || summary.backend === 'ripgrep');
+}
+
+/** `3 ignored`, or for ripgrep, which does not count them, `ripgrep does not count what it ignored`. */
+function ignoredWords(summary: Pick<FindSummary, 'ignoredCount' | 'backend'>): string {
+  return summary.backend === 'ripgrep' ? 'ripgrep does not count what it ignored' : `${summary.ignoredCount} ignored`;
 }
 
 /** What the file and content summaries share: everything but the count, the verdict and the reasons' wording. */
@@ -256,7 +272,7 @@ export interface SummaryParts {
 export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: SummaryParts): string {
   const { dim } = ctx.styles;
   const lines = [parts.headline, ...(parts.details ?? [])];
-  if (parts.foundNothing && ctx.ignoreFiles) lines.push(ignoredLine(summary));
+  if (parts.foundNothing && hasIgnored(summary, ctx)) lines.push(ignoredLine(summary));
   summary.incompleteReasons.forEach((reason, i) => lines.push(`  ${i === 0 ? 'why:' : '    '} ${parts.explain(reason)}`));
   lines.push(...(parts.notes ?? []));
   const show = ctx.showSkipped ?? 5;
@@ -278,7 +294,8 @@ export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: 
 /** The summary printed on stderr after the paths. */
 export function formatSummary(summary: FindSummary, raw: SummaryContext): string {
   const ctx = escapedContext(raw);
-  const foundNothing = summary.complete && summary.matchedCount === 0 && summary.linkMatchedCount === 0;
+  // An empty answer with ignored paths says so in its headline (headlines above), not twice.
+  const foundNothing = summary.complete && summary.matchedCount === 0 && summary.linkMatchedCount === 0 && (summary.linkOnTheWayCount > 0 || !hasIgnored(summary, ctx));
   // What the filters left out is policy too: said, so an empty answer never hides a file that was too old or too big.
   const policy = summary.filteredCount > 0 ? [`${count(summary.filteredCount, 'match', 'matches')} of the pattern left out by ${filterWords(ctx.filters) ?? 'the filters'}`] : [];
   return layoutSummary(summary, ctx, { ...headlines(summary, ctx), explain: (reason) => explainReason(reason, summary, ctx), foundNothing, policy });

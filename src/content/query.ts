@@ -29,7 +29,7 @@ import { readRegexSyntax, type RegexSyntax } from './regex-syntax.js';
  */
 const requireModule = createRequire(import.meta.url);
 let re2: typeof RE2JS | undefined;
-function loadRe2(): typeof RE2JS {
+export function loadRe2(): typeof RE2JS {
   return (re2 ??= (requireModule('re2js') as typeof import('re2js')).RE2JS);
 }
 

@@ -9,6 +9,7 @@
  * - `WalkSettings`: how the walker runs (tuning and watching): never changes the answer.
  * - `query`: what the kind of search adds (the output form of a file search, a content query).
  */
+import { readNameRegex, withNameTest } from './name.js';
 import * as path from 'node:path';
 import { FindFileError } from '../errors.js';
 import { canReadIgnoreFiles, type DirentLike, type FsLike } from '../fs.js';
@@ -114,7 +115,7 @@ export type FindPlan = SearchPlan<FileQuery>;
 export const FIND_OPTION_NAMES: readonly string[] = [
   'root', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreFiles', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
   'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
-  'type', 'modifiedAfter', 'modifiedBefore', 'minSize', 'maxSize', 'sort', 'stats',
+  'type', 'modifiedAfter', 'modifiedBefore', 'minSize', 'maxSize', 'sort', 'stats', 'nameRegex',
 ];
 
 const DEFAULT_CONCURRENCY = 256;
@@ -180,7 +181,8 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
     caseSensitive,
     patterns,
     excludes,
-    matcher: buildMatcher(patterns, flavor),
+    // `nameRegex` (file search only: content search's option names refuse it) narrows the glob's matches.
+    matcher: withNameTest(buildMatcher(patterns, flavor), readNameRegex(options.nameRegex, caseSensitive)),
     excluder: buildExcluder(excludes, flavor),
     hidden,
     maxDepth,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPathPainter, highlightMatches, parseLsColors, shouldColorStdout } from '../../src/cli/color.js';
 import { buildLineMatcher, readQuery } from '../../src/content/query.js';
 import { inTerminal, isPosix, lines, runFindFile, writeTree, type Run, type RunOptions } from '../helpers/cli.js';
+import { itIf, posix } from '../helpers/skip-why.js';
 
 const ESC = '\x1b';
 const BLUE_DIR = `${ESC}[01;34m`;
@@ -59,7 +60,7 @@ describe('the rules (units)', () => {
     expect(parseLsColors(undefined).kinds.di).toBe('01;34'); // GNU's defaults, as fd
   });
 
-  it.runIf(isPosix)('(POSIX) a path: its directory part as di, its name by kind, else by suffix; escaped before it is painted', () => {
+  itIf(posix('the kinds painted need chmod +x and symlinks'))('(POSIX) a path: its directory part as di, its name by kind, else by suffix; escaped before it is painted', () => {
     const paint = buildPathPainter(parseLsColors('di=1;33:*.TS=35:ex=32:ln=36'), '/');
     expect(paint('src/app.ts', join(tree, 'src/app.ts'))).toBe(`${ESC}[1;33msrc/${RESET}${ESC}[35mapp.ts${RESET}`);
     expect(paint('run.sh', join(tree, 'run.sh'))).toBe(`${ESC}[32mrun.sh${RESET}`);
@@ -83,7 +84,7 @@ describe('the rules (units)', () => {
 });
 
 describe('through the command', () => {
-  it.runIf(isPosix)('(POSIX) --color always: paths by LS_COLORS, into a pipe', () => {
+  itIf(posix('the kinds painted need chmod +x and symlinks'))('(POSIX) --color always: paths by LS_COLORS, into a pipe', () => {
     const run = ff(['*', '-t', 'f', '-t', 'l', '-t', 'd', '--sort', 'path', '--color', 'always'], { env: { LS_COLORS: 'di=01;34:ln=01;36:ex=01;32:*.ts=33' } });
     expect(run.status).toBe(0);
     expect(lines(run.stdout)).toEqual([
@@ -125,7 +126,7 @@ describe('through the command', () => {
     expect(run.stderr).toContain('find-file: error: --color must be auto, always or never, got "sometimes"');
   });
 
-  it.runIf(isPosix)('(POSIX) a hostile name is escaped before it is painted: no ESC of its own reaches the terminal', () => {
+  itIf(posix('the hostile name holds characters Windows names cannot'))('(POSIX) a hostile name is escaped before it is painted: no ESC of its own reaches the terminal', () => {
     const hostile = join(base, 'hostile');
     writeTree(hostile, { 'evil\x1b]0;pwned\x07\x1b[2J.ts': 'needle \x1b[31mred\n' });
     const paths = ff(['*.ts', '--color', 'always'], { cwd: hostile });
@@ -134,7 +135,7 @@ describe('through the command', () => {
     expect(lines(hits.stdout)).toEqual([`${ESC}[35mevil\\u{1b}]0;pwned\\u{7}\\u{1b}[2J.ts${RESET}:${ESC}[32m1${RESET}:1: ${ESC}[1;31mneedle${RESET} \\u{1b}[31mred`]);
   });
 
-  it.runIf(isPosix)('(POSIX) auto: a terminal gets colour, NO_COLOR takes it away', () => {
+  itIf(posix('the terminal is script(1)'))('(POSIX) auto: a terminal gets colour, NO_COLOR takes it away', () => {
     expect(inTerminal(['*.ts'], tree, {}).stdout).toContain(`${BLUE_DIR}src/${RESET}`);
     expect(inTerminal(['*.ts'], tree, { NO_COLOR: '1' }).stdout).not.toContain(ESC);
   });

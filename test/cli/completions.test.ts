@@ -13,10 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHELLS, buildCompletion, completableFlags } from '../../src/cli/completions.js';
 import { buildFlags } from '../../src/cli/flags.js';
 import { buildManPage } from '../../src/cli/manpage.js';
-import { VERSION, isPosix, runFindFile } from '../helpers/cli.js';
+import { VERSION, runFindFile } from '../helpers/cli.js';
+import { itIf, posix, type Need } from '../helpers/skip-why.js';
 
 const has = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).error === undefined;
-const orInCi = (command: string) => isPosix && (has(command) || process.env.CI !== undefined);
+/** A shell or groff this machine must have to run the check; in CI it runs (and fails) rather than skip. */
+const needs = (command: string): Need => [has(command) || process.env.CI !== undefined, `${command} is not installed`];
+const onPosix = posix('the scripts are checked by the POSIX shells themselves');
 
 /** Every long flag of the table that a person may type. */
 const LONG_FLAGS = Object.entries(buildFlags(0))
@@ -46,7 +49,7 @@ function bashComplete(typed: string[], cwd = dir): string[] {
 }
 
 describe('completion scripts', () => {
-  it.runIf(orInCi('bash'))('bash: passes bash -n, and completes --ch to --changed-within (and --changed-before), --root to directories', () => {
+  itIf(onPosix, needs('bash'))('bash: passes bash -n, and completes --ch to --changed-within (and --changed-before), --root to directories', () => {
     expect(spawnSync('bash', ['-n', scriptFile('bash')], { encoding: 'utf8' }).stderr).toBe('');
     expect(bashComplete(['--changed-w'])).toEqual(['--changed-within']);
     expect(bashComplete(['--ch']).sort()).toEqual(['--changed-before', '--changed-within']);
@@ -59,13 +62,13 @@ describe('completion scripts', () => {
     expect(bashComplete(['s']).sort()).toEqual(['somefile', 'subdir']);
   });
 
-  it.runIf(orInCi('zsh'))('zsh: passes zsh -n', () => {
+  itIf(onPosix, needs('zsh'))('zsh: passes zsh -n', () => {
     const run = spawnSync('zsh', ['-n', scriptFile('zsh')], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
   });
 
-  it.runIf(orInCi('fish'))('fish: passes fish --no-execute', () => {
+  itIf(onPosix, needs('fish'))('fish: passes fish --no-execute', () => {
     const run = spawnSync('fish', ['--no-execute', scriptFile('fish')], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
@@ -97,7 +100,7 @@ describe('the man page', () => {
     expect(readFileSync(new URL('../../man/find-file.1', import.meta.url), 'utf8')).toBe(buildManPage(VERSION));
   });
 
-  it.runIf(orInCi('groff'))('renders with groff -man -Tutf8 -ww without a warning, naming every flag', () => {
+  itIf(onPosix, needs('groff'))('renders with groff -man -Tutf8 -ww without a warning, naming every flag', () => {
     const run = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-P', '-cbou', 'man/find-file.1'], { cwd: new URL('../..', import.meta.url), encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);

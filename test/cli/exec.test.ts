@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchArgvs, fillPlaceholders, takeExecCommand } from '../../src/cli/exec.js';
 import { execOnPaths } from '../../src/cli/exec-run.js';
-import { collect, isPosix, lines, runFindFile, spawnFindFile, waitFor, writeTree, type Run, type RunOptions } from '../helpers/cli.js';
+import { collect, lines, runFindFile, spawnFindFile, waitFor, writeTree, type Run, type RunOptions } from '../helpers/cli.js';
+import { itIf, posix } from '../helpers/skip-why.js';
 
 let base: string;
 let tree: string;
@@ -81,7 +82,7 @@ describe('the command line of -x and -X (units)', () => {
     expect(() => takeExecCommand(['*.md', '-x', 'a', ';', '-X', 'b'])).toThrow(/one command only/);
   });
 
-  it.runIf(isPosix)('(POSIX) fills fd\'s placeholders', () => {
+  itIf(posix('the commands run are POSIX programs'))('(POSIX) fills fd\'s placeholders', () => {
     const file = './src/sub/c.tar.md';
     expect(['{}', '{/}', '{//}', '{.}', '{/.}', 'x{/}y{}'].map((word) => fillPlaceholders(word, file))).toEqual([
       file,
@@ -113,13 +114,13 @@ describe('-x: one run per match', () => {
     expect(run.stderr).toMatch(/^find-file: 5 matches under .*: complete, every directory was read\n/);
   });
 
-  it.runIf(isPosix)('(POSIX) fills the placeholders of a nested path, words after ";" are ours again', () => {
+  itIf(posix('the commands run are POSIX programs'))('(POSIX) fills the placeholders of a nested path, words after ";" are ours again', () => {
     const run = ff(['c.tar.md', '-x', process.execPath, printArgs, '{}', '{/}', '{//}', '{.}', '{/.}', 'pre-{/}', ';', '--strict']);
     expect(run.status).toBe(0);
     expect(argvLines(run)).toEqual([['./src/sub/c.tar.md', 'c.tar.md', './src/sub', './src/sub/c.tar', 'c.tar', 'pre-c.tar.md']]);
   });
 
-  it.runIf(isPosix)('(POSIX) gives a hostile name as one argv element after the command\'s own: -rf, spaces, a newline, an ESC', () => {
+  itIf(posix('the hostile names hold characters Windows names cannot'))('(POSIX) gives a hostile name as one argv element after the command\'s own: -rf, spaces, a newline, an ESC', () => {
     const hostile = join(base, 'hostile');
     writeTree(hostile, ['-rf', '--help', 'two words', 'new\nline', 'esc\x1b[31m']);
     const run = ff(['*', '-x', process.execPath, printArgs, 'own'], { cwd: hostile });
@@ -205,7 +206,7 @@ describe('the verdict with -x', () => {
     expect(ff(['*.md', '--strict', '-X', process.execPath, printArgs], { env }).status).toBe(3);
   });
 
-  it.runIf(isPosix)('(POSIX) the same for a folder the OS really refuses to open (run unprivileged)', () => {
+  itIf(posix('chmod and runuser/setpriv deny nothing on Windows (test/windows denies with an ACL)'))('(POSIX) the same for a folder the OS really refuses to open (run unprivileged)', () => {
     const real = join(base, 'perm-real');
     writeTree(real, ['top.md', 'locked/secret.md']);
     chmodSync(join(real, 'locked'), 0o000);
@@ -239,7 +240,7 @@ describe('the verdict with -x', () => {
     expect([existsSync(made('each-before')), existsSync(made('each-after'))]).toEqual([true, false]);
   });
 
-  it.runIf(isPosix)('(POSIX) Ctrl-C: -X runs nothing on the part found, the summary says aborted, status 130', async () => {
+  itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) Ctrl-C: -X runs nothing on the part found, the summary says aborted, status 130', async () => {
     const marker = join(base, 'sigint-marker');
     // Every directory read takes 10 s: the search is still reading the root when it is interrupted.
     const child = spawnFindFile(['*.md', '-X', process.execPath, printArgs], { cwd: tree, env: { FIND_FILE_TEST_SLOW_MS: '10000', FIND_FILE_TEST_MARKER: marker } });

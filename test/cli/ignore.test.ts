@@ -31,19 +31,20 @@ describe('--gitignore', () => {
     expect(run.stderr).toContain('2 entries ignored by ignore files (by policy, not coverage gaps)');
   });
 
-  it('off by default (every file), and --no-ignore turns it off whatever else was given', () => {
-    expect(lines(ff(['*.ts']).stdout).sort()).toEqual([join('dist', 'b.ts'), join('src', 'a.ts')]);
-    expect(lines(ff(['*.ts', '--gitignore', '--no-ignore']).stdout).sort()).toEqual([join('dist', 'b.ts'), join('src', 'a.ts')]);
+  it('on by default in the command, as fd and rg (issue 30); -u, --no-ignore or --no-gitignore turn it off whatever else was given', () => {
+    expect(lines(ff(['*.ts']).stdout)).toEqual([join('src', 'a.ts')]);
+    for (const off of ['-u', '--no-ignore', '--no-gitignore']) expect(lines(ff(['*.ts', '--gitignore', off]).stdout).sort(), off).toEqual([join('dist', 'b.ts'), join('src', 'a.ts')]);
   });
 
   it('a complete answer that found nothing says what was ignored and how to include it', () => {
     const run = ff(['b.ts', '--gitignore']);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('so no matching file exists there (among entries not ignored)');
-    expect(run.stderr).toContain('ignored by ignore files: 2 paths; search again with --no-ignore to include them');
-    const content = ff(['*', '--gitignore', '--contains', 'no-such-text']);
-    expect(content.stderr).toContain('the text does not occur there (among files not ignored)');
-    expect(content.stderr).toContain('search again with --no-ignore to include them');
+    expect(lines(run.stderr)[0]).toBe(`find-file: no matches under ${tree}: complete, but none outside ignored paths: 2 ignored, -u to include them`);
+    expect(run.stderr).not.toContain('exists there');
+    const content = ff(['*', '--gitignore', '--contains', 'no-such-text', '--backend', 'walker']);
+    // .git/ is left out by the command's default too (an exclude: "excluded").
+    expect(content.stderr).toContain('the text does not occur there (among files not excluded or ignored)');
+    expect(content.stderr).toContain('ignored by ignore files: 2 paths; search again with -u (--no-ignore) to include them');
   });
 
   it('--json carries ignoredCount; --contains searches the same file set', () => {
@@ -59,14 +60,39 @@ describe('--gitignore', () => {
   itIf(needsRg)('ripgrep and auto answer alike; ripgrep says it does not count what was ignored', () => {
     for (const backend of ['ripgrep', 'auto']) expect(lines(ff(['*.ts', '--gitignore', '--backend', backend]).stdout)).toEqual([join('src', 'a.ts')]);
     const empty = ff(['b.ts', '--gitignore', '--backend', 'ripgrep']);
-    expect(empty.stderr).toContain('ignore files were applied (ripgrep does not count what they left out); search again with --no-ignore to include them');
+    expect(lines(empty.stderr)[0]).toBe(`find-file: no matches under ${tree}: complete, but none outside ignored paths and symlinked directories: ripgrep does not count what it ignored, -u to include them`);
+    const content = ff(['--contains', 'no-such-text', '--backend', 'ripgrep']);
+    expect(content.stderr).toContain('ignore files were applied (ripgrep does not count what they left out); search again with -u (--no-ignore) to include them');
   });
 
   it('--ignore-file NAME adds rules relative to the root, with or without --gitignore; a missing one is fatal (1)', () => {
-    expect(lines(ff(['*.ts', '--ignore-file', '.qwenignore']).stdout)).toEqual([join('dist', 'b.ts')]);
+    expect(lines(ff(['*.ts', '-u', '--ignore-file', '.qwenignore']).stdout)).toEqual([join('dist', 'b.ts')]);
     expect(lines(ff(['*.ts', '--ignore-file', '.qwenignore', '--gitignore']).stdout)).toEqual([]);
     const missing = ff(['*.ts', '--ignore-file', '.nope']);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toBe(`find-file: error: ignore file ${join(tree, '.nope')} cannot be read (it does not exist, or access is denied)\n`);
+  });
+});
+
+describe('the default in a git repository (issue 30)', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = mkdtempSync(join(tmpdir(), 'find-file-cli-ignore-repo-'));
+    writeTree(repo, { '.gitignore': 'node_modules/\n', '.env': 'x', 'src/a.ts': 'x', 'node_modules/make/Makefile.js': 'x', '.git/HEAD': 'ref: refs/heads/main\n', '.git/config': '' });
+  });
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+  const run = (args: string[]): Run => runFindFile(args, { cwd: repo });
+
+  it('lists neither node_modules/ nor .git/ internals, keeps hidden files; -u lists everything', () => {
+    expect(lines(run(['*']).stdout).sort()).toEqual(['.env', '.gitignore', join('src', 'a.ts')]);
+    expect(lines(run(['*', '-u']).stdout).sort()).toEqual(['.env', join('.git', 'HEAD'), join('.git', 'config'), '.gitignore', join('node_modules', 'make', 'Makefile.js'), join('src', 'a.ts')]);
+  });
+
+  it('a file that exists only under node_modules/: "none outside ignored paths", never "exists there"', () => {
+    const none = run(['Makefile*']);
+    expect(none).toMatchObject({ status: 0, stdout: '' });
+    expect(lines(none.stderr)[0]).toBe(`find-file: no matches under ${repo}: complete, but none outside ignored paths: 1 ignored, -u to include them`);
+    expect(none.stderr).not.toContain('exists there');
+    expect(lines(run(['Makefile*', '-u']).stdout)).toEqual([join('node_modules', 'make', 'Makefile.js')]);
   });
 });

@@ -95,8 +95,16 @@ describe('summary', () => {
     expect(formatSummary(summaryOf({}), { ...ctx, hiddenLeftOut: true })).toContain('exists there (among entries not hidden)\n');
     expect(formatSummary(summaryOf({ excludedCount: 2 }), ctx)).toContain('exists there (among entries not excluded)\n');
     expect(formatSummary(summaryOf({ excludedCount: 2 }), { ...ctx, hiddenLeftOut: true })).toContain('(among entries not excluded or hidden)\n');
-    expect(formatSummary(summaryOf({ excludedCount: 2 }), { ...ctx, hiddenLeftOut: true, ignoreFiles: true })).toContain('(among entries not excluded, hidden or ignored)\n');
-    expect(formatSummary(summaryOf({}), { ...ctx, ignoreFiles: true })).toContain('(among entries not ignored)\n');
+    // Ignore files are on by default in the command (issue 30): "ignored" is named only when they left something out.
+    expect(formatSummary(summaryOf({ excludedCount: 2, ignoredCount: 1, matchedCount: 1 }), { ...ctx, hiddenLeftOut: true, ignoreFiles: true })).not.toContain('among');
+    expect(formatSummary(summaryOf({ excludedCount: 2 }), { ...ctx, hiddenLeftOut: true, ignoreFiles: true })).toContain('(among entries not excluded or hidden)\n');
+    expect(formatSummary(summaryOf({}), { ...ctx, ignoreFiles: true })).toContain('so no matching file exists there\n');
+  });
+
+  it('with ignored paths, an empty answer says "none outside ignored paths", never "exists there" (issue 30)', () => {
+    const text = formatSummary(summaryOf({ ignoredCount: 3 }), { ...ctx, ignoreFiles: true });
+    expect(text.split('\n')[0]).toBe('find-file: no matches under /home/u: complete, but none outside ignored paths: 3 ignored, -u to include them');
+    expect(text).not.toContain('exists there');
   });
 
   it('an incomplete search with no match says, first, that it proves nothing', () => {

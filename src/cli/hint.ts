@@ -1,0 +1,34 @@
+/**
+ * The hint after an empty answer to a glob with no glob syntax (`find-file make`): fd users type a
+ * part of a name, and a glob is a whole name. One more search (the same options, the text as `-F`
+ * with smart case) counts the names that hold the text, and the hint gives the command that lists
+ * them. The verdict above it is untouched: the hint is a pointer, never a claim about the glob.
+ */
+import type { FindOptions } from '../options.js';
+import { findFiles } from '../find.js';
+import type { FindSummary } from '../result.js';
+import { escapeRegex } from '../regex-escape.js';
+import { escapeText } from '../text-escape.js';
+import { hasCapital } from './names.js';
+
+/** Glob syntax and separators: a pattern holding any of them was written as a glob, on purpose. */
+const GLOB_LIKE = /[*?[\]{}()!\\/]/;
+
+/** `  hint: 2 names contain "make": find-file -F make`, or undefined when there is nothing to say. */
+export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'linkMatchedCount'>): Promise<string | undefined> {
+  const text = options.pattern;
+  if (typeof text !== 'string' || GLOB_LIKE.test(text) || options.nameRegex !== undefined) return undefined;
+  if (summary.matchedCount > 0 || summary.linkMatchedCount > 0) return undefined;
+  const caseSensitive = options.caseSensitive ?? (process.platform === 'win32' ? false : hasCapital(text));
+  const { signal, onDirectory: _progress, maxResults: _limit, sort: _sort, stats: _stats, ...rest } = options;
+  const found = await findFiles({ ...rest, signal, pattern: '*', nameRegex: escapeRegex(text), caseSensitive });
+  if (found.matchedCount === 0) return undefined;
+  const root = options.root === undefined || options.root === '.' ? '' : ` ${quoteArg(options.root)}`;
+  const names = found.matchedCount === 1 ? '1 name contains' : `${found.matchedCount} names contain`;
+  return `  hint: a glob matches whole names; ${names} ${JSON.stringify(escapeText(text))}${found.complete ? '' : ' (at least)'}: find-file -F ${quoteArg(text)}${root}\n`;
+}
+
+/** A word as a POSIX shell reads it back: as is when plain, else in single quotes. */
+function quoteArg(word: string): string {
+  return /^[\w./-]+$/.test(word) ? word : `'${escapeText(word).replace(/'/g, `'\\''`)}'`;
+}
