@@ -316,6 +316,16 @@ describe('the walker decides what is returned', () => {
     expect(result.excludedCount).toBe(2);
   });
 
+  it('each option alone still filters the listed paths: hidden: false, maxDepth, exclude (a file, and all in a directory)', async () => {
+    // ripgrep lists a dot path a whitelist rule names, and its --glob and --max-depth need not be the walker's: each alone must take the filtering path.
+    const hidden = await search([[{ stdout: nul('a.ts', '.github/x.ts', 'src/.b.ts', 'src/c.ts') }, { exit: 0 }]], { hidden: false });
+    expect(hidden.result.matches).toEqual(['a.ts', 'src/c.ts']);
+    const depth = await search([[{ stdout: nul('a.ts', 'src/b.ts', 'src/deep/c.ts', 'src/deep/er/d.ts') }, { exit: 0 }]], { maxDepth: 2 });
+    expect(depth.result).toMatchObject({ matches: ['a.ts', 'src/b.ts'], complete: false, incompleteReasons: ['depth-limit'] });
+    const excluded = await search([[{ stdout: nul('a.ts', 'x.gen.ts', 'dist/out.ts', 'src/dist/y.ts', 'src/b.ts') }, { exit: 0 }]], { exclude: ['dist', '*.gen.ts'] });
+    expect(excluded.result).toMatchObject({ matches: ['a.ts', 'src/b.ts'], excludedCount: 3, complete: true });
+  });
+
   it('keeps a skipped directory only where the walker would have read it', async () => {
     const stderr = ['./lib/deny', './src/deny', './.cache', './src/dist', './src/deep/er'].map((p) => `${p}: Permission denied (os error 13)\n`).join('');
     const { result } = await search([[{ stderr }, { exit: 2 }]], { pattern: 'src/**/*.ts', hidden: false, exclude: ['dist/'], maxDepth: 3 });
