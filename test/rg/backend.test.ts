@@ -333,6 +333,17 @@ describe('the walker decides what is returned', () => {
     expect(result.skipped).toEqual([{ path: 'src/deny', code: 'EACCES' }]);
   });
 
+  it('keeps the root and a directory within the depth limit, as the walker reads them, with hidden: false', async () => {
+    // The root is read whatever its name looks like ("." is not a hidden name); src/a is at depth 2 < maxDepth 3, src/a/b at the limit (a peek);
+    // .cache and src/.git are hidden, though the pattern could reach into them.
+    const stderr = ['./', './src/a', './src/a/b', './.cache', './src/.git'].map((p) => `${p}: Permission denied (os error 13)\n`).join('');
+    const { result } = await search([[{ stderr }, { exit: 2 }]], { pattern: '**/*.ts', hidden: false, maxDepth: 3 });
+    expect(result.skipped).toEqual([
+      { path: '.', code: 'EACCES' },
+      { path: 'src/a', code: 'EACCES' },
+    ]);
+  });
+
   it('skips names that are not valid UTF-8 as EILSEQ, the walker way, and keeps a real U+FFFD name', async () => {
     const { writeFileSync, mkdirSync } = await import('node:fs');
     mkdirSync(join(root, 'utf8'), { recursive: true });
