@@ -268,6 +268,18 @@ describe('depth-limit', () => {
     expect(await findAll(over(tree, { maxDepth: 1, pattern: '*.ts' }))).toMatchObject({ matches: ['a.ts'], complete: false, incompleteReasons: ['depth-limit'] });
   });
 
+  it('at the depth limit, only what could be returned proves a gap: an excluded entry, or a directory no pattern enters, does not', async () => {
+    // src is peeked (maxDepth 1). A directory in it is proof (it may hold *.ts); excluded, it is not; nor is x.ts once excluded.
+    const deep: Tree = { 'a.ts': '', src: { deep: { 'x.ts': '' } } };
+    expect(await findAll(over(deep, { maxDepth: 1, pattern: '*.ts' }))).toMatchObject({ matches: ['a.ts'], complete: false, incompleteReasons: ['depth-limit'] });
+    expect(await findAll(over(deep, { maxDepth: 1, pattern: '*.ts', exclude: ['deep'] }))).toMatchObject({ matches: ['a.ts'], complete: true, incompleteReasons: [] });
+    expect(await findAll(over(deep, { maxDepth: 1, pattern: '*.ts', exclude: ['other'] }))).toMatchObject({ complete: false, incompleteReasons: ['depth-limit'] });
+    const file: Tree = { 'a.ts': '', src: { 'x.ts': '' } };
+    expect(await findAll(over(file, { maxDepth: 1, pattern: '*.ts', exclude: ['x.ts'] }))).toMatchObject({ matches: ['a.ts'], complete: true, incompleteReasons: [] });
+    // src/*.ts reaches into src, but never into src/sub: the peek at src finds nothing it could return.
+    expect(await findAll(over({ src: { sub: { 'y.ts': '' } } }, { maxDepth: 1, pattern: 'src/*.ts' }))).toMatchObject({ matches: [], complete: true, incompleteReasons: [] });
+  });
+
   it('stops peeking at the limit once one peek has found something, in the async walk too', async () => {
     const tree: Tree = {};
     for (let i = 0; i < 40; i++) tree[`d${i}`] = { 'x.txt': '' };
