@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DirentLike, FindOptions, FsLike } from '../../src/index.js';
-import { FakeClock, asFs, buildVolume, type Tree } from '../helpers/memfs.js';
+import { FakeClock, asFs, buildVolume, faultyFs, type Tree } from '../helpers/memfs.js';
 import { findAll } from '../helpers/every-form.js';
 
 const ROOT = '/root';
@@ -71,5 +71,14 @@ describe('names that decode alike (memfs)', () => {
   it('a twin that matches only in another reading of its bytes is a gap (x\\xff\\xfe can match x??)', async () => {
     const result = await findAll(over({ src: { 'x\uFFFD': '', 'a.ts': '' } }, { pattern: 'src/x??' }));
     expect(result).toMatchObject({ matches: [], skipped: [{ path: 'src/x\uFFFD', code: 'EILSEQ' }], complete: false });
+  });
+
+  it('a name that matches only in another reading of its bytes, and that the string does not open, is a gap (EILSEQ)', async () => {
+    // x\uFFFD does not match x?? as decoded, but x\xff\xfe could: lstat (ENOENT: the string opens nothing) says it is not a real U+FFFD name.
+    const make = (lstat: Record<string, string>) => () =>
+      ({ root: ROOT, platform: 'posix', pattern: 'x??', fs: faultyFs(asFs(buildVolume({ 'x\uFFFD': '', 'xyz': '' })), { lstat }), clock: new FakeClock() }) as FindOptions;
+    expect(await findAll(make({ [`${ROOT}/x\uFFFD`]: 'ENOENT' }))).toMatchObject({ matches: ['xyz'], skipped: [{ path: 'x\uFFFD', code: 'EILSEQ' }], complete: false });
+    // A real U+FFFD name (lstat finds it) does not match: no gap.
+    expect(await findAll(make({}))).toMatchObject({ matches: ['xyz'], skipped: [], complete: true });
   });
 });
