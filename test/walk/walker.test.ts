@@ -384,6 +384,19 @@ describe('other read errors', () => {
 });
 
 describe('links and untyped entries', () => {
+  it('an untyped entry of an fs whose lstat gives no size nor time is still a match when no filter needs them', async () => {
+    // The lstat only types it: size and time are asked for by a filter, sort or stats alone; without one, their absence is no gap.
+    const base = faultyFs(asFs(buildVolume({ 'a.txt': '', d: { 'b.txt': '' } })), { untyped: true });
+    const bare = (s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }) => ({ isFile: () => s.isFile(), isDirectory: () => s.isDirectory(), isSymbolicLink: () => s.isSymbolicLink() });
+    const fs = {
+      ...base,
+      lstat: (path: string, cb: (e: NodeJS.ErrnoException | null, s: ReturnType<typeof bare>) => void) => base.lstat(path, (e, s) => cb(e, e ? s : bare(s))),
+      lstatSync: (path: string) => bare(base.lstatSync(path)),
+    };
+    const result = await findAll(() => ({ root: ROOT, platform: 'posix', pattern: '*.txt', fs, clock: new FakeClock() }) as FindOptions);
+    expect(result).toMatchObject({ matches: ['a.txt', 'd/b.txt'], skipped: [], complete: true });
+  });
+
   it('never follows nor returns symlinks: to files, to directories, to ancestors, dangling', async () => {
     const tree: Tree = {
       'real.txt': '',
