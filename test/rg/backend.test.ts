@@ -322,8 +322,13 @@ describe('the walker decides what is returned', () => {
     expect(hidden.result.matches).toEqual(['a.ts', 'src/c.ts']);
     const depth = await search([[{ stdout: nul('a.ts', 'src/b.ts', 'src/deep/c.ts', 'src/deep/er/d.ts') }, { exit: 0 }]], { maxDepth: 2 });
     expect(depth.result).toMatchObject({ matches: ['a.ts', 'src/b.ts'], complete: false, incompleteReasons: ['depth-limit'] });
-    const excluded = await search([[{ stdout: nul('a.ts', 'x.gen.ts', 'dist/out.ts', 'src/dist/y.ts', 'src/b.ts') }, { exit: 0 }]], { exclude: ['dist', '*.gen.ts'] });
-    expect(excluded.result).toMatchObject({ matches: ['a.ts', 'src/b.ts'], excludedCount: 3, complete: true });
+    const excluded = await search([[{ stdout: nul('a.ts', 'x.gen.ts', 'dist/out.ts', 'src/dist/y.ts', 'src/b.ts', 'src/c.ts') }, { exit: 0 }]], { exclude: ['dist', '*.gen.ts'] });
+    expect(excluded.result).toMatchObject({ matches: ['a.ts', 'src/b.ts', 'src/c.ts'], excludedCount: 3, complete: true });
+    // A path pattern with an exclusion: the file is matched by its whole path, a name pattern by its name alone.
+    const byPath = await search([[{ stdout: nul('src/b.ts', 'lib/c.ts', 'x/a1.ts') }, { exit: 0 }]], { pattern: ['src/b.ts', 'a*'], exclude: ['none'] });
+    expect(byPath.result.matches).toEqual(['src/b.ts', 'x/a1.ts']);
+    const byName = await search([[{ stdout: nul('x/a1.ts', 'b.ts') }, { exit: 0 }]], { pattern: 'a*' });
+    expect(byName.result.matches).toEqual(['x/a1.ts']);
   });
 
   it('keeps a skipped directory only where the walker would have read it', async () => {
@@ -336,12 +341,16 @@ describe('the walker decides what is returned', () => {
   it('keeps the root and a directory within the depth limit, as the walker reads them, with hidden: false', async () => {
     // The root is read whatever its name looks like ("." is not a hidden name); src/a is at depth 2 < maxDepth 3, src/a/b at the limit (a peek);
     // .cache and src/.git are hidden, though the pattern could reach into them.
-    const stderr = ['./', './src/a', './src/a/b', './.cache', './src/.git'].map((p) => `${p}: Permission denied (os error 13)\n`).join('');
-    const { result } = await search([[{ stderr }, { exit: 2 }]], { pattern: '**/*.ts', hidden: false, maxDepth: 3 });
+    // lib and a/b are excluded (by name and by path): nothing under them is read either.
+    const stderr = ['./', './src/a', './src/a/b', './.cache', './src/.git', './lib/x', './a/b/c'].map((p) => `${p}: Permission denied (os error 13)\n`).join('');
+    const { result } = await search([[{ stderr }, { exit: 2 }]], { pattern: '**/*.ts', hidden: false, maxDepth: 3, exclude: ['lib', 'a/b'] });
     expect(result.skipped).toEqual([
       { path: '.', code: 'EACCES' },
       { path: 'src/a', code: 'EACCES' },
     ]);
+    // Each directory on the way is judged by its own path: a/b is excluded, so a/b/c/d is never read.
+    const byPath = await search([[{ stderr: './a/b/c/d: Permission denied (os error 13)\n' }, { exit: 2 }]], { pattern: '**/*.ts', exclude: ['a/b'] });
+    expect(byPath.result.skipped).toEqual([]);
   });
 
   it('skips names that are not valid UTF-8 as EILSEQ, the walker way, and keeps a real U+FFFD name', async () => {
