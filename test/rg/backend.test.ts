@@ -316,11 +316,41 @@ describe('the walker decides what is returned', () => {
     expect(result.excludedCount).toBe(2);
   });
 
+  it('each option alone still filters the listed paths: hidden: false, maxDepth, exclude (a file, and all in a directory)', async () => {
+    // ripgrep lists a dot path a whitelist rule names, and its --glob and --max-depth need not be the walker's: each alone must take the filtering path.
+    const hidden = await search([[{ stdout: nul('a.ts', '.github/x.ts', 'src/.b.ts', 'src/c.ts') }, { exit: 0 }]], { hidden: false });
+    expect(hidden.result.matches).toEqual(['a.ts', 'src/c.ts']);
+    const depth = await search([[{ stdout: nul('a.ts', 'src/b.ts', 'src/deep/c.ts', 'src/deep/er/d.ts') }, { exit: 0 }]], { maxDepth: 2 });
+    expect(depth.result).toMatchObject({ matches: ['a.ts', 'src/b.ts'], complete: false, incompleteReasons: ['depth-limit'] });
+    const excluded = await search([[{ stdout: nul('a.ts', 'x.gen.ts', 'dist/out.ts', 'src/dist/y.ts', 'src/b.ts', 'src/c.ts') }, { exit: 0 }]], { exclude: ['dist', '*.gen.ts'] });
+    expect(excluded.result).toMatchObject({ matches: ['a.ts', 'src/b.ts', 'src/c.ts'], excludedCount: 3, complete: true });
+    // A path pattern with an exclusion: the file is matched by its whole path, a name pattern by its name alone.
+    const byPath = await search([[{ stdout: nul('src/b.ts', 'lib/c.ts', 'x/a1.ts') }, { exit: 0 }]], { pattern: ['src/b.ts', 'a*'], exclude: ['none'] });
+    expect(byPath.result.matches).toEqual(['src/b.ts', 'x/a1.ts']);
+    const byName = await search([[{ stdout: nul('x/a1.ts', 'b.ts') }, { exit: 0 }]], { pattern: 'a*' });
+    expect(byName.result.matches).toEqual(['x/a1.ts']);
+  });
+
   it('keeps a skipped directory only where the walker would have read it', async () => {
     const stderr = ['./lib/deny', './src/deny', './.cache', './src/dist', './src/deep/er'].map((p) => `${p}: Permission denied (os error 13)\n`).join('');
     const { result } = await search([[{ stderr }, { exit: 2 }]], { pattern: 'src/**/*.ts', hidden: false, exclude: ['dist/'], maxDepth: 3 });
     // lib: pruned (no pattern reaches it); .cache: hidden; src/dist: excluded; src/deep/er: at the limit (a peek).
     expect(result.skipped).toEqual([{ path: 'src/deny', code: 'EACCES' }]);
+  });
+
+  it('keeps the root and a directory within the depth limit, as the walker reads them, with hidden: false', async () => {
+    // The root is read whatever its name looks like ("." is not a hidden name); src/a is at depth 2 < maxDepth 3, src/a/b at the limit (a peek);
+    // .cache and src/.git are hidden, though the pattern could reach into them.
+    // lib and a/b are excluded (by name and by path): nothing under them is read either.
+    const stderr = ['./', './src/a', './src/a/b', './.cache', './src/.git', './lib/x', './a/b/c'].map((p) => `${p}: Permission denied (os error 13)\n`).join('');
+    const { result } = await search([[{ stderr }, { exit: 2 }]], { pattern: '**/*.ts', hidden: false, maxDepth: 3, exclude: ['lib', 'a/b'] });
+    expect(result.skipped).toEqual([
+      { path: '.', code: 'EACCES' },
+      { path: 'src/a', code: 'EACCES' },
+    ]);
+    // Each directory on the way is judged by its own path: a/b is excluded, so a/b/c/d is never read.
+    const byPath = await search([[{ stderr: './a/b/c/d: Permission denied (os error 13)\n' }, { exit: 2 }]], { pattern: '**/*.ts', exclude: ['a/b'] });
+    expect(byPath.result.skipped).toEqual([]);
   });
 
   it('skips names that are not valid UTF-8 as EILSEQ, the walker way, and keeps a real U+FFFD name', async () => {

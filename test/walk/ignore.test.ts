@@ -99,6 +99,14 @@ describe('gitignore: true', () => {
     expect(result).toMatchObject({ matches: ['a.ts'], complete: true, ignoredCount: 1 });
   });
 
+  it('a directory-only rule never ignores a file of that name; ignoring holds with exclude too, and in a peek at the depth limit', async () => {
+    const { fs } = setup({ '.git': {}, '.gitignore': 'out/\n*.log\n', out: 'x', 'a.log': 'x', 'b.txt': 'x', sub: { 'c.log': 'x' } });
+    expect(await search(fs, { hidden: false })).toMatchObject({ matches: ['b.txt', 'out'], ignoredCount: 2 });
+    expect(await search(fs, { hidden: false, exclude: ['none'] })).toMatchObject({ matches: ['b.txt', 'out'], ignoredCount: 2 });
+    // sub is peeked (maxDepth 1): its only entry is ignored, so nothing lies beyond the limit.
+    expect(await search(fs, { hidden: false, maxDepth: 1 })).toMatchObject({ matches: ['b.txt', 'out'], complete: true, incompleteReasons: [] });
+  });
+
   it('off by default: every file, ignoredCount 0', async () => {
     const { fs } = setup({ '.git': {}, '.gitignore': '*\n', 'a.ts': 'x' });
     const result = await search(fs, { gitignore: undefined });

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFiles, searchContent, type BackendOption, type EntryTypeOption } from '../../src/index.js';
+import { findFiles, searchContent, type BackendOption, type DirentLike, type EntryTypeOption, type FsLike } from '../../src/index.js';
 import { searchForms } from '../helpers/forms.js';
 import { itIf, onWindows, posixOnly } from '../helpers/skip-why.js';
 import { hasRg, needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
@@ -108,5 +108,34 @@ describe.skipIf(onWindows)(posixOnly('devices', 'no /dev'), () => {
     const { stdout } = await run('find', ['/dev', '-maxdepth', '1', '-type', 'c', '-name', 'null']);
     expect(result.matches).toEqual(stdout.trim() === '/dev/null' ? ['null'] : []);
     expect(result.matches).toEqual(['null']);
+  });
+});
+
+describe('devices, from an fs that lists them (none can be made without privileges)', () => {
+  const entry = (name: string, kind: 'block' | 'char' | 'file'): DirentLike => ({
+    name,
+    isFile: () => kind === 'file',
+    isDirectory: () => false,
+    isSymbolicLink: () => false,
+    isFIFO: () => false,
+    isSocket: () => false,
+    isBlockDevice: () => kind === 'block',
+    isCharacterDevice: () => kind === 'char',
+  });
+  const entries = [entry('sda', 'block'), entry('null', 'char'), entry('a.txt', 'file')];
+  const fs: FsLike = {
+    readdir: (_p, _o, cb) => setImmediate(() => cb(null, entries)),
+    readdirSync: () => entries,
+    lstat: (p, cb) => setImmediate(() => cb(Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' }), undefined as never)),
+    lstatSync: (p) => {
+      throw Object.assign(new Error(`ENOENT: ${p}`), { code: 'ENOENT' });
+    },
+  };
+  it('a block device and a character device are each their own kind', async () => {
+    const find = (type: EntryTypeOption) => findFiles({ root: '/dev', platform: 'posix', pattern: '*', type, fs });
+    expect((await find('block-device')).matches).toEqual(['sda']);
+    expect((await find('char-device')).matches).toEqual(['null']);
+    expect((await find('file')).matches).toEqual(['a.txt']);
+    expect(await find('any')).toMatchObject({ matches: ['a.txt', 'null', 'sda'], complete: true });
   });
 });

@@ -268,6 +268,18 @@ describe('depth-limit', () => {
     expect(await findAll(over(tree, { maxDepth: 1, pattern: '*.ts' }))).toMatchObject({ matches: ['a.ts'], complete: false, incompleteReasons: ['depth-limit'] });
   });
 
+  it('at the depth limit, only what could be returned proves a gap: an excluded entry, or a directory no pattern enters, does not', async () => {
+    // src is peeked (maxDepth 1). A directory in it is proof (it may hold *.ts); excluded, it is not; nor is x.ts once excluded.
+    const deep: Tree = { 'a.ts': '', src: { deep: { 'x.ts': '' } } };
+    expect(await findAll(over(deep, { maxDepth: 1, pattern: '*.ts' }))).toMatchObject({ matches: ['a.ts'], complete: false, incompleteReasons: ['depth-limit'] });
+    expect(await findAll(over(deep, { maxDepth: 1, pattern: '*.ts', exclude: ['deep'] }))).toMatchObject({ matches: ['a.ts'], complete: true, incompleteReasons: [] });
+    expect(await findAll(over(deep, { maxDepth: 1, pattern: '*.ts', exclude: ['other'] }))).toMatchObject({ complete: false, incompleteReasons: ['depth-limit'] });
+    const file: Tree = { 'a.ts': '', src: { 'x.ts': '' } };
+    expect(await findAll(over(file, { maxDepth: 1, pattern: '*.ts', exclude: ['x.ts'] }))).toMatchObject({ matches: ['a.ts'], complete: true, incompleteReasons: [] });
+    // src/*.ts reaches into src, but never into src/sub: the peek at src finds nothing it could return.
+    expect(await findAll(over({ src: { sub: { 'y.ts': '' } } }, { maxDepth: 1, pattern: 'src/*.ts' }))).toMatchObject({ matches: [], complete: true, incompleteReasons: [] });
+  });
+
   it('stops peeking at the limit once one peek has found something, in the async walk too', async () => {
     const tree: Tree = {};
     for (let i = 0; i < 40; i++) tree[`d${i}`] = { 'x.txt': '' };
@@ -372,6 +384,19 @@ describe('other read errors', () => {
 });
 
 describe('links and untyped entries', () => {
+  it('an untyped entry of an fs whose lstat gives no size nor time is still a match when no filter needs them', async () => {
+    // The lstat only types it: size and time are asked for by a filter, sort or stats alone; without one, their absence is no gap.
+    const base = faultyFs(asFs(buildVolume({ 'a.txt': '', d: { 'b.txt': '' } })), { untyped: true });
+    const bare = (s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }) => ({ isFile: () => s.isFile(), isDirectory: () => s.isDirectory(), isSymbolicLink: () => s.isSymbolicLink() });
+    const fs = {
+      ...base,
+      lstat: (path: string, cb: (e: NodeJS.ErrnoException | null, s: ReturnType<typeof bare>) => void) => base.lstat(path, (e, s) => cb(e, e ? s : bare(s))),
+      lstatSync: (path: string) => bare(base.lstatSync(path)),
+    };
+    const result = await findAll(() => ({ root: ROOT, platform: 'posix', pattern: '*.txt', fs, clock: new FakeClock() }) as FindOptions);
+    expect(result).toMatchObject({ matches: ['a.txt', 'd/b.txt'], skipped: [], complete: true });
+  });
+
   it('never follows nor returns symlinks: to files, to directories, to ancestors, dangling', async () => {
     const tree: Tree = {
       'real.txt': '',
