@@ -64,12 +64,11 @@ describe('POSIX classes as bash reads them (glibc C.UTF-8)', () => {
     expect(posixClassRanges('digit')).toEqual([[0x30, 0x39]]);
     expect(posixClassRanges('xdigit')).toEqual([[0x30, 0x39], [0x41, 0x46], [0x61, 0x66]]);
     expect(posixClassRanges('ascii')).toEqual([[0, 0x7f]]);
+    // Compared as ranges, not per code point: a scan of all 0x110000 under Stryker's coverage passes the test timeout.
     const alnum = posixClassRanges('alnum');
     const word = posixClassRanges('word');
-    const differ: number[] = [];
-    for (let cp = 0; cp <= 0x10ffff; cp++) if (isInPosixClass('word', cp) !== (cp === 0x5f || isInPosixClass('alnum', cp))) differ.push(cp);
-    expect(differ).toEqual([]);
-    expect(word.length - alnum.length).toBe(1); // `_` sits between `Z` and `a`: one range more
+    const withUnderscore = [...alnum, [0x5f, 0x5f] as const].sort((a, b) => a[0] - b[0]);
+    expect(word).toEqual(withUnderscore); // `_` sits between `Z` and `a`, adjacent to neither: one range more
   });
 
   it('every table is ascending, disjoint, non-adjacent, inside 0..0x10FFFF and free of surrogates', () => {
