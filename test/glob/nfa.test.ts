@@ -90,6 +90,15 @@ describe('extglobs and !(...)', () => {
     expect(nfa('@([a-z])', false).matches('Q')).toBe(true);
     expect(nfa('@(é)', false).matches('É')).toBe(true);
   });
+
+  it('folds ASCII letters only, both ends of a-z, and never to the first half of a longer upper case', () => {
+    // Checked against V8: /^z$/i matches Z; /^`$/i does not match @ (0x60 is not a letter).
+    expect(nfa('@(z)', false).matches('Z')).toBe(true);
+    expect(nfa('@(`)', false).matches('@')).toBe(false);
+    // ŉ upper-cases to two characters (ʼN): it folds to itself, not to ʼ, as /^ŉ$/i does.
+    expect(nfa('@(ŉ)', false).matches('ʼ')).toBe(false);
+    expect(nfa('@(ŉ)', false).matches('ŉ')).toBe(true);
+  });
 });
 
 describe('hostile shapes stay bounded', () => {
