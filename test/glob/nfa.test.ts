@@ -140,6 +140,17 @@ describe('edges of the state sets (issue 28: each kills a mutant of src/glob/nfa
     expect(nfa('!(@(ab))').matches('ba')).toBe(true);
   });
 
+  it('@(a) is exactly one of its alternatives, not one or more', () => {
+    expect(nfa('@(a)').matches('a')).toBe(true);
+    expect(nfa('@(a)').matches('aa')).toBe(false);
+  });
+
+  it('a literal compares only against literals: a control character is no class by its number', () => {
+    // U+0001 equals the index of [a] (classes are compiled last first): only a literal's argument is a character.
+    expect(nfa('[a][b]').matches('\u0001b')).toBe(false);
+    expect(nfa('[a][b]').matches('ab')).toBe(true);
+  });
+
   it('a name beyond U+FFFF or at U+FFFF is one character for ?', () => {
     expect(nfa('?a').matches('\uFFFFa')).toBe(true);
     expect(nfa('?a').matches('\u{1F600}a')).toBe(true);
