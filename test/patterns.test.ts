@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { Minimatch, minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
 import { buildPartialTest, buildSteppedPartialTest, compilePath } from '../src/glob/path.js';
-import { buildExcluder, buildMatcher, normalizePattern, normalizePatternList, type GlobFlavor } from '../src/patterns.js';
+import { buildExcluder, buildMatcher, exactGlob, normalizePattern, normalizePatternList, type GlobFlavor } from '../src/patterns.js';
 
 const POSIX: GlobFlavor = { platform: 'posix', caseSensitive: true };
 const WIN32: GlobFlavor = { platform: 'win32', caseSensitive: false };
@@ -283,5 +283,98 @@ describe('normalizePattern', () => {
     for (const bad of ['{..,a}/x', '/etc/*', 'a/../b', '{.,./}', './']) {
       expect(() => normalizePattern(bad, POSIX, 'pattern'), bad).toThrow(expect.objectContaining({ code: expect.stringMatching(/^FF_(PATTERN_OUTSIDE_ROOT|INVALID_PATTERN)$/) }));
     }
+  });
+});
+
+describe('what the caller is told (issue 28: each row kills a mutant of src/patterns.ts)', () => {
+  const refused = (raw: unknown, code: string, words: RegExp, flavor = POSIX) =>
+    expect(() => normalizePattern(raw, flavor, 'pattern'), String(raw)).toThrow(expect.objectContaining({ code, option: 'pattern', message: expect.stringMatching(words) }));
+
+  it('refuses a non-string, an empty pattern, a NUL byte and a negation, naming the rule', () => {
+    refused(3, 'FF_INVALID_PATTERN', /must be a string or an array of strings, got number$/);
+    refused(null, 'FF_INVALID_PATTERN', /got null$/);
+    refused(['x'], 'FF_INVALID_PATTERN', /got array$/);
+    refused(' \t', 'FF_INVALID_PATTERN', /^pattern is empty/);
+    refused('a\0b', 'FF_INVALID_PATTERN', /holds a NUL byte/);
+    refused('!a', 'FF_INVALID_PATTERN', /is a negation/);
+    refused('C:/x/*.ts', 'FF_PATTERN_OUTSIDE_ROOT', /is absolute/, WIN32);
+    refused('.', 'FF_INVALID_PATTERN', /names the root itself/);
+  });
+
+  it('accepts a pattern of exactly the longest length, and refuses one character more with the count', () => {
+    expect(normalizePattern('a'.repeat(10_000), POSIX, 'pattern')).toEqual(['a'.repeat(10_000)]);
+    refused('a'.repeat(10_001), 'FF_PATTERN_TOO_LARGE', /^pattern is 10,001 characters long, over the limit of 10,000$/);
+  });
+
+  it('a drive letter is only absolute on win32; on posix C:x is a name', () => {
+    expect(normalizePattern('C:x', POSIX, 'pattern')).toEqual(['C:x']);
+  });
+
+  it('names the pattern of a list by its index, a lone string by the option', () => {
+    const option = (raw: unknown) => {
+      try {
+        normalizePatternList(raw, POSIX, 'pattern', false);
+      } catch (error) {
+        return (error as { option: string }).option;
+      }
+      return undefined;
+    };
+    expect(option('')).toBe('pattern');
+    expect(option([''])).toBe('pattern[0]');
+    expect(option(['a', ''])).toBe('pattern[1]');
+    expect(normalizePatternList([], POSIX, 'exclude', true)).toEqual([]);
+    expect(() => normalizePatternList([], POSIX, 'pattern', false)).toThrow(/empty list/);
+  });
+
+  it('keeps a directory-only mark and anchors ./x at the root', () => {
+    expect(normalizePattern('dist/', POSIX, 'exclude')).toEqual(['dist/']);
+    expect(normalizePattern('./x', POSIX, 'pattern')).toEqual(['/x']);
+    expect(normalizePattern('a//b', POSIX, 'pattern')).toEqual(['a/b']);
+    expect(matcher(['./x']).matches('sub/x', 'x')).toBe(false);
+    expect(matcher(['./x']).matches('x', 'x')).toBe(true);
+  });
+
+  it('an exact glob escapes what a glob reads as syntax, braces only when asked; on win32 as a one-character class', () => {
+    expect(exactGlob('a*b?[c](d){e}\\', 'posix', true)).toBe('a\\*b\\?\\[c]\\(d)\\{e}\\\\');
+    expect(exactGlob('{e}', 'posix', false)).toBe('{e}');
+    expect(exactGlob('a*b?[c](d)', 'win32', true)).toBe('a[*]b[?][[]c][(]d)');
+    expect(exactGlob('x{a,b}', 'win32', true)).toBeUndefined();
+    expect(exactGlob('x{1..2}', 'win32', true)).toBeUndefined();
+    expect(exactGlob('x{a,b}', 'win32', false)).toBe('x{a,b}');
+    expect(exactGlob('x{a}', 'win32', true)).toBe('x{a}');
+  });
+
+  it('matches base names, paths, or both, by the shape of each alternative', () => {
+    const both = matcher(['*.md', 'src/*.ts']);
+    expect(both.nameOnly).toBe(false);
+    expect(both.prunes).toBe(false);
+    expect(both.matches('deep/x.md', 'x.md')).toBe(true);
+    expect(both.matches('src/a.ts', 'a.ts')).toBe(true);
+    expect(both.matches('lib/a.ts', 'a.ts')).toBe(false);
+    expect(both.couldMatchInside('anything')).toBe(true);
+    const names = matcher(['*.md']);
+    expect(names.nameOnly).toBe(true);
+    expect(names.matches('ignored-path', 'x.md')).toBe(true);
+    const paths = matcher(['src/*.ts']);
+    expect(paths.prunes).toBe(true);
+    expect(paths.couldMatchInside('lib')).toBe(false);
+    expect(paths.couldMatchInside('src')).toBe(true);
+  });
+
+  it('asks undecoded names and paths both ways (U+FFFD)', () => {
+    expect(matcher(['??.txt']).couldMatchUndecoded('d/\uFFFD.txt', '\uFFFD.txt')).toBe(true);
+    expect(matcher(['d/??.txt']).couldMatchUndecoded('d/\uFFFD.txt', '\uFFFD.txt')).toBe(true);
+    expect(matcher(['d/ab.txt']).couldMatchUndecoded('d/\uFFFD.txt', '\uFFFD.txt')).toBe(false);
+  });
+
+  it('an excluder with nothing to exclude is inactive; a directory-only rule leaves files alone', () => {
+    const none = buildExcluder([], POSIX);
+    expect(none.active).toBe(false);
+    expect(none.isExcluded('x', 'x', false)).toBe(false);
+    const dirs = buildExcluder(normalizePatternList(['build/'], POSIX, 'exclude', false), POSIX);
+    expect(dirs.active).toBe(true);
+    expect(dirs.isExcluded('build', 'build', true)).toBe(true);
+    expect(dirs.isExcluded('build', 'build', false)).toBe(false);
+    expect(dirs.isExcluded('a/build', 'build', true)).toBe(true);
   });
 });

@@ -112,7 +112,8 @@ export function testIgnoreRules(rules: readonly IgnoreRule[], path: string, isDi
 /**
  * globset's syntax with a literal separator, as regex source: `*` and `?` never match `/`; `**` as
  * a whole segment matches any number of segments; `[...]` (`[!...]`, `[^...]`) sets with ranges;
- * `{a,b}` alternatives (not nested); `\` escapes the next character. Undefined for a glob globset
+ * `{a,b}` alternatives (not nested; a `}` with no `{` open is dropped); `\` escapes the next character
+ * outside a set, and is itself inside one. Undefined for a glob globset
  * refuses.
  */
 function translateGlob(glob: string): string | undefined {
@@ -151,9 +152,10 @@ function translateGlob(glob: string): string | undefined {
       if (inBraces) return undefined; // globset does not nest alternatives
       inBraces = true;
       out += '(?:';
-    } else if (c === '}' && inBraces) {
+    } else if (c === '}') {
+      // globset closes a group even when none is open: an empty one, which matches nothing, so `x}` is `x`.
+      if (inBraces) out += ')';
       inBraces = false;
-      out += ')';
     } else if (c === ',' && inBraces) {
       out += '|';
     } else {
@@ -174,22 +176,17 @@ function translateSet(chars: readonly string[], start: number): { source: string
   let body = '';
   let first = true;
   for (; i < chars.length; i++) {
-    let c = chars[i]!;
+    const c = chars[i]!;
     // A negated set matches the separator too, as ripgrep 13's (globset's) does: `a[!x]b` ignores
     // `a/b` (git's does not); test/ignore/fixtures.ts pins it against the real rg.
     if (c === ']' && !first) return { source: negated ? `[^${body}]` : `[${body}]`, end: i };
     first = false;
-    if (c === '\\' && i + 1 < chars.length) c = chars[++i]!;
+    // Inside a set `\` is itself, as in globset: `[\]]` is the set of `\` then `]`, and `[a-\c]` an invalid range.
     if (chars[i + 1] === '-' && i + 2 < chars.length && chars[i + 2] !== ']') {
-      let to = chars[i + 2]!;
-      let skip = 2;
-      if (to === '\\' && i + 3 < chars.length) {
-        to = chars[i + 3]!;
-        skip = 3;
-      }
+      const to = chars[i + 2]!;
       if (to.codePointAt(0)! < c.codePointAt(0)!) return undefined; // an invalid range
       body += `${escapeClassChar(c)}-${escapeClassChar(to)}`;
-      i += skip;
+      i += 2;
     } else {
       body += escapeClassChar(c);
     }

@@ -80,6 +80,12 @@ describe('escapeText: the one form', () => {
     }
   });
 
+  it('reads back every code point up to U+10FFFF, and leaves a \\u{HEX} past it as written', () => {
+    // Issue 28: `> 0x10ffff` turned into `>=` would leave the last code point escaped.
+    expect(unescapeText('\\u{10ffff}')).toBe('\u{10ffff}');
+    expect(unescapeText('\\u{110000}')).toBe('\\u{110000}');
+  });
+
   it('leaves ordinary text alone: code with backslashes, Windows paths, every script, emoji, ZWJ and ZWNJ', () => {
     for (const text of [CODE, 'C:\\tools\\new\\x64\\u.exe', 'C:\\Program Files\\WindowsApps', '中文 注释', 'émoji 😀 👨‍👩‍👧', 'می‌خواهم', 'tab\\there', '\\u1234 \\x1b \\uD800']) {
       expect(escapeText(text)).toBe(text);

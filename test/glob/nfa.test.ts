@@ -90,6 +90,15 @@ describe('extglobs and !(...)', () => {
     expect(nfa('@([a-z])', false).matches('Q')).toBe(true);
     expect(nfa('@(é)', false).matches('É')).toBe(true);
   });
+
+  it('folds ASCII letters only, both ends of a-z, and never to the first half of a longer upper case', () => {
+    // Checked against V8: /^z$/i matches Z; /^`$/i does not match @ (0x60 is not a letter).
+    expect(nfa('@(z)', false).matches('Z')).toBe(true);
+    expect(nfa('@(`)', false).matches('@')).toBe(false);
+    // ŉ upper-cases to two characters (ʼN): it folds to itself, not to ʼ, as /^ŉ$/i does.
+    expect(nfa('@(ŉ)', false).matches('ʼ')).toBe(false);
+    expect(nfa('@(ŉ)', false).matches('ŉ')).toBe(true);
+  });
 });
 
 describe('hostile shapes stay bounded', () => {
@@ -120,5 +129,61 @@ describe('names that did not decode (U+FFFD): could some reading of their bytes 
     // bash matches a name that is not valid UTF-8 byte by byte: `é` there is two characters.
     expect(nfa('???').couldMatch('é\uFFFD')).toBe(true);
     expect(nfa('é?').couldMatch('é\uFFFD')).toBe(true);
+  });
+});
+
+describe('edges of the state sets (issue 28: each kills a mutant of src/glob/nfa.ts)', () => {
+  it('!(...) compares the rest of the name in order, groups inside it too', () => {
+    expect(nfa('!(ab)').matches('ab')).toBe(false);
+    expect(nfa('!(ab)').matches('ba')).toBe(true);
+    expect(nfa('!(@(ab))').matches('ab')).toBe(false);
+    expect(nfa('!(@(ab))').matches('ba')).toBe(true);
+  });
+
+  it('@(a) is exactly one of its alternatives, not one or more', () => {
+    expect(nfa('@(a)').matches('a')).toBe(true);
+    expect(nfa('@(a)').matches('aa')).toBe(false);
+  });
+
+  it('a literal compares only against literals: a control character is no class by its number', () => {
+    // U+0001 equals the index of [a] (classes are compiled last first): only a literal's argument is a character.
+    expect(nfa('[a][b]').matches('\u0001b')).toBe(false);
+    expect(nfa('[a][b]').matches('ab')).toBe(true);
+  });
+
+  it('a name beyond U+FFFF or at U+FFFF is one character for ?', () => {
+    expect(nfa('?a').matches('\uFFFFa')).toBe(true);
+    expect(nfa('?a').matches('\u{1F600}a')).toBe(true);
+    expect(nfa('??a').matches('\u{1F600}a')).toBe(false);
+  });
+});
+
+describe('names that did not decode: how many bytes each other character may be', () => {
+  // `c\uFFFD` against m `?`s: the U+FFFD is one to three bytes, c is itself or its UTF-8 length.
+  const widest = (c: string) => {
+    let m = 0;
+    for (let k = 1; k <= 8; k++) if (nfa('?'.repeat(k)).couldMatch(`${c}\uFFFD`)) m = k;
+    return m;
+  };
+  it.each([
+    ['U+0080', '\u0080', 5],
+    ['U+07FF', '\u07FF', 5],
+    ['U+0800', '\u0800', 6],
+    ['U+FFFF', '\uFFFF', 6],
+    ['U+10000', '\u{10000}', 7],
+  ])('%s is at most its UTF-8 length in bytes', (_, c, m) => {
+    expect(widest(c)).toBe(m);
+  });
+  it('an ASCII character of such a name is only itself', () => {
+    expect(widest('a')).toBe(4);
+  });
+  it('a two-byte character is two unknown bytes, never one', () => {
+    // As one byte, [!é] would take it and ? the U+FFFD.
+    expect(nfa('[!é]?').couldMatch('é\uFFFD')).toBe(false);
+    expect(nfa('[!é]??').couldMatch('é\uFFFD')).toBe(true);
+  });
+  it('!(...) cannot be judged on unknown bytes: it may match', () => {
+    expect(nfa('*.!(js)').couldMatch('a\uFFFD.js')).toBe(true);
+    expect(nfa('!(a)').couldMatch('\uFFFD')).toBe(true);
   });
 });

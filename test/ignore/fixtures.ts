@@ -108,6 +108,20 @@ export const FIXTURES: IgnoreFixture[] = [
     lists: ['.gitignore', 'a', 'b', 'b]'],
   },
   {
+    // Issue 28 (a mutation of src/walk/gitignore-rules.ts): the walker read `\` as an escape inside a set.
+    name: 'rg 13: inside a set \\ is itself: [\\]]x is the set of \\ then ]x, and [a-\\c]x an invalid range (skipped)',
+    tree: { '.git/': '', '.gitignore': '[\\]]x\n[a-\\c]y\n', ...files(']x', '\\]x', 'by') },
+    lists: ['.gitignore', ']x', 'by'],
+    warns: [/line 2: error parsing glob '\[a-\\c\]y': invalid range/],
+    onlyOn: 'posix',
+  },
+  {
+    // Issue 28 (a mutation of src/walk/gitignore-rules.ts): the walker read a `}` with no `{` open as a literal.
+    name: 'rg 13: a } with no { open closes an empty group: x} ignores x, not x}',
+    tree: { '.git/': '', '.gitignore': 'x}\n', ...files('x', 'x}') },
+    lists: ['.gitignore', 'x}'],
+  },
+  {
     name: 'rg 13: {x,y} are alternatives (git reads braces literally)',
     tree: { '.git/': '', '.gitignore': '*.{x,y}\n', ...files('f.x', 'f.y', 'f.z', 'f.{x,y}') },
     lists: ['.gitignore', 'f.z', 'f.{x,y}'],

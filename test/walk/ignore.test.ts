@@ -88,6 +88,12 @@ describe('gitignore: true', () => {
     expect((await search(nested.fs)).matches).toEqual(['a.log']);
   });
 
+  it('of two parents, the nearer one decides: its ! re-includes what the outer one ignores', async () => {
+    // Issue 28: the parents listed innermost first would let /repo's rule win over /repo/mid's.
+    const { fs } = setup({}, { '.ignore': '*.log\n', mid: { '.ignore': '!keep.log\n', root: { 'a.log': 'x', 'keep.log': 'x' } } });
+    expect((await search(fs, { root: '/repo/mid/root' })).matches).toEqual(['keep.log']);
+  });
+
   it('.git/info/exclude applies as the weakest git source', async () => {
     const { fs } = setup({ '.git': { info: { exclude: 'secret*\n' } }, '.gitignore': '!secret-ok\n', 'secret-1': 'x', 'secret-ok': 'x' });
     expect((await search(fs)).matches).toEqual(['.git/info/exclude', '.gitignore', 'secret-ok']);
