@@ -58,6 +58,29 @@ describe.skipIf(!isPosix)(posixOnly('StderrReader.checkedReport holds each path 
     expect(prefixed).toMatchObject({ skipped: [{ path: 'deny', code: 'EACCES' }], unclassified: 1 });
   });
 
+  it('holds at most 10 000 path lines to the disk: a denial past that cap is not believed (a gap, never dropped)', async () => {
+    const denied = Array.from({ length: 10_001 }, () => './locked: Permission denied (os error 13)');
+    const report = await check(...denied);
+    expect(report.skipped).toHaveLength(10_000);
+    expect(report.unclassified).toBe(1);
+  });
+
+  it('holds at most 8 MiB of path-line text: the line that fills it exactly is checked, the next is not believed', async () => {
+    // 1024-character lines naming a real, deep directory: 8192 of them fill the 8 MiB exactly.
+    const suffix = ': Permission denied (os error 13)';
+    const parts = ['deep'];
+    while (parts.join('/').length < 1024 - 2 - suffix.length - 201) parts.push('d'.repeat(200));
+    parts.push('e'.repeat(1024 - 2 - suffix.length - parts.join('/').length - 1));
+    const deep = parts.join('/');
+    mkdirSync(join(tree, deep), { recursive: true });
+    const line = `./${deep}${suffix}`;
+    expect(line).toHaveLength(1024);
+    const report = await check(...Array.from({ length: 8193 }, () => line));
+    expect(report.skipped).toHaveLength(8192);
+    expect(report.skipped[0]).toEqual({ path: deep, code: 'EACCES' });
+    expect(report.unclassified).toBe(1);
+  });
+
   it('believes nothing it was stopped before checking', async () => {
     const reader = new StderrReader('posix');
     reader.line('./locked: Permission denied (os error 13)');
