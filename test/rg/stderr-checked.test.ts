@@ -181,4 +181,11 @@ describe.skipIf(!isPosix)(posixOnly('checkedReport: what the disk says about eac
     const root = join(tree, 'loop');
     expect(await check([`./${DENIED}`, `.${DENIED}`], 'posix', root)).toMatchObject({ skipped: [{ path: '.' }, { path: '.' }], unclassified: 0 });
   });
+
+  it('checks a root line written "." without "./" as a whole: a name in the root that starts like its message does not make it doubtful', async () => {
+    const root = join(tree, 'plain-root');
+    mkdirSync(root);
+    writeFileSync(join(root, `${DENIED.slice(1)}\nx`), '');
+    expect(await check([`.${DENIED}`, `./${DENIED}`], 'posix', root)).toMatchObject({ skipped: [{ path: '.' }, { path: '.' }], unclassified: 0 });
+  });
 });
