@@ -173,3 +173,12 @@ describe('ignore-file warnings (gitignore: true)', () => {
     expect(report.skipped).toEqual([{ path: "locked: line 1: error parsing glob 'x'", code: 'EACCES' }]);
   });
 });
+
+describe('POSIX errno names', () => {
+  it('names a number by the errno table of the OS we run on, the first name of a shared number as Node reports it', () => {
+    // Not only the few numbers of the Windows-side fallback table: a read-only filesystem is EROFS here.
+    expect(osErrorCode(constants.errno.EROFS, 'posix')).toBe('EROFS');
+    // EAGAIN and EWOULDBLOCK share a number on Linux and macOS: Node (and the retry rule) says EAGAIN.
+    expect(osErrorCode(constants.errno.EAGAIN, 'posix')).toBe('EAGAIN');
+  });
+});
