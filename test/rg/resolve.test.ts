@@ -156,3 +156,39 @@ describe('buildSearchDirs', () => {
     expect(buildSearchDirs({ env, platform: 'posix', root: '/proj', cwd: '/home/me' })).toEqual(['/usr/local/bin', '/projects/bin']);
   });
 });
+
+describe('resolveRipgrep and buildSearchDirs: the survivors of the first Stryker run of rg/resolve.ts', () => {
+  it.skipIf(isWindows)('refuses a PATH folder inside the tree as written, even when it is a link to a folder outside', async () => {
+    symlinkSync(join(dir, 'good'), join(root, 'linked-bin'));
+    expect(await resolveRipgrep(input({ PATH: [join(root, 'linked-bin'), join(dir, 'other')].join(DELIM) }))).toEqual({ path: other, selectionMode: 'system' });
+  });
+
+  it('names every refused rg, comma-separated', async () => {
+    const nested = install(join(root, 'nested'));
+    const missing = await resolveRipgrep(input({ PATH: [root, join(root, 'nested')].join(DELIM) }));
+    expect('why' in missing && missing.why).toContain(`(not run: ${join(root, EXE)}, ${nested})`);
+  });
+
+  it('on win32: Windows paths are absolute, the program is rg.exe, and no execute bit is asked for', async () => {
+    const win = { rgPath: undefined, platform: 'win32' as const, root: 'C:\\proj', cwd: 'C:\\proj' };
+    const fromEnv = await resolveRipgrep({ ...win, env: { FIND_FILE_RG: 'C:\\tools\\rg.exe' } });
+    expect('why' in fromEnv && fromEnv.why).toBe('FIND_FILE_RG C:\\tools\\rg.exe is not an executable file');
+    const none = await resolveRipgrep({ ...win, env: { Path: 'C:\\nowhere' } });
+    expect('why' in none && none.why).toBe('no rg.exe on the PATH (set rgPath or FIND_FILE_RG to its absolute path)');
+    if (!isWindows) {
+      // A file without the execute bit is a program on Windows: only POSIX asks for X_OK.
+      const file = join(notExecutable, EXE);
+      expect(await resolveRipgrep({ ...win, env: {}, rgPath: file })).toEqual({ path: file, selectionMode: 'explicit' });
+    }
+  });
+
+  it('on POSIX: a relative or quoted entry is no folder (quotes are a Windows habit)', () => {
+    const env = { PATH: 'bin:.:"/usr/bin":/opt/rg' };
+    expect(buildSearchDirs({ env, platform: 'posix', root: '/proj', cwd: '/home/me' })).toEqual(['/opt/rg']);
+  });
+
+  it('on win32: only a whole quoted entry is unquoted, the drive must start the entry, and Path is found among other names', () => {
+    const env = { FOO: 'C:\\foo', Path: '"C:\\a"b;C:\\odd"name";\\mnt\\c:\\bin;C:\\rg' };
+    expect(buildSearchDirs({ env, platform: 'win32', root: 'C:\\proj', cwd: 'C:\\home' })).toEqual(['C:\\odd"name"', 'C:\\rg']);
+  });
+});
