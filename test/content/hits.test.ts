@@ -88,11 +88,13 @@ describe('HitCollector context', () => {
 
   it('before: a long run of lines between hits keeps the last ones (the held lines are trimmed, never the ones needed)', () => {
     const { hits, collector } = collect({ before: 2 });
-    for (let n = 1; n <= 100; n++) collector.context('a', n, `l${n}`);
-    collector.add('a', 101, 1, 'hit');
+    // With before 2 the held lines are trimmed once they pass 20: line 97 is the fifth trim, so the
+    // trim itself must keep the newest lines.
+    for (let n = 1; n <= 97; n++) collector.context('a', n, `l${n}`);
+    collector.add('a', 98, 1, 'hit');
     expect(hits[0]!.before).toEqual([
-      { line: 99, text: 'l99' },
-      { line: 100, text: 'l100' },
+      { line: 96, text: 'l96' },
+      { line: 97, text: 'l97' },
     ]);
   });
 
