@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTENT_INCOMPLETE_REASONS, INCOMPLETE_REASONS } from '../../src/index.js';
 import { renderAnswer, summaryLine, truncatedLabel, type AnswerFacts } from '../../src/agent/text.js';
 import { similarNamesLine, triedLines } from '../../src/agent/text-guidance.js';
-import { describeReason, isKnownReason, nextStep, reasonLabel, type Gaps } from '../../src/agent/text-reasons.js';
+import { describeReason, isCountCapOnly, isCoverageGap, isKnownReason, nextStep, reasonLabel, reasonLabels, statedReasons, type Gaps } from '../../src/agent/text-reasons.js';
 
 const gaps = (reasons: string[], over: Partial<Gaps> = {}): Gaps => ({ reasons, skipped: [], timeBudgetMs: 5000, maxDepth: 4, countCap: 1000, maxOutputBytes: 1048576, ...over });
 
@@ -87,6 +87,60 @@ describe('reasons', () => {
 
   it('lists vanished paths nowhere: they are not gaps', () => {
     expect(describeReason('permission-denied', gaps([], { skipped: [{ path: 'gone', code: 'ENOENT' }] }))).toBe('some paths could not be read (permission denied)');
+  });
+});
+
+describe('reasons: the next step, the labels, and the verdict they feed (Stryker survivors of agent/text-reasons.ts)', () => {
+  it('gives each reason its own next step, in the noun of the tool', () => {
+    const steps = Object.fromEntries([...INCOMPLETE_REASONS, ...CONTENT_INCOMPLETE_REASONS].map((r) => [r, nextStep(r, 'query')]));
+    expect(steps).toEqual({
+      'permission-denied': 'search a path that avoids the unreadable ones, or another folder where it may be',
+      'io-error': 'search again; if the error persists, search a path that avoids the failing ones',
+      'time-budget': 'narrow the path or make the query more specific, so the search fits the time budget',
+      'depth-limit': 'search from a deeper path, so the depth limit reaches further',
+      'result-limit': 'make the query or path more specific',
+      aborted: 'search again if it is still needed',
+      'output-limit': 'make the query or include glob more specific',
+    });
+    expect(nextStep('time-budget', 'pattern')).toBe('narrow the path or make the pattern more specific, so the search fits the time budget');
+    expect(nextStep('result-limit', 'pattern')).toBe('make the pattern or path more specific');
+    expect(nextStep('quota', 'pattern')).toBe('narrow the path and search again');
+  });
+
+  it('labels every reason for the one-line summary; an unknown one as it came, a missing one as not stated', () => {
+    expect(reasonLabels(['permission-denied', 'io-error', 'time-budget', 'depth-limit', 'result-limit', 'aborted', 'output-limit', 'quota'])).toBe(
+      'permission denied, I/O error, time budget, depth limit, count limit, cancelled, output limit, quota',
+    );
+    expect(reasonLabels([])).toBe('reason not stated');
+    expect(reasonLabel('')).toBe('reason not stated');
+    expect(statedReasons(['aborted'])).toEqual(['aborted']);
+    // An inherited name is no reason of the table.
+    expect(isKnownReason('toString')).toBe(false);
+    expect(reasonLabel('constructor')).toBe('constructor');
+  });
+
+  it('words a depth or output limit it has no figure for, and a gap without reason', () => {
+    expect(describeReason('depth-limit', gaps([], { maxDepth: undefined }))).toBe('depth limit reached');
+    expect(describeReason('depth-limit', gaps([], { maxDepth: 0 }))).toBe('depth limit 0 reached');
+    expect(describeReason('output-limit', gaps([], { maxOutputBytes: undefined }))).toBe('output limit reached');
+    expect(describeReason('', gaps([]))).toBe('the search did not say why it is incomplete');
+  });
+
+  it('names the first five unreadable paths, escaped, counts the rest, and gives an I/O error its code', () => {
+    const denied = ['a', 'b\nforged', 'c', 'd', 'e', 'f', 'g'].map((p) => ({ path: p, code: 'EACCES' }));
+    expect(describeReason('permission-denied', gaps([], { skipped: denied }))).toBe('7 paths could not be read (permission denied): a, b\\u{a}forged, c, d, e, and 2 more');
+    const five = denied.slice(0, 5);
+    expect(describeReason('permission-denied', gaps([], { skipped: five }))).toBe('5 paths could not be read (permission denied): a, b\\u{a}forged, c, d, e');
+    expect(describeReason('io-error', gaps([], { skipped: [{ path: 'x', code: 'EIO' }, { path: 'y', code: 'EACCES' }] }))).toBe('1 path could not be read (I/O error): x (EIO)');
+    expect(describeReason('io-error', gaps([], { skipped: [{ path: 'y', code: 'EACCES' }] }))).toBe('some paths could not be read (I/O error)');
+  });
+
+  it('only a lone result-limit is the capped count; any other gap, or none stated, is a coverage gap', () => {
+    expect([isCountCapOnly(false, ['result-limit']), isCoverageGap(false, ['result-limit'])]).toEqual([true, false]);
+    expect([isCountCapOnly(false, ['result-limit', 'time-budget']), isCoverageGap(false, ['result-limit', 'time-budget'])]).toEqual([false, true]);
+    expect([isCountCapOnly(false, ['time-budget']), isCoverageGap(false, ['time-budget'])]).toEqual([false, true]);
+    expect([isCountCapOnly(false, []), isCoverageGap(false, [])]).toEqual([false, true]);
+    expect([isCountCapOnly(true, ['result-limit']), isCoverageGap(true, [])]).toEqual([false, false]);
   });
 });
 

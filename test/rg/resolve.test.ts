@@ -2,11 +2,11 @@
  * Resolving the ripgrep executable: rgPath, then FIND_FILE_RG, then our own PATH lookup, always to an
  * absolute path and never in the current or searched directory.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSearchDirs, resolveRipgrep } from '../../src/rg/resolve.js';
+import { buildInsideCheck, buildSearchDirs, resolveRipgrep } from '../../src/rg/resolve.js';
 
 const isWindows = process.platform === 'win32';
 const platform = isWindows ? ('win32' as const) : ('posix' as const);
@@ -78,9 +78,117 @@ describe('resolveRipgrep', () => {
   });
 });
 
-describe('buildSearchDirs on win32', () => {
+describe('resolveRipgrep: where a PATH rg is refused, and what the message says (Stryker survivors of rg/resolve.ts)', () => {
+  it('an empty FIND_FILE_RG is no setting: the PATH is looked up', async () => {
+    expect(await resolveRipgrep(input({ FIND_FILE_RG: '', PATH: join(dir, 'good') }))).toEqual({ path: good, selectionMode: 'system' });
+  });
+
+  it('names the refused rg in the tree, and says how to set one, when it is the only one on the PATH', async () => {
+    const missing = await resolveRipgrep(input({ PATH: root }));
+    expect(missing.path).toBeUndefined();
+    expect('why' in missing && missing.why).toBe(`no ${EXE} on the PATH outside the searched root and the current directory (not run: ${join(root, EXE)}) (set rgPath or FIND_FILE_RG to its absolute path)`);
+    const none = await resolveRipgrep(input({ PATH: join(dir, 'folder') }));
+    expect('why' in none && none.why).toBe(`no ${EXE} on the PATH (set rgPath or FIND_FILE_RG to its absolute path)`);
+  });
+
+  it('quotes a relative FIND_FILE_RG and names a FIND_FILE_RG or rgPath that is not executable', async () => {
+    const relative = await resolveRipgrep(input({ FIND_FILE_RG: 'bin/rg' }));
+    expect('why' in relative && relative.why).toBe('FIND_FILE_RG must be an absolute path, got "bin/rg"');
+    const folder = await resolveRipgrep(input({ FIND_FILE_RG: join(folderNamedRg, EXE) }));
+    expect('why' in folder && folder.why).toBe(`FIND_FILE_RG ${join(folderNamedRg, EXE)} is not an executable file`);
+    const noexec = await resolveRipgrep(input({}, join(notExecutable, EXE)));
+    expect('why' in noexec && noexec.why).toBe(`rgPath ${join(notExecutable, EXE)} is not an executable file`);
+  });
+
+  it.skipIf(isWindows)('refuses an rg reached through a link into the tree, the PATH folder being the link or the file', async () => {
+    const links = join(dir, 'links');
+    mkdirSync(join(links, 'file'), { recursive: true });
+    symlinkSync(root, join(links, 'dir')); // a PATH entry outside, that is the root
+    symlinkSync(join(root, EXE), join(links, 'file', EXE)); // an rg outside, that is the root's
+    expect(await resolveRipgrep(input({ PATH: [join(links, 'dir'), join(links, 'file'), join(dir, 'good')].join(DELIM) }))).toEqual({ path: good, selectionMode: 'system' });
+    // A link into the tree is refused even when the tree is named through a link itself.
+    expect(await resolveRipgrep({ rgPath: undefined, env: { PATH: [join(links, 'file'), join(dir, 'other')].join(DELIM) }, platform, root: join(links, 'dir'), cwd: join(links, 'dir') })).toEqual({
+      path: other,
+      selectionMode: 'system',
+    });
+  });
+
+  it('never takes an rg from the workspace, nor from the current directory when the root is elsewhere', async () => {
+    const base = { rgPath: undefined, platform, root: join(dir, 'repo') };
+    expect(await resolveRipgrep({ ...base, env: { PATH: [join(dir, 'good'), join(dir, 'other')].join(DELIM) }, cwd: dir, workspace: join(dir, 'good') })).toMatchObject({ path: undefined });
+    expect(await resolveRipgrep({ ...base, env: { PATH: [join(dir, 'good'), join(dir, 'other')].join(DELIM) }, cwd: join(dir, 'good') })).toEqual({ path: other, selectionMode: 'system' });
+  });
+
+  it.skipIf(isWindows)('reads only the environment\'s own PATH: an inherited one is no setting', async () => {
+    const env = Object.create({ PATH: join(dir, 'good'), FIND_FILE_RG: other }) as Record<string, string>;
+    expect(await resolveRipgrep(input(env))).toMatchObject({ path: undefined });
+  });
+});
+
+describe('buildInsideCheck', () => {
+  it('a base is inside itself and holds what is below it, not a sibling that shares its start', () => {
+    const inside = buildInsideCheck(['/repo'], 'posix');
+    expect([inside('/repo'), inside('/repo/bin'), inside('/repository'), inside('/rep'), inside('/other/repo')]).toEqual([true, true, false, false, false]);
+  });
+
+  it('a filesystem root holds everything; on win32 case and / do not matter, on POSIX case does', () => {
+    expect(buildInsideCheck(['/'], 'posix')('/usr/bin')).toBe(true);
+    expect(buildInsideCheck(['C:\\'], 'win32')('c:/tools/rg')).toBe(true);
+    const win = buildInsideCheck(['C:\\Repo'], 'win32');
+    expect([win('c:/repo/bin'), win('C:\\REPO'), win('C:\\Repository')]).toEqual([true, true, false]);
+    expect(buildInsideCheck(['/Repo'], 'posix')('/repo/bin')).toBe(false);
+  });
+});
+
+describe('buildSearchDirs', () => {
   it('reads Path case-insensitively, unquotes entries, drops relative ones and the cwd and root whatever their case', () => {
     const env = { Path: 'C:\\rg;"C:\\Program Files\\ripgrep";.;bin;;c:\\PROJ;C:\\Home' };
     expect(buildSearchDirs({ env, platform: 'win32', root: 'C:\\proj', cwd: 'C:\\home' })).toEqual(['C:\\rg', 'C:\\Program Files\\ripgrep']);
+  });
+
+  it('takes UNC and drive-rooted entries, not one rooted on the current drive or relative to a drive, and never the workspace', () => {
+    const env = { PATH: '\\\\server\\tools;\\bin;C:bin;D:/rg;C:\\ws\\bin;C:\\rg' };
+    expect(buildSearchDirs({ env, platform: 'win32', root: 'C:\\proj', cwd: 'C:\\home', workspace: 'C:\\WS' })).toEqual(['\\\\server\\tools\\', 'D:\\rg', 'C:\\rg']);
+  });
+
+  it('on POSIX reads only PATH, in its case, and drops entries inside the cwd or root as written', () => {
+    const env = { Path: '/usr/bin', PATH: '/usr/local/bin:/proj/node_modules/.bin:/home/me/bin:/projects/bin' };
+    expect(buildSearchDirs({ env, platform: 'posix', root: '/proj', cwd: '/home/me' })).toEqual(['/usr/local/bin', '/projects/bin']);
+  });
+});
+
+describe('resolveRipgrep and buildSearchDirs: the survivors of the first Stryker run of rg/resolve.ts', () => {
+  it.skipIf(isWindows)('refuses a PATH folder inside the tree as written, even when it is a link to a folder outside', async () => {
+    symlinkSync(join(dir, 'good'), join(root, 'linked-bin'));
+    expect(await resolveRipgrep(input({ PATH: [join(root, 'linked-bin'), join(dir, 'other')].join(DELIM) }))).toEqual({ path: other, selectionMode: 'system' });
+  });
+
+  it('names every refused rg, comma-separated', async () => {
+    const nested = install(join(root, 'nested'));
+    const missing = await resolveRipgrep(input({ PATH: [root, join(root, 'nested')].join(DELIM) }));
+    expect('why' in missing && missing.why).toContain(`(not run: ${join(root, EXE)}, ${nested})`);
+  });
+
+  it('on win32: Windows paths are absolute, the program is rg.exe, and no execute bit is asked for', async () => {
+    const win = { rgPath: undefined, platform: 'win32' as const, root: 'C:\\proj', cwd: 'C:\\proj' };
+    const fromEnv = await resolveRipgrep({ ...win, env: { FIND_FILE_RG: 'C:\\tools\\rg.exe' } });
+    expect('why' in fromEnv && fromEnv.why).toBe('FIND_FILE_RG C:\\tools\\rg.exe is not an executable file');
+    const none = await resolveRipgrep({ ...win, env: { Path: 'C:\\nowhere' } });
+    expect('why' in none && none.why).toBe('no rg.exe on the PATH (set rgPath or FIND_FILE_RG to its absolute path)');
+    if (!isWindows) {
+      // A file without the execute bit is a program on Windows: only POSIX asks for X_OK.
+      const file = join(notExecutable, EXE);
+      expect(await resolveRipgrep({ ...win, env: {}, rgPath: file })).toEqual({ path: file, selectionMode: 'explicit' });
+    }
+  });
+
+  it('on POSIX: a relative or quoted entry is no folder (quotes are a Windows habit)', () => {
+    const env = { PATH: 'bin:.:"/usr/bin":/opt/rg' };
+    expect(buildSearchDirs({ env, platform: 'posix', root: '/proj', cwd: '/home/me' })).toEqual(['/opt/rg']);
+  });
+
+  it('on win32: only a whole quoted entry is unquoted, the drive must start the entry, and Path is found among other names', () => {
+    const env = { FOO: 'C:\\foo', Path: '"C:\\a"b;C:\\odd"name";\\mnt\\c:\\bin;C:\\rg' };
+    expect(buildSearchDirs({ env, platform: 'win32', root: 'C:\\proj', cwd: 'C:\\home' })).toEqual(['C:\\odd"name"', 'C:\\rg']);
   });
 });

@@ -148,6 +148,22 @@ describe('ignore-file warnings (gitignore: true)', () => {
     expect(reader.report()).toMatchObject({ skipped: [], unclassified: 0, nonEmpty: false });
   });
 
+  it('reads a warning for any line number, and for an ignore file named bare, without ./ (Stryker survivors)', () => {
+    const reader = new StderrReader('posix');
+    reader.line("./.gitignore: line 12: error parsing glob 'c[': unclosed character class; missing ']'");
+    reader.line(".gitignore: line 3: error parsing glob 'c[': unclosed character class; missing ']'");
+    expect(reader.report()).toMatchObject({ skipped: [], unclassified: 0, nonEmpty: false });
+  });
+
+  it('a file that merely ends like an ignore file, or a denied file whose name forges a warning, is still counted (a gap)', () => {
+    const reader = new StderrReader('posix');
+    reader.line("./.gitignore.old: line 1: error parsing glob 'c[': unclosed character class; missing ']'");
+    reader.line("./notes.gitignore: line 1: error parsing glob 'c[': unclosed character class; missing ']'");
+    // The name is `.gitignore: line 1: error parsing glob 'x` (a file may be named so): ripgrep could not read it.
+    reader.line("./.gitignore: line 1: error parsing glob 'x: Permission denied (os error 13)");
+    expect(reader.report()).toMatchObject({ skipped: [{ path: ".gitignore: line 1: error parsing glob 'x", code: 'EACCES' }], unclassified: 2, nonEmpty: true });
+  });
+
   it('only an ignore file can warn so; a path error is never read as a warning', () => {
     const reader = new StderrReader('posix');
     reader.line("./notes.txt: line 1: error parsing glob 'x': whatever");
@@ -155,5 +171,14 @@ describe('ignore-file warnings (gitignore: true)', () => {
     const report = reader.report();
     expect(report.unclassified).toBe(1);
     expect(report.skipped).toEqual([{ path: "locked: line 1: error parsing glob 'x'", code: 'EACCES' }]);
+  });
+});
+
+describe('POSIX errno names', () => {
+  it('names a number by the errno table of the OS we run on, the first name of a shared number as Node reports it', () => {
+    // Not only the few numbers of the Windows-side fallback table: a read-only filesystem is EROFS here.
+    expect(osErrorCode(constants.errno.EROFS, 'posix')).toBe('EROFS');
+    // EAGAIN and EWOULDBLOCK share a number on Linux and macOS: Node (and the retry rule) says EAGAIN.
+    expect(osErrorCode(constants.errno.EAGAIN, 'posix')).toBe('EAGAIN');
   });
 });
