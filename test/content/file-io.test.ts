@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultFs, type FileReaderFs, type StatsLike } from '../../src/fs.js';
 import { buildCloser, buildPlaceCheck, openListedFile, readChunk } from '../../src/content/file-io.js';
 import { RETRY_DELAYS_MS } from '../../src/limits.js';
+import { describeIf, linux } from '../helpers/skip-why.js';
 
 const errno = (code: string) => Object.assign(new Error(code), { code });
 const stats = (isFile: boolean, size?: unknown) => ({ isFile: () => isFile, isDirectory: () => !isFile, isSymbolicLink: () => false, size }) as unknown as StatsLike;
@@ -144,7 +145,7 @@ describe('buildCloser', () => {
   });
 });
 
-describe.skipIf(process.platform !== 'linux')('buildPlaceCheck (Linux, the real disk)', () => {
+describeIf(linux('the place check reads /proc/self/fd'))('buildPlaceCheck (Linux, the real disk)', () => {
   it('says whether an opened descriptor is the file at root/rel: not through a link, not another file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ff-place-'));
     try {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInsideCheck, buildSearchDirs, resolveRipgrep } from '../../src/rg/resolve.js';
+import { itIf, posix } from '../helpers/skip-why.js';
 
 const isWindows = process.platform === 'win32';
 const platform = isWindows ? ('win32' as const) : ('posix' as const);
@@ -100,7 +101,7 @@ describe('resolveRipgrep: where a PATH rg is refused, and what the message says 
     expect('why' in noexec && noexec.why).toBe(`rgPath ${join(notExecutable, EXE)} is not an executable file`);
   });
 
-  it.skipIf(isWindows)('refuses an rg reached through a link into the tree, the PATH folder being the link or the file', async () => {
+  itIf(posix('symlinks need a privilege on Windows'))('refuses an rg reached through a link into the tree, the PATH folder being the link or the file', async () => {
     const links = join(dir, 'links');
     mkdirSync(join(links, 'file'), { recursive: true });
     symlinkSync(root, join(links, 'dir')); // a PATH entry outside, that is the root
@@ -119,7 +120,7 @@ describe('resolveRipgrep: where a PATH rg is refused, and what the message says 
     expect(await resolveRipgrep({ ...base, env: { PATH: [join(dir, 'good'), join(dir, 'other')].join(DELIM) }, cwd: join(dir, 'good') })).toEqual({ path: other, selectionMode: 'system' });
   });
 
-  it.skipIf(isWindows)('reads only the environment\'s own PATH: an inherited one is no setting', async () => {
+  itIf(posix('the planted rg is a #!/bin/sh script made executable with chmod'))('reads only the environment\'s own PATH: an inherited one is no setting', async () => {
     const env = Object.create({ PATH: join(dir, 'good'), FIND_FILE_RG: other }) as Record<string, string>;
     expect(await resolveRipgrep(input(env))).toMatchObject({ path: undefined });
   });
@@ -158,7 +159,7 @@ describe('buildSearchDirs', () => {
 });
 
 describe('resolveRipgrep and buildSearchDirs: the survivors of the first Stryker run of rg/resolve.ts', () => {
-  it.skipIf(isWindows)('refuses a PATH folder inside the tree as written, even when it is a link to a folder outside', async () => {
+  itIf(posix('symlinks need a privilege on Windows'))('refuses a PATH folder inside the tree as written, even when it is a link to a folder outside', async () => {
     symlinkSync(join(dir, 'good'), join(root, 'linked-bin'));
     expect(await resolveRipgrep(input({ PATH: [join(root, 'linked-bin'), join(dir, 'other')].join(DELIM) }))).toEqual({ path: other, selectionMode: 'system' });
   });
