@@ -6,6 +6,7 @@
  * the pattern could lead into.
  */
 import * as nodeFs from 'node:fs';
+import type { EntryType } from './options.js';
 
 /**
  * What Node puts in a name for bytes that are not valid UTF-8 (UTF-16 on Windows): such a name may
@@ -134,4 +135,25 @@ export function canReadIgnoreFiles(fs: FsLike): boolean {
 /** True when the fs can also open, read and close files (content search's pure-TS path). */
 export function canReadFiles(fs: FsLike): fs is FileReaderFs {
   return typeof fs.open === 'function' && typeof fs.read === 'function' && typeof fs.close === 'function';
+}
+
+/**
+ * What kind of entry a directory listing or an lstat says this is; undefined when the fs did not
+ * say (a dirent of unknown type: lstat it). Special files are kinds of their own, as in fd and
+ * find (`-t p`, `-type p`): listed by name, never opened.
+ */
+export function kindOf(entry: StatsLike): EntryType | undefined {
+  if (entry.isFile()) return 'file';
+  if (entry.isDirectory()) return 'directory';
+  if (entry.isSymbolicLink()) return 'symlink';
+  return specialKindOf(entry);
+}
+
+/** The special kind (`pipe`, `socket`, `block-device`, `char-device`) of a FIFO, a socket or a device; undefined for anything else. */
+export function specialKindOf(entry: StatsLike): EntryType | undefined {
+  if (entry.isFIFO?.()) return 'pipe';
+  if (entry.isSocket?.()) return 'socket';
+  if (entry.isBlockDevice?.()) return 'block-device';
+  if (entry.isCharacterDevice?.()) return 'char-device';
+  return undefined;
 }

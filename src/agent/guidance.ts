@@ -10,9 +10,8 @@
  *   listed instead, with its names closest to the missing one, and the pattern's literal rest
  *   under each (`src/a.ts`) when that exists.
  */
-import type { DirentLike, FsLike } from '../fs.js';
+import { kindOf, type DirentLike, type FsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
-import { kindOf } from '../walk/rules.js';
 import type { SeenNames } from './seen.js';
 import { closestFolderNames, closestNames, literalOf } from './similar.js';
 import { specialMark, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';

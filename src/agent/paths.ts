@@ -13,12 +13,11 @@
  *   cannot be `lstat`ed for another reason than absence is left to the search, which reports it.
  */
 import * as path from 'node:path';
-import type { FsLike, StatsLike } from '../fs.js';
+import { kindOf, type FsLike, type StatsLike } from '../fs.js';
 import { nativePath } from '../paths.js';
 import { exactGlob } from '../patterns.js';
 import { isSpecialKind } from '../plan/select.js';
 import { errorCodeOf } from '../result.js';
-import { kindOf } from '../walk/rules.js';
 import type { Settings, Workspace } from './context.js';
 
 /** A search root inside the workspace. */

@@ -5,9 +5,8 @@
  * so similar names come with an answer the walker gave (`result.backend === 'walker'`), whatever
  * backend was asked (`auto` falls back to the walker).
  */
-import type { DirentLike } from '../fs.js';
+import { kindOf, type DirentLike } from '../fs.js';
 import { isSpecialKind, type SpecialType } from '../plan/select.js';
-import { kindOf } from '../walk/rules.js';
 
 /** Memory bound: beyond this many names the pool stops growing, and the guidance says so. */
 export const SEEN_NAMES_CAP = 50_000;

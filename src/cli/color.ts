@@ -17,6 +17,8 @@
  */
 import { lstatSync } from 'node:fs';
 import * as path from 'node:path';
+import { kindOf } from '../fs.js';
+import type { EntryType } from '../options.js';
 import { escapeText } from '../text-escape.js';
 import type { OutputMode } from './args.js';
 
@@ -64,17 +66,15 @@ export function parseLsColors(text: string | undefined): LsColors {
   return colors;
 }
 
+/** LS_COLORS' name for each kind find-file tells (a file may still turn out `ex`). */
+const LS_KIND: Record<EntryType, Kind> = { file: 'fi', directory: 'di', symlink: 'ln', pipe: 'pi', socket: 'so', 'block-device': 'bd', 'char-device': 'cd' };
+
 /** The kind of the entry at `file` as LS_COLORS names it; undefined when it cannot be read. */
-function kindOf(file: string): Kind | undefined {
+function lsKindOf(file: string): Kind | undefined {
   try {
     const stats = lstatSync(file);
-    if (stats.isSymbolicLink()) return 'ln';
-    if (stats.isDirectory()) return 'di';
-    if (stats.isFIFO()) return 'pi';
-    if (stats.isSocket()) return 'so';
-    if (stats.isBlockDevice()) return 'bd';
-    if (stats.isCharacterDevice()) return 'cd';
-    return process.platform !== 'win32' && (stats.mode & 0o111) !== 0 ? 'ex' : 'fi';
+    const kind = LS_KIND[kindOf(stats) ?? 'file'];
+    return kind === 'fi' && process.platform !== 'win32' && (stats.mode & 0o111) !== 0 ? 'ex' : kind;
   } catch {
     return undefined;
   }
@@ -88,7 +88,7 @@ export function buildPathPainter(colors: LsColors, sep: string = path.sep): (sho
   return (shown, file) => {
     const cut = shown.lastIndexOf(sep) + 1;
     const name = shown.slice(cut);
-    const kind = kindOf(file);
+    const kind = lsKindOf(file);
     const lower = name.toLowerCase();
     const bySuffix = kind === 'fi' || kind === undefined ? colors.suffixes.find(([suffix]) => lower.endsWith(suffix))?.[1] : undefined;
     const style = (kind !== undefined && kind !== 'fi' ? colors.kinds[kind] : undefined) ?? bySuffix ?? (kind === undefined ? undefined : colors.kinds[kind]);

@@ -17,7 +17,8 @@ import { FindFileError } from '../errors.js';
 import { findFiles, findFilesSync } from '../find.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
-import { PathEntry, kindFrom, lstatEntries, type KindSource, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
+import { kindOf, type DirentLike } from '../fs.js';
+import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
 import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
@@ -144,8 +145,8 @@ interface Compiled {
 }
 
 /** Notes the kind of each listed entry that is not a regular file (`undefined`: the listing did not say). */
-function recordKinds(kinds: Map<string, EntryType | undefined>, dir: string, entries: readonly (KindSource & { name: string })[]): void {
-  for (const entry of entries) if (!entry.isFile()) kinds.set(dir + entry.name, kindFrom(entry));
+function recordKinds(kinds: Map<string, EntryType | undefined>, dir: string, entries: readonly DirentLike[]): void {
+  for (const entry of entries) if (!entry.isFile()) kinds.set(dir + entry.name, kindOf(entry));
 }
 
 /** Compiles node-glob's call into one find-file search and the shaping of its answer, before any I/O. */
@@ -183,7 +184,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     absolute,
     ...(depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(kinds ? { onDirectory: (dir: string, entries: readonly (KindSource & { name: string })[]) => recordKinds(kinds, dir, entries) } : {}),
+    ...(kinds ? { onDirectory: (dir: string, entries: readonly DirentLike[]) => recordKinds(kinds, dir, entries) } : {}),
   };
   const keep = dotNamed ? buildDotFilter(pattern) : undefined;
   const rel = buildRelative(root, absolute);

@@ -11,31 +11,9 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { basename, dirname, sep } from 'node:path';
+import { kindOf } from '../fs.js';
 import type { EntryType } from '../options.js';
 import { errorCodeOf, reasonForCode, verdictFields, type FindResult, type SkippedEntry } from '../result.js';
-
-/** The part of a `Dirent` or `Stats` that tells an entry's kind. */
-export interface KindSource {
-  isFile(): boolean;
-  isDirectory(): boolean;
-  isSymbolicLink(): boolean;
-  isFIFO(): boolean;
-  isSocket(): boolean;
-  isBlockDevice(): boolean;
-  isCharacterDevice(): boolean;
-}
-
-/** The kind a listing or an lstat gives, `undefined` when it says none (`DT_UNKNOWN`): then node-glob lstats, and so does the adapter. */
-export function kindFrom(source: KindSource): EntryType | undefined {
-  if (source.isFile()) return 'file';
-  if (source.isDirectory()) return 'directory';
-  if (source.isSymbolicLink()) return 'symlink';
-  if (source.isFIFO()) return 'pipe';
-  if (source.isSocket()) return 'socket';
-  if (source.isBlockDevice()) return 'block-device';
-  if (source.isCharacterDevice()) return 'char-device';
-  return undefined;
-}
 
 /** The `Stats` fields path-scurry copies onto a `Path` after its `lstat` (`stat: true`). */
 const STAT_FIELDS = [
@@ -131,7 +109,7 @@ export class PathEntry {
 
   /** Copies an `lstat` answer on, as path-scurry does: the kind, and every `Stats` field (`mtimeMs`, `size`, `mode`...). */
   applyStat(stats: Stats): this {
-    this.#kind = kindFrom(stats);
+    this.#kind = kindOf(stats);
     const target = this as StatFields;
     for (const field of STAT_FIELDS) (target as Record<string, unknown>)[field] = stats[field];
     return this;

@@ -8,12 +8,12 @@
  * small records (a relative path and a depth), never open handles.
  */
 import { rootError } from '../errors.js';
-import { REPLACEMENT_CHAR, addressableCode, canFollowLinks, type DirentLike, type StatsLike } from '../fs.js';
+import { REPLACEMENT_CHAR, addressableCode, canFollowLinks, kindOf, specialKindOf, type DirentLike, type StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
-import { MatchTaker, WalkRules, kindOf, specialKindOf, type MatchPolicy, type MatchSink } from './rules.js';
+import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
 
 export type { MatchPolicy, MatchSink } from './rules.js';
 

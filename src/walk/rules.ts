@@ -56,27 +56,6 @@ export type TwinVerdict = 'excluded' | 'ignored' | 'gap' | 'none';
 
 const DOT = 46;
 
-/**
- * What kind of entry a directory listing or an lstat says this is; undefined when the fs did not
- * say (a dirent of unknown type: lstat it). Special files are kinds of their own, as in fd and
- * find (`-t p`, `-type p`): listed by name, never opened.
- */
-export function kindOf(entry: StatsLike): EntryType | undefined {
-  if (entry.isFile()) return 'file';
-  if (entry.isDirectory()) return 'directory';
-  if (entry.isSymbolicLink()) return 'symlink';
-  return specialKindOf(entry);
-}
-
-/** The special kind (`pipe`, `socket`, `block-device`, `char-device`) of a FIFO, a socket or a device; undefined for anything else. */
-export function specialKindOf(entry: StatsLike): EntryType | undefined {
-  if (entry.isFIFO?.()) return 'pipe';
-  if (entry.isSocket?.()) return 'socket';
-  if (entry.isBlockDevice?.()) return 'block-device';
-  if (entry.isCharacterDevice?.()) return 'char-device';
-  return undefined;
-}
-
 export class WalkRules {
   // Per entry: `base` is the directory's root-relative path ending in `/` (`''` for the root).
 
