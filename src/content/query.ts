@@ -119,13 +119,14 @@ export function buildLineMatcher(query: Query, overBudget?: () => boolean): Matc
   return new Re2Matcher(compileRe2(query.text, flags), overBudget ?? (() => false));
 }
 
-function compileRe2(source: string, flags: number): RE2JS {
+/** An RE2 regex of the caller's, compiled now; a bad one is a `FindFileError` naming `option` (the query, or `nameRegex`). */
+export function compileRe2(source: string, flags: number, code: 'FF_INVALID_QUERY' | 'FF_INVALID_OPTION' = 'FF_INVALID_QUERY', option = 'query'): RE2JS {
   try {
     return loadRe2().compile(source, flags);
   } catch (error) {
     // re2js says "error parsing regexp: <reason>: `<part>`": keep it, it names the bad part.
     const message = (error as Error).message.replace(/^error parsing regexp: /, '');
-    throw new FindFileError('FF_INVALID_QUERY', `query is not a valid regex (RE2 syntax, as ripgrep's): ${message}`, 'query');
+    throw new FindFileError(code, `${option} is not a valid regex (RE2 syntax, as ripgrep's): ${message}`, option);
   }
 }
 

@@ -6,7 +6,7 @@
  * and the ripgrep listing (which filters its paths through the same matcher) apply it alike. A
  * name filter only narrows what matches: the verdict rules (complete, incomplete) are the glob's.
  */
-import { loadRe2 } from '../content/query.js';
+import { compileRe2, loadRe2 } from '../content/query.js';
 import { FindFileError } from '../errors.js';
 import type { PathMatcher } from '../patterns.js';
 import { describe } from './read.js';
@@ -19,14 +19,7 @@ export function readNameRegex(value: unknown, caseSensitive: boolean): ((name: s
     throw new FindFileError('FF_INVALID_OPTION', `nameRegex must be a non-empty string or an array of them, got ${describe(value)}`, 'nameRegex');
   }
   const RE2 = loadRe2();
-  const regexes = (sources as string[]).map((source) => {
-    try {
-      return RE2.compile(source, caseSensitive ? 0 : RE2.CASE_INSENSITIVE);
-    } catch (error) {
-      const message = (error as Error).message.replace(/^error parsing regexp: /, '');
-      throw new FindFileError('FF_INVALID_OPTION', `nameRegex is not a valid regex (RE2 syntax, as ripgrep's): ${message}`, 'nameRegex');
-    }
-  });
+  const regexes = (sources as string[]).map((source) => compileRe2(source, caseSensitive ? 0 : RE2.CASE_INSENSITIVE, 'FF_INVALID_OPTION', 'nameRegex'));
   return (name) => regexes.every((regex) => regex.matcher(name).find());
 }
 
