@@ -3,6 +3,7 @@
  * part of a name, and a glob is a whole name. One more search (the same options, the text as `-F`
  * with smart case) counts the names that hold the text, and the hint gives the command that lists
  * them. The verdict above it is untouched: the hint is a pointer, never a claim about the glob.
+ * That search gets only what is left of `--time-budget-ms`, so the command never outlives its budget.
  */
 import type { FindOptions } from '../options.js';
 import { findFiles } from '../find.js';
@@ -15,13 +16,16 @@ import { hasCapital } from './names.js';
 const GLOB_LIKE = /[*?[\]{}()!\\/]/;
 
 /** `  hint: 2 names contain "make": find-file -F make`, or undefined when there is nothing to say. */
-export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'linkMatchedCount'>): Promise<string | undefined> {
+export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'linkMatchedCount' | 'stats'>): Promise<string | undefined> {
   const text = options.pattern;
   if (typeof text !== 'string' || GLOB_LIKE.test(text) || options.nameRegex !== undefined) return undefined;
   if (summary.matchedCount > 0 || summary.linkMatchedCount > 0) return undefined;
   const caseSensitive = options.caseSensitive ?? (process.platform === 'win32' ? false : hasCapital(text));
+  const left = options.timeBudgetMs === undefined ? undefined : options.timeBudgetMs - summary.stats.elapsedMs;
+  if (left !== undefined && left <= 0) return undefined;
   const { signal, onDirectory: _progress, maxResults: _limit, sort: _sort, stats: _stats, ...rest } = options;
-  const found = await findFiles({ ...rest, signal, pattern: '*', nameRegex: escapeRegex(text), caseSensitive });
+  const budget = left === undefined ? {} : { timeBudgetMs: left };
+  const found = await findFiles({ ...rest, ...budget, signal, pattern: '*', nameRegex: escapeRegex(text), caseSensitive });
   if (found.matchedCount === 0) return undefined;
   const root = options.root === undefined || options.root === '.' ? '' : ` ${quoteArg(options.root)}`;
   const names = found.matchedCount === 1 ? '1 name contains' : `${found.matchedCount} names contain`;

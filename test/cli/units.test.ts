@@ -13,6 +13,8 @@ import { formatContentSummary } from '../../src/cli/content-summary.js';
 import type { ContentSummary } from '../../src/content/types.js';
 import { FindFileError } from '../../src/errors.js';
 import type { FindOptions } from '../../src/options.js';
+import { nameHint } from '../../src/cli/hint.js';
+import { FakeClock, asFs, buildVolume } from '../helpers/memfs.js';
 import { INCOMPLETE_REASONS, type FindSummary } from '../../src/result.js';
 
 function summaryOf(overrides: Partial<FindSummary>): FindSummary {
@@ -369,5 +371,20 @@ describe('progress counts', () => {
     ).toMatch(/^searching: 2 dirs read, 1 match, \d+\.\ds$/);
     // ripgrep lists no directory, and a promise-form search has no live matches: only the time.
     expect(firstDraw((progress) => progress.found(1))).toMatch(/^searching: \d+\.\ds$/);
+  });
+});
+
+describe('the -F hint after an empty answer (cli/hint.ts)', () => {
+  const fs = asFs(buildVolume({ Makefile: '', src: { 'cmake.txt': '' } }));
+  const empty = (elapsedMs: number) => ({ matchedCount: 0, linkMatchedCount: 0, stats: { elapsedMs } as FindSummary['stats'] });
+  const options: FindOptions = { root: '/root', pattern: 'make', fs, clock: new FakeClock(), caseSensitive: false };
+
+  it('counts the names holding the text and gives the -F command', async () => {
+    expect(await nameHint(options, empty(0))).toBe('  hint: a glob matches whole names; 2 names contain "make": find-file -F make /root\n');
+  });
+
+  it('searches only within what is left of --time-budget-ms: nothing left, no second search and no hint', async () => {
+    expect(await nameHint({ ...options, timeBudgetMs: 1000 }, empty(999))).toBeDefined();
+    expect(await nameHint({ ...options, timeBudgetMs: 1000 }, empty(1000))).toBeUndefined();
   });
 });
