@@ -4,10 +4,18 @@
  * in its name, as test/helpers/skip-why.ts words it; `it.skip`, `it.todo` and a bare `skipIf` fail
  * the run here, so nothing is counted as passing that did not run without the reader being told.
  */
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
 
 export default class SkipReasonsReporter implements Reporter {
+  /** A run narrowed by name (`-t`) skips every other test: those are not silent skips. */
+  private filtered = false;
+
+  onInit(vitest: Vitest): void {
+    this.filtered = vitest.config.testNamePattern !== undefined;
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    if (this.filtered) return;
     const silent: string[] = [];
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
