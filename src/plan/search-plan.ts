@@ -9,7 +9,6 @@
  * - `WalkSettings`: how the walker runs (tuning and watching): never changes the answer.
  * - `query`: what the kind of search adds (the output form of a file search, a content query).
  */
-import { readNameRegex, withNameTest } from './name.js';
 import * as path from 'node:path';
 import { FindFileError } from '../errors.js';
 import { canReadIgnoreFiles, type DirentLike, type FsLike } from '../fs.js';
@@ -24,6 +23,7 @@ import type { ProcessRunner } from '../rg/runner.js';
 import { readClock, type Clock } from './clock.js';
 import { FILES_ONLY, readOrder, readSelection, walkerOnlyReason, type EntrySelection, type SortOption } from './select.js';
 import { RG_PATH, checkAbsolutePath, describe as describeValue, checkBackendFs, checkClockShape, checkOptionNames, checkOptionsObject, checkSignal, readEnv, readFs, readBoolean, readChoice, readFunction, readLimit, readRoot, runningPlatform } from './read.js';
+import { readNameRegex, withNameTest } from './name.js';
 
 /** What a search covers. */
 export interface Scope {
