@@ -48,6 +48,8 @@ export type CliRequest =
       filesWithMatches: boolean;
       /** `-c`: each file with a hit and its number of hits, instead of the hits. */
       count: boolean;
+      /** `-x`/`-X`: the command each file with a hit goes to (once per file, as `rg -l | xargs`), instead of stdout. */
+      exec?: ExecPlan | undefined;
       color?: ColorChoice | undefined;
     };
 
@@ -239,7 +241,9 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     maxOutputBytes: Number.MAX_SAFE_INTEGER,
   });
   const color = args.color === undefined ? {} : { color: args.color };
-  return { kind: 'content', options, output, strict, absolute: args.absolute === true, filesWithMatches: args.filesWithMatches === true, count: args.count === true, ...color };
+  const exec = execPlan(args);
+  const lines = { filesWithMatches: args.filesWithMatches === true, count: args.count === true };
+  return { kind: 'content', options, output, strict, absolute: args.absolute === true, ...lines, ...(exec === undefined ? {} : { exec }), ...color };
 }
 
 /** `-x`/`-X` with their words; `-j` defaults to the number of cores, as fd. */

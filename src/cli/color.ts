@@ -27,7 +27,15 @@ export type ColorChoice = (typeof COLOR_CHOICES)[number];
 
 /** Whether stdout is coloured (see the rules above). */
 export function shouldColorStdout(choice: ColorChoice, output: OutputMode, stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
-  if (output !== 'human' || choice === 'never') return false;
+  return output === 'human' && shouldColor(choice, stream, env);
+}
+
+/**
+ * Whether a stream a person reads is coloured: stdout's paths and lines, and stderr's summary and
+ * progress line, by the same `--color`, `NO_COLOR` and `FORCE_COLOR` (each stream's own terminal test).
+ */
+export function shouldColor(choice: ColorChoice, stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
+  if (choice === 'never') return false;
   if (choice === 'always') return true;
   if (env.NO_COLOR) return false;
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;

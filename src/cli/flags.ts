@@ -57,7 +57,7 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     sort: { type: 'string', requiresArg: true, coerce: last, describe: 'Order of the paths: path, or mtime (newest first; printed when the search ends) [default: as found; path in --json]' },
     stats: { type: 'boolean', describe: "With --json or --ndjson: each match's type, size and modification time" },
     // Commands run on the matches (src/cli/exec.ts): their words are taken out of argv before parsing, `-x` alone stays, a boolean.
-    exec: { alias: 'x', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once per match, its words up to ";" or the end, no shell; placeholders {} (path), {/} (name), {//} (parent), {.} and {/.} (without extension), none: the path goes last; as fd' },
+    exec: { alias: 'x', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once per match (with --contains: per file with a hit), its words up to ";" or the end, no shell; placeholders {} (path), {/} (name), {//} (parent), {.} and {/.} (without extension), none: the path goes last; as fd' },
     'exec-batch': { alias: 'X', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once with every match (in several runs if they exceed the OS limit), as fd' },
     color: { type: 'string', requiresArg: true, coerce: colorOf, describe: 'Colour paths (by LS_COLORS, as fd) and matches (as rg): auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never; never with --json, --ndjson or -0 [default: auto]' },
     jobs: { alias: 'j', type: 'string', requiresArg: true, coerce: jobsOf, describe: 'With -x: run N commands at once, their output written whole [default: the number of cores]' },
@@ -103,9 +103,10 @@ export const FLAG_CONFLICTS: Record<string, string | string[]> = {
   // -l and -c print no lines: context asked with them would be silently dropped.
   'files-with-matches': ['json', 'ndjson', 'count', 'before-context', 'after-context', 'context'],
   count: ['json', 'ndjson', 'before-context', 'after-context', 'context'],
-  // The matches go to the command: no listing to print as JSON or with NULs; content hits are not paths to run on.
-  exec: ['exec-batch', 'json', 'ndjson', 'print0', 'contains'],
-  'exec-batch': ['json', 'ndjson', 'print0', 'contains'],
+  // The matches go to the command: no listing to print as JSON or with NULs. With --contains the
+  // files with a hit go to it (as `rg -l | xargs`): hit lines, counts and context are not printed.
+  exec: ['exec-batch', 'json', 'ndjson', 'print0', 'count', 'before-context', 'after-context', 'context'],
+  'exec-batch': ['json', 'ndjson', 'print0', 'count', 'before-context', 'after-context', 'context'],
 };
 
 /** The rules yargs' `.check` enforces (throws the usage error's message). */

@@ -13,7 +13,7 @@ import { escapeText } from '../text-escape.js';
 import type { OutputMode } from './args.js';
 import { CHUNK_CHARS, ChunkWriter, buildRelDisplay } from './output.js';
 import { SearchProgress } from './progress.js';
-import { shouldColor, stylesFor, type Styles, type SummaryContext } from './summary.js';
+import type { Styles, SummaryContext } from './summary.js';
 
 /** What the exit status depends on. */
 export type Outcome = { complete: boolean; commandFailed?: boolean };
@@ -35,6 +35,8 @@ export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' 
   linksRelative?: boolean;
   /** The patterns that chose the files (absent for `--contains` alone: every file). */
   pattern?: FindOptions['pattern'] | undefined;
+  /** How stderr is painted (the summary and the progress line): color.ts `shouldColor` for stderr. */
+  styles: Styles;
 };
 
 /** A search to print for a person. */
@@ -52,7 +54,7 @@ export interface HumanPrint<O, T, S extends Outcome> {
 
 /** Items on stdout as found; the progress line while a person waits; the summary on stderr. */
 export async function printHuman<O extends { onDirectory?: FindOptions['onDirectory'] }, T, S extends Outcome>(job: HumanPrint<O, T, S>): Promise<S> {
-  const styles = stylesFor(shouldColor(process.stderr, process.env));
+  const styles = job.scope.styles;
   // Only a person watching a terminal sees the line; a log never gets it.
   const progress = process.stderr.isTTY ? new SearchProgress(process.stderr, styles) : undefined;
   let search: Search<T, S>;
@@ -64,13 +66,13 @@ export async function printHuman<O extends { onDirectory?: FindOptions['onDirect
     progress?.stop();
   }
   const summary = await search.summary();
-  await writeAll(job.summarize(summary, summaryContext(job.scope, styles)), process.stderr);
+  await writeAll(job.summarize(summary, summaryContext(job.scope)), process.stderr);
   return summary;
 }
 
 /** The summary of a search whose items went elsewhere (`-x`: to a command), on stderr as printHuman writes it. */
 export async function printSummary<S extends Outcome>(summary: S, summarize: (summary: S, ctx: SummaryContext) => string, scope: SummaryScope): Promise<void> {
-  await writeAll(summarize(summary, summaryContext(scope, stylesFor(shouldColor(process.stderr, process.env)))), process.stderr);
+  await writeAll(summarize(summary, summaryContext(scope)), process.stderr);
 }
 
 /** `--ndjson`: one line per item as found, then one `{"type":"summary"}` line. */
@@ -102,7 +104,7 @@ async function printItems<T, S extends Outcome>(search: Search<T, S>, format: (i
   await out.end();
 }
 
-function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
+function summaryContext(scope: SummaryScope): SummaryContext {
   const root = path.resolve(scope.root);
   return {
     root,
@@ -127,7 +129,7 @@ function summaryContext(scope: SummaryScope, styles: Styles): SummaryContext {
         return undefined;
       }
     },
-    styles,
+    styles: scope.styles,
   };
 }
 

@@ -21,13 +21,13 @@ import type { CliRequest, OutputMode } from './args.js';
 import { buildHitLines, countEach, onceEach, withContext } from './content-lines.js';
 import { formatContentSummary } from './content-summary.js';
 import { escapeText } from '../text-escape.js';
-import { RG_STYLES, buildPathPainter, highlightMatches, paint, parseLsColors, shouldColorStdout } from './color.js';
+import { RG_STYLES, buildPathPainter, highlightMatches, paint, parseLsColors, shouldColor, shouldColorStdout } from './color.js';
 import { asArgument } from './exec.js';
 import { execOnPaths, type ExecPlan } from './exec-run.js';
 import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
 import { buildRelDisplay } from './output.js';
-import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search } from './print.js';
-import { formatSummary } from './summary.js';
+import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search, type SummaryScope } from './print.js';
+import { formatSummary, stylesFor, type Styles, type SummaryContext } from './summary.js';
 import { nameHint } from './hint.js';
 
 /** Runs the search, prints it, and returns the exit status. Throws what the library throws. */
@@ -42,15 +42,22 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
   process.on('SIGINT', onInterrupt);
   try {
     const signal = controller.signal;
-    const color = shouldColorStdout(request.color ?? 'auto', request.output, process.stdout, process.env);
+    const choice = request.color ?? 'auto';
+    const paints: Paints = { stdout: shouldColorStdout(choice, request.output, process.stdout, process.env), stderr: stylesFor(shouldColor(choice, process.stderr, process.env)) };
     const result =
       request.kind === 'files'
-        ? await printFiles({ ...request.options, signal }, request.output, request.exec, color)
-        : await printContent({ ...request.options, signal }, request.output, request.absolute, request.filesWithMatches ? 'files' : request.count ? 'count' : 'hits', color);
+        ? await printFiles({ ...request.options, signal }, request.output, request.exec, paints)
+        : await printContent({ ...request.options, signal }, request, paints);
     return exitCodeForResult(result, { strict: request.strict, interrupted });
   } finally {
     process.off('SIGINT', onInterrupt);
   }
+}
+
+/** Colour on each stream: stdout's paths and lines (on or off), stderr's summary and progress line. */
+interface Paints {
+  stdout: boolean;
+  stderr: Styles;
 }
 
 /**
@@ -94,7 +101,7 @@ function isStreamable(options: FindOptions): boolean {
   return (options.backend === undefined || options.backend === 'walker') && options.sort === undefined && options.stats !== true;
 }
 
-async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPlan | undefined, color: boolean): Promise<Outcome> {
+async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPlan | undefined, paints: Paints): Promise<Outcome> {
   if (output === 'json') {
     const result = await findFiles(options);
     await writeAll(JSON.stringify(result) + '\n');
@@ -107,12 +114,13 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
   }
   const display = buildRelDisplay(options.root, process.cwd());
   const absolute = options.absolute === true;
-  if (exec !== undefined) return execFiles(options, exec, absolute ? (match) => match : display);
-  const end = output === 'print0' ? '\0' : '\n';
+  const scope = { ...options, absolute, styles: paints.stderr };
   // The library already made --absolute paths absolute and native.
   const where = absolute ? (match: string) => match : display;
+  if (exec !== undefined) return execOn(searchFiles(options), exec, where, options.signal, formatSummary, scope);
+  const end = output === 'print0' ? '\0' : '\n';
   let format: (match: string) => string;
-  if (color) {
+  if (paints.stdout) {
     // Coloured by kind: where the entry is on disk, for its lstat.
     const painter = buildPathPainter(parseLsColors(process.env.LS_COLORS));
     format = (match) => painter(where(match), absolute ? match : path.resolve(options.root, match)) + end;
@@ -120,7 +128,7 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
     const shown = stdoutText(output);
     format = (match) => shown(where(match)) + end;
   }
-  const summary = await printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope: { ...options, absolute } });
+  const summary = await printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope });
   if (options.signal?.aborted !== true) {
     const hint = await nameHint(options, summary);
     if (hint !== undefined) await writeAll(hint, process.stderr);
@@ -129,18 +137,34 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
 }
 
 /**
- * `-x`/`-X`: each match goes to the command (exec-run.ts), not to stdout; the summary still goes
+ * `-x`/`-X`: each path goes to the command (exec-run.ts), not to stdout; the summary still goes
  * to stderr, so an incomplete search says so, and `--strict` still exits 3. A failed run: exit 1.
  */
-async function execFiles(options: FindOptions, plan: ExecPlan, display: (match: string) => string): Promise<Outcome> {
-  const search = searchFiles(options);
+async function execOn<S extends Outcome>(search: Search<string, S>, plan: ExecPlan, where: (rel: string) => string, signal: AbortSignal | undefined, summarize: (summary: S, ctx: SummaryContext) => string, scope: SummaryScope): Promise<Outcome> {
   const shown = (async function* () {
-    for await (const batch of search.batches) yield batch.map((match) => asArgument(display(match)));
+    for await (const batch of search.batches) yield batch.map((rel) => asArgument(where(rel)));
   })();
-  const ok = await execOnPaths(shown, plan, options.signal);
+  const ok = await execOnPaths(shown, plan, signal);
   const summary = await search.summary();
-  await printSummary(summary, formatSummary, { ...options, absolute: options.absolute === true });
+  await printSummary(summary, summarize, scope);
   return { complete: summary.complete, commandFailed: !ok };
+}
+
+/** The files of a content search's hits, each once, in the order their first hit came. */
+function filesWithHits(search: Search<ContentHit, ContentSummary>): Search<string, ContentSummary> {
+  const seen = new Set<string>();
+  const batches = (async function* () {
+    for await (const batch of search.batches) {
+      const fresh: string[] = [];
+      for (const { path: file } of batch) {
+        if (seen.has(file)) continue;
+        seen.add(file);
+        fresh.push(file);
+      }
+      if (fresh.length > 0) yield fresh;
+    }
+  })();
+  return { ...search, batches };
 }
 
 /**
@@ -149,7 +173,10 @@ async function execFiles(options: FindOptions, plan: ExecPlan, display: (match: 
  * says), then the content summary; `--json` is the library's `ContentResult`; `--ndjson` a
  * `{"type":"hit"}` line per hit (its context in it), then the summary.
  */
-async function printContent(options: ContentOptions, output: OutputMode, absolute: boolean, lines: 'hits' | 'files' | 'count', color: boolean): Promise<Outcome> {
+async function printContent(options: ContentOptions, request: Extract<CliRequest, { kind: 'content' }>, paints: Paints): Promise<Outcome> {
+  const { output, absolute } = request;
+  const lines = request.filesWithMatches ? 'files' : request.count ? 'count' : 'hits';
+  const color = paints.stdout;
   // Perf: content search loads only for --contains, so a file search starts faster.
   const { searchContent, searchContentStream } = await import('../content/search.js');
   if (output === 'json') {
@@ -169,7 +196,8 @@ async function printContent(options: ContentOptions, output: OutputMode, absolut
   const pathStyle = color ? (text: string) => paint(RG_STYLES.path, text) : (text: string) => text;
   const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
   const end = output === 'print0' ? '\0' : '\n';
-  const scope = { ...options, absolute, linksRelative: true };
+  const scope = { ...options, absolute, linksRelative: true, styles: paints.stderr };
+  if (request.exec !== undefined) return execOn(filesWithHits(start(options)), request.exec, display, options.signal, formatContentSummary, scope);
   if (lines === 'count') {
     const counter = countEach((path, n) => `${pathStyle(shown(display(path)))}${sep}${n}${end}`);
     return printHuman({ options, start, format: counter.take, trailer: counter.last, summarize: formatContentSummary, scope });

@@ -11,7 +11,7 @@
 import { skippedFor, type FindSummary, type IncompleteReason } from '../result.js';
 import { escapeText } from '../text-escape.js';
 
-/** ANSI styles, or none: chosen once per run by `shouldColor`. */
+/** ANSI styles, or none: chosen once per run by color.ts `shouldColor` for stderr. */
 export interface Styles {
   good(text: string): string;
   warn(text: string): string;
@@ -24,14 +24,6 @@ const ansi: Styles = {
   warn: (t) => `\x1b[1;33m${t}\x1b[22;39m`,
   dim: (t) => `\x1b[2m${t}\x1b[22m`,
 };
-
-/**
- * Colour only for a person at a terminal, and never when NO_COLOR asks for none. As
- * no-color.org specifies, an empty NO_COLOR (left behind by a shell) does not count.
- */
-export function shouldColor(stream: { isTTY?: boolean }, env: Record<string, string | undefined>): boolean {
-  return stream.isTTY === true && !env.NO_COLOR;
-}
 
 export function stylesFor(color: boolean): Styles {
   return color ? ansi : plain;

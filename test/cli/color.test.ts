@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPathPainter, highlightMatches, parseLsColors, shouldColorStdout } from '../../src/cli/color.js';
+import { buildPathPainter, highlightMatches, parseLsColors, shouldColor, shouldColorStdout } from '../../src/cli/color.js';
 import { buildLineMatcher, readQuery } from '../../src/content/query.js';
 import { inTerminal, isPosix, lines, runFindFile, writeTree, type Run, type RunOptions } from '../helpers/cli.js';
 import { itIf, posix } from '../helpers/skip-why.js';
@@ -51,6 +51,16 @@ describe('the rules (units)', () => {
     expect(shouldColorStdout('always', 'human', pipe, { NO_COLOR: '1' })).toBe(true);
     expect(shouldColorStdout('never', 'human', tty, { FORCE_COLOR: '1' })).toBe(false);
     for (const output of ['json', 'ndjson', 'print0'] as const) expect(shouldColorStdout('always', output, tty, { FORCE_COLOR: '1' }), output).toBe(false);
+  });
+
+  it('whether stderr (the summary, the progress line) is coloured: the same rules, on its own terminal test', () => {
+    expect(shouldColor('auto', { isTTY: true }, {})).toBe(true);
+    expect(shouldColor('auto', {}, {})).toBe(false);
+    expect(shouldColor('auto', { isTTY: false }, { FORCE_COLOR: 'true' })).toBe(true);
+    expect(shouldColor('auto', { isTTY: false }, { FORCE_COLOR: 'false' })).toBe(false);
+    expect(shouldColor('auto', { isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(shouldColor('always', { isTTY: false }, { NO_COLOR: '1' })).toBe(true);
+    expect(shouldColor('never', { isTTY: true }, { FORCE_COLOR: '1' })).toBe(false);
   });
 
   it('LS_COLORS: kinds and *.ext suffixes (longest first, case ignored); a value that is not an SGR list is dropped', () => {
@@ -110,6 +120,19 @@ describe('through the command', () => {
     expect(colored(ff(['*.ts', '--color', 'never'], { env: { FORCE_COLOR: '1' } }))).toBe(false);
     expect(colored(ff(['*.ts']))).toBe(false);
     expect(colored(ff(['--contains', 'todo'], { env: { FORCE_COLOR: '1' } }))).toBe(true);
+  });
+
+  it('the summary on stderr follows the same rules: --color, then NO_COLOR, FORCE_COLOR, a terminal (a pipe here)', () => {
+    const painted = (run: Run) => run.stderr.includes(ESC);
+    expect(painted(ff(['*.ts', '--color', 'always']))).toBe(true);
+    expect(painted(ff(['*.ts'], { env: { FORCE_COLOR: '1' } }))).toBe(true);
+    expect(painted(ff(['*.ts', '--color', 'never'], { env: { FORCE_COLOR: '1' } }))).toBe(false);
+    expect(painted(ff(['*.ts'], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }))).toBe(false);
+    expect(painted(ff(['*.ts']))).toBe(false);
+    expect(painted(ff(['--contains', 'todo', '--color', 'always']))).toBe(true);
+    // -0's stdout is for xargs, never painted; its summary is for the person at the terminal.
+    const print0 = ff(['*.ts', '-0', '--color', 'always']);
+    expect([print0.stdout.includes(ESC), painted(print0)]).toEqual([false, true]);
   });
 
   it('never colours --json, --ndjson or -0, even with --color always and FORCE_COLOR', () => {

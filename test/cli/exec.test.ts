@@ -6,7 +6,7 @@
  */
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchArgvs, fillPlaceholders, takeExecCommand } from '../../src/cli/exec.js';
 import { execOnPaths } from '../../src/cli/exec-run.js';
@@ -155,14 +155,45 @@ describe('-x: one run per match', () => {
     expect(lines(run.stdout).sort()).toEqual(['p1:end', 'p2:end']);
   });
 
-  it('a usage error for -x with --json, -0 or --contains, and for -j 0; nothing runs', () => {
-    for (const extra of [['--json'], ['-0'], ['--contains', 'x'], ['-j', '0']]) {
+  it('a usage error for -x with --json, -0, -c or context lines, and for -j 0; nothing runs', () => {
+    for (const extra of [['--json'], ['-0'], ['--contains', 'x', '-c'], ['--contains', 'x', '-C', '1'], ['--contains', 'x', '-A', '1'], ['-j', '0']]) {
       const run = ff(['*.md', ...extra, '-x', process.execPath, printArgs]);
       expect(run.status, extra.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
     }
     const glued = ff(['*.md', '-lx', 'echo']);
     expect(glued.status).toBe(2);
+  });
+});
+
+describe('-x/-X with --contains: the files with a hit, as `rg -l | xargs`', () => {
+  let texts: string;
+  beforeAll(() => {
+    texts = join(base, 'texts');
+    writeTree(texts, { 'two-hits.md': 'TODO one\nTODO two\n', 'src/one-hit.ts': 'x // TODO\n', 'none.md': 'done\n', '-rf.txt': 'TODO\n' });
+  });
+
+  it('-x: one run per file with a hit (a file with two hits runs once), none for a file without; the content summary on stderr', () => {
+    const run = ff(['--contains', 'TODO', '-j', '1', '-x', process.execPath, printArgs, 'own'], { cwd: texts });
+    expect(run.status).toBe(0);
+    expect(argvLines(run).sort()).toEqual([['own', './-rf.txt'], ['own', './src/one-hit.ts'], ['own', './two-hits.md']].map(([own, file]) => [own!, file!.replace('/src/', `${sep}src${sep}`)]));
+    expect(run.stderr).toMatch(/^find-file: 4 hits under .*: complete, every file was searched/);
+  });
+
+  it('-X: one run with every file with a hit; the patterns still choose the files searched', () => {
+    const run = ff(['*.md', '--contains', 'TODO', '-X', process.execPath, printArgs], { cwd: texts });
+    expect(argvLines(run)).toEqual([['./two-hits.md']]);
+    expect(ff(['--contains', 'absent text', '-X', process.execPath, printArgs], { cwd: texts }).stdout).toBe('');
+  });
+
+  it('an incomplete content search still says so, and --strict exits 3', () => {
+    // The fault hook is the walker's (ripgrep is tested on a real unreadable folder elsewhere).
+    const env = { FIND_FILE_TEST_FAIL: JSON.stringify({ src: 'EACCES' }) };
+    const run = ff(['--contains', 'TODO', '--backend', 'walker', '--strict', '-X', process.execPath, printArgs], { cwd: texts, env });
+    expect(run.status).toBe(3);
+    expect(argvLines(run)).toEqual([['./-rf.txt', './two-hits.md']]);
+    expect(run.stderr).toContain('INCOMPLETE');
+    expect(run.stderr).toContain('  skipped: src (EACCES)\n');
   });
 });
 

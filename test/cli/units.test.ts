@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { EXIT, exitCodeForError, exitCodeForResult, findFileErrorCode, isUsageError } from '../../src/cli/exit.js';
 import { CHUNK_CHARS, ChunkWriter, buildRelDisplay, type OutputStream } from '../../src/cli/output.js';
 import { PROGRESS_DELAY_MS, SearchProgress } from '../../src/cli/progress.js';
-import { explainReason, formatProgress, formatSummary, shouldColor, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
+import { explainReason, formatProgress, formatSummary, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
 import { formatContentSummary } from '../../src/cli/content-summary.js';
 import type { ContentSummary } from '../../src/content/types.js';
 import { FindFileError } from '../../src/errors.js';
@@ -237,11 +237,7 @@ describe('summary', () => {
     expect(content).toContain('  skipped: /r/d\\u{1b}[2J\\u{a}find-file: 0 matches (EACCES)\n');
   });
 
-  it('colours only for a terminal, and never with NO_COLOR', () => {
-    expect(shouldColor({ isTTY: true }, {})).toBe(true);
-    expect(shouldColor({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
-    expect(shouldColor({ isTTY: false }, {})).toBe(false);
-    expect(shouldColor({}, {})).toBe(false);
+  it('paints the verdict only with the coloured styles (color.test.ts has when they are chosen)', () => {
     const coloured = formatSummary(summaryOf({ incompleteReasons: ['aborted'] }), { ...ctx, styles: stylesFor(true) });
     expect(coloured).toContain('\x1b[1;33mINCOMPLETE');
     expect(formatSummary(summaryOf({}), ctx)).not.toContain('\x1b');
