@@ -20,6 +20,9 @@ const TYPE_LETTERS: Record<string, EntryType> = {
   p: 'pipe', pipe: 'pipe', s: 'socket', socket: 'socket', b: 'block-device', 'block-device': 'block-device', c: 'char-device', 'char-device': 'char-device',
 };
 
+/** Every word `-t` takes (letters and names, any case), as completions offer them. */
+export const TYPE_WORDS: readonly string[] = Object.keys(TYPE_LETTERS);
+
 /** `-t` values, repeatable, each one kind. */
 export function parseTypes(value: string | string[]): EntryType[] {
   const kinds = [value].flat().map((text) => {

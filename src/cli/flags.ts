@@ -6,8 +6,10 @@
  * checks that they agree.
  */
 import type { CliArgs } from './args.js';
+import { BACKEND_OPTIONS } from '../options.js';
+import { SORT_OPTIONS } from '../plan/select.js';
 import { COLOR_CHOICES, type ColorChoice } from './color.js';
-import { parseSizes, parseTypes, parseWhen } from './filters.js';
+import { TYPE_WORDS, parseSizes, parseTypes, parseWhen } from './filters.js';
 
 /** One flag, as yargs' `.option()` takes it (and yargs-parser reads its type, alias, arity and coercion). */
 export interface FlagSpec {
@@ -17,26 +19,28 @@ export interface FlagSpec {
   coerce?: (value: string | string[]) => unknown;
   describe?: string;
   hidden?: boolean;
+  /** What a completion offers for the value: these words, a directory or a file. @default nothing (free text) */
+  completes?: readonly string[] | 'directories' | 'files';
 }
 
 /** The flags; `now` is the wall clock at start, for `--changed-within 2h`. */
 export function buildFlags(now: number): Record<string, FlagSpec> {
   return {
-    root: { type: 'string', requiresArg: true, coerce: last, describe: 'Directory to search [default: the current directory]' },
+    root: { type: 'string', requiresArg: true, coerce: last, completes: 'directories', describe: 'Directory to search [default: the current directory]' },
     exclude: { alias: 'E', type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' },
     extension: { alias: 'e', type: 'string', requiresArg: true, coerce: parseExtensions, describe: 'Only names ending in .EXT (a leading dot is fine; any case, as fd); repeatable: -e ts -e tsx; without a pattern, every such file' },
     hidden: { alias: 'H', type: 'boolean', describe: 'Include entries whose name starts with "." [default: included; --no-hidden leaves them out]' },
     gitignore: { type: 'boolean', describe: 'Leave out what ignore files ignore, as fd and rg do: .gitignore (in a git repository), .ignore, .rgignore, .git/info/exclude, and .git/ itself [default: on (the library\'s default is off); -u or --no-ignore turns it off]' },
     ignore: { type: 'boolean', hidden: true },
     unrestricted: { alias: 'u', type: 'boolean', describe: 'Every file: no ignore files, .git/ included (as --no-ignore; hidden files are included already)' },
-    'ignore-file': { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'More ignore rules, in gitignore syntax, relative to the root (.qwenignore); repeatable; applied with or without --gitignore, as rg --ignore-file' },
-    type: { alias: 't', type: 'string', requiresArg: true, coerce: parseTypes, describe: 'Kinds of entry to return: f (file), d (directory), l (symlink, never followed), p (pipe), s (socket), b (block-device), c (char-device): special files are listed, never opened; repeatable, as fd [default: f]' },
+    'ignore-file': { type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), completes: 'files', describe: 'More ignore rules, in gitignore syntax, relative to the root (.qwenignore); repeatable; applied with or without --gitignore, as rg --ignore-file' },
+    type: { alias: 't', type: 'string', requiresArg: true, coerce: parseTypes, completes: TYPE_WORDS, describe: 'Kinds of entry to return: f (file), d (directory), l (symlink, never followed), p (pipe), s (socket), b (block-device), c (char-device): special files are listed, never opened; repeatable, as fd [default: f]' },
     'changed-within': { type: 'string', requiresArg: true, coerce: parseWhen('--changed-within', now), describe: 'Only entries modified within a duration (2h, 3d, 1week) or after a date (2026-01-31, "2026-01-31 12:00:00"), as fd' },
     'changed-before': { type: 'string', requiresArg: true, coerce: parseWhen('--changed-before', now), describe: 'Only entries modified longer ago than a duration, or before a date' },
     size: { alias: 'S', type: 'string', requiresArg: true, coerce: parseSizes, describe: 'Only files of at least +N or at most -N bytes, with a unit: +10k, -1M (k = 1000, ki = 1024), as fd; repeatable' },
     'name-regex': { type: 'string', requiresArg: true, coerce: last, describe: 'Only base names in which REGEX finds a match (RE2 syntax), fd\'s default mode; with a glob, both must match; smart case: insensitive unless REGEX holds a capital' },
     'fixed-strings': { alias: 'F', type: 'boolean', describe: 'The pattern is text a base name contains, not a glob (find-file -F make: Makefile, cmake/); smart case as --name-regex' },
-    backend: { type: 'string', requiresArg: true, coerce: last, describe: 'Search engine: walker, ripgrep or auto [default: walker; with --contains: auto]' },
+    backend: { type: 'string', requiresArg: true, coerce: last, completes: BACKEND_OPTIONS, describe: 'Search engine: walker, ripgrep or auto [default: walker; with --contains: auto]' },
     'ignore-case': { alias: 'i', type: 'boolean', describe: 'Match the pattern (with --contains: the text) ignoring case [default: on Windows only]' },
     'case-sensitive': { alias: 's', type: 'boolean', describe: 'Match the pattern (with --contains: the text) with case [default: except on Windows]' },
     contains: { type: 'string', requiresArg: true, coerce: last, describe: 'Search file content for TEXT and print path:line:column: text; without a pattern, every file' },
@@ -54,12 +58,12 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     ndjson: { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' },
     absolute: { alias: 'a', type: 'boolean', describe: 'Print absolute paths' },
     'print0': { alias: '0', type: 'boolean', describe: 'Separate paths with NUL instead of newline (for xargs -0)' },
-    sort: { type: 'string', requiresArg: true, coerce: last, describe: 'Order of the paths: path, or mtime (newest first; printed when the search ends) [default: as found; path in --json]' },
+    sort: { type: 'string', requiresArg: true, coerce: last, completes: SORT_OPTIONS, describe: 'Order of the paths: path, or mtime (newest first; printed when the search ends) [default: as found; path in --json]' },
     stats: { type: 'boolean', describe: "With --json or --ndjson: each match's type, size and modification time" },
     // Commands run on the matches (src/cli/exec.ts): their words are taken out of argv before parsing, `-x` alone stays, a boolean.
     exec: { alias: 'x', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once per match (with --contains: per file with a hit), its words up to ";" or the end, no shell; placeholders {} (path), {/} (name), {//} (parent), {.} and {/.} (without extension), none: the path goes last; as fd' },
     'exec-batch': { alias: 'X', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once with every match (in several runs if they exceed the OS limit), as fd' },
-    color: { type: 'string', requiresArg: true, coerce: colorOf, describe: 'Colour paths (by LS_COLORS, as fd) and matches (as rg): auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never; never with --json, --ndjson or -0 [default: auto]' },
+    color: { type: 'string', requiresArg: true, coerce: colorOf, completes: COLOR_CHOICES, describe: 'Colour paths (by LS_COLORS, as fd) and matches (as rg): auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never; never with --json, --ndjson or -0 [default: auto]' },
     jobs: { alias: 'j', type: 'string', requiresArg: true, coerce: jobsOf, describe: 'With -x: run N commands at once, their output written whole [default: the number of cores]' },
   };
 }

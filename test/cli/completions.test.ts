@@ -62,6 +62,17 @@ describe('completion scripts', () => {
     expect(bashComplete(['s']).sort()).toEqual(['somefile', 'subdir']);
   });
 
+  itIf(onPosix, needs('bash'))('bash: completes a value from the table\'s words (-t d, --color a, --backend), files after --ignore-file, nothing after a free value', () => {
+    expect(bashComplete(['-t', 'd'])).toEqual(['d', 'dir', 'directory']);
+    expect(bashComplete(['--type', 'ch'])).toEqual(['char-device']);
+    expect(bashComplete(['--color', 'a']).sort()).toEqual(['always', 'auto']);
+    expect(bashComplete(['--backend', '']).sort()).toEqual(['auto', 'ripgrep', 'walker']);
+    expect(bashComplete(['--sort', 'm'])).toEqual(['mtime']);
+    writeFileSync(join(dir, 'somefile'), '');
+    expect(bashComplete(['--ignore-file', 'some'])).toEqual(['somefile']);
+    expect(bashComplete(['--contains', 'some'])).toEqual([]);
+  });
+
   itIf(onPosix, needs('zsh'))('zsh: passes zsh -n', () => {
     const run = spawnSync('zsh', ['-n', scriptFile('zsh')], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
@@ -74,12 +85,29 @@ describe('completion scripts', () => {
     expect(run.status).toBe(0);
   });
 
-  it('every script offers every flag of the table, and a flag added to the table (nothing else written)', () => {
-    const table = { ...buildFlags(0), 'brand-new': { type: 'string' as const, alias: 'Z', requiresArg: true, describe: "A flag with 'quotes', [brackets]: and a \\ backslash" } };
+  itIf(onPosix, needs('fish'))('fish: completes --ch to the two --changed flags, and a value from the table\'s words (--color, -t)', () => {
+    /** What fish offers for the command line typed (its `complete -C`), the candidates without their descriptions. */
+    const fishComplete = (line: string) => {
+      const run = spawnSync('fish', ['--no-config', '-c', `source ${JSON.stringify(scriptFile('fish'))}; complete -C ${JSON.stringify(line)}`], { cwd: dir, encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      return run.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]!).sort();
+    };
+    expect(fishComplete('find-file --ch')).toEqual(['--changed-before', '--changed-within']);
+    expect(fishComplete('find-file --color ')).toEqual(['always', 'auto', 'never']);
+    expect(fishComplete('find-file -t di')).toEqual(['dir', 'directory']);
+  });
+
+  it('every script offers every flag of the table, and a flag added to the table with its value words (nothing else written)', () => {
+    const table = {
+      ...buildFlags(0),
+      'brand-new': { type: 'string' as const, alias: 'Z', requiresArg: true, describe: "A flag with 'quotes', [brackets]: and a \\ backslash" },
+      'new-choice': { type: 'string' as const, requiresArg: true, completes: ['first-word', 'second-word'], describe: 'A flag with listed values' },
+    };
     for (const shell of SHELLS) {
       const script = buildCompletion(shell, completableFlags(table));
       for (const flag of LONG_FLAGS) expect(script, `${shell} ${flag}`).toContain(flag.replace(/^--/, ''));
       expect(script, shell).toContain('brand-new');
+      expect(script, shell).toMatch(/first-word.{1,8}second-word/);
     }
   });
 
