@@ -37,6 +37,12 @@ export interface FindOptions {
    */
   gitignore?: boolean;
   /**
+   * Leave out every directory named `.git` (a repository's internals), as fd does even with hidden
+   * files shown, counted in `ignoredCount` with what ignore files leave out: policy, never a gap.
+   * `gitignore` alone keeps them, as `rg --files --hidden` does. @default false
+   */
+  ignoreGitDirs?: boolean;
+  /**
    * More ignore files, in gitignore syntax (`.qwenignore`, `.geminiignore`): paths, relative to the
    * root or absolute. Their rules apply relative to the root, below every other ignore file, with
    * or without `gitignore` (as ripgrep's `--ignore-file`). One that cannot be read rejects the

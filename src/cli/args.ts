@@ -13,7 +13,6 @@ import type { Argv } from 'yargs';
 import type { ContentOptions } from '../content/types.js';
 import { FindFileError, rootError } from '../errors.js';
 import { editDistance } from '../plan/read.js';
-import { GIT_DIR } from '../walk/ignore.js';
 import { nameOptions } from './names.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { ColorChoice } from './color.js';
@@ -200,7 +199,8 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     // One pattern as itself, so errors name "pattern", not "pattern[0]"; none (--contains only): every file.
     pattern: patterns.length === 0 ? undefined : patterns.length === 1 ? patterns[0]! : patterns,
     // fd's and rg's default: a repository's own records (.git/) are not the user's files; -u includes them.
-    exclude: gitignore ? [...(args.exclude ?? []), GIT_DIR] : args.exclude,
+    exclude: args.exclude,
+    ignoreGitDirs: gitignore,
     hidden: args.hidden,
     gitignore,
     ignoreFiles: args.ignoreFile,

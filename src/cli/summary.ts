@@ -221,7 +221,7 @@ export function leftOutAside(summary: Pick<FindSummary, 'excludedCount' | 'ignor
  * how to include it, so an empty answer never hides an ignored match.
  */
 export function ignoredLine(summary: Pick<FindSummary, 'ignoredCount' | 'backend'>): string {
-  const what = summary.backend === 'ripgrep' ? 'ignore files were applied (ripgrep does not count what they left out)' : `ignored by ignore files: ${count(summary.ignoredCount, 'path', 'paths')}`;
+  const what = summary.backend === 'ripgrep' ? 'ignore files were applied (ripgrep does not count what they left out)' : `ignored (ignore files, .git/): ${count(summary.ignoredCount, 'path', 'paths')}`;
   return `  ${what}; search again with -u (--no-ignore) to include them`;
 }
 
@@ -276,7 +276,8 @@ export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: 
   const policy = [...(parts.policy ?? [])];
   if (summary.symlinkSkipped > 0) policy.push(count(summary.symlinkSkipped, 'symlink not followed', 'symlinks not followed'));
   if (summary.excludedCount > 0) policy.push(count(summary.excludedCount, 'entry excluded', 'entries excluded'));
-  if (summary.ignoredCount > 0) policy.push(count(summary.ignoredCount, 'entry ignored', 'entries ignored') + ' by ignore files');
+  // The command ignores .git/ with the ignore files (ignoreGitDirs): one count for both.
+  if (summary.ignoredCount > 0) policy.push(count(summary.ignoredCount, 'entry ignored', 'entries ignored') + ' (ignore files, .git/)');
   if (policy.length > 0) lines.push(`  ${policy.join(', ')} ${dim('(by policy, not coverage gaps)')}`);
   const engine = describeEngine(summary);
   if (engine !== undefined) lines.push(`  ${dim(engine)}`);

@@ -61,6 +61,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
       caseSensitive: scope.caseSensitive,
       gitignore: scope.ignore?.defaults === true,
       ignoreFiles: scope.ignore?.extraFiles ?? [],
+      gitDirsIgnored: scope.gitDirsIgnored,
       query: query.text,
       literal: query.mode === 'literal',
       caseMode: query.caseMode,

@@ -41,6 +41,8 @@ export interface ContentOptions {
   hidden?: boolean;
   /** Apply ignore files as `findFiles` does (`FindOptions.gitignore`). @default false */
   gitignore?: boolean;
+  /** Leave out directories named `.git`, as `FindOptions.ignoreGitDirs`. @default false */
+  ignoreGitDirs?: boolean;
   /** More ignore files, as `FindOptions.ignoreFiles`. @default [] */
   ignoreFiles?: string[];
   /** At most this many hits (matching lines); the search stops when it sees one more. @default unlimited */

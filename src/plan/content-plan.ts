@@ -13,7 +13,7 @@ import { checkOptionsObject, readLimit } from './read.js';
 import { buildSearchPlan, type SearchPlan } from './search-plan.js';
 
 export const CONTENT_OPTION_NAMES: readonly string[] = [
-  'root', 'query', 'mode', 'caseSensitive', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreFiles', 'maxResults', 'contextBefore', 'contextAfter', 'maxLineChars',
+  'root', 'query', 'mode', 'caseSensitive', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreGitDirs', 'ignoreFiles', 'maxResults', 'contextBefore', 'contextAfter', 'maxLineChars',
   'maxOutputBytes', 'timeBudgetMs', 'maxDepth', 'signal', 'backend', 'fs', 'clock', 'platform', 'rgPath',
   'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
 ];

@@ -51,6 +51,8 @@ export interface Scope {
   nativePath: (rel: string) => string;
   /** `gitignore: true`: where the ignore files that apply are (src/walk/ignore.ts); undefined when off. */
   ignore: IgnoreGeometry | undefined;
+  /** `ignoreGitDirs: true`: directories named `.git` are left out as ignored. */
+  gitDirsIgnored: boolean;
   /** The kinds of entry that can match and the metadata filters (src/plan/select.ts); files only, unfiltered, for content search. */
   select: EntrySelection;
 }
@@ -113,7 +115,7 @@ export interface FileQuery {
 export type FindPlan = SearchPlan<FileQuery>;
 
 export const FIND_OPTION_NAMES: readonly string[] = [
-  'root', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreFiles', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
+  'root', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreGitDirs', 'ignoreFiles', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
   'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
   'type', 'modifiedAfter', 'modifiedBefore', 'minSize', 'maxSize', 'sort', 'stats', 'nameRegex',
 ];
@@ -161,6 +163,7 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   if (concurrency < 1) throw new FindFileError('FF_INVALID_LIMIT', 'concurrency must be at least 1', 'concurrency');
   const hidden = readBoolean(options.hidden, 'hidden', true);
   const gitignore = readBoolean(options.gitignore, 'gitignore', false);
+  const gitDirsIgnored = readBoolean(options.ignoreGitDirs, 'ignoreGitDirs', false);
   const extraFiles = readIgnoreFiles(options.ignoreFiles, root, platform);
   if ((gitignore || extraFiles.length > 0) && !canReadIgnoreFiles(fs)) {
     throw new FindFileError('FF_INVALID_OPTION', 'fs must also have readFile and readFileSync for gitignore and ignoreFiles (a memfs volume has them)', 'fs');
@@ -191,6 +194,7 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
     fsInjected: options.fs !== undefined,
     nativePath: buildNativePath(rootPrefix, sep),
     ignore: gitignore || extraFiles.length > 0 ? { root, defaults: gitignore, extraFiles } : undefined,
+    gitDirsIgnored,
     select,
   };
   // Read after the shared options (as before this layer existed): the first reading is the search's first.

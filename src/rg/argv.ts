@@ -38,6 +38,8 @@ export interface FilesArgvInput {
   gitignore: boolean;
   /** `ignoreFiles`, absolute: each one `--ignore-file=<path>` element (its rules relative to the cwd, the root). */
   ignoreFiles: readonly string[];
+  /** `ignoreGitDirs: true`: no directory named `.git` is entered. */
+  gitDirsIgnored: boolean;
 }
 
 /** Which ignore files ripgrep reads: none, or its defaults without the global gitignore. */
@@ -103,13 +105,15 @@ export function buildContentArgv(input: ContentArgvInput): string[] {
  * only makes ripgrep list more, so excludes are passed where ripgrep would leave out no more than
  * the walker does. Later globs win in ripgrep; excludes are all there is.
  */
-export function buildGlobArgs(input: Pick<FilesArgvInput, 'excludes' | 'hidden' | 'caseSensitive'>): string[] {
+export function buildGlobArgs(input: Pick<FilesArgvInput, 'excludes' | 'hidden' | 'caseSensitive' | 'gitDirsIgnored'>): string[] {
   const flag = input.caseSensitive ? '--glob=' : '--iglob=';
   const args: string[] = [];
   for (const exclude of input.excludes) {
     if (isSafeGlob(exclude) && (input.caseSensitive || foldsAlike(exclude))) args.push(flag + '!' + exclude);
   }
   if (!input.hidden) args.push('--glob=!.*');
+  // A directory at any depth; the name exactly, as the walker's rule (src/walk/rules.ts).
+  if (input.gitDirsIgnored) args.push('--glob=!.git/');
   return args;
 }
 

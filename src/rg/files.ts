@@ -46,7 +46,7 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
   const { scope } = plan;
   const outcome = await runRipgrep({
     ...runRequest(plan, run),
-    argv: buildFilesArgv({ threads: run.threads ?? defaultThreads(), maxDepth: scope.maxDepth, excludes: scope.excludes, hidden: scope.hidden, caseSensitive: scope.caseSensitive, gitignore: scope.ignore?.defaults === true, ignoreFiles: scope.ignore?.extraFiles ?? [] }),
+    argv: buildFilesArgv({ threads: run.threads ?? defaultThreads(), maxDepth: scope.maxDepth, excludes: scope.excludes, hidden: scope.hidden, caseSensitive: scope.caseSensitive, gitignore: scope.ignore?.defaults === true, ignoreFiles: scope.ignore?.extraFiles ?? [], gitDirsIgnored: scope.gitDirsIgnored }),
     delimiter: 0,
     maxRecordBytes: run.maxRecordBytes ?? MAX_RECORD_BYTES,
     newConsumer: () => new FileCollector(plan, rules),

@@ -15,7 +15,7 @@ import type { Excluder, PathMatcher } from '../patterns.js';
 import type { Scope } from '../plan/search-plan.js';
 import type { EntryMeta, EntrySelection, EntryType } from '../plan/select.js';
 import { MAX_LINK_MATCHES, errorCodeOf, type ReasonLog } from '../result.js';
-import { isIgnored, type IgnoreLevel } from './ignore.js';
+import { GIT_DIR, isIgnored, type IgnoreLevel } from './ignore.js';
 
 /**
  * What a listed file (or symlink) is to the search: `excluded` and `ignored` are left out and
@@ -71,6 +71,7 @@ export class WalkRules {
   private readonly hidden: boolean;
   private readonly maxDepth: number;
   private readonly select: EntrySelection;
+  private readonly gitDirsIgnored: boolean;
 
   constructor(scope: Scope) {
     this.matcher = scope.matcher;
@@ -78,6 +79,7 @@ export class WalkRules {
     this.hidden = scope.hidden;
     this.maxDepth = scope.maxDepth;
     this.select = scope.select;
+    this.gitDirsIgnored = scope.gitDirsIgnored;
     // Perf: both are asked of every entry, so each is compiled once for the options at hand.
     this.isHiddenName = scope.hidden ? () => false : (name) => name.charCodeAt(0) === DOT;
     this.file = buildFileVerdict(scope.matcher, scope.excluder);
@@ -87,7 +89,7 @@ export class WalkRules {
   directory(rel: string, name: string, depth: number, level?: IgnoreLevel): DirectoryVerdict {
     if (this.excluder.active && this.excluder.isExcluded(rel, name, true)) return 'excluded';
     // Never read, so nothing below it can be re-included (as git and ripgrep).
-    if (this.isIgnoredAt(level, rel, true)) return 'ignored';
+    if (this.isIgnoredAt(level, rel, name, true)) return 'ignored';
     // Perf: a directory no pattern can match into is never read; that is not a coverage gap.
     if (this.matcher.prunes && !this.matcher.couldMatchInside(rel)) return 'pruned';
     return depth < this.maxDepth ? 'read' : 'limit';
@@ -111,7 +113,7 @@ export class WalkRules {
   isBeyondLimit(rel: string, name: string, kind: EntryType, level?: IgnoreLevel): boolean {
     const isDirectory = kind === 'directory';
     if (this.excluder.active && this.excluder.isExcluded(rel, name, isDirectory)) return false;
-    if (this.isIgnoredAt(level, rel, isDirectory)) return false;
+    if (this.isIgnoredAt(level, rel, name, isDirectory)) return false;
     if (isDirectory) return !this.matcher.prunes || this.matcher.couldMatchInside(rel) || this.isDirectoryMatch(rel, name);
     return this.select[kind] && this.matcher.matches(rel, name);
   }
@@ -120,12 +122,16 @@ export class WalkRules {
   twin(rel: string, name: string, level?: IgnoreLevel): TwinVerdict {
     const { excluder, matcher } = this;
     if (excluder.active && excluder.isExcluded(rel, name, false) && excluder.isExcluded(rel, name, true)) return 'excluded';
-    if (this.isIgnoredAt(level, rel, false) && this.isIgnoredAt(level, rel, true)) return 'ignored';
+    if (this.isIgnoredAt(level, rel, name, false) && this.isIgnoredAt(level, rel, name, true)) return 'ignored';
     return matcher.matches(rel, name) || matcher.couldMatchUndecoded(rel, name) || !matcher.prunes || matcher.couldMatchInside(rel) ? 'gap' : 'none';
   }
 
-  /** The ignore files' verdict on root-relative `rel` (none when `level` is: ignore files off). */
-  private isIgnoredAt(level: IgnoreLevel | undefined, rel: string, isDirectory: boolean): boolean {
+  /**
+   * Ignored: a `.git` directory with `ignoreGitDirs`, or by the ignore files' verdict on
+   * root-relative `rel` (none when `level` is: ignore files off).
+   */
+  private isIgnoredAt(level: IgnoreLevel | undefined, rel: string, name: string, isDirectory: boolean): boolean {
+    if (isDirectory && this.gitDirsIgnored && name === GIT_DIR) return true;
     return level !== undefined && isIgnored(level, rel, isDirectory);
   }
 
@@ -140,7 +146,7 @@ export class WalkRules {
    */
   buildListedFileTest(onExcluded: () => void, onUndecoded: (rel: string) => void = () => {}): (rel: string) => boolean {
     const { matcher } = this;
-    if (this.hidden && !this.excluder.active && !Number.isFinite(this.maxDepth)) {
+    if (this.hidden && !this.excluder.active && !this.gitDirsIgnored && !Number.isFinite(this.maxDepth)) {
       return (rel) => {
         const name = rel.slice(rel.lastIndexOf('/') + 1);
         if (matcher.matches(rel, name)) return true;

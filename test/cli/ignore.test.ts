@@ -28,7 +28,7 @@ describe('--gitignore', () => {
     expect(run.status).toBe(0);
     expect(lines(run.stdout)).toEqual([join('src', 'a.ts')]);
     expect(run.stderr).toContain('complete, every directory was read');
-    expect(run.stderr).toContain('2 entries ignored by ignore files (by policy, not coverage gaps)');
+    expect(run.stderr).toContain('3 entries ignored (ignore files, .git/) (by policy, not coverage gaps)');
   });
 
   it('on by default in the command, as fd and rg (issue 30); -u, --no-ignore or --no-gitignore turn it off whatever else was given', () => {
@@ -39,17 +39,17 @@ describe('--gitignore', () => {
   it('a complete answer that found nothing says what was ignored and how to include it', () => {
     const run = ff(['b.ts', '--gitignore']);
     expect(run.stdout).toBe('');
-    expect(lines(run.stderr)[0]).toBe(`find-file: no matches under ${tree}: complete, but none outside ignored paths: 2 ignored, -u to include them`);
+    expect(lines(run.stderr)[0]).toBe(`find-file: no matches under ${tree}: complete, but none outside ignored paths: 3 ignored, -u to include them`);
     expect(run.stderr).not.toContain('exists there');
     const content = ff(['*', '--gitignore', '--contains', 'no-such-text', '--backend', 'walker']);
-    // .git/ is left out by the command's default too (an exclude: "excluded").
-    expect(content.stderr).toContain('the text does not occur there (among files not excluded or ignored)');
-    expect(content.stderr).toContain('ignored by ignore files: 2 paths; search again with -u (--no-ignore) to include them');
+    // .git/ is left out by the command's default too, counted with the ignored (issue 30), never as an exclude the user did not give.
+    expect(content.stderr).toContain('the text does not occur there (among files not ignored)');
+    expect(content.stderr).toContain('ignored (ignore files, .git/): 3 paths; search again with -u (--no-ignore) to include them');
   });
 
   it('--json carries ignoredCount; --contains searches the same file set', () => {
     const result = JSON.parse(ff(['*', '--gitignore', '--json']).stdout) as { matches: string[]; ignoredCount: number; complete: boolean };
-    expect(result).toMatchObject({ matches: ['.gitignore', '.qwenignore', 'src/a.ts'], ignoredCount: 2, complete: true });
+    expect(result).toMatchObject({ matches: ['.gitignore', '.qwenignore', 'src/a.ts'], ignoredCount: 3, excludedCount: 0, complete: true });
     const content = ff(['*', '--gitignore', '--contains', 'needle']);
     expect(lines(content.stdout)).toEqual([`${join('src', 'a.ts')}:1:1: needle`]);
     // With hits too, "every file" is qualified: the ignored files were not searched (issue 27).
@@ -91,7 +91,7 @@ describe('the default in a git repository (issue 30)', () => {
   it('a file that exists only under node_modules/: "none outside ignored paths", never "exists there"', () => {
     const none = run(['Makefile*']);
     expect(none).toMatchObject({ status: 0, stdout: '' });
-    expect(lines(none.stderr)[0]).toBe(`find-file: no matches under ${repo}: complete, but none outside ignored paths: 1 ignored, -u to include them`);
+    expect(lines(none.stderr)[0]).toBe(`find-file: no matches under ${repo}: complete, but none outside ignored paths: 2 ignored, -u to include them`);
     expect(none.stderr).not.toContain('exists there');
     expect(lines(run(['Makefile*', '-u']).stdout)).toEqual([join('node_modules', 'make', 'Makefile.js')]);
   });

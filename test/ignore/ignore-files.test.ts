@@ -52,3 +52,30 @@ describe('ignoreFiles', () => {
     await expect(findFiles({ root, pattern: '*', ignoreFiles: 'x' as unknown as string[] })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION', option: 'ignoreFiles' });
   });
 });
+
+describe('ignoreGitDirs', () => {
+  requireRipgrepInCi();
+  const rgPath = realRg.path;
+  let gitTrees: Trees;
+  beforeAll(() => {
+    gitTrees = buildTrees('ff-ignore-git-dirs-', {
+      repo: { ...files('.git/HEAD', '.git/refs/main', 'a.txt', 'sub/.git/HEAD', 'sub/b.txt', '.github/ci.yml'), 'wt/.git': 'gitdir: /elsewhere\n', ...files('wt/c.txt') },
+    });
+  });
+  afterAll(() => gitTrees?.cleanup());
+
+  it('every engine leaves out the .git directories at every depth (not a .git file, not .github), with or without gitignore; content search too', async () => {
+    const root = gitTrees.dirOf('repo');
+    const expected = ['.github/ci.yml', 'a.txt', 'sub/b.txt', 'wt/.git', 'wt/c.txt'];
+    for (const gitignore of [false, true]) {
+      for (const backend of ['walker', 'ripgrep', 'auto'] as const) {
+        const result = await findFiles({ root, pattern: '**', gitignore, ignoreGitDirs: true, backend, ...(backend === 'walker' ? {} : { rgPath }) });
+        expect({ backend, gitignore, matches: result.matches, complete: result.complete }).toEqual({ backend, gitignore, matches: expected, complete: true });
+      }
+      for (const backend of ['walker', 'ripgrep'] as const) {
+        const hits = await searchContent({ root, query: 't', gitignore, ignoreGitDirs: true, backend, ...(backend === 'walker' ? {} : { rgPath }) });
+        expect({ backend, files: [...new Set(hits.hits.map((hit) => hit.path))].sort() }).toEqual({ backend, files: ['.github/ci.yml', 'a.txt', 'sub/b.txt', 'wt/.git', 'wt/c.txt'] });
+      }
+    }
+  });
+});

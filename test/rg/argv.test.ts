@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildChildEnv, buildContentArgv, buildFilesArgv, buildGlobArgs, threadsOf, withThreads } from '../../src/rg/argv.js';
 
 const FIXED = ['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', '4'];
-const base = { threads: 4, maxDepth: Infinity, excludes: [] as string[], hidden: true, caseSensitive: true, gitignore: false, ignoreFiles: [] as string[] };
+const base = { threads: 4, maxDepth: Infinity, excludes: [] as string[], hidden: true, caseSensitive: true, gitignore: false, ignoreFiles: [] as string[], gitDirsIgnored: false };
 
 describe('buildFilesArgv', () => {
   it('is the fixed flags, and no include glob (ripgrep 13 cannot match ** across a newline: the walker filter decides)', () => {
@@ -28,6 +28,12 @@ describe('buildFilesArgv', () => {
   it('ignoreFiles: one --ignore-file=<path> element each, also with --no-ignore (which does not turn them off)', () => {
     const argv = buildFilesArgv({ ...base, ignoreFiles: ['/w/.qwenignore', '/w/-odd'] });
     expect(argv).toEqual([...FIXED, '--ignore-file=/w/.qwenignore', '--ignore-file=/w/-odd']);
+  });
+
+  it('ignoreGitDirs: one --glob=!.git/ (a directory at any depth, the exact name, as the walker), in both searches', () => {
+    expect(buildFilesArgv({ ...base, gitDirsIgnored: true })).toEqual([...FIXED, '--glob=!.git/']);
+    expect(buildFilesArgv({ ...base, gitDirsIgnored: true, caseSensitive: false })).toEqual([...FIXED, '--glob=!.git/']);
+    expect(buildContentArgv({ ...base, gitDirsIgnored: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false, before: 0, after: 0 })).toContain('--glob=!.git/');
   });
 
   it('passes maxDepth as --max-depth', () => {

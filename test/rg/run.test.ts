@@ -28,7 +28,7 @@ class Collect implements RecordConsumer {
 
 function run(script: Step[], platform: 'posix' | 'win32' = 'posix', maxRecordBytes = 1 << 20) {
   const fake = new FakeRipgrep(script);
-  const argv = buildFilesArgv({ threads: 4, maxDepth: Infinity, excludes: [], hidden: true, caseSensitive: platform !== 'win32', gitignore: false, ignoreFiles: [] });
+  const argv = buildFilesArgv({ threads: 4, maxDepth: Infinity, excludes: [], hidden: true, caseSensitive: platform !== 'win32', gitignore: false, ignoreFiles: [], gitDirsIgnored: false });
   const outcome = runRipgrep({
     rg: { path: rgPath, selectionMode: 'system' },
     argv,

@@ -162,3 +162,40 @@ describe('no I/O when stopped before the start', () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe('ignoreGitDirs: true (the CLI sets it with ignore files, as fd)', () => {
+  const repo = {
+    '.git': { HEAD: 'ref', objects: { ab: 'x' } },
+    'a.txt': 'x',
+    sub: { '.git': { HEAD: 'ref' }, 'b.txt': 'x', '.gitkeep': 'x' },
+    // A linked worktree's `.git` is a file naming the real one: listed, it is not a repository's internals.
+    wt: { '.git': 'gitdir: /elsewhere', 'c.txt': 'x' },
+  };
+
+  it('leaves out every directory named .git, unread, counted as ignored (policy: complete stays true), with or without gitignore', async () => {
+    for (const gitignore of [false, true]) {
+      const { fs, calls } = setup(repo);
+      const result = await search(fs, { ignoreGitDirs: true, gitignore });
+      expect(result.matches, `gitignore: ${gitignore}`).toEqual(['a.txt', 'sub/.gitkeep', 'sub/b.txt', 'wt/.git', 'wt/c.txt']);
+      expect(result).toMatchObject({ complete: true, ignoredCount: 2, excludedCount: 0 });
+      expect(calls.some((c) => c.path.includes('/.git/'))).toBe(false);
+    }
+  });
+
+  it('off by default: the library lists a repository\'s internals unless asked (as rg --files --hidden)', async () => {
+    const { fs } = setup(repo);
+    expect((await search(fs)).matches).toEqual(expect.arrayContaining(['.git/HEAD', '.git/objects/ab', 'sub/.git/HEAD']));
+  });
+
+  it('a .git directory is never a match of type directory, nor a reason for depth-limit', async () => {
+    const { fs } = setup(repo);
+    expect((await search(fs, { ignoreGitDirs: true, pattern: '**/.git', type: 'directory' })).matches).toEqual([]);
+    // At depth 1 only `.git/` lies beyond the limit for `*/HEAD`: nothing that could match is unread.
+    const limited = await search(fs, { ignoreGitDirs: true, pattern: '*/HEAD', maxDepth: 1 });
+    expect(limited).toMatchObject({ matches: [], complete: true });
+  });
+
+  it('a bad value is a coded error', async () => {
+    await expect(findFiles({ root: '/', pattern: '*', ignoreGitDirs: 'yes' as unknown as boolean })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION', option: 'ignoreGitDirs' });
+  });
+});
