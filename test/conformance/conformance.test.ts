@@ -154,6 +154,8 @@ function formatDisagreement(d: Disagreement): string {
 }
 
 function expectNone(oracle: OracleName): void {
+  // An oracle that compared nothing proves nothing: a run must have asked it something.
+  expect(counts[oracle], `${oracle} cases compared`).toBeGreaterThan(0);
   const list = found[oracle];
   if (list.length === 0) return;
   const shown = list.slice(0, LIST_LIMIT).map(formatDisagreement);
