@@ -177,6 +177,12 @@ describe('names that did not decode: how many bytes each other character may be'
   it('an ASCII character of such a name is only itself', () => {
     expect(widest('a')).toBe(4);
   });
+  it('a character beyond U+FFFF is one position: the U+FFFD after it keeps its one to three bytes', () => {
+    // 😀 is itself (1) or 4 bytes; the U+FFFD 1, 2 or 3: every sum from 2 to 7. Read as two
+    // UTF-16 units, the U+FFFD would take the second unit's reading and lose its 2 (no 3 or 6).
+    const fits = [1, 2, 3, 4, 5, 6, 7, 8].filter((k) => nfa('?'.repeat(k)).couldMatch('\u{1F600}\uFFFD'));
+    expect(fits).toEqual([2, 3, 4, 5, 6, 7]);
+  });
   it('a two-byte character is two unknown bytes, never one', () => {
     // As one byte, [!é] would take it and ? the U+FFFD.
     expect(nfa('[!é]?').couldMatch('é\uFFFD')).toBe(false);
