@@ -48,6 +48,14 @@ describe('HitCollector limits', () => {
     expect(hits).toHaveLength(2);
   });
 
+  it('once stopped by a hit too big for maxOutputBytes, a small hit that would still fit is not taken either', () => {
+    const { hits, collector } = collect({ maxOutputBytes: 10 });
+    expect(collector.add('p', 1, 1, 'far too long for ten bytes')).toBe(false);
+    expect(collector.add('p', 2, 1, 'x')).toBe(false);
+    expect(hits).toEqual([]);
+    expect(collector).toMatchObject({ hitCount: 0, outputBytes: 0, stopReason: 'output-limit' });
+  });
+
   it('maxLineChars cuts the text and flags the hit and the search; a line of exactly the limit is not cut', () => {
     const { hits, collector } = collect({ maxLineChars: 3 });
     collector.add('a', 1, 1, 'abc');
@@ -106,6 +114,13 @@ describe('HitCollector context', () => {
     expect(collector.truncated).toBe(true);
     // 'a' + 'ok' + 'lo' = 5 bytes.
     expect(collector.outputBytes).toBe(5);
+    // One cut line among several is enough to flag the search.
+    const some = collect({ before: 2, maxLineChars: 2 });
+    some.collector.context('a', 1, 'long');
+    some.collector.context('a', 2, 'ok');
+    some.collector.add('a', 3, 1, 'hi');
+    expect(some.hits[0]!.before).toEqual([{ line: 1, text: 'lo', textTruncated: true }, { line: 2, text: 'ok' }]);
+    expect(some.collector.truncated).toBe(true);
     const tight = collect({ before: 1, maxOutputBytes: 4 });
     tight.collector.context('a', 1, 'lo');
     expect(tight.collector.add('a', 2, 1, 'ok')).toBe(false);
@@ -184,12 +199,18 @@ describe('text helpers', () => {
     expect(cutText('abc', 3)).toBe('abc');
     expect(cutText('abc', 0)).toBe('');
     expect(cutText('😀', 1)).toBe('');
+    // The first and last high surrogates (U+10000, U+10FFFF) are halves too.
+    expect(cutText('\u{10000}x', 1)).toBe('');
+    expect(cutText('\u{10FFFF}x', 1)).toBe('');
+    // A text within the limit is returned whole, whatever its last unit.
+    expect(cutText('a\ud83d', 2)).toBe('a\ud83d');
   });
 
   it('firstLine shows the first line of a multi-line match, without a CR; dropCr drops only a final CR', () => {
     expect(firstLine('one\r\ntwo')).toBe('one');
     expect(firstLine('only\r')).toBe('only');
     expect(firstLine('a\rb')).toBe('a\rb');
+    expect(firstLine('\nsecond')).toBe('');
     expect(dropCr('x\r')).toBe('x');
     expect(dropCr('x\ry')).toBe('x\ry');
   });
@@ -198,6 +219,8 @@ describe('text helpers', () => {
     const text = 'aé€😀b'; // bytes: 1, 2, 3, 4, 1
     expect([0, 1, 3, 6, 10, 11].map((b) => utf16IndexOfByteOffset(text, b))).toEqual([0, 1, 2, 3, 5, 6]);
     expect([2, 4, 5, 7, 12].map((b) => utf16IndexOfByteOffset(text, b))).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    // Past the end by the width a character would have: still no index.
+    expect(utf16IndexOfByteOffset('ab', 6)).toBeUndefined();
     // The boundaries of each UTF-8 length: U+007F (1), U+0080 and U+07FF (2), U+0800 and U+FFFF (3), U+10000 (4).
     expect(utf16IndexOfByteOffset('\u007f|', 1)).toBe(1);
     expect(utf16IndexOfByteOffset('\u0080|', 2)).toBe(1);
@@ -228,5 +251,8 @@ describe('text helpers', () => {
     expect(breaksGroup(shown, { ...plain, line: 6, before: [{ line: 4, text: '' }] })).toBe(false);
     expect(breaksGroup(shown, { ...plain, line: 6, before: [{ line: 5, text: '' }] })).toBe(true);
     expect(breaksGroup(shown, { ...plain, path: 'b', line: 4 })).toBe(true);
+    // Context asked for, none before the hit (an empty list): the hit's own line decides.
+    expect(breaksGroup(shown, { ...plain, line: 5, before: [] })).toBe(true);
+    expect(breaksGroup(shown, { ...plain, line: 4, before: [] })).toBe(false);
   });
 });
