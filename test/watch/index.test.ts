@@ -1,0 +1,248 @@
+/**
+ * The index's contract on the real disk: `find()` is word for word a fresh `findFiles` (the
+ * walker) after changes, its cookies never show, a sync that cannot complete is `index-stale`,
+ * and an fs no watcher can see is refused with a code.
+ */
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildVolume } from '../helpers/memfs.js';
+import { linux } from '../helpers/skip-why.js';
+import { describeIf } from '../helpers/skip-why.js';
+import { openIndex, FindFileError, INCOMPLETE_REASONS } from '../../src/index.js';
+import { openIndexWith, type FileIndex } from '../../src/watch/watched-index.js';
+import { FaultyWatcher, expectSameAnswer, makeTree, removeTree } from './helpers.js';
+
+const opened: FileIndex[] = [];
+const roots: string[] = [];
+afterEach(() => {
+  for (const index of opened.splice(0)) index.close();
+  for (const root of roots.splice(0)) removeTree(root);
+});
+
+function tree(files: string[]): string {
+  const root = makeTree(files);
+  roots.push(root);
+  return root;
+}
+
+async function open(root: string, extra: Partial<Parameters<typeof openIndexWith>[0]> = {}, deps: Parameters<typeof openIndexWith>[1] = {}): Promise<FileIndex> {
+  const index = await openIndexWith({ root, ...extra }, deps);
+  opened.push(index);
+  return index;
+}
+
+describe('openIndex refuses what no watcher can see', () => {
+  it('an injected fs (memfs) is FF_WATCH_UNAVAILABLE, before any I/O', async () => {
+    const vol = buildVolume({ 'a.ts': 'x' });
+    await expect(openIndex({ root: '/root', fs: vol })).rejects.toMatchObject({ code: 'FF_WATCH_UNAVAILABLE', option: 'fs' });
+  });
+
+  it('a query naming a tree option or an engine is FF_INVALID_OPTION', async () => {
+    const index = await open(tree(['a.ts']));
+    await expect(index.find({ pattern: '*', exclude: ['x'] } as never)).rejects.toMatchObject({ code: 'FF_INVALID_OPTION', option: 'exclude' });
+    await expect(index.find({ pattern: '*', backend: 'ripgrep' } as never)).rejects.toMatchObject({ code: 'FF_INVALID_OPTION', option: 'backend' });
+  });
+
+  it('a closed index says so with FF_WATCH_UNAVAILABLE', async () => {
+    const index = await open(tree(['a.ts']));
+    index.close();
+    await expect(index.find({ pattern: '*' })).rejects.toBeInstanceOf(FindFileError);
+    await expect(index.find({ pattern: '*' })).rejects.toMatchObject({ code: 'FF_WATCH_UNAVAILABLE' });
+  });
+
+  it('a missing root rejects as findFiles does (ENOENT)', async () => {
+    await expect(openIndex({ root: join(tree([]), 'nope') })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('index-stale is a reason of the contract', () => {
+    expect(INCOMPLETE_REASONS).toContain('index-stale');
+  });
+});
+
+describeIf(linux('the index watches with inotify'))('find() answers as a fresh walk, after each change', () => {
+  it('creates, removes and renames of files and directories are seen at once', async () => {
+    const root = tree(['src/a.ts', 'src/lib/b.ts', 'docs/x.md', '.hidden/h.ts']);
+    const index = await open(root);
+    const queries = [{ pattern: '**/*.ts' }, { pattern: 'src/*' }, { pattern: '**', type: 'any' as const }];
+    const check = async () => {
+      for (const query of queries) await expectSameAnswer(index, { root }, query);
+    };
+    await check();
+    writeFileSync(join(root, 'src', 'new.ts'), 'x');
+    expect((await index.find({ pattern: 'src/new.ts' })).matches).toEqual(['src/new.ts']);
+    await check();
+    rmSync(join(root, 'src', 'a.ts'));
+    await check();
+    renameSync(join(root, 'src', 'lib'), join(root, 'docs', 'lib2'));
+    expect((await index.find({ pattern: '**/b.ts' })).matches).toEqual(['docs/lib2/b.ts']);
+    await check();
+    mkdirSync(join(root, 'deep', 'er', 'still'), { recursive: true });
+    writeFileSync(join(root, 'deep', 'er', 'still', 'z.ts'), 'x');
+    await check();
+    symlinkSync('docs', join(root, 'link'));
+    await check();
+    rmSync(join(root, 'deep'), { recursive: true });
+    await check();
+  });
+
+  it('a directory renamed in from outside is read whole; one renamed out is forgotten', async () => {
+    const root = tree(['in/a.ts']);
+    const outside = tree(['moved/one/two.ts', 'moved/three.ts']);
+    const index = await open(root);
+    renameSync(join(outside, 'moved'), join(root, 'in', 'moved'));
+    expect((await index.find({ pattern: '**/*.ts' })).matches).toEqual(['in/a.ts', 'in/moved/one/two.ts', 'in/moved/three.ts']);
+    renameSync(join(root, 'in', 'moved'), join(outside, 'back'));
+    writeFileSync(join(outside, 'back', 'one', 'four.ts'), 'x');
+    await expectSameAnswer(index, { root }, { pattern: '**/*.ts' });
+    expect(index.stats().rescans).toBeGreaterThan(0);
+  });
+
+  it('the root removed and made again is read again', async () => {
+    const root = tree(['a.ts']);
+    const index = await open(root);
+    rmSync(root, { recursive: true });
+    await expect(index.find({ pattern: '*' })).rejects.toMatchObject({ code: 'ENOENT' });
+    mkdirSync(root);
+    writeFileSync(join(root, 'b.ts'), 'x');
+    await expectSameAnswer(index, { root }, { pattern: '*' });
+    writeFileSync(join(root, 'c.ts'), 'x');
+    expect((await index.find({ pattern: '*' })).matches).toEqual(['b.ts', 'c.ts']);
+  });
+
+  it('the tree options shape it as they shape a walk (exclude, hidden, gitignore)', async () => {
+    const root = tree(['.git/HEAD', '.gitignore', 'out/o.ts', 'src/a.ts', 'node_modules/m/i.ts']);
+    writeFileSync(join(root, '.gitignore'), 'out/\n');
+    const options = { root, gitignore: true, exclude: ['node_modules'], hidden: true };
+    const index = await open(root, options);
+    await expectSameAnswer(index, options, { pattern: '**/*.ts' });
+    writeFileSync(join(root, '.gitignore'), 'src/\n');
+    await expectSameAnswer(index, options, { pattern: '**/*.ts' });
+    await expectSameAnswer(index, options, { pattern: '**', type: 'any', stats: true, sort: 'mtime', maxResults: 3 });
+  });
+});
+
+describeIf(linux('the index watches with inotify'))('the cookie', () => {
+  it('is written inside .git/ when there is one, removed after, and never in an answer', async () => {
+    const root = tree(['.git/HEAD', 'a.ts']);
+    const seen: string[] = [];
+    const watcher = new FaultyWatcher();
+    watcher.swallow = (name) => {
+      if (name?.startsWith('.find-file-cookie-')) seen.push(name);
+      return false;
+    };
+    const index = await open(root, { hidden: true }, { watcher });
+    const result = await index.find({ pattern: '**', type: 'any' });
+    expect(result.matches).toEqual(['.git', '.git/HEAD', 'a.ts']);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(readdirSync(join(root, '.git'))).toEqual(['HEAD']);
+    expect(readdirSync(root).sort()).toEqual(['.git', 'a.ts']);
+  });
+
+  it('in a root without .git: in the root, and still never listed', async () => {
+    const root = tree(['a.ts']);
+    const index = await open(root, { hidden: true });
+    for (let i = 0; i < 5; i++) expect((await index.find({ pattern: '**', type: 'any' })).matches).toEqual(['a.ts']);
+    expect(readdirSync(root)).toEqual(['a.ts']);
+  });
+
+  it('that cannot be written (a read-only root) makes the answer index-stale, never silently stale', async () => {
+    const root = tree(['a.ts']);
+    const index = await open(root, {}, { cookieIo: { write: () => Promise.reject(Object.assign(new Error('read-only'), { code: 'EROFS' })), remove: async () => {} } });
+    const result = await index.find({ pattern: '*' });
+    expect(result.complete).toBe(false);
+    expect(result.incompleteReasons).toEqual(['index-stale']);
+    expect(result.incompleteReason).toBe('index-stale');
+    expect(index.stats().staleAnswers).toBe(1);
+  });
+
+  it('that cannot be written in the root (read-only) goes to a private temp directory: the answer stays synced', async () => {
+    const root = tree(['a.ts']);
+    const written: string[] = [];
+    const cookieIo = {
+      write: async (path: string) => {
+        if (path.startsWith(root)) throw Object.assign(new Error('read-only'), { code: 'EROFS' });
+        written.push(path);
+        writeFileSync(path, '');
+      },
+      remove: async (path: string) => rmSync(path, { force: true }),
+    };
+    const index = await open(root, {}, { cookieIo });
+    writeFileSync(join(root, 'b.ts'), 'x');
+    expect(await index.find({ pattern: '*' })).toMatchObject({ complete: true, matches: ['a.ts', 'b.ts'] });
+    expect(written).toHaveLength(1);
+    expect(existsSync(written[0]!)).toBe(false);
+  });
+
+  it('whose event never comes within the budget makes the answer index-stale', async () => {
+    const root = tree(['a.ts']);
+    const watcher = new FaultyWatcher();
+    const index = await open(root, {}, { watcher });
+    watcher.swallow = (name) => name?.startsWith('.find-file-cookie-') === true;
+    const result = await index.find({ pattern: '*', timeBudgetMs: 300 });
+    expect(result.complete).toBe(false);
+    expect(result.incompleteReasons).toContain('index-stale');
+    expect(existsSync(join(root, 'a.ts'))).toBe(true);
+    expect(readdirSync(root)).toEqual(['a.ts']);
+  });
+
+  it('a synced answer is complete: the cookie proves the changes before it were seen', async () => {
+    const root = tree(['a.ts']);
+    const index = await open(root);
+    writeFileSync(join(root, 'b.ts'), 'x');
+    const result = await index.find({ pattern: '*' });
+    expect(result).toMatchObject({ complete: true, incompleteReasons: [], matches: ['a.ts', 'b.ts'] });
+  });
+});
+
+describeIf(linux('the index watches with inotify'))('the watcher fails', () => {
+  it('a watch refused (ENOSPC: the watch limit) leaves that directory read at every query: answers stay exact', async () => {
+    const root = tree(['a/x.ts', 'b/y.ts']);
+    const watcher = new FaultyWatcher();
+    const index = await open(root, {}, { watcher });
+    watcher.refuseWith = 'ENOSPC';
+    mkdirSync(join(root, 'c'));
+    writeFileSync(join(root, 'c', 'z.ts'), 'x');
+    await expectSameAnswer(index, { root }, { pattern: '**/*.ts' });
+    writeFileSync(join(root, 'c', 'w.ts'), 'x');
+    const result = await expectSameAnswer(index, { root }, { pattern: '**/*.ts' });
+    expect(result.matches).toContain('c/w.ts');
+    expect(index.stats()).toMatchObject({ lastRefusal: 'ENOSPC' });
+    expect(index.stats().watchesRefused).toBeGreaterThan(0);
+  });
+
+  it('an overflow (events lost) drops every listing: the next answer is a full rescan', async () => {
+    const root = tree(['a/x.ts']);
+    const watcher = new FaultyWatcher();
+    const index = await open(root, {}, { watcher });
+    watcher.swallow = (name) => name === 'y.ts';
+    writeFileSync(join(root, 'a', 'y.ts'), 'x');
+    watcher.fireOverflow();
+    watcher.swallow = () => false;
+    expect((await index.find({ pattern: '**/*.ts' })).matches).toEqual(['a/x.ts', 'a/y.ts']);
+    expect(index.stats().overflows).toBe(1);
+  });
+
+  it('a watch lost drops that subtree; it is read and watched again', async () => {
+    const root = tree(['a/x.ts']);
+    const watcher = new FaultyWatcher();
+    const index = await open(root, {}, { watcher });
+    watcher.swallow = (name) => name === 'y.ts';
+    writeFileSync(join(root, 'a', 'y.ts'), 'x');
+    watcher.watched.get(join(root, 'a'))!.lost(new Error('gone'));
+    watcher.swallow = () => false;
+    expect((await index.find({ pattern: '**/*.ts' })).matches).toEqual(['a/x.ts', 'a/y.ts']);
+  });
+
+  it('an unreadable directory is a gap, as in a walk (a root that can read everything proves nothing: see oracle-nobody)', async () => {
+    const root = tree(['a/x.ts', 'b/y.ts']);
+    const index = await open(root);
+    chmodSync(join(root, 'b'), 0o000);
+    try {
+      await expectSameAnswer(index, { root }, { pattern: '**/*.ts' });
+    } finally {
+      chmodSync(join(root, 'b'), 0o755);
+    }
+    await expectSameAnswer(index, { root }, { pattern: '**/*.ts' });
+  });
+});
