@@ -78,3 +78,40 @@ export class FaultyWatcher implements DirectoryWatcher {
     this.overflow();
   }
 }
+
+/**
+ * Node's watcher, its events held back and delivered later, in order (a busy event loop, a slow
+ * watcher): an answer that does not wait for its cookie is then stale, one that waits is not.
+ */
+export class LateWatcher implements DirectoryWatcher {
+  private readonly inner = nodeWatcher();
+  private readonly queue: (() => void)[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly delayMs: number) {}
+
+  watch(dir: string, listener: WatchListener) {
+    let open = true;
+    const later = (deliver: () => void) => {
+      this.queue.push(() => open && deliver());
+      this.timer ??= setTimeout(() => this.flush(), this.delayMs);
+    };
+    const handle = this.inner.watch(dir, {
+      change: (name) => later(() => listener.change(name)),
+      lost: (error) => later(() => listener.lost(error)),
+    });
+    return {
+      close: () => {
+        open = false;
+        handle.close();
+      },
+    };
+  }
+
+  onOverflow(): void {}
+
+  private flush(): void {
+    this.timer = undefined;
+    for (const deliver of this.queue.splice(0)) deliver();
+  }
+}

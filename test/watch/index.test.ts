@@ -142,8 +142,24 @@ describeIf(linux('the index watches with inotify'))('the cookie', () => {
   it('in a root without .git: in the root, and still never listed', async () => {
     const root = tree(['a.ts']);
     const index = await open(root, { hidden: true });
-    for (let i = 0; i < 5; i++) expect((await index.find({ pattern: '**', type: 'any' })).matches).toEqual(['a.ts']);
-    expect(readdirSync(root)).toEqual(['a.ts']);
+    for (let i = 0; i < 5; i++) {
+      // Queries at once: each walks while the others' cookies exist, and reads the root again after a change.
+      writeFileSync(join(root, `n${i}`), 'x');
+      const answers = await Promise.all(Array.from({ length: 6 }, () => index.find({ pattern: '**', type: 'any' })));
+      const expected = ['a.ts', ...Array.from({ length: i + 1 }, (_, j) => `n${j}`)];
+      for (const answer of answers) expect(answer.matches).toEqual(expected);
+    }
+    expect(readdirSync(root).sort()).toEqual(['a.ts', 'n0', 'n1', 'n2', 'n3', 'n4']);
+  });
+
+  it('left behind (a remove that failed, a crash) is still never listed', async () => {
+    const root = tree(['a.ts']);
+    const index = await open(root, { hidden: true }, { cookieIo: { write: async (path) => writeFileSync(path, ''), remove: async () => {} } });
+    for (let i = 0; i < 3; i++) {
+      writeFileSync(join(root, `n${i}`), 'x');
+      expect((await index.find({ pattern: '**', type: 'any' })).matches).toEqual(['a.ts', ...Array.from({ length: i + 1 }, (_, j) => `n${j}`)]);
+    }
+    expect(readdirSync(root).filter((name) => name.startsWith('.find-file-cookie-'))).toHaveLength(3);
   });
 
   it('that cannot be written (a read-only root) makes the answer index-stale, never silently stale', async () => {
