@@ -4,7 +4,7 @@
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { findFiles, type FindOptions, type FindResult } from '../../src/index.js';
 import type { FileIndex, IndexOptions, IndexQuery } from '../../src/watch/watched-index.js';
@@ -14,8 +14,11 @@ import { nodeWatcher, type DirectoryWatcher, type WatchListener } from '../../sr
 export function makeTree(files: string[] = []): string {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'ff-watch-')));
   for (const file of files) {
-    mkdirSync(dirname(join(root, file)), { recursive: true });
-    if (!file.endsWith('/')) writeFileSync(join(root, file), 'x');
+    if (file.endsWith('/')) mkdirSync(join(root, file), { recursive: true });
+    else {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      writeFileSync(join(root, file), 'x');
+    }
   }
   return root;
 }
@@ -47,6 +50,8 @@ export class FaultyWatcher implements DirectoryWatcher {
   refuseWith: string | undefined;
   /** Names whose events are swallowed (a lost event, as after a queue overflow). */
   swallow: (name: string | undefined) => boolean = () => false;
+  /** Swallow the events a directory's own watch gives about the directory itself (moved, removed). */
+  swallowSelf = false;
   readonly watched = new Map<string, WatchListener>();
   private readonly inner = nodeWatcher();
   private overflow: () => void = () => {};
@@ -55,6 +60,7 @@ export class FaultyWatcher implements DirectoryWatcher {
     if (this.refuseWith !== undefined) throw Object.assign(new Error(`watch ${dir}: ${this.refuseWith}`), { code: this.refuseWith });
     const wrapped: WatchListener = {
       change: (name) => {
+        if (this.swallowSelf && name === basename(dir)) return;
         if (!this.swallow(name)) listener.change(name);
       },
       lost: (error) => listener.lost(error),

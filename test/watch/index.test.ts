@@ -239,6 +239,19 @@ describeIf(linux('the index watches with inotify'))('the watcher fails', () => {
     expect(index.stats().overflows).toBe(1);
   });
 
+  it('a directory renamed away is forgotten by its parent\'s event alone (its own watch, bound to the inode, may say nothing)', async () => {
+    const root = tree(['in/sub/x.ts']);
+    const outside = tree([]);
+    const watcher = new FaultyWatcher();
+    const index = await open(root, {}, { watcher });
+    watcher.swallowSelf = true;
+    renameSync(join(root, 'in', 'sub'), join(outside, 'sub'));
+    mkdirSync(join(root, 'in', 'sub'));
+    writeFileSync(join(root, 'in', 'sub', 'z.ts'), 'x');
+    expect((await index.find({ pattern: '**/*.ts' })).matches).toEqual(['in/sub/z.ts']);
+    await expectSameAnswer(index, { root }, { pattern: '**/*.ts' });
+  });
+
   it('a watch lost drops that subtree; it is read and watched again', async () => {
     const root = tree(['a/x.ts']);
     const watcher = new FaultyWatcher();
