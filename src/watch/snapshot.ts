@@ -17,8 +17,11 @@
  * Only `readdir` is served from memory; `lstat`, `stat`, `readFile` and `realpath` go to the
  * disk, so metadata, links on the way and ignore files are read as a walk reads them.
  */
-import type { DirentLike, FsLike } from '../fs.js';
+import * as nodeFs from 'node:fs';
+import { posix } from 'node:path';
+import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
+import { dirOf, selfAndAncestors, Sentinels, type ReadCoverage } from './coverage.js';
 import { keepListing, type KeptDirent } from './listing.js';
 import type { DirectoryWatcher, WatchHandle } from './watcher.js';
 
@@ -44,6 +47,8 @@ export interface IndexCounters {
   rescans: number;
   /** Times the watcher lost events (overflow): every listing dropped. */
   overflows: number;
+  /** Directories outside the kept tree watched because a walk read a file there (the root's parents, for `gitignore`). */
+  sentinels: number;
   /** Watches the watcher refused (`ENOSPC`, `EACCES`...): those directories are read at every query. */
   watchesRefused: number;
   /** The error code of the last refused watch, e.g. `ENOSPC` (the per-user watch limit). */
@@ -59,10 +64,11 @@ function parentKey(key: string): string {
 }
 
 export class Snapshot {
-  /** The tree as the walker reads it: kept listings where valid, the disk for everything else. */
-  readonly view: FsLike;
+  /** Moves on every change the watches report (the index's own cookies aside), every drop and overflow. */
+  version = 0;
   private readonly states = new Map<string, DirState>();
-  private readonly counters: IndexCounters = { dirsWatched: 0, listingsKept: 0, events: 0, rescans: 0, overflows: 0, watchesRefused: 0 };
+  private readonly sentinels: Sentinels;
+  private readonly counters: IndexCounters = { dirsWatched: 0, listingsKept: 0, events: 0, rescans: 0, overflows: 0, watchesRefused: 0, sentinels: 0 };
 
   /**
    * @param rootPrefix the root in native form ending in `/`, as the plan's `Scope.rootPrefix`.
@@ -78,32 +84,85 @@ export class Snapshot {
       this.counters.overflows++;
       this.dropAll();
     });
-    this.view = this.buildView();
+    this.sentinels = new Sentinels(watcher, () => this.version++, isCookie);
   }
 
   /** The counters now. */
   stats(): IndexCounters {
     let kept = 0;
     for (const state of this.states.values()) if (state.listing !== undefined) kept++;
-    return { ...this.counters, dirsWatched: this.states.size, listingsKept: kept };
+    return { ...this.counters, dirsWatched: this.states.size, listingsKept: kept, sentinels: this.sentinels.size };
   }
 
   /** Closes every watch. */
   close(): void {
     this.dropAll();
+    this.sentinels.close();
   }
 
-  private buildView(): FsLike {
+  /**
+   * The tree as one query's walk reads it: kept listings where valid, the disk for everything
+   * else; `coverage.covered` turns false at the first read no watch covers (src/watch/coverage.ts).
+   * The sync forms are never called by the index (it walks async): they read the disk, uncovered.
+   */
+  viewFor(coverage: ReadCoverage): FsLike {
     const disk = this.disk;
+    const file = (path: string) => {
+      if (coverage.covered && !this.isWatchedDir(dirOf(path))) coverage.covered = false;
+    };
+    const uncovered = () => {
+      coverage.covered = false;
+    };
     return {
-      readdir: (path, options, callback) => this.readdir(path, options, callback),
-      readdirSync: (path, options) => this.readdirSync(path, options),
-      lstat: (path, callback) => disk.lstat(path, callback),
-      lstatSync: (path) => disk.lstatSync(path),
-      ...(disk.stat && disk.statSync ? { stat: disk.stat.bind(disk), statSync: disk.statSync.bind(disk) } : {}),
-      ...(disk.readFile && disk.readFileSync ? { readFile: disk.readFile.bind(disk), readFileSync: disk.readFileSync.bind(disk) } : {}),
-      ...(disk.realpath && disk.realpathSync ? { realpath: disk.realpath.bind(disk), realpathSync: disk.realpathSync.bind(disk) } : {}),
+      readdir: (path, options, callback) => this.readdir(path, options, coverage, callback),
+      readdirSync: (path, options) => (uncovered(), disk.readdirSync(path, options)),
+      lstat: (path, callback) => (file(path), disk.lstat(path, callback)),
+      lstatSync: (path) => (uncovered(), disk.lstatSync(path)),
+      ...(disk.stat && disk.statSync
+        ? { stat: (p: string, cb: Callback<StatsLike>) => this.coverLink(p, coverage, () => disk.stat!(p, cb)), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
+        : {}),
+      ...(disk.readFile && disk.readFileSync
+        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (file(p), disk.readFile!(p, cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
+        : {}),
+      ...(disk.realpath && disk.realpathSync
+        ? {
+            realpath: (p: string, cb: Callback<string>) => {
+              // A real path depends on every directory above it.
+              if (!selfAndAncestors(p).every((dir) => this.isWatchedDir(dir))) uncovered();
+              disk.realpath!(p, cb);
+            },
+            realpathSync: (p: string) => (uncovered(), disk.realpathSync!(p)),
+          }
+        : {}),
     } as FsLike;
+  }
+
+  /**
+   * Before a link on the way is `stat`ed: its target's directory and every one above it watched
+   * first, so that the target turning into something else moves the version. A target that is
+   * itself a link (a chain) is not followed further: uncovered.
+   */
+  private coverLink(path: string, coverage: ReadCoverage, then: () => void): void {
+    if (!coverage.covered) return then();
+    nodeFs.readlink(path, (error, target) => {
+      const resolved = error ? undefined : posix.resolve(dirOf(path), target);
+      if (resolved === undefined || !selfAndAncestors(dirOf(resolved)).every((dir) => this.isWatchedDir(dir))) {
+        coverage.covered = false;
+        return then();
+      }
+      nodeFs.lstat(resolved, (missing, stats) => {
+        // Missing: its creation is an event in the watched parent. Anything else unreadable, or a chain: uncovered.
+        if (missing ? missing.code !== 'ENOENT' && missing.code !== 'ENOTDIR' : stats.isSymbolicLink()) coverage.covered = false;
+        then();
+      });
+    });
+  }
+
+  /** True when a change in `dir` (native, no trailing separator) would move the version: kept by the tree, or a sentinel set up now. */
+  private isWatchedDir(dir: string): boolean {
+    const key = this.keyOf(dir === '/' ? dir : dir + '/');
+    if (key !== undefined && this.states.has(key)) return true;
+    return this.sentinels.ensure(dir);
   }
 
   /** The root-relative key of a directory path the walker reads (`a/b/`; the root is ``), or undefined outside the root. */
@@ -113,30 +172,22 @@ export class Snapshot {
     return rel === '' || rel.endsWith('/') ? rel : rel + '/';
   }
 
-  private readdir(path: string, options: { withFileTypes: true }, callback: Callback<DirentLike[]>): void {
+  private readdir(path: string, options: { withFileTypes: true }, coverage: ReadCoverage, callback: Callback<DirentLike[]>): void {
     const key = this.keyOf(path);
     const state = key === undefined ? undefined : this.stateFor(key);
     if (state?.listing !== undefined) return callback(null, state.listing);
     const generation = state?.generation;
     this.disk.readdir(path, options, (error, entries) => {
-      if (error) return callback(error, entries);
-      callback(null, this.keep(key, state, generation, entries));
+      if (error) {
+        coverage.covered = false;
+        return callback(error, entries);
+      }
+      const listing = keepListing(entries, this.isCookie);
+      // Kept only when the directory's watch was in place before the read and saw nothing during it.
+      if (key !== undefined && state !== undefined && this.states.get(key) === state && state.generation === generation) state.listing = listing;
+      else coverage.covered = false;
+      callback(null, listing);
     });
-  }
-
-  private readdirSync(path: string, options: { withFileTypes: true }): DirentLike[] {
-    const key = this.keyOf(path);
-    const state = key === undefined ? undefined : this.stateFor(key);
-    if (state?.listing !== undefined) return state.listing;
-    const generation = state?.generation;
-    return this.keep(key, state, generation, this.disk.readdirSync(path, options));
-  }
-
-  /** The listing without cookies, kept when the directory's watch saw nothing while it was read. */
-  private keep(key: string | undefined, state: DirState | undefined, generation: number | undefined, entries: DirentLike[]): KeptDirent[] {
-    const listing = keepListing(entries, this.isCookie);
-    if (key !== undefined && state !== undefined && this.states.get(key) === state && state.generation === generation) state.listing = listing;
-    return listing;
   }
 
   /** The directory's state, its watch set up first when it has none; undefined when it cannot be watched. */
@@ -168,6 +219,7 @@ export class Snapshot {
     this.counters.events++;
     if (this.states.get(key) !== state) return; // a watch already dropped
     if (entry !== undefined && entry !== '' && this.isCookie(entry)) return;
+    this.version++;
     // The directory itself (removed, renamed, replaced), or an event that names nothing.
     if (entry === undefined || entry === '' || (ownName !== undefined && entry === ownName) || (key === '' && entry === this.rootName())) {
       this.drop(key);
@@ -187,6 +239,7 @@ export class Snapshot {
   /** Forgets a directory and everything watched below it, closing their watches. */
   private drop(key: string): void {
     if (!this.states.has(key)) return;
+    this.version++;
     this.counters.rescans++;
     const stack = [key];
     while (stack.length > 0) {
@@ -202,6 +255,7 @@ export class Snapshot {
 
   /** Forgets every listing and watch: the next walk reads (and watches) the tree again. */
   dropAll(): void {
+    this.version++;
     if (this.states.size > 0) this.counters.rescans++;
     for (const state of this.states.values()) state.handle.close();
     this.states.clear();

@@ -11,6 +11,7 @@ import { defaultFs } from '../fs.js';
 import type { FindOptions } from '../options.js';
 import { buildFindPlan, type FindPlan } from '../plan/search-plan.js';
 import type { FindResult, IncompleteReason } from '../result.js';
+import { AnswerCache, answerKey } from './answers.js';
 import { CookieJar, DEFAULT_SYNC_WAIT_MS, type CookieIo, type SyncOutcome } from './cookie.js';
 import { Snapshot, type IndexCounters } from './snapshot.js';
 import { nodeWatcher, type DirectoryWatcher } from './watcher.js';
@@ -41,6 +42,8 @@ export interface IndexStats extends IndexCounters {
   queries: number;
   /** Queries whose sync did not complete (answered `complete: false`, `index-stale`). */
   staleAnswers: number;
+  /** Queries answered with a kept answer: the same query, no change since (src/watch/answers.ts). */
+  answersReused: number;
 }
 
 /** A watched index of one root. */
@@ -121,6 +124,7 @@ function pickTree(options: IndexOptions): IndexOptions {
 class WatchedIndex implements FileIndex {
   private readonly jar: CookieJar;
   private readonly snapshot: Snapshot;
+  private readonly answers = new AnswerCache();
   private closed = false;
   private queries = 0;
   private staleAnswers = 0;
@@ -140,7 +144,7 @@ class WatchedIndex implements FileIndex {
   /** The first walk: reads (and watches) every directory the tree options let a walk enter. */
   async build(plan: FindPlan): Promise<void> {
     this.jar.prepare();
-    await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.view } });
+    await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor({ covered: true }) } });
   }
 
   async find(query: IndexQuery): Promise<FindResult> {
@@ -152,10 +156,21 @@ class WatchedIndex implements FileIndex {
     const outcome = await this.jar.sync(Math.min(timeBudgetMs, DEFAULT_SYNC_WAIT_MS), signal);
     if (this.closed) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'this index was closed while it answered');
     const left = Math.max(0, timeBudgetMs - (clock.now() - started));
-    const result = await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.view }, limits: { ...plan.limits, timeBudgetMs: left } });
+    const result = isStale(outcome) ? this.markStale(await this.walk(plan, left, undefined)) : await this.walk(plan, left, answerKey(query));
     this.queries++;
     result.stats = { ...result.stats, elapsedMs: clock.now() - started };
-    return isStale(outcome) ? this.markStale(result) : result;
+    return result;
+  }
+
+  /** The walk over the kept tree, or the same answer kept from an earlier walk at this version (`key`: reusable). */
+  private async walk(plan: FindPlan, timeBudgetMs: number, key: string | undefined): Promise<FindResult> {
+    const version = this.snapshot.version;
+    const kept = this.answers.get(key, version);
+    if (kept !== undefined) return kept;
+    const coverage = { covered: true };
+    const result = await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor(coverage) }, limits: { ...plan.limits, timeBudgetMs } });
+    if (coverage.covered && this.snapshot.version === version) this.answers.offer(key, version, result);
+    return result;
   }
 
   private markStale(result: FindResult): FindResult {
@@ -165,7 +180,7 @@ class WatchedIndex implements FileIndex {
   }
 
   stats(): IndexStats {
-    return { ...this.snapshot.stats(), queries: this.queries, staleAnswers: this.staleAnswers };
+    return { ...this.snapshot.stats(), queries: this.queries, staleAnswers: this.staleAnswers, answersReused: this.answers.hits };
   }
 
   close(): void {
@@ -173,6 +188,7 @@ class WatchedIndex implements FileIndex {
     this.closed = true;
     this.jar.close();
     this.snapshot.close();
+    this.answers.clear();
   }
 }
 

@@ -110,6 +110,23 @@ describeIf(linux('the index watches with inotify'))('find() answers as a fresh w
     expect((await index.find({ pattern: '*' })).matches).toEqual(['b.ts', 'c.ts']);
   });
 
+  it('a link out of the root: its target appearing or going changes the answer, though nothing in the tree changed', async () => {
+    const root = tree(['a.ts']);
+    const outside = tree([]);
+    symlinkSync(join(outside, 'm'), join(root, 'l'));
+    const index = await open(root);
+    const query = { pattern: '**/*.ts' };
+    expect((await index.find(query)).linksOnTheWay).toEqual([]);
+    expect((await index.find(query)).linksOnTheWay).toEqual([]);
+    mkdirSync(join(outside, 'm'));
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['l']);
+    expect((await index.find(query)).linksOnTheWay).toEqual(['l']);
+    rmSync(join(outside, 'm'), { recursive: true });
+    writeFileSync(join(outside, 'm'), 'a file now');
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual([]);
+    expect(index.stats().answersReused).toBeGreaterThan(0);
+  });
+
   it('the tree options shape it as they shape a walk (exclude, hidden, gitignore)', async () => {
     const root = tree(['.git/HEAD', '.gitignore', 'out/o.ts', 'src/a.ts', 'node_modules/m/i.ts']);
     writeFileSync(join(root, '.gitignore'), 'out/\n');

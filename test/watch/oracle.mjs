@@ -22,7 +22,8 @@ export function prng(seed) {
 
 const DIR_NAMES = ['a', 'b', 'c', '.d'];
 const FILE_NAMES = ['x.ts', 'y.md', 'z.ts', '.h.ts', 'a'];
-const LINK_TARGETS = ['..', 'a', 'x.ts', 'nowhere', '../b'];
+// Links out of the root (into `outside`, where directories are moved out and back): only a watch set up for the link sees their targets change.
+const LINK_TARGETS = ['..', 'a', 'x.ts', 'nowhere', '../b', '../outside/out0', '../outside/out1', '../../outside/out2'];
 
 /** The queries each operation is checked with (one per operation, in turn). */
 export const QUERIES = [
@@ -125,6 +126,11 @@ function randomOp(ctx) {
       renameSync(temp, join(root, path));
     });
   }
+  if (roll < 0.96) {
+    // Outside the root only: what a link out of the root leads to appears or goes, the tree untouched.
+    const path = join(outside, `out${Math.floor(random() * 3)}`);
+    return attempt(`toggle ${path}`, () => (readdirSync(outside).includes(path.slice(outside.length + 1)) ? rmSync(path, { recursive: true }) : mkdirSync(path)));
+  }
   if (chmod && tree.dirs.length > 1) {
     const locked = [...ctx.locked];
     if (locked.length > 0 && random() < 0.5) {
@@ -162,13 +168,18 @@ export async function runOracle({ openIndex, findFiles, root, outside, seed, ops
   try {
     for (let i = 0; i < ops && diffs.length < maxDiffs; i++) {
       history.push(randomOp(ctx));
-      const query = QUERIES[i % QUERIES.length];
+      // A query stays for a few operations, so an answer kept after one may be reused after the next.
+      const query = QUERIES[Math.floor(i / 4) % QUERIES.length];
       let indexed;
       let fresh;
+      // Asked twice: the second may be the kept answer (nothing changed between), and must be as exact.
+      let again;
       try {
         indexed = comparable(await index.find(query));
+        again = comparable(await index.find(query));
       } catch (error) {
         indexed = { threw: error.code ?? String(error) };
+        again = indexed;
       }
       try {
         fresh = comparable(await findFiles({ ...treeOptions, ...query, backend: 'walker' }));
@@ -178,6 +189,7 @@ export async function runOracle({ openIndex, findFiles, root, outside, seed, ops
       compared++;
       if (fresh.skippedCount > 0) gaps++;
       if (!isDeepStrictEqual(indexed, fresh)) diffs.push({ op: i, query, indexed, fresh, lastOps: history.slice(-8) });
+      else if (!isDeepStrictEqual(again, fresh)) diffs.push({ op: i, query, again: true, indexed: again, fresh, lastOps: history.slice(-8) });
     }
   } finally {
     for (const path of ctx.locked) {
