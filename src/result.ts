@@ -19,13 +19,7 @@ export type IncompleteReason =
   /** The caller's AbortSignal fired. */
   | 'aborted'
   /** Any other read error (EIO, EBUSY, ELOOP, ENAMETOOLONG, EMFILE after retries, ...). */
-  | 'io-error'
-  /**
-   * A watched index (`openIndex`) could not prove it had seen every change completed before the
-   * query: its cookie could not be written, or its event did not arrive within the budget
-   * (docs/index.md). The answer is the index's last view; never from `findFiles`.
-   */
-  | 'index-stale';
+  | 'io-error';
 
 /** Every reason, in no particular order: for validation and exhaustive tests. */
 export const INCOMPLETE_REASONS: readonly IncompleteReason[] = [
@@ -35,7 +29,6 @@ export const INCOMPLETE_REASONS: readonly IncompleteReason[] = [
   'permission-denied',
   'aborted',
   'io-error',
-  'index-stale',
 ];
 
 /** A path the search could not look at, and the error code that stopped it. */

@@ -60,11 +60,6 @@ const REASONS: Record<KnownReason, ReasonWording> = {
     words: () => 'the search was cancelled before it finished',
     next: () => 'search again if it is still needed',
   },
-  'index-stale': {
-    label: 'index not synced',
-    words: () => 'the file index could not confirm it had seen the latest changes, so files created or removed just before this search may be missing or still listed',
-    next: () => 'search again with a larger time budget; if it persists, search without the index',
-  },
   'output-limit': {
     label: 'output limit',
     words: (g) => (g.maxOutputBytes === undefined ? 'output limit reached' : `output limit of ${g.maxOutputBytes} bytes of matching text reached`),

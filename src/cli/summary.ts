@@ -109,8 +109,6 @@ export function explainReason(reason: IncompleteReason | string, summary: FindSu
       return `io-error: ${count(unreadable('io-error'), 'path', 'paths')} could not be read (read errors)`;
     case 'aborted':
       return 'aborted: interrupted before the walk ended';
-    case 'index-stale': // a watched index (src/watch/): the CLI does not use one yet
-      return 'index-stale: the index could not confirm it had seen every change made before the search';
     case 'output-limit': // content search (src/content/types.ts)
       return 'output-limit: the text of the hits reached its size cap; the rest was not searched';
     default:

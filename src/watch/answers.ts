@@ -3,7 +3,7 @@
  * gets the answer the walk gave, copied (a walk over the same tree gives the same answer; the
  * version moves on every change a watch could report, see src/watch/coverage.ts). Only answers
  * whose every read was covered, made while the version stood still, that no limit of time or
- * signal cut short, are kept.
+ * signal cut short, are kept (and none made after a failed sync).
  */
 import type { FindResult, IncompleteReason } from '../result.js';
 import type { IndexQuery } from './watched-index.js';
@@ -12,7 +12,7 @@ import type { IndexQuery } from './watched-index.js';
 const KEPT_ANSWERS = 16;
 
 /** Reasons that depend on when the walk ran, not on the tree: such an answer is never reused. */
-const TIMING_REASONS: readonly IncompleteReason[] = ['time-budget', 'aborted', 'index-stale'];
+const TIMING_REASONS: readonly IncompleteReason[] = ['time-budget', 'aborted'];
 
 /**
  * The query as a key: every option that shapes the answer. Undefined (not reusable) when an

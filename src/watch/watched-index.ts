@@ -10,9 +10,9 @@ import { walkAsync } from '../find.js';
 import { defaultFs } from '../fs.js';
 import type { FindOptions } from '../options.js';
 import { buildFindPlan, type FindPlan } from '../plan/search-plan.js';
-import type { FindResult, IncompleteReason } from '../result.js';
+import type { FindResult } from '../result.js';
 import { AnswerCache, answerKey } from './answers.js';
-import { CookieJar, DEFAULT_SYNC_WAIT_MS, type CookieIo, type SyncOutcome } from './cookie.js';
+import { CookieJar, DEFAULT_SYNC_WAIT_MS, type CookieIo } from './cookie.js';
 import { Snapshot, type IndexCounters } from './snapshot.js';
 import { nodeWatcher, type DirectoryWatcher } from './watcher.js';
 
@@ -40,8 +40,8 @@ export type IndexQuery = Omit<FindOptions, (typeof TREE_OPTIONS)[number] | (type
 export interface IndexStats extends IndexCounters {
   /** Queries answered. */
   queries: number;
-  /** Queries whose sync did not complete (answered `complete: false`, `index-stale`). */
-  staleAnswers: number;
+  /** Queries whose sync did not complete: everything kept was dropped and the tree read from the disk again. */
+  syncFailures: number;
   /** Queries answered with a kept answer: the same query, no change since (src/watch/answers.ts). */
   answersReused: number;
 }
@@ -52,7 +52,7 @@ export interface FileIndex {
    * The answer `findFiles({ ...indexOptions, ...query })` (the walker) would give now: same
    * matches, skipped paths, counts and reasons. Every change completed before the call is in it;
    * when the index cannot prove that (its sync with the watcher did not complete within the
-   * budget), the answer is `complete: false` with `index-stale`.
+   * budget), it drops what it kept and reads the disk, so the answer is still a fresh walk's.
    *
    * @throws {FindFileError} The codes of `findFiles` for a bad query; `FF_INVALID_OPTION` for an
    * option fixed at `openIndex` (`root`, `exclude`...) or an engine choice (`backend`...);
@@ -73,6 +73,8 @@ export interface FileIndex {
 export interface IndexDependencies {
   watcher?: DirectoryWatcher;
   cookieIo?: CookieIo;
+  /** The longest a sync waits when the query has no budget (tests shorten it). */
+  syncWaitMs?: number;
 }
 
 /**
@@ -127,7 +129,8 @@ class WatchedIndex implements FileIndex {
   private readonly answers = new AnswerCache();
   private closed = false;
   private queries = 0;
-  private staleAnswers = 0;
+  private syncFailures = 0;
+  private readonly syncWaitMs: number;
 
   constructor(
     private readonly tree: IndexOptions,
@@ -135,6 +138,7 @@ class WatchedIndex implements FileIndex {
     deps: IndexDependencies,
   ) {
     const watcher = deps.watcher ?? nodeWatcher();
+    this.syncWaitMs = deps.syncWaitMs ?? DEFAULT_SYNC_WAIT_MS;
     const { rootPrefix } = plan.scope;
     // The cookie's directory vanished (the root removed, `.git` deleted): nothing kept can be trusted.
     this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, () => this.snapshot.dropAll(), deps.cookieIo);
@@ -153,13 +157,26 @@ class WatchedIndex implements FileIndex {
     const plan = buildFindPlan({ ...query, ...this.tree, backend: 'walker' } as FindOptions);
     const { clock, timeBudgetMs, signal } = plan.limits;
     const started = clock.now();
-    const outcome = await this.jar.sync(Math.min(timeBudgetMs, DEFAULT_SYNC_WAIT_MS), signal);
+    const outcome = await this.jar.sync(Math.min(timeBudgetMs, this.syncWaitMs), signal);
     if (this.closed) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'this index was closed while it answered');
+    if (!outcome.synced && outcome.code !== 'ABORT_ERR') this.forgetAll();
     const left = Math.max(0, timeBudgetMs - (clock.now() - started));
-    const result = isStale(outcome) ? this.markStale(await this.walk(plan, left, undefined)) : await this.walk(plan, left, answerKey(query));
+    const result = await this.walk(plan, left, outcome.synced ? answerKey(query) : undefined);
     this.queries++;
     result.stats = { ...result.stats, elapsedMs: clock.now() - started };
     return result;
+  }
+
+  /**
+   * A sync that did not complete (the cookie's event lost, as in an inotify overflow that Node
+   * does not report; no cookie writable anywhere): nothing kept can be trusted, so everything is
+   * dropped and this walk reads the disk, watching again as it goes. The answer is then a fresh
+   * walk's, never a stale one; with the budget spent in the wait, the walk says `time-budget`.
+   */
+  private forgetAll(): void {
+    this.syncFailures++;
+    this.snapshot.dropAll();
+    this.answers.clear();
   }
 
   /** The walk over the kept tree, or the same answer kept from an earlier walk at this version (`key`: reusable). */
@@ -173,14 +190,8 @@ class WatchedIndex implements FileIndex {
     return result;
   }
 
-  private markStale(result: FindResult): FindResult {
-    this.staleAnswers++;
-    const reasons = withStale(result.incompleteReasons);
-    return { ...result, complete: false, incompleteReason: reasons[0]!, incompleteReasons: reasons };
-  }
-
   stats(): IndexStats {
-    return { ...this.snapshot.stats(), queries: this.queries, staleAnswers: this.staleAnswers, answersReused: this.answers.hits };
+    return { ...this.snapshot.stats(), queries: this.queries, syncFailures: this.syncFailures, answersReused: this.answers.hits };
   }
 
   close(): void {
@@ -209,18 +220,4 @@ function checkQuery(query: IndexQuery): void {
       throw new FindFileError('FF_INVALID_OPTION', `"${name}" is fixed when the index is opened (the index answers as the walker): open another index, or use findFiles`, name);
     }
   }
-}
-
-/** A sync cut short by the caller's signal is not staleness: the walk says `aborted` itself. */
-function isStale(outcome: SyncOutcome): boolean {
-  return !outcome.synced && outcome.code !== 'ABORT_ERR';
-}
-
-/** The walk stopped by a limit keeps that reason first; `index-stale` happened before the walk, so it precedes the rest. */
-const STOP_REASONS: readonly IncompleteReason[] = ['time-budget', 'result-limit', 'aborted'];
-
-export function withStale(reasons: readonly IncompleteReason[]): IncompleteReason[] {
-  const first = reasons[0];
-  if (first !== undefined && STOP_REASONS.includes(first)) return [first, 'index-stale', ...reasons.slice(1)];
-  return ['index-stale', ...reasons];
 }

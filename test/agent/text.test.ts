@@ -19,7 +19,6 @@ describe('reasons', () => {
     'result-limit': 'stopped counting at 1000 matches',
     aborted: 'the search was cancelled before it finished',
     'output-limit': 'output limit of 1048576 bytes of matching text reached',
-    'index-stale': 'the file index could not confirm it had seen the latest changes, so files created or removed just before this search may be missing or still listed',
   };
   const skipped = [
     { path: 'a', code: 'EACCES' },
@@ -102,7 +101,6 @@ describe('reasons: the next step, the labels, and the verdict they feed (Stryker
       'result-limit': 'make the query or path more specific',
       aborted: 'search again if it is still needed',
       'output-limit': 'make the query or include glob more specific',
-      'index-stale': 'search again with a larger time budget; if it persists, search without the index',
     });
     expect(nextStep('time-budget', 'pattern')).toBe('narrow the path or make the pattern more specific, so the search fits the time budget');
     expect(nextStep('result-limit', 'pattern')).toBe('make the pattern or path more specific');
