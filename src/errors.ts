@@ -34,7 +34,9 @@ export type FindFileErrorCode =
   /** Content search: the query is longer than 64 KiB of UTF-8 (docs/content-search.md). */
   | 'FF_QUERY_TOO_LONG'
   /** Content search: the query is not a string, holds a NUL character, or (regex mode) is not a valid regex. */
-  | 'FF_INVALID_QUERY';
+  | 'FF_INVALID_QUERY'
+  /** `openIndex`: no watcher can serve these options (an injected `fs`, a platform other than Linux), or the index was closed: use `findFiles`. */
+  | 'FF_WATCH_UNAVAILABLE';
 
 /**
  * What `findFiles`, `searchContent`, their sync and stream forms and the adapters reject with (or

@@ -101,7 +101,7 @@ export async function findFiles(options: FindOptions): Promise<FindResult> {
 }
 
 /** The walker's promise form; the backend calls it for `walker` and for `auto` when it falls back. */
-async function walkAsync(plan: FindPlan): Promise<FindResult> {
+export async function walkAsync(plan: FindPlan): Promise<FindResult> {
   const collector = buildCollector(plan);
   const walk = new Walk(plan, collector.add, policyOf(plan));
   await new AsyncDriver(walk, collector.onIdle === undefined ? {} : { onIdle: collector.onIdle }).done;

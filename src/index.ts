@@ -35,5 +35,7 @@ export {
   type SkippedEntry,
   type BackendName,
 } from './result.js';
+export { openIndex, type FileIndex, type IndexOptions, type IndexQuery, type IndexStats } from './watch/watched-index.js';
+export type { IndexCounters } from './watch/snapshot.js';
 export { FindFileError, type FindFileErrorCode } from './errors.js';
 export type { FsLike, DirentLike, StatsLike } from './fs.js';

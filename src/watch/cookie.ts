@@ -1,0 +1,164 @@
+/**
+ * Watchman's cookie, as the index's sync before each answer: write a file of a unique name, wait
+ * for the watcher to report it, remove it. Events reach the index in the order the kernel queued
+ * them (one inotify instance per event loop in libuv, one queue for every watch), so once the
+ * cookie's event has arrived, so has the event of every change completed before the cookie was
+ * written: the kept listings are then exactly what a fresh read would give.
+ *
+ * Where: inside `.git/` when the root has one (no change to the user's working tree; git ignores
+ * unknown files there), else in the root. Where neither can be written (a read-only root), in a
+ * private temp directory: any directory watched through the same inotify instance gives the same
+ * ordering. The cookies' names are never listed (src/watch/snapshot.ts filters them) and their
+ * events invalidate nothing. A sync that still cannot complete says why (`SyncOutcome`).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { errorCodeOf } from '../result.js';
+import type { DirectoryWatcher, WatchHandle } from './watcher.js';
+
+/** How a sync ended: `synced`, or the code of what stopped it (`ETIMEDOUT`: the event did not come in time; `ENOSPC`, `EACCES`...: no cookie could be written or watched; `ABORT_ERR`). */
+export type SyncOutcome = { synced: true } | { synced: false; code: string };
+
+/** The file operations a cookie needs; node's by default, a fault in tests. */
+export interface CookieIo {
+  write(path: string): Promise<void>;
+  remove(path: string): Promise<void>;
+}
+
+const nodeIo: CookieIo = {
+  write: (path) => fsp.writeFile(path, '', { flag: 'wx' }),
+  remove: (path) => fsp.rm(path, { force: true }),
+};
+
+/** The longest a sync waits when the query gives no time budget. */
+export const DEFAULT_SYNC_WAIT_MS = 10_000;
+
+/** Codes that say the cookie's directory cannot take a file: try the private temp directory. */
+const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
+/** Codes that say the cookie's directory (the root, `.git`) is gone or was replaced: look again. */
+const MOVED = new Set(['ENOENT', 'ENOTDIR', 'EWATCHLOST']);
+/** Tries per sync: the directory may move once, and fall back to the temp directory once. */
+const ATTEMPTS = 3;
+
+export class CookieJar {
+  private readonly prefix = `.find-file-cookie-${process.pid}-${randomBytes(6).toString('hex')}-`;
+  private serial = 0;
+  private dir: string;
+  private temp: string | undefined;
+  private handle: WatchHandle | undefined;
+  private readonly waiting = new Map<string, (outcome: SyncOutcome) => void>();
+
+  /**
+   * @param placeDir where the cookie goes now (`.git/` or the root), native, without a trailing separator.
+   * @param onMoved called when that directory vanished or was replaced: what the index kept may be of a tree that is gone.
+   */
+  constructor(
+    private readonly placeDir: () => string,
+    private readonly watcher: DirectoryWatcher,
+    private readonly onMoved: () => void,
+    private readonly io: CookieIo = nodeIo,
+  ) {
+    this.dir = placeDir();
+  }
+
+  /** True for the name of one of this index's cookies. */
+  readonly isCookie = (name: string): boolean => name.startsWith(this.prefix);
+
+  /** Watches the cookie's directory now, so the first sync does not have to. */
+  prepare(): void {
+    this.watchDir();
+  }
+
+  /** Stops watching for cookies and removes the private temp directory, if one was made. */
+  close(): void {
+    this.unwatch();
+    for (const wake of this.waiting.values()) wake({ synced: false, code: 'ABORT_ERR' });
+    if (this.temp !== undefined) rmSync(this.temp, { recursive: true, force: true });
+  }
+
+  /** Writes a cookie and waits, at most `waitMs` or until `signal`, for its event; moves the cookie where it must. */
+  async sync(waitMs: number, signal: AbortSignal | undefined): Promise<SyncOutcome> {
+    const until = Date.now() + waitMs;
+    let outcome: SyncOutcome = { synced: false, code: 'ETIMEDOUT' };
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      outcome = await this.syncOnce(Math.max(0, until - Date.now()), signal);
+      if (outcome.synced) return outcome;
+      if (MOVED.has(outcome.code)) this.moved();
+      else if (NOT_WRITABLE.has(outcome.code) && this.temp === undefined) this.useTemp();
+      else return outcome;
+    }
+    return outcome;
+  }
+
+  private moved(): void {
+    this.unwatch();
+    this.onMoved();
+    if (this.temp === undefined) this.dir = this.placeDir();
+  }
+
+  private useTemp(): void {
+    this.unwatch();
+    this.temp = mkdtempSync(join(tmpdir(), 'find-file-cookies-'));
+    this.dir = this.temp;
+  }
+
+  private async syncOnce(waitMs: number, signal: AbortSignal | undefined): Promise<SyncOutcome> {
+    if (signal?.aborted) return { synced: false, code: 'ABORT_ERR' };
+    const refused = this.watchDir();
+    if (refused !== undefined) return { synced: false, code: refused };
+    const name = this.prefix + String(++this.serial);
+    const path = this.dir + '/' + name;
+    let stop: (outcome: SyncOutcome) => void = () => {};
+    const seen = new Promise<SyncOutcome>((resolve) => (stop = resolve));
+    const timer = setTimeout(() => stop({ synced: false, code: 'ETIMEDOUT' }), waitMs);
+    const onAbort = () => stop({ synced: false, code: 'ABORT_ERR' });
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.waiting.set(name, stop);
+    let written = false;
+    try {
+      await this.io.write(path);
+      written = true;
+      return await seen;
+    } catch (error) {
+      return { synced: false, code: errorCodeOf(error) };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      this.waiting.delete(name);
+      if (written) await this.io.remove(path).catch(() => undefined);
+    }
+  }
+
+  private unwatch(): void {
+    this.handle?.close();
+    this.handle = undefined;
+  }
+
+  /** Sets up the cookie directory's watch when it has none; returns the refusal's code, or undefined. */
+  private watchDir(): string | undefined {
+    if (this.handle !== undefined) return undefined;
+    const ownName = this.dir.slice(this.dir.lastIndexOf('/') + 1);
+    let handle: WatchHandle | undefined;
+    // The directory itself removed or replaced: its watch is dead; a sync waiting on it tries again.
+    const lost = () => {
+      if (handle === undefined || this.handle !== handle) return;
+      this.unwatch();
+      for (const wake of this.waiting.values()) wake({ synced: false, code: 'EWATCHLOST' });
+    };
+    try {
+      handle = this.watcher.watch(this.dir, {
+        change: (name) => {
+          if (name !== undefined && this.isCookie(name)) this.waiting.get(name)?.({ synced: true });
+          else if (name === undefined || name === '' || name === ownName) lost();
+        },
+        lost,
+      });
+      this.handle = handle;
+      return undefined;
+    } catch (error) {
+      return errorCodeOf(error);
+    }
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * The index's view of the tree: directory listings kept in memory, each valid only while its own
+ * directory's watch has reported nothing since the read. The walker reads the tree through
+ * `view` (an `FsLike`), so a query runs the very walk `findFiles` runs, over kept listings.
+ *
+ * The rules, and why they make a kept listing equal to a fresh `readdir`:
+ * - A listing is kept only when the directory's watch was in place before the read began and
+ *   reported nothing while the read was in flight (the generation did not move).
+ * - Any event of a directory's watch drops its listing; an event naming an entry also drops the
+ *   kept subtree under that name (a directory renamed out takes its inode-bound watches with it,
+ *   one renamed in was never kept). An event naming the directory itself, no name, or a lost
+ *   watch drops the directory's whole subtree with its watches.
+ * - A directory the watcher refuses (the watch limit, `ENOSPC`; an unreadable directory) and a
+ *   read that fails are never kept: they are read afresh at every query, so a gap stays a gap
+ *   exactly as in a walk, and a directory that becomes readable is read (and watched) then.
+ * - An overflow (events lost that cannot be named) drops everything: a full rescan.
+ * Only `readdir` is served from memory; `lstat`, `stat`, `readFile` and `realpath` go to the
+ * disk, so metadata, links on the way and ignore files are read as a walk reads them.
+ */
+import * as nodeFs from 'node:fs';
+import { posix } from 'node:path';
+import type { DirentLike, FsLike, StatsLike } from '../fs.js';
+import { errorCodeOf } from '../result.js';
+import { dirOf, selfAndAncestors, Sentinels, type ReadCoverage } from './coverage.js';
+import { keepListing, type KeptDirent } from './listing.js';
+import type { DirectoryWatcher, WatchHandle } from './watcher.js';
+
+/** One directory the index watches. */
+interface DirState {
+  handle: WatchHandle;
+  listing: KeptDirent[] | undefined;
+  /** Moves on every event: a read that began before it moved is not kept. */
+  generation: number;
+  /** Root-relative keys (`a/b/`) of the watched directories directly below. */
+  children: Set<string>;
+}
+
+/** Counters of the index's own work; they never change an answer. */
+export interface IndexCounters {
+  /** Directories watched now. */
+  dirsWatched: number;
+  /** Of those, directories whose listing is kept now. */
+  listingsKept: number;
+  /** Events received from the watcher (the index's own cookies included). */
+  events: number;
+  /** Subtrees dropped to be read again (an entry renamed or removed, a watch lost, the root replaced). */
+  rescans: number;
+  /** Times the watcher lost events (overflow): every listing dropped. */
+  overflows: number;
+  /** Directories outside the kept tree watched because a walk read a file there (the root's parents, for `gitignore`). */
+  sentinels: number;
+  /** Watches the watcher refused (`ENOSPC`, `EACCES`...): those directories are read at every query. */
+  watchesRefused: number;
+  /** The error code of the last refused watch, e.g. `ENOSPC` (the per-user watch limit). */
+  lastRefusal?: string;
+}
+
+type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
+
+/** The parent key of a root-relative directory key (`a/b/` → `a/`, `a/` → ``). */
+function parentKey(key: string): string {
+  const cut = key.lastIndexOf('/', key.length - 2);
+  return cut < 0 ? '' : key.slice(0, cut + 1);
+}
+
+export class Snapshot {
+  /** Moves on every change the watches report (the index's own cookies aside), every drop and overflow. */
+  version = 0;
+  private readonly states = new Map<string, DirState>();
+  private readonly sentinels: Sentinels;
+  private readonly counters: IndexCounters = { dirsWatched: 0, listingsKept: 0, events: 0, rescans: 0, overflows: 0, watchesRefused: 0, sentinels: 0 };
+
+  /**
+   * @param rootPrefix the root in native form ending in `/`, as the plan's `Scope.rootPrefix`.
+   * @param isCookie names of the index's own cookie files: never listed, never an event that matters.
+   */
+  constructor(
+    private readonly rootPrefix: string,
+    private readonly disk: FsLike,
+    private readonly watcher: DirectoryWatcher,
+    private readonly isCookie: (name: string) => boolean,
+  ) {
+    watcher.onOverflow(() => {
+      this.counters.overflows++;
+      this.dropAll();
+    });
+    this.sentinels = new Sentinels(watcher, () => this.version++, isCookie);
+  }
+
+  /** The counters now. */
+  stats(): IndexCounters {
+    let kept = 0;
+    for (const state of this.states.values()) if (state.listing !== undefined) kept++;
+    return { ...this.counters, dirsWatched: this.states.size, listingsKept: kept, sentinels: this.sentinels.size };
+  }
+
+  /** Closes every watch. */
+  close(): void {
+    this.dropAll();
+    this.sentinels.close();
+  }
+
+  /**
+   * The tree as one query's walk reads it: kept listings where valid, the disk for everything
+   * else; `coverage.covered` turns false at the first read no watch covers (src/watch/coverage.ts).
+   * The sync forms are never called by the index (it walks async): they read the disk, uncovered.
+   */
+  viewFor(coverage: ReadCoverage): FsLike {
+    const disk = this.disk;
+    const file = (path: string) => {
+      if (coverage.covered && !this.isWatchedDir(dirOf(path))) coverage.covered = false;
+    };
+    const uncovered = () => {
+      coverage.covered = false;
+    };
+    return {
+      readdir: (path, options, callback) => this.readdir(path, options, coverage, callback),
+      readdirSync: (path, options) => (uncovered(), disk.readdirSync(path, options)),
+      lstat: (path, callback) => (file(path), disk.lstat(path, callback)),
+      lstatSync: (path) => (uncovered(), disk.lstatSync(path)),
+      ...(disk.stat && disk.statSync
+        ? { stat: (p: string, cb: Callback<StatsLike>) => this.coverLink(p, coverage, () => disk.stat!(p, cb)), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
+        : {}),
+      ...(disk.readFile && disk.readFileSync
+        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (file(p), disk.readFile!(p, cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
+        : {}),
+      ...(disk.realpath && disk.realpathSync
+        ? {
+            realpath: (p: string, cb: Callback<string>) => {
+              // A real path depends on every directory above it.
+              if (!selfAndAncestors(p).every((dir) => this.isWatchedDir(dir))) uncovered();
+              disk.realpath!(p, cb);
+            },
+            realpathSync: (p: string) => (uncovered(), disk.realpathSync!(p)),
+          }
+        : {}),
+    } as FsLike;
+  }
+
+  /**
+   * Before a link on the way is `stat`ed: its target's directory and every one above it watched
+   * first, so that the target turning into something else moves the version. A target that is
+   * itself a link (a chain) is not followed further: uncovered.
+   */
+  private coverLink(path: string, coverage: ReadCoverage, then: () => void): void {
+    if (!coverage.covered) return then();
+    nodeFs.readlink(path, (error, target) => {
+      const resolved = error ? undefined : posix.resolve(dirOf(path), target);
+      if (resolved === undefined || !selfAndAncestors(dirOf(resolved)).every((dir) => this.isWatchedDir(dir))) {
+        coverage.covered = false;
+        return then();
+      }
+      nodeFs.lstat(resolved, (missing, stats) => {
+        // Missing: its creation is an event in the watched parent. Anything else unreadable, or a chain: uncovered.
+        if (missing ? missing.code !== 'ENOENT' && missing.code !== 'ENOTDIR' : stats.isSymbolicLink()) coverage.covered = false;
+        then();
+      });
+    });
+  }
+
+  /** True when a change in `dir` (native, no trailing separator) would move the version: kept by the tree, or a sentinel set up now. */
+  private isWatchedDir(dir: string): boolean {
+    const key = this.keyOf(dir === '/' ? dir : dir + '/');
+    if (key !== undefined && this.states.has(key)) return true;
+    return this.sentinels.ensure(dir);
+  }
+
+  /** The root-relative key of a directory path the walker reads (`a/b/`; the root is ``), or undefined outside the root. */
+  private keyOf(path: string): string | undefined {
+    if (!path.startsWith(this.rootPrefix)) return path === this.rootPrefix.slice(0, -1) ? '' : undefined;
+    const rel = path.slice(this.rootPrefix.length);
+    return rel === '' || rel.endsWith('/') ? rel : rel + '/';
+  }
+
+  private readdir(path: string, options: { withFileTypes: true }, coverage: ReadCoverage, callback: Callback<DirentLike[]>): void {
+    const key = this.keyOf(path);
+    const state = key === undefined ? undefined : this.stateFor(key);
+    if (state?.listing !== undefined) return callback(null, state.listing);
+    const generation = state?.generation;
+    this.disk.readdir(path, options, (error, entries) => {
+      if (error) {
+        coverage.covered = false;
+        return callback(error, entries);
+      }
+      const listing = keepListing(entries, this.isCookie);
+      // Kept only when the directory's watch was in place before the read and saw nothing during it.
+      if (key !== undefined && state !== undefined && this.states.get(key) === state && state.generation === generation) state.listing = listing;
+      else coverage.covered = false;
+      callback(null, listing);
+    });
+  }
+
+  /** The directory's state, its watch set up first when it has none; undefined when it cannot be watched. */
+  private stateFor(key: string): DirState | undefined {
+    const known = this.states.get(key);
+    if (known !== undefined) return known;
+    // A directory is watched only below a watched parent: a subtree is dropped and kept as a whole.
+    const parent = key === '' ? undefined : this.states.get(parentKey(key));
+    if (key !== '' && parent === undefined) return undefined;
+    const state: DirState = { handle: { close() {} }, listing: undefined, generation: 0, children: new Set() };
+    const dir = key === '' ? this.rootPrefix : this.rootPrefix + key;
+    const name = key === '' ? undefined : key.slice(parentKey(key).length, -1);
+    try {
+      state.handle = this.watcher.watch(dir.length > 1 ? dir.slice(0, -1) : dir, {
+        change: (entry) => this.onChange(key, state, name, entry),
+        lost: () => this.states.get(key) === state && this.drop(key),
+      });
+    } catch (error) {
+      this.counters.watchesRefused++;
+      this.counters.lastRefusal = errorCodeOf(error);
+      return undefined;
+    }
+    this.states.set(key, state);
+    parent?.children.add(key);
+    return state;
+  }
+
+  private onChange(key: string, state: DirState, ownName: string | undefined, entry: string | undefined): void {
+    this.counters.events++;
+    if (this.states.get(key) !== state) return; // a watch already dropped
+    if (entry !== undefined && entry !== '' && this.isCookie(entry)) return;
+    this.version++;
+    // The directory itself (removed, renamed, replaced), or an event that names nothing.
+    if (entry === undefined || entry === '' || (ownName !== undefined && entry === ownName) || (key === '' && entry === this.rootName())) {
+      this.drop(key);
+      return;
+    }
+    state.listing = undefined;
+    state.generation++;
+    const child = key + entry + '/';
+    if (this.states.has(child)) this.drop(child);
+  }
+
+  private rootName(): string {
+    const trimmed = this.rootPrefix.slice(0, -1);
+    return trimmed.slice(trimmed.lastIndexOf('/') + 1);
+  }
+
+  /** Forgets a directory and everything watched below it, closing their watches. */
+  private drop(key: string): void {
+    if (!this.states.has(key)) return;
+    this.version++;
+    this.counters.rescans++;
+    const stack = [key];
+    while (stack.length > 0) {
+      const next = stack.pop()!;
+      const state = this.states.get(next);
+      if (state === undefined) continue;
+      this.states.delete(next);
+      state.handle.close();
+      for (const child of state.children) stack.push(child);
+    }
+    if (key !== '') this.states.get(parentKey(key))?.children.delete(key);
+  }
+
+  /** Forgets every listing and watch: the next walk reads (and watches) the tree again. */
+  dropAll(): void {
+    this.version++;
+    if (this.states.size > 0) this.counters.rescans++;
+    for (const state of this.states.values()) state.handle.close();
+    this.states.clear();
+  }
+}

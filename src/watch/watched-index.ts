@@ -1,0 +1,223 @@
+/**
+ * `openIndex`: a tree walked once and kept current by a watcher, answering `find` with the very
+ * `FindResult` a fresh `findFiles` (the walker) would give at that moment. Three parts, as in
+ * Watchman: the view of the tree (src/watch/snapshot.ts), the watcher that feeds it
+ * (src/watch/watcher.ts), and the query, which syncs with a cookie (src/watch/cookie.ts) and then
+ * runs the project's own walker over the view. See docs/index.md.
+ */
+import { FindFileError } from '../errors.js';
+import { walkAsync } from '../find.js';
+import { defaultFs } from '../fs.js';
+import type { FindOptions } from '../options.js';
+import { buildFindPlan, type FindPlan } from '../plan/search-plan.js';
+import type { FindResult } from '../result.js';
+import { AnswerCache, answerKey } from './answers.js';
+import { CookieJar, DEFAULT_SYNC_WAIT_MS, type CookieIo } from './cookie.js';
+import { Snapshot, type IndexCounters } from './snapshot.js';
+import { nodeWatcher, type DirectoryWatcher } from './watcher.js';
+
+/**
+ * What shapes the indexed tree, fixed when the index is opened: the options of `findFiles` of the
+ * same names. `fs` is accepted only to be refused (`FF_WATCH_UNAVAILABLE`): no watcher sees an
+ * injected filesystem.
+ */
+export type IndexOptions = Pick<FindOptions, 'root' | 'exclude' | 'hidden' | 'gitignore' | 'ignoreFiles' | 'caseSensitive' | 'fs'>;
+
+/** The names of `IndexOptions`: fixed at `openIndex`, refused in a query. */
+const TREE_OPTIONS = ['root', 'exclude', 'hidden', 'gitignore', 'ignoreFiles', 'caseSensitive', 'fs'] as const;
+
+/** Engine choices a query cannot make: the index answers as the walker. */
+const ENGINE_OPTIONS = ['backend', 'rgPath', 'runner', 'onEvent', 'env', 'workspace', 'platform'] as const;
+
+/**
+ * One query of an index: every other option of `findFiles` (`pattern`, `type`, the time and size
+ * filters, `maxResults`, `maxDepth`, `sort`, `stats`, `absolute`, `nameRegex`, `timeBudgetMs`,
+ * `signal`, `clock`, `concurrency`, `onDirectory`), meaning what it means there.
+ */
+export type IndexQuery = Omit<FindOptions, (typeof TREE_OPTIONS)[number] | (typeof ENGINE_OPTIONS)[number]>;
+
+/** What an index has done so far; counters only, they never change an answer. */
+export interface IndexStats extends IndexCounters {
+  /** Queries answered. */
+  queries: number;
+  /** Queries whose sync did not complete: everything kept was dropped and the tree read from the disk again. */
+  syncFailures: number;
+  /** Queries answered with a kept answer: the same query, no change since (src/watch/answers.ts). */
+  answersReused: number;
+}
+
+/** A watched index of one root. */
+export interface FileIndex {
+  /**
+   * The answer `findFiles({ ...indexOptions, ...query })` (the walker) would give now: same
+   * matches, skipped paths, counts and reasons. Every change completed before the call is in it;
+   * when the index cannot prove that (its sync with the watcher did not complete within the
+   * budget), it drops what it kept and reads the disk, so the answer is still a fresh walk's.
+   *
+   * @throws {FindFileError} The codes of `findFiles` for a bad query; `FF_INVALID_OPTION` for an
+   * option fixed at `openIndex` (`root`, `exclude`...) or an engine choice (`backend`...);
+   * `FF_WATCH_UNAVAILABLE` after `close()`; `ENOENT`/`ENOTDIR` when the root is gone.
+   * @example
+   * const index = await openIndex({ root: 'repo', gitignore: true });
+   * const result = await index.find({ pattern: '**\/*.ts', timeBudgetMs: 2000 });
+   * index.close();
+   */
+  find(query: IndexQuery): Promise<FindResult>;
+  /** The index's counters (directories watched, listings kept, events, rescans, refused watches). */
+  stats(): IndexStats;
+  /** Stops every watch and forgets the tree; later `find` calls throw `FF_WATCH_UNAVAILABLE`. Idempotent. */
+  close(): void;
+}
+
+/** What tests inject: a watcher with faults, cookie file operations that fail. */
+export interface IndexDependencies {
+  watcher?: DirectoryWatcher;
+  cookieIo?: CookieIo;
+  /** The longest a sync waits when the query has no budget (tests shorten it). */
+  syncWaitMs?: number;
+}
+
+/**
+ * Walks `root` once and keeps the tree current from filesystem events (Node's `fs.watch`, one
+ * watch per directory; Linux only). When no watcher can serve the options, rejects with
+ * `FF_WATCH_UNAVAILABLE`: fall back to `findFiles`.
+ *
+ * @throws {FindFileError} `FF_WATCH_UNAVAILABLE` for an injected `fs` or a platform other than
+ * Linux; the codes of `findFiles` for bad options; `ENOENT`/`ENOTDIR` for the root.
+ * @example
+ * let index;
+ * try { index = await openIndex({ root: '.', gitignore: true }); } catch (e) { if (e.code !== 'FF_WATCH_UNAVAILABLE') throw e; }
+ * const result = index ? await index.find({ pattern: 'src/**\/*.ts' }) : await findFiles({ root: '.', gitignore: true, pattern: 'src/**\/*.ts' });
+ */
+export async function openIndex(options: IndexOptions): Promise<FileIndex> {
+  return openIndexWith(options, {});
+}
+
+/** `openIndex` with its watcher and cookie I/O injected (tests). */
+export async function openIndexWith(options: IndexOptions, deps: IndexDependencies): Promise<FileIndex> {
+  if (typeof options !== 'object' || options === null) throw new FindFileError('FF_INVALID_OPTION', 'openIndex takes an options object', 'options');
+  if (options.fs !== undefined) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'openIndex cannot watch an injected fs: use findFiles with it', 'fs');
+  if (deps.watcher === undefined && process.platform !== 'linux') {
+    throw new FindFileError('FF_WATCH_UNAVAILABLE', `openIndex watches with inotify's ordering guarantee, Linux only (this is ${process.platform}): use findFiles`);
+  }
+  const tree = pickTree(options);
+  const plan = buildFindPlan({ ...tree, pattern: '**', backend: 'walker' });
+  const index = new WatchedIndex(tree, plan, deps);
+  try {
+    await index.build(plan);
+  } catch (error) {
+    index.close();
+    throw error;
+  }
+  return index;
+}
+
+function pickTree(options: IndexOptions): IndexOptions {
+  const tree: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(options)) {
+    if (!(TREE_OPTIONS as readonly string[]).includes(name)) {
+      throw new FindFileError('FF_UNKNOWN_OPTION', `openIndex takes ${TREE_OPTIONS.join(', ')}; "${name}" belongs to find()`, name);
+    }
+    tree[name] = value;
+  }
+  return tree as unknown as IndexOptions;
+}
+
+class WatchedIndex implements FileIndex {
+  private readonly jar: CookieJar;
+  private readonly snapshot: Snapshot;
+  private readonly answers = new AnswerCache();
+  private closed = false;
+  private queries = 0;
+  private syncFailures = 0;
+  private readonly syncWaitMs: number;
+
+  constructor(
+    private readonly tree: IndexOptions,
+    plan: FindPlan,
+    deps: IndexDependencies,
+  ) {
+    const watcher = deps.watcher ?? nodeWatcher();
+    this.syncWaitMs = deps.syncWaitMs ?? DEFAULT_SYNC_WAIT_MS;
+    const { rootPrefix } = plan.scope;
+    // The cookie's directory vanished (the root removed, `.git` deleted): nothing kept can be trusted.
+    this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, () => this.snapshot.dropAll(), deps.cookieIo);
+    this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie);
+  }
+
+  /** The first walk: reads (and watches) every directory the tree options let a walk enter. */
+  async build(plan: FindPlan): Promise<void> {
+    this.jar.prepare();
+    await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor({ covered: true }) } });
+  }
+
+  async find(query: IndexQuery): Promise<FindResult> {
+    if (this.closed) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'this index was closed: open another, or use findFiles');
+    checkQuery(query);
+    const plan = buildFindPlan({ ...query, ...this.tree, backend: 'walker' } as FindOptions);
+    const { clock, timeBudgetMs, signal } = plan.limits;
+    const started = clock.now();
+    const outcome = await this.jar.sync(Math.min(timeBudgetMs, this.syncWaitMs), signal);
+    if (this.closed) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'this index was closed while it answered');
+    if (!outcome.synced && outcome.code !== 'ABORT_ERR') this.forgetAll();
+    const left = Math.max(0, timeBudgetMs - (clock.now() - started));
+    const result = await this.walk(plan, left, outcome.synced ? answerKey(query) : undefined);
+    this.queries++;
+    result.stats = { ...result.stats, elapsedMs: clock.now() - started };
+    return result;
+  }
+
+  /**
+   * A sync that did not complete (the cookie's event lost, as in an inotify overflow that Node
+   * does not report; no cookie writable anywhere): nothing kept can be trusted, so everything is
+   * dropped and this walk reads the disk, watching again as it goes. The answer is then a fresh
+   * walk's, never a stale one; with the budget spent in the wait, the walk says `time-budget`.
+   */
+  private forgetAll(): void {
+    this.syncFailures++;
+    this.snapshot.dropAll();
+    this.answers.clear();
+  }
+
+  /** The walk over the kept tree, or the same answer kept from an earlier walk at this version (`key`: reusable). */
+  private async walk(plan: FindPlan, timeBudgetMs: number, key: string | undefined): Promise<FindResult> {
+    const version = this.snapshot.version;
+    const kept = this.answers.get(key, version);
+    if (kept !== undefined) return kept;
+    const coverage = { covered: true };
+    const result = await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor(coverage) }, limits: { ...plan.limits, timeBudgetMs } });
+    if (coverage.covered && this.snapshot.version === version) this.answers.offer(key, version, result);
+    return result;
+  }
+
+  stats(): IndexStats {
+    return { ...this.snapshot.stats(), queries: this.queries, syncFailures: this.syncFailures, answersReused: this.answers.hits };
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.jar.close();
+    this.snapshot.close();
+    this.answers.clear();
+  }
+}
+
+/** Inside `.git/` when the root has one (git ignores unknown files there), else the root. */
+function cookieDir(rootPrefix: string): string {
+  try {
+    if (defaultFs.lstatSync(rootPrefix + '.git').isDirectory()) return rootPrefix + '.git';
+  } catch {
+    // no .git: the root itself
+  }
+  return rootPrefix.length > 1 ? rootPrefix.slice(0, -1) : rootPrefix;
+}
+
+function checkQuery(query: IndexQuery): void {
+  if (typeof query !== 'object' || query === null) throw new FindFileError('FF_INVALID_OPTION', 'find takes a query object', 'query');
+  for (const name of [...TREE_OPTIONS, ...ENGINE_OPTIONS]) {
+    if ((query as Record<string, unknown>)[name] !== undefined) {
+      throw new FindFileError('FF_INVALID_OPTION', `"${name}" is fixed when the index is opened (the index answers as the walker): open another index, or use findFiles`, name);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The watcher behind the index, as a small interface so tests can inject faults (an overflow, a
+ * watch refused with ENOSPC, a watch lost) that the kernel cannot be made to produce on demand.
+ *
+ * The contract the index relies on: one watch per directory, reporting changes to that
+ * directory's own entries (not deeper); every event of every watch delivered in the order the
+ * kernel queued it (Linux: one inotify descriptor per event loop in libuv, so a cookie's event
+ * arrives after the events of every change completed before the cookie was written).
+ */
+import * as nodeFs from 'node:fs';
+
+/** What a directory's watch reports. */
+export interface WatchListener {
+  /** An entry of the directory changed (created, removed, renamed, written, chmod), or the directory itself (`name` is then its own base name, or undefined). */
+  change(name: string | undefined): void;
+  /** The watch stopped working: nothing more will be reported for this directory. */
+  lost(error: unknown): void;
+}
+
+/** One directory's watch. */
+export interface WatchHandle {
+  /** Stops the watch; no call to its listener follows. */
+  close(): void;
+}
+
+/** What the index needs from a filesystem watcher. */
+export interface DirectoryWatcher {
+  /**
+   * Watches one directory (not recursively). Throws when it cannot (`ENOSPC`: the per-user watch
+   * limit; `EACCES`: unreadable; `ENOENT`: gone); the index then keeps that directory unwatched.
+   */
+  watch(dir: string, listener: WatchListener): WatchHandle;
+  /**
+   * Called when the watcher lost events it cannot name (an inotify queue overflow). Node's
+   * `fs.watch` never reports one (libuv drops `IN_Q_OVERFLOW`): see docs/index.md.
+   */
+  onOverflow(handler: () => void): void;
+}
+
+/**
+ * Node's own `fs.watch`, one per directory. Chosen over `@parcel/watcher` because the index must
+ * know exactly which directories are watched: a listing is kept only when its own watch was in
+ * place before the read, and a watch the kernel refuses leaves that one directory read afresh
+ * at every query, never a silent gap (see docs/index.md).
+ */
+export function nodeWatcher(): DirectoryWatcher {
+  return {
+    watch(dir, listener) {
+      const watcher = nodeFs.watch(dir, { persistent: false }, (_event, name) => listener.change(name ?? undefined));
+      watcher.on('error', (error) => {
+        watcher.close();
+        listener.lost(error);
+      });
+      return { close: () => watcher.close() };
+    },
+    onOverflow() {
+      // libuv does not surface IN_Q_OVERFLOW: nothing to register.
+    },
+  };
+}
