@@ -21,10 +21,10 @@ import { nodeWatcher, type DirectoryWatcher } from './watcher.js';
  * same names. `fs` is accepted only to be refused (`FF_WATCH_UNAVAILABLE`): no watcher sees an
  * injected filesystem.
  */
-export type IndexOptions = Pick<FindOptions, 'root' | 'exclude' | 'hidden' | 'gitignore' | 'ignoreFiles' | 'caseSensitive' | 'fs'>;
+export type IndexOptions = Pick<FindOptions, 'root' | 'exclude' | 'hidden' | 'gitignore' | 'ignoreGitDirs' | 'ignoreFiles' | 'caseSensitive' | 'fs'>;
 
 /** The names of `IndexOptions`: fixed at `openIndex`, refused in a query. */
-const TREE_OPTIONS = ['root', 'exclude', 'hidden', 'gitignore', 'ignoreFiles', 'caseSensitive', 'fs'] as const;
+const TREE_OPTIONS = ['root', 'exclude', 'hidden', 'gitignore', 'ignoreGitDirs', 'ignoreFiles', 'caseSensitive', 'fs'] as const;
 
 /** Engine choices a query cannot make: the index answers as the walker. */
 const ENGINE_OPTIONS = ['backend', 'rgPath', 'runner', 'onEvent', 'env', 'workspace', 'platform'] as const;

@@ -29,6 +29,8 @@ const CLASS: Record<FindFileErrorCode, 'usage' | 'fatal'> = {
   ENOTDIR: 'fatal',
   FF_RG_NOT_FOUND: 'fatal',
   FF_IGNORE_FILE: 'fatal',
+  // openIndex on a machine or fs no watcher serves (the command never opens one; a host falls back).
+  FF_WATCH_UNAVAILABLE: 'fatal',
 };
 
 /** The codes of the `FindFileErrorCode` union, as written in src/errors.ts. */

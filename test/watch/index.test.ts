@@ -135,6 +135,20 @@ describeIf(linux('the index watches with inotify'))('find() answers as a fresh w
   });
 });
 
+describeIf(linux('the index watches with inotify'))('ignoreGitDirs (the command\'s default with ignore files)', () => {
+  it('leaves .git/ out as a walk does, and still syncs: its cookie goes inside the .git/ the walk never enters', async () => {
+    const root = tree(['.git/HEAD', '.git/refs/main', 'sub/.git/HEAD', 'src/a.ts']);
+    const options = { root, gitignore: true, ignoreGitDirs: true };
+    const index = await open(root, options);
+    await expectSameAnswer(index, options, { pattern: '**', type: 'any' });
+    writeFileSync(join(root, 'src', 'b.ts'), 'x');
+    mkdirSync(join(root, 'new', '.git'), { recursive: true });
+    const answer = await expectSameAnswer(index, options, { pattern: '**', type: 'any' });
+    expect(answer).toMatchObject({ complete: true, ignoredCount: 3 });
+    expect(answer.matches).toEqual(['new', 'src', 'src/a.ts', 'src/b.ts', 'sub']);
+  });
+});
+
 describeIf(linux('the index watches with inotify'))('the cookie', () => {
   it('is written inside .git/ when there is one, removed after, and never in an answer', async () => {
     const root = tree(['.git/HEAD', 'a.ts']);
