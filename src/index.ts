@@ -37,5 +37,6 @@ export {
 } from './result.js';
 export { openIndex, type FileIndex, type IndexOptions, type IndexQuery, type IndexStats } from './watch/watched-index.js';
 export type { IndexCounters } from './watch/snapshot.js';
+export { IndexPool, type IndexPoolOptions, type IndexOpener } from './watch/pool.js';
 export { FindFileError, type FindFileErrorCode } from './errors.js';
 export type { FsLike, DirentLike, StatsLike } from './fs.js';

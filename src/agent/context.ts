@@ -5,8 +5,10 @@
  */
 import * as path from 'node:path';
 import { FindFileError } from '../errors.js';
+import { findFiles } from '../find.js';
 import type { DirentLike, FsLike } from '../fs.js';
-import { BACKEND_OPTIONS, type BackendOption, type Clock, type Platform } from '../options.js';
+import { BACKEND_OPTIONS, type BackendOption, type Clock, type FindOptions, type Platform } from '../options.js';
+import type { FindResult } from '../result.js';
 import { RG_PATH, checkAbsolutePath, checkBackendFs, checkClockShape, checkOptionNames, checkSignal, describe, readChoice, readEnv, readFs, readFunction, readLimit, readRoot, runningPlatform } from '../plan/read.js';
 import { withSeparator, type Separator } from '../paths.js';
 import { normalizePatternList } from '../patterns.js';
@@ -59,6 +61,12 @@ export interface ToolContext {
   maxLimit?: number;
   /** Watches each search's walk (the library's `onDirectory`: each directory read, relative to the search root, and its entries): progress for a host. */
   onDirectory?: (dir: string, entries: readonly DirentLike[]) => void;
+  /**
+   * Runs the file searches of both tools in place of the library's `findFiles`, and must answer as
+   * it does: a pool of watched indexes (`IndexPool#findFiles`, what `find-file mcp --watch` uses)
+   * makes repeat searches fast without changing a word. @default findFiles
+   */
+  findFiles?: (options: FindOptions) => Promise<FindResult>;
 }
 
 /** The answer to a tool call: `content` is what the model reads, `metadata` what the host reads. */
@@ -117,6 +125,8 @@ export interface Settings {
   backend: BackendOption;
   countCap: number;
   maxLimit: number;
+  /** The context's `findFiles`, or the library's. */
+  findFiles: (options: FindOptions) => Promise<FindResult>;
   ctx: ToolContext;
 }
 
@@ -153,6 +163,7 @@ export function readContext(given: ToolContext): Settings {
     backend: readBackend(ctx.backend, ctx.fs !== undefined),
     countCap: readCountCap(ctx.countCap),
     maxLimit: readMaxLimit(ctx.maxLimit),
+    findFiles: ctx.findFiles ?? findFiles,
     ctx,
   };
 }
@@ -163,6 +174,7 @@ const PLATFORMS: readonly Platform[] = ['posix', 'win32'];
 const CONTEXT_FIELDS: Record<keyof ToolContext, true> = {
   root: true, roots: true, fs: true, clock: true, timeBudgetMs: true, maxDepth: true, exclude: true, backend: true,
   runner: true, rgPath: true, env: true, platform: true, signal: true, countCap: true, maxLimit: true, onDirectory: true,
+  findFiles: true,
 };
 const CONTEXT_KEYS = Object.keys(CONTEXT_FIELDS) as (keyof ToolContext)[];
 
@@ -205,6 +217,7 @@ function checkHostHooks(ctx: ToolContext, platform: Platform): void {
   checkAbsolutePath(ctx.rgPath, 'rgPath', RG_PATH, platform);
   readEnv(ctx.env);
   readFunction(ctx.onDirectory, 'onDirectory');
+  readFunction(ctx.findFiles, 'findFiles');
 }
 
 function readExclude(exclude: unknown, platform: Platform): string[] {

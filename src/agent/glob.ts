@@ -6,7 +6,6 @@
  * An empty page gets the overview of the search root and, when the walker answered, the file names
  * it saw that are closest to the pattern (seen.ts).
  */
-import { findFiles } from '../find.js';
 import type { FindResult } from '../result.js';
 import { statSizes, type ErrorMetadata } from './answer.js';
 import { searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
@@ -91,7 +90,7 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
     return {
       wording: { emptyHeadline: noFilesHeadline(pattern, scope.root, unit), scope: globScope(pattern, scope.root, unit), unit, subject: `matching ${JSON.stringify(pattern)}` },
       search: () =>
-        findFiles({
+        settings.findFiles({
           ...searchOptions(settings, scope, ignoreFiles),
           pattern,
           ...(caseSensitive === undefined ? {} : { caseSensitive }),

@@ -15,7 +15,6 @@ import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
 import { FindFileError } from '../errors.js';
 import { exactGlob } from '../patterns.js';
-import { findFiles } from '../find.js';
 import { statSizes, totalOf, type ErrorMetadata } from './answer.js';
 import { MAX_CONTEXT_LINES, searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
@@ -301,7 +300,7 @@ async function ignoringCase({ input, toWorkspace }: ToolCall<GrepInput>, base: C
 async function byName({ settings, scope, toWorkspace, ignoreFiles }: ToolCall<GrepInput>, glob: string): Promise<Attempt> {
   const what = attemptNames(glob);
   try {
-    const r = await findFiles({ ...searchOptions(settings, scope, ignoreFiles), pattern: glob, maxResults: RETRY_CAP });
+    const r = await settings.findFiles({ ...searchOptions(settings, scope, ignoreFiles), pattern: glob, maxResults: RETRY_CAP });
     const examples = r.matches.slice(0, EXAMPLES).map(toWorkspace);
     return { what, total: totalOf(r.matchedCount, r.complete, r.incompleteReasons), complete: r.complete, reasons: r.incompleteReasons, examples, unit: 'file' };
   } catch (error) {

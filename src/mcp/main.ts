@@ -10,6 +10,7 @@ import { BACKEND_OPTIONS, type BackendOption } from '../options.js';
 import { MAX_LIMIT } from '../agent/index.js';
 import { isDirectory } from '../cli/args.js';
 import { countOf, last } from '../cli/flags.js';
+import { IndexPool } from '../watch/pool.js';
 import { createServer, type McpSettings } from './server.js';
 import { LineTransport } from './stdio.js';
 
@@ -19,6 +20,7 @@ interface McpArgs {
   maxResults?: number;
   maxDepth?: number;
   backend?: string;
+  watch?: boolean;
 }
 
 const log = (line: string) => void process.stderr.write(line + '\n');
@@ -26,13 +28,18 @@ const log = (line: string) => void process.stderr.write(line + '\n');
 /** Parses `argv` (after `mcp`), starts the server, and resolves once it is connected. */
 export async function main(argv: readonly string[]): Promise<void> {
   const args = parse(argv);
-  const settings: McpSettings = { version: readVersion(), roots: readRoots(args.root ?? []), context: contextOf(args), log };
+  // --watch: one watched index per search root, so a repeat glob reads nothing twice (docs/index.md).
+  const pool = args.watch === true ? new IndexPool() : undefined;
+  const context = { ...contextOf(args), ...(pool === undefined ? {} : { findFiles: pool.findFiles }) };
+  const settings: McpSettings = { version: readVersion(), roots: readRoots(args.root ?? []), context, log };
   const server = createServer(settings);
+  server.onclose = () => pool?.close();
   // A bug that escapes a call must not kill the session: it is logged and the server goes on.
   process.on('uncaughtException', (error) => log(`find-file mcp: unexpected error: ${error.stack ?? error.message}`));
   process.on('unhandledRejection', (error) => log(`find-file mcp: unexpected rejection: ${String(error)}`));
   await server.connect(new LineTransport());
-  log(`find-file mcp ${settings.version}: serving glob and grep over stdio for ${settings.roots.length > 0 ? settings.roots.join(', ') : "the client's roots (or the current directory)"}`);
+  const where = settings.roots.length > 0 ? settings.roots.join(', ') : "the client's roots (or the current directory)";
+  log(`find-file mcp ${settings.version}: serving glob and grep over stdio for ${where}${pool === undefined ? '' : ', from watched indexes'}`);
 }
 
 function parse(argv: readonly string[]): McpArgs {
@@ -50,6 +57,11 @@ function parse(argv: readonly string[]): McpArgs {
     .option('max-results', { type: 'string', requiresArg: true, coerce: count('--max-results', MAX_LIMIT, 1), describe: `The most results one answer lists; the model cannot ask for more [default: ${MAX_LIMIT}]` })
     .option('max-depth', { type: 'string', requiresArg: true, coerce: count('--max-depth'), describe: 'How deep each search looks [default: unlimited]' })
     .option('backend', { type: 'string', requiresArg: true, choices: BACKEND_OPTIONS as unknown as string[], describe: 'Search engine [default: walker]' })
+    .option('watch', { type: 'boolean', describe: 'Keep a watched index of each search root (Linux) and answer file searches from it: the same answers as a fresh walk, every change before a call seen by it; elsewhere, or where no watch can be set, a fresh walk (docs/index.md)' })
+    .check((args: McpArgs) => {
+      if (args.watch === true && args.backend !== undefined && args.backend !== 'walker') throw new Error(`--watch answers as the walker: it cannot go with --backend ${args.backend}`);
+      return true;
+    })
     .parserConfiguration({ 'strip-aliased': true, 'strip-dashed': true })
     .strict()
     .help()

@@ -48,6 +48,7 @@ const BAD: Record<keyof ToolContext, Row> = {
   countCap: [500, 'FF_INVALID_LIMIT'],
   maxLimit: [501, 'FF_INVALID_LIMIT'],
   onDirectory: ['log', 'FF_INVALID_OPTION'],
+  findFiles: [{ find: true }, 'FF_INVALID_OPTION'],
 };
 
 const TOOLS = [

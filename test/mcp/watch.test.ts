@@ -1,0 +1,92 @@
+/**
+ * `find-file mcp --watch` (issue 32, point 4): the real server, spawned as a host spawns it, keeps a
+ * watched index of each search root and answers glob from it. Every answer is compared with a
+ * server without --watch on the same tree at the same moment, after each change, with no wait
+ * between the change and the call: the index's cookie sync makes a change made before a call part
+ * of its answer.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeIf, linux } from '../helpers/skip-why.js';
+import { MCP_BIN, connect, serverCommand, textOf, type Session } from './helpers.js';
+
+let tree: string;
+let watched: Session;
+let fresh: Session;
+
+beforeAll(async () => {
+  tree = mkdtempSync(join(tmpdir(), 'ff-mcp-watch-'));
+  mkdirSync(join(tree, 'src', 'auth'), { recursive: true });
+  writeFileSync(join(tree, 'src', 'index.ts'), 'export {};\n');
+  writeFileSync(join(tree, 'src', 'auth', 'login.ts'), 'export class Login {}\n');
+  writeFileSync(join(tree, 'README.md'), '# x\n');
+  [watched, fresh] = await Promise.all([connect(serverCommand(['--root', tree, '--watch'])), connect(serverCommand(['--root', tree]))]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([watched?.close(), fresh?.close()]);
+  if (tree) rmSync(tree, { recursive: true, force: true });
+});
+
+/** The same call to both servers: the text the model reads and the paths the host reads. */
+async function both(args: Record<string, unknown>) {
+  const call = async (session: Session) => {
+    const result = await session.client.callTool({ name: 'glob', arguments: args });
+    return { text: textOf(result), paths: (result.structuredContent as { paths?: string[] } | undefined)?.paths, isError: result.isError };
+  };
+  const [fromIndex, fromWalk] = await Promise.all([call(watched), call(fresh)]);
+  expect(fromIndex).toEqual(fromWalk);
+  return fromIndex;
+}
+
+describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh'))('mcp --watch', () => {
+  it('says it serves from watched indexes', async () => {
+    expect(await watched.waitForStderr('from watched indexes')).toContain('from watched indexes');
+  });
+
+  it('answers from an index: each call syncs with its cookie, written in the root (no .git) and seen here', async () => {
+    const seen = new Promise<string>((resolve) => {
+      const watcher = watch(tree, (_event, name) => {
+        if (name?.startsWith('.find-file-cookie-') !== true) return;
+        watcher.close();
+        resolve(name);
+      });
+    });
+    const result = await watched.client.callTool({ name: 'glob', arguments: { pattern: '*.md' } });
+    expect(textOf(result)).toContain('README.md');
+    expect(await seen).toMatch(/^\.find-file-cookie-/);
+  });
+
+  it('answers glob word for word as a fresh walk, and a change made just before a call is in its answer', async () => {
+    expect((await both({ pattern: '**/*.ts' })).paths).toEqual(['src/auth/login.ts', 'src/index.ts']);
+    writeFileSync(join(tree, 'src', 'auth', 'logout.ts'), 'x');
+    expect((await both({ pattern: '**/*.ts' })).paths).toEqual(['src/auth/login.ts', 'src/auth/logout.ts', 'src/index.ts']);
+    renameSync(join(tree, 'src', 'auth'), join(tree, 'src', 'session'));
+    expect((await both({ pattern: '**/*.ts' })).paths).toEqual(['src/index.ts', 'src/session/login.ts', 'src/session/logout.ts']);
+    rmSync(join(tree, 'src', 'session'), { recursive: true });
+    const gone = await both({ pattern: 'login*' });
+    expect(gone.paths).toEqual([]);
+    // The empty answer's guidance (names seen, the overview) comes through the index's walk too.
+    expect(gone.text).toContain('login');
+  });
+
+  it('a search under a folder of the root (its own index) and with options that shape the tree answers the same', async () => {
+    mkdirSync(join(tree, 'docs'));
+    writeFileSync(join(tree, 'docs', 'guide.md'), 'x');
+    await both({ pattern: '*.md', path: 'docs' });
+    writeFileSync(join(tree, 'docs', 'api.md'), 'x');
+    expect((await both({ pattern: '*.md', path: 'docs' })).paths).toEqual(['docs/api.md', 'docs/guide.md']);
+    expect((await both({ pattern: '**/*', respect_git_ignore: false, type: 'any', sort: 'mtime' })).isError).toBe(false);
+  });
+});
+
+it('--watch with --backend ripgrep or auto is a usage error (exit 2): the index answers as the walker', () => {
+  for (const backend of ['ripgrep', 'auto']) {
+    const run = spawnSync(process.execPath, [MCP_BIN, '--watch', '--backend', backend], { input: '', encoding: 'utf8' });
+    expect(run.status, backend).toBe(2);
+    expect(run.stderr).toContain(`--watch answers as the walker: it cannot go with --backend ${backend}`);
+  }
+});
