@@ -31,7 +31,7 @@ describe('the adapter entry points', () => {
   // The entries are bundled with their shared code in one chunk (scripts/bundle.mjs): a host that
   // catches with `instanceof FindFileError` from 'find-file' must catch what an adapter throws.
   it('every entry throws the one FindFileError class that find-file exports', async () => {
-    const { FindFileError } = (await import('find-file')) as typeof import('../../src/index.js');
+    const { FindFileError } = (await import('find-file')) as { FindFileError: typeof import('../../src/index.js').FindFileError };
     const adapters = [await import('find-file/glob'), await import('find-file/tinyglobby')] as { globSync: (p: string, o: object) => unknown }[];
     for (const adapter of adapters) {
       let thrown: unknown;
