@@ -51,8 +51,9 @@ export interface FileIndex {
   /**
    * The answer `findFiles({ ...indexOptions, ...query })` (the walker) would give now: same
    * matches, skipped paths, counts and reasons. Every change completed before the call is in it;
-   * when the index cannot prove that (its sync with the watcher did not complete within the
-   * budget), it drops what it kept and reads the disk, so the answer is still a fresh walk's.
+   * when the index cannot prove that (its sync with the watcher failed), it drops what it kept
+   * and reads the disk, so the answer is still a fresh walk's; when the query's `timeBudgetMs`
+   * ends the sync, the answer is `complete: false` with `time-budget` and no matches.
    *
    * @throws {FindFileError} The codes of `findFiles` for a bad query; `FF_INVALID_OPTION` for an
    * option fixed at `openIndex` (`root`, `exclude`...) or an engine choice (`backend`...);
