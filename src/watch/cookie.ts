@@ -49,15 +49,22 @@ export class CookieJar {
   private temp: string | undefined;
   private handle: WatchHandle | undefined;
   private readonly waiting = new Map<string, (outcome: SyncOutcome) => void>();
+  /**
+   * Cookies whose wait the query's budget cut short: each must still arrive before any later
+   * cookie (one queue); one that has not when a later one does was lost, and so may have been
+   * other events (an overflow): `onUntrusted` then.
+   */
+  private readonly overdue = new Map<string, string>();
 
   /**
    * @param placeDir where the cookie goes now (`.git/` or the root), native, without a trailing separator.
-   * @param onMoved called when that directory vanished or was replaced: what the index kept may be of a tree that is gone.
+   * @param onUntrusted called when what the index kept cannot be trusted: the cookie's directory
+   * vanished or was replaced (a tree that is gone), or an overdue cookie was lost.
    */
   constructor(
     private readonly placeDir: () => string,
     private readonly watcher: DirectoryWatcher,
-    private readonly onMoved: () => void,
+    private readonly onUntrusted: () => void,
     private readonly io: CookieIo = nodeIo,
   ) {
     this.dir = placeDir();
@@ -73,6 +80,7 @@ export class CookieJar {
 
   /** Stops watching for cookies and removes the private temp directory, if one was made. */
   close(): void {
+    this.clearOverdue();
     this.unwatch();
     for (const wake of this.waiting.values()) wake({ synced: false, code: 'ABORT_ERR' });
     if (this.temp !== undefined) rmSync(this.temp, { recursive: true, force: true });
@@ -92,9 +100,15 @@ export class CookieJar {
     return outcome;
   }
 
+  /** Forgets the overdue cookies: the index has dropped everything they could have vouched for. */
+  clearOverdue(): void {
+    for (const path of this.overdue.values()) void this.io.remove(path).catch(() => undefined);
+    this.overdue.clear();
+  }
+
   private moved(): void {
     this.unwatch();
-    this.onMoved();
+    this.onUntrusted();
     if (this.temp === undefined) this.dir = this.placeDir();
   }
 
@@ -120,14 +134,20 @@ export class CookieJar {
     try {
       await this.io.write(path);
       written = true;
-      return await seen;
+      const outcome = await seen;
+      if (outcome.synced && this.overdue.size > 0) {
+        this.clearOverdue();
+        this.onUntrusted();
+      } else if (!outcome.synced && outcome.code === 'ETIMEDOUT') this.overdue.set(name, path);
+      return outcome;
     } catch (error) {
       return { synced: false, code: errorCodeOf(error) };
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       this.waiting.delete(name);
-      if (written) await this.io.remove(path).catch(() => undefined);
+      // An overdue cookie stays until its event comes: its removal's event (same name) must not pass for it.
+      if (written && !this.overdue.has(name)) await this.io.remove(path).catch(() => undefined);
     }
   }
 
@@ -150,7 +170,15 @@ export class CookieJar {
     try {
       handle = this.watcher.watch(this.dir, {
         change: (name) => {
-          if (name !== undefined && this.isCookie(name)) this.waiting.get(name)?.({ synced: true });
+          if (name !== undefined && this.isCookie(name)) {
+            this.waiting.get(name)?.({ synced: true });
+            const late = this.overdue.get(name);
+            if (late !== undefined) {
+              // Arrived late, in order: nothing was lost before it.
+              this.overdue.delete(name);
+              void this.io.remove(late).catch(() => undefined);
+            }
+          }
           else if (name === undefined || name === '' || name === ownName) lost();
         },
         lost,

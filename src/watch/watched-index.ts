@@ -51,8 +51,9 @@ export interface FileIndex {
   /**
    * The answer `findFiles({ ...indexOptions, ...query })` (the walker) would give now: same
    * matches, skipped paths, counts and reasons. Every change completed before the call is in it;
-   * when the index cannot prove that (its sync with the watcher did not complete within the
-   * budget), it drops what it kept and reads the disk, so the answer is still a fresh walk's.
+   * when the index cannot prove that (its sync with the watcher failed), it drops what it kept
+   * and reads the disk, so the answer is still a fresh walk's; when the query's `timeBudgetMs`
+   * ends the sync, the answer is `complete: false` with `time-budget` and no matches.
    *
    * @throws {FindFileError} The codes of `findFiles` for a bad query; `FF_INVALID_OPTION` for an
    * option fixed at `openIndex` (`root`, `exclude`...) or an engine choice (`backend`...);
@@ -141,7 +142,7 @@ class WatchedIndex implements FileIndex {
     this.syncWaitMs = deps.syncWaitMs ?? DEFAULT_SYNC_WAIT_MS;
     const { rootPrefix } = plan.scope;
     // The cookie's directory vanished (the root removed, `.git` deleted): nothing kept can be trusted.
-    this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, () => this.snapshot.dropAll(), deps.cookieIo);
+    this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, () => this.forgetAll(), deps.cookieIo);
     this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie);
   }
 
@@ -159,8 +160,13 @@ class WatchedIndex implements FileIndex {
     const started = clock.now();
     const outcome = await this.jar.sync(Math.min(timeBudgetMs, this.syncWaitMs), signal);
     if (this.closed) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'this index was closed while it answered');
-    if (!outcome.synced && outcome.code !== 'ABORT_ERR') this.forgetAll();
-    const left = Math.max(0, timeBudgetMs - (clock.now() - started));
+    let left = Math.max(0, timeBudgetMs - (clock.now() - started));
+    if (!outcome.synced && outcome.code !== 'ABORT_ERR') {
+      // The budget ended the wait: no time to prove anything, so the walk says time-budget (the
+      // cookie is overdue: if it never comes, the next sync drops everything). Else: distrust all.
+      if (outcome.code === 'ETIMEDOUT' && timeBudgetMs <= this.syncWaitMs) left = 0;
+      else this.forgetAll();
+    }
     const result = await this.walk(plan, left, outcome.synced ? answerKey(query) : undefined);
     this.queries++;
     result.stats = { ...result.stats, elapsedMs: clock.now() - started };
@@ -169,14 +175,15 @@ class WatchedIndex implements FileIndex {
 
   /**
    * A sync that did not complete (the cookie's event lost, as in an inotify overflow that Node
-   * does not report; no cookie writable anywhere): nothing kept can be trusted, so everything is
-   * dropped and this walk reads the disk, watching again as it goes. The answer is then a fresh
-   * walk's, never a stale one; with the budget spent in the wait, the walk says `time-budget`.
+   * does not report; no cookie writable anywhere; the cookie's directory gone): nothing kept can
+   * be trusted, so everything is dropped and the next walk reads the disk, watching again as it
+   * goes. The answer is then a fresh walk's, never a stale one.
    */
   private forgetAll(): void {
     this.syncFailures++;
     this.snapshot.dropAll();
     this.answers.clear();
+    this.jar.clearOverdue();
   }
 
   /** The walk over the kept tree, or the same answer kept from an earlier walk at this version (`key`: reusable). */

@@ -11,7 +11,7 @@ import { linux } from '../helpers/skip-why.js';
 import { describeIf } from '../helpers/skip-why.js';
 import { openIndex, FindFileError } from '../../src/index.js';
 import { openIndexWith, type FileIndex } from '../../src/watch/watched-index.js';
-import { FaultyWatcher, expectSameAnswer, makeTree, removeTree } from './helpers.js';
+import { FaultyWatcher, LateWatcher, expectSameAnswer, makeTree, removeTree } from './helpers.js';
 
 const opened: FileIndex[] = [];
 const roots: string[] = [];
@@ -214,15 +214,27 @@ describeIf(linux('the index watches with inotify'))('the cookie', () => {
     expect(readdirSync(root)).toEqual(['a']);
   });
 
-  it('whose event does not come within the query\'s budget: the walk has no time left and says time-budget', async () => {
-    const root = tree(['a.ts']);
+  it('whose wait the query\'s budget ends: time-budget; if that cookie never comes, the next sync drops everything', async () => {
+    const root = tree(['a/x.ts']);
     const watcher = new FaultyWatcher();
     const index = await open(root, {}, { watcher });
-    watcher.swallow = (name) => name?.startsWith('.find-file-cookie-') === true;
-    const result = await index.find({ pattern: '*', timeBudgetMs: 300 });
-    expect(result).toMatchObject({ complete: false, incompleteReasons: ['time-budget'], matches: [] });
-    watcher.swallow = () => false;
-    await expectSameAnswer(index, { root }, { pattern: '*' });
+    // The cookie and a change both lost (an overflow): nothing in memory may answer after that.
+    watcher.swallow = (name) => name === 'y.ts' || name?.startsWith('.find-file-cookie-') === true;
+    writeFileSync(join(root, 'a', 'y.ts'), 'x');
+    expect(await index.find({ pattern: '**/*.ts', timeBudgetMs: 200 })).toMatchObject({ complete: false, incompleteReasons: ['time-budget'], matches: [] });
+    expect(index.stats().syncFailures).toBe(0);
+    watcher.swallow = (name) => name === 'y.ts';
+    expect(await index.find({ pattern: '**/*.ts' })).toMatchObject({ complete: true, matches: ['a/x.ts', 'a/y.ts'] });
+    expect(index.stats().syncFailures).toBe(1);
+  });
+
+  it('whose wait the budget ends but whose event comes later, in order: nothing is dropped', async () => {
+    const root = tree(['a/x.ts']);
+    const index = await open(root, {}, { watcher: new LateWatcher(250) });
+    expect(await index.find({ pattern: '**/*.ts', timeBudgetMs: 50 })).toMatchObject({ complete: false, incompleteReasons: ['time-budget'] });
+    writeFileSync(join(root, 'a', 'y.ts'), 'x');
+    await expectSameAnswer(index, { root }, { pattern: '**/*.ts' });
+    expect(index.stats()).toMatchObject({ syncFailures: 0, rescans: 0 });
   });
 
   it('a synced answer is complete: the cookie proves the changes before it were seen', async () => {
