@@ -23,6 +23,8 @@ import {
   absenceOutsideLinks,
   lines,
   native,
+  prepareAsUser,
+  releaseAsUser,
   runFindFile,
   spawnFindFile,
   waitFor,
@@ -337,8 +339,10 @@ describeIf(posix('symlinks need a privilege on Windows (test/windows covers junc
 });
 
 describe('unreadable directories', () => {
+  afterAll(releaseAsUser);
   let perm: string;
   beforeAll(() => {
+    prepareAsUser(); // as root, the copy the unprivileged case runs: seconds, kept out of its 30 s
     perm = join(base, 'perm');
     writeTree(perm, ['top.md', 'locked/secret.md', 'src/private/inner.md', 'src/open.md', 'broken/x.md']);
   });
