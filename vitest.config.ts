@@ -3,8 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The engine is I/O-bound and its tests are small; real-disk and CLI tests spawn processes.
-    testTimeout: 30_000,
+    // The engine is I/O-bound and its tests are small; real-disk and CLI tests spawn processes. A
+    // ceiling for a hang sized for a loaded 2-core machine: with two busy processes beside the suite
+    // (npm run test:busy) the slowest tests ran 4-7 times their idle time, and one of 7 s idle passed
+    // 30 s. Tests slower than ~8 s idle set their own.
+    testTimeout: 60_000,
     // Hooks build and remove sandboxes (a compiled copy with its runtime dependencies): on a loaded
     // CI machine removing one took over vitest's 10 s default, failing suites whose tests passed.
     hookTimeout: 120_000,
