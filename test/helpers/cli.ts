@@ -167,10 +167,15 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+/**
+ * Waits until `condition` holds (polled every 20 ms: the condition is a file the command writes).
+ * The limit is a ceiling for a hang, not a speed check: a command starting on a busy machine may
+ * take seconds, so it is the test's own timeout (60 s) less room to report.
+ */
+export async function waitFor(condition: () => boolean, timeoutMs = 45_000): Promise<void> {
   const start = Date.now();
   while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for the command to start');
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for the command to reach the point the test waits for`);
     await new Promise((later) => setTimeout(later, 20));
   }
 }
