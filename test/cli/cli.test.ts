@@ -8,7 +8,7 @@
  * POSIX-only cases (real permissions, signals, a pseudo-terminal) say so in their names and run
  * on Linux and macOS CI.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,8 @@ import {
   absenceOutsideLinks,
   lines,
   native,
+  prepareAsUser,
+  releaseAsUser,
   runFindFile,
   spawnFindFile,
   waitFor,
@@ -337,8 +339,10 @@ describeIf(posix('symlinks need a privilege on Windows (test/windows covers junc
 });
 
 describe('unreadable directories', () => {
+  afterAll(releaseAsUser);
   let perm: string;
   beforeAll(() => {
+    prepareAsUser(); // as root, the copy the unprivileged case runs: seconds, kept out of its 30 s
     perm = join(base, 'perm');
     writeTree(perm, ['top.md', 'locked/secret.md', 'src/private/inner.md', 'src/open.md', 'broken/x.md']);
   });
@@ -539,9 +543,9 @@ describe('pipes and signals', () => {
       const marker = join(base, `sigint-marker${mode}`);
       const child = spawnSlow(['*.md', mode], root, marker, 300);
       const done = collect(child);
-      await waitFor(() => existsSync(marker));
-      // The root's read is back after 300 ms; the deep match needs eight more reads, 2.4 s.
-      await new Promise((later) => setTimeout(later, 900));
+      // Interrupted once the root's read (its three matches) is handled: the deep match needs eight
+      // more reads of 300 ms each. A fixed sleep (900 ms) lost this race whenever the child was starved that long.
+      await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8').includes('read .\n'));
       child.kill('SIGINT');
       const run = await done;
       expect(run.status, mode).toBe(130);

@@ -10,7 +10,7 @@ import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchArgvs, fillPlaceholders, takeExecCommand } from '../../src/cli/exec.js';
 import { execOnPaths } from '../../src/cli/exec-run.js';
-import { collect, lines, runFindFile, spawnFindFile, waitFor, writeTree, type Run, type RunOptions } from '../helpers/cli.js';
+import { collect, lines, prepareAsUser, releaseAsUser, runFindFile, spawnFindFile, waitFor, writeTree, type Run, type RunOptions } from '../helpers/cli.js';
 import { itIf, posix } from '../helpers/skip-why.js';
 
 let base: string;
@@ -226,6 +226,10 @@ describe('-X: one run with every match', () => {
 });
 
 describe('the verdict with -x', () => {
+  // As root, the copy of the command the unprivileged case runs: seconds to build, kept out of its 30 s.
+  beforeAll(prepareAsUser);
+  afterAll(releaseAsUser);
+
   it('still says on stderr that the search was incomplete, and --strict still exits 3 (a folder that cannot be read)', () => {
     const env = { FIND_FILE_TEST_FAIL: JSON.stringify({ src: 'EACCES' }) };
     const run = ff(['*.md', '-x', process.execPath, printArgs], { env });
@@ -250,7 +254,7 @@ describe('the verdict with -x', () => {
     } finally {
       chmodSync(join(real, 'locked'), 0o755);
     }
-  }, 120_000); // as root, the first unprivileged run compiles a sandboxed copy of the command
+  });
 
   it('Ctrl-C during the search: -X does not run on the part found, -x starts no more runs (units, with a real spawn)', async () => {
     // The command creates the files it is given: what exists afterwards is what ran.

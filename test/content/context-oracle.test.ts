@@ -92,5 +92,7 @@ describeIf(needsRg)('context lines agree with rg --json -B/-A', () => {
       }),
       { numRuns: 150, seed: 20261203 },
     );
-  });
+    // 150 cases, two rg processes each: 7 s idle, past vitest's 30 s with two busy processes beside
+    // the suite (npm run test:busy). A ceiling for a hang, sized for a loaded 2-core CI machine.
+  }, 120_000);
 });

@@ -8,7 +8,9 @@
  *   separators) to error code: reading it fails with that code, as an unreadable folder does, on
  *   any platform and whoever runs the test (root reads every directory);
  * - FIND_FILE_TEST_MARKER: a file created at the first read: the command is then past start-up,
- *   its handlers installed, and a test may signal it.
+ *   its handlers installed, and a test may signal it. Each read the command has then handled adds
+ *   a line `read DIR` to it, so a test can wait for the walk to reach a point (an event, not a
+ *   sleep that a busy machine outlasts).
  */
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -25,9 +27,17 @@ fs.readdir = function testReaddir(dir, ...rest) {
   first = false;
   const callback = rest[rest.length - 1];
   const rel = path.relative(process.cwd(), String(dir)).split(path.sep).join('/') || '.';
+  // The walker has handled an answer once its callback returns (the matches in it counted).
+  const answer = marker
+    ? (...args) => {
+        callback(...args);
+        fs.appendFileSync(marker, `read ${rel}\n`);
+      }
+    : callback;
+  rest[rest.length - 1] = answer;
   const code = failures[rel];
   const read = code
-    ? () => callback(Object.assign(new Error(`${code}: injected by the test, scandir '${dir}'`), { code, syscall: 'scandir', path: String(dir) }))
+    ? () => answer(Object.assign(new Error(`${code}: injected by the test, scandir '${dir}'`), { code, syscall: 'scandir', path: String(dir) }))
     : () => readdir.call(fs, dir, ...rest);
   setTimeout(read, delayMs);
 };

@@ -3,14 +3,15 @@
  * (no shell) on a real temp tree, as fd's `tests/testenv` does, and read what a user or a script
  * sees: stdout, stderr, the exit status.
  *
- * - `runFindFile` runs it to the end; as root, `asUser` runs it as nobody (real permissions);
+ * - `runFindFile` runs it to the end; as root, `asUser` runs it as nobody (real permissions; a file
+ *   with such runs calls `prepareAsUser` in `beforeAll` and `releaseAsUser` in `afterAll`);
  *   an env naming a `FIND_FILE_TEST_*` variable preloads test/helpers/cli-test-fs.mjs, which delays
  *   or fails chosen directory reads;
  * - `spawnFindFile` and `collect` run it in the background (to close its pipe or interrupt it);
  * - `inTerminal` runs it on a pseudo-terminal (POSIX `script`).
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildNobodySandbox } from './unprivileged.js';
@@ -43,11 +44,11 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return env;
 }
 
-let nobodyCommand: { node: string; bin: string } | undefined;
+let nobodyCommand: { node: string; bin: string; dir: string } | undefined;
 
 /**
  * As root, the unprivileged run cannot use this checkout (CI's clone may sit under a 0700 folder):
- * it gets a copy of the command, compiled into a sandbox everyone can read (test/helpers/unprivileged.ts).
+ * it gets a copy of the command, in a sandbox everyone can read (test/helpers/unprivileged.ts).
  */
 function commandForNobody(): { node: string; bin: string } {
   if (nobodyCommand === undefined) {
@@ -58,9 +59,24 @@ function commandForNobody(): { node: string; bin: string } {
     const manifest = join(sandbox.dir, 'package.json');
     writeFileSync(manifest, JSON.stringify({ type: 'module', version: VERSION }));
     chmodSync(manifest, 0o644);
-    nobodyCommand = { node: sandbox.reachable(process.execPath), bin };
+    nobodyCommand = { node: sandbox.reachable(process.execPath), bin, dir: sandbox.dir };
   }
   return nobodyCommand;
+}
+
+/**
+ * For a file with `asUser` runs: as root, builds their copy of the command in `beforeAll`, whose
+ * timeout is sized for it. Built inside the first such test instead, it took that test's time: the
+ * first compile of a run takes seconds (tens on a busy machine), and it once ran a test past its 30 s.
+ */
+export function prepareAsUser(): void {
+  if (isRoot) commandForNobody();
+}
+
+/** Removes the copy `prepareAsUser` built (for `afterAll`). */
+export function releaseAsUser(): void {
+  if (nobodyCommand !== undefined) rmSync(nobodyCommand.dir, { recursive: true, force: true });
+  nobodyCommand = undefined;
 }
 
 /** Runs the command to the end. */
@@ -151,10 +167,15 @@ export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+/**
+ * Waits until `condition` holds (polled every 20 ms: the condition is a file the command writes).
+ * The limit is a ceiling for a hang, not a speed check: a command starting on a busy machine may
+ * take seconds, so it is the test's own timeout (60 s) less room to report.
+ */
+export async function waitFor(condition: () => boolean, timeoutMs = 45_000): Promise<void> {
   const start = Date.now();
   while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting for the command to start');
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for the command to reach the point the test waits for`);
     await new Promise((later) => setTimeout(later, 20));
   }
 }

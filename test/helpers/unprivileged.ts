@@ -9,11 +9,12 @@
  * and, when the unprivileged user cannot execute them where they are, copies of `node` and `rg`.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
 const NOBODY = 65534;
@@ -72,9 +73,8 @@ export interface Sandbox {
   reachable(executable: string): string;
 }
 
-/** Builds the sandbox (takes a few seconds: it compiles the sources). */
-export function buildSandbox(prefix: string[]): Sandbox {
-  const dir = mkdtempSync(join(tmpdir(), 'ff-nobody-'));
+/** Compiles the sources into `dir` (tsc, then the command's bundle) with the runtime dependencies beside them: seconds of CPU. */
+function compileInto(dir: string): void {
   const require = createRequire(join(PROJECT, 'package.json'));
   const tsc = require.resolve('typescript/bin/tsc');
   const built = spawnSync(process.execPath, [tsc, '-p', join(PROJECT, 'tsconfig.json'), '--outDir', join(dir, 'dist'), '--sourceMap', 'false', '--declaration', 'false'], {
@@ -86,6 +86,47 @@ export function buildSandbox(prefix: string[]): Sandbox {
   // The command runs from its bundle, as the package's build makes it (its dependencies now in place).
   const bundled = spawnSync(process.execPath, [join(PROJECT, 'scripts', 'bundle.mjs'), join(dir, 'dist')], { encoding: 'utf8' });
   if (bundled.status !== 0) throw new Error(`bundling the command for the unprivileged run failed:\n${bundled.stdout}${bundled.stderr}`);
+}
+
+/**
+ * Fills a new sandbox with the compiled sources. In a vitest run, test/helpers/sandbox-template.ts
+ * gives every worker one folder: the first sandbox of the run compiles into it and the others copy
+ * it (a copy takes milliseconds; each compile took 8-12 s of CPU, six to seven times a run, and on
+ * a busy machine pushed the unprivileged tests towards their timeouts). The sources do not change
+ * during a run, so the copy is what a compile would give. Two workers may compile at once: both
+ * build in a staging folder and the first rename wins; the other's equal copy is removed.
+ */
+function fillSandbox(dir: string): void {
+  const template = sandboxTemplate();
+  if (template === undefined) return compileInto(dir);
+  const ready = join(template, 'ready');
+  if (!existsSync(ready)) {
+    const staging = mkdtempSync(join(template, 'staging-'));
+    compileInto(staging);
+    try {
+      renameSync(staging, ready);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  cpSync(ready, dir, { recursive: true });
+}
+
+/** This run's template folder (vitest's globalSetup provides it), or undefined outside a vitest run that has one. */
+function sandboxTemplate(): string | undefined {
+  try {
+    return inject('sandboxTemplate');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Builds the sandbox (the first of a run takes seconds: it compiles the sources; later ones copy them). */
+export function buildSandbox(prefix: string[]): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), 'ff-nobody-'));
+  fillSandbox(dir);
   mkdirSync(join(dir, 'bin'));
   openUp(dir);
 
