@@ -16,6 +16,7 @@ import { readQuery } from '../../src/content/query.js';
 import { searchContent, type ContentOptions } from '../../src/index.js';
 import { hasRg, needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { itIf } from '../helpers/skip-why.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 requireRipgrepInCi();
 
@@ -108,19 +109,11 @@ describe('smart case reads literal characters only, as rg -S', () => {
   ];
   const QUANTIFIERS = ['', '', '', '+', '?', '*', '{1,2}'];
 
-  /** A small deterministic generator (mulberry32), so a failure names a regex that comes back. */
-  function generator(seed: number): () => number {
-    let t = seed >>> 0;
-    return () => {
-      t = (t + 0x6d2b79f5) >>> 0;
-      let r = Math.imul(t ^ (t >>> 15), 1 | t);
-      r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
-      return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-    };
-  }
+
 
   function generate(count: number): string[] {
-    const random = generator(27);
+    // mulberry32: a failure names a regex that comes back.
+    const random = mulberry32(27);
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
     const regexes = new Set<string>();
     while (regexes.size < count) {

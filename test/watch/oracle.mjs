@@ -8,7 +8,10 @@ import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symli
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed from its seed. */
+/**
+ * mulberry32: a small seeded PRNG, so a failing run can be replayed from its seed. A copy of
+ * test/helpers/prng.ts: this file is copied alone into the unprivileged sandbox, so it imports nothing of ours.
+ */
 export function prng(seed) {
   let a = seed >>> 0;
   return () => {
