@@ -18,7 +18,7 @@ import { errorCodeOf } from '../result.js';
 import { findFiles } from '../find.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
-import { openIndex, type FileIndex, type IndexOptions, type IndexQuery } from './watched-index.js';
+import { ENGINE_OPTIONS, TREE_OPTIONS, openIndex, type FileIndex, type IndexOptions, type IndexQuery } from './watched-index.js';
 
 /** How a pool opens an index: `openIndex`, or one a test injects. */
 export type IndexOpener = (options: IndexOptions) => Promise<FileIndex>;
@@ -31,10 +31,10 @@ export interface IndexPoolOptions {
   open?: IndexOpener;
 }
 
-/** What shapes an index's tree: the rest of `FindOptions` is the query. */
-const TREE_KEYS = ['root', 'exclude', 'hidden', 'gitignore', 'ignoreGitDirs', 'ignoreFiles', 'caseSensitive'] as const;
-/** Options that choose ripgrep's run: meaningless to the walker, so dropped with `backend: 'walker'`. */
-const ENGINE_KEYS = ['backend', 'rgPath', 'runner', 'env', 'workspace', 'onEvent', 'platform'] as const;
+/** What shapes an index's tree (an injected `fs` never reaches here): the rest of `FindOptions` is the query. */
+const TREE_KEYS = TREE_OPTIONS.filter((name) => name !== 'fs');
+/** Options that choose ripgrep's run (or the running platform): meaningless to the walker here, so dropped. */
+const ENGINE_KEYS: readonly string[] = ENGINE_OPTIONS;
 
 const DEFAULT_MAX_INDEXES = 8;
 
@@ -132,7 +132,7 @@ function splitOptions(options: FindOptions): { key: string; tree: IndexOptions; 
   const tree: Record<string, unknown> = {};
   const query: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(options)) {
-    if (value === undefined || (ENGINE_KEYS as readonly string[]).includes(name)) continue;
+    if (value === undefined || ENGINE_KEYS.includes(name)) continue;
     if ((TREE_KEYS as readonly string[]).includes(name)) tree[name] = name === 'root' ? path.resolve(options.root) : value;
     else query[name] = value;
   }

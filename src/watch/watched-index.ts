@@ -24,10 +24,10 @@ import { nodeWatcher, type DirectoryWatcher } from './watcher.js';
 export type IndexOptions = Pick<FindOptions, 'root' | 'exclude' | 'hidden' | 'gitignore' | 'ignoreGitDirs' | 'ignoreFiles' | 'caseSensitive' | 'fs'>;
 
 /** The names of `IndexOptions`: fixed at `openIndex`, refused in a query. */
-const TREE_OPTIONS = ['root', 'exclude', 'hidden', 'gitignore', 'ignoreGitDirs', 'ignoreFiles', 'caseSensitive', 'fs'] as const;
+export const TREE_OPTIONS = ['root', 'exclude', 'hidden', 'gitignore', 'ignoreGitDirs', 'ignoreFiles', 'caseSensitive', 'fs'] as const;
 
 /** Engine choices a query cannot make: the index answers as the walker. */
-const ENGINE_OPTIONS = ['backend', 'rgPath', 'runner', 'onEvent', 'env', 'workspace', 'platform'] as const;
+export const ENGINE_OPTIONS = ['backend', 'rgPath', 'runner', 'onEvent', 'env', 'workspace', 'platform'] as const;
 
 /**
  * One query of an index: every other option of `findFiles` (`pattern`, `type`, the time and size
