@@ -14,10 +14,9 @@
  * At most `maxIndexes` are kept: opening one more closes the one used longest ago.
  */
 import * as path from 'node:path';
-import { errorCodeOf } from '../result.js';
 import { findFiles } from '../find.js';
 import type { FindOptions } from '../options.js';
-import type { FindResult } from '../result.js';
+import { errorCodeOf, type FindResult } from '../result.js';
 import { ENGINE_OPTIONS, TREE_OPTIONS, openIndex, type FileIndex, type IndexOptions, type IndexQuery } from './watched-index.js';
 
 /** How a pool opens an index: `openIndex`, or one a test injects. */
