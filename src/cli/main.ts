@@ -30,7 +30,7 @@ export async function main(typed: readonly string[]): Promise<void> {
   // `-t f`, `-A 0` (rg's and fd's habit), for both parsers alike.
   let argv = [...typed];
   let execWords: string[] | undefined;
-  // Usage errors show the parser's help; a failure before it exists still gets its one line.
+  // Usage errors name unknown flags from the parser's table; a failure before it exists still gets its line.
   let parser: Argv<CliArgs> | undefined;
   const fail = (error: unknown): never => reportFailure(error, parser);
   watchProcess(fail);
@@ -49,12 +49,6 @@ export async function main(typed: readonly string[]): Promise<void> {
     const args = fast ?? (parser = await loadParser()).parseSync(argv); // yargs exits on --help, --version and usage errors
     process.exit(await runSearch(toCliRequest({ ...args, execWords })));
   } catch (error) {
-    // The library refused an input (a pattern, a root): a usage error, shown with yargs' usage.
-    if (parser === undefined && exitCodeForError(error) === EXIT.USAGE) {
-      // yargs shows its usage for the command line it parsed (a valid one: the fast path said so).
-      parser = await loadParser();
-      parser.parseSync(argv);
-    }
     fail(error);
   }
 }
@@ -75,13 +69,17 @@ function readVersion(): string {
   return manifest.version;
 }
 
+/** The line after a usage error, as fd and rg end theirs: the shape of a command line, and where the rest is. */
+const USAGE_LINE = 'Usage: find-file <pattern..> [DIR | --root DIR] [options]  (find-file --help lists every flag)';
+
 /**
- * yargs' usage, then the specific problem, then status 2. An unknown flag is one line instead
- * (with a "did you mean"): the whole usage would bury the one thing that went wrong.
+ * The usage line, then the specific problem (the last line, where the eye lands), then status 2;
+ * an unknown flag is one line (with a "did you mean"). Never the whole help: sixty lines of flags
+ * would bury the one thing that went wrong and scroll it off the screen (fd and rg print a line or two).
  */
 function usageError(message: string, parser: Argv<CliArgs> | undefined): never {
   const unknown = parser === undefined ? undefined : describeUnknownFlags(message, flagNames(parser));
-  if (unknown === undefined) parser?.showHelp((help) => process.stderr.write(help + '\n\n'));
+  if (unknown === undefined) process.stderr.write(`${USAGE_LINE}\n`);
   process.stderr.write(`find-file: error: ${escapeText(unknown ?? message)}\n`);
   process.exit(EXIT.USAGE);
 }
