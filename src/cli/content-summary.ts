@@ -58,7 +58,7 @@ export const CONTENT_LINKS_UNEXAMINED = 'symlinked directories were not examined
 function explainContentReason(reason: string, summary: ContentSummary, ctx: SummaryContext): string {
   if (reason === 'result-limit') return `result-limit: stopped at --max-results ${ctx.maxResults ?? '?'}; more hits exist`;
   if (reason === 'io-error' && summary.skipped.length === 0) {
-    if (summary.protocolErrors > 0) return `io-error: ripgrep printed ${count(summary.protocolErrors, 'line', 'lines')} that are not valid JSON events`;
+    if (summary.protocolErrors > 0) return `io-error: ripgrep printed ${count(summary.protocolErrors, 'line that is', 'lines that are')} not valid JSON events`;
     return `io-error: ripgrep did not finish cleanly (${summary.recovery?.failureKind ?? 'failure'})`;
   }
   // The file-listing wording reads only the skipped entries and the limits: the same for content.

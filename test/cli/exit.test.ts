@@ -88,6 +88,22 @@ describe('exit status of a search that ran', () => {
     expect(status(true, false, false, true)).toBe(EXIT.INTERRUPTED);
   });
 
+  it('the whole truth table of complete × --strict × interrupted (no -x)', () => {
+    const table: [complete: boolean, strict: boolean, interrupted: boolean, status: number][] = [
+      [true, false, false, 0],
+      [false, false, false, 0],
+      [true, true, false, 0],
+      [false, true, false, 3],
+      [true, false, true, 130],
+      [false, false, true, 130],
+      [true, true, true, 130],
+      [false, true, true, 130],
+    ];
+    for (const [complete, strict, interrupted, expected] of table) {
+      expect(exitCodeForResult({ complete }, { strict, interrupted }), JSON.stringify({ complete, strict, interrupted })).toBe(expected);
+    }
+  });
+
   it('the statuses are the documented numbers', () => {
     expect(EXIT).toEqual({ OK: 0, FATAL: 1, USAGE: 2, INCOMPLETE: 3, INTERRUPTED: 130 });
   });

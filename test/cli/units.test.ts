@@ -1,17 +1,15 @@
 /**
- * The CLI's helpers on their own: the exit-status truth table, the summary's wording for every
+ * The CLI's helpers on their own (the exit statuses: test/cli/exit.test.ts): the summary's wording for every
  * verdict, the display paths on both path flavours and the chunked writer. test/cli/cli.test.ts runs
  * the real command end to end.
  */
 import * as path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { EXIT, exitCodeForError, exitCodeForResult, findFileErrorCode, isUsageError } from '../../src/cli/exit.js';
 import { CHUNK_CHARS, ChunkWriter, buildRelDisplay, type OutputStream } from '../../src/cli/output.js';
 import { PROGRESS_DELAY_MS, SearchProgress } from '../../src/cli/progress.js';
 import { explainReason, formatProgress, formatSummary, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
 import { formatContentSummary } from '../../src/cli/content-summary.js';
 import type { ContentSummary } from '../../src/content/types.js';
-import { FindFileError } from '../../src/errors.js';
 import type { FindOptions } from '../../src/options.js';
 import { nameHint } from '../../src/cli/hint.js';
 import { FakeClock, asFs, buildVolume } from '../helpers/memfs.js';
@@ -50,41 +48,6 @@ const ctx: SummaryContext = {
   displayPath: (rel) => rel,
   styles: stylesFor(false),
 };
-
-describe('exit statuses', () => {
-  it('maps library errors: bad input is usage (2), everything else fatal (1)', () => {
-    const usage = ['FF_MISSING_OPTION', 'FF_UNKNOWN_OPTION', 'FF_INVALID_OPTION', 'FF_INVALID_LIMIT', 'FF_INVALID_PATTERN', 'FF_PATTERN_OUTSIDE_ROOT', 'FF_PATTERN_TOO_LARGE', 'FF_INVALID_ROOT', 'FF_EMPTY_QUERY', 'FF_QUERY_TOO_LONG', 'FF_INVALID_QUERY'] as const;
-    for (const code of usage) expect(exitCodeForError(new FindFileError(code, 'x')), code).toBe(EXIT.USAGE);
-    for (const code of ['ENOENT', 'ENOTDIR', 'FF_RG_NOT_FOUND', 'FF_SOMETHING_NEW', 'EACCES']) {
-      expect(exitCodeForError(Object.assign(new Error('x'), { code })), code).toBe(EXIT.FATAL);
-    }
-    expect(exitCodeForError(new TypeError('boom'))).toBe(EXIT.FATAL);
-    expect(exitCodeForError('a string')).toBe(EXIT.FATAL);
-    expect(isUsageError(null)).toBe(false);
-  });
-
-  it('findFileErrorCode: any string code names the failure; none leaves it unexpected', () => {
-    expect(findFileErrorCode(new FindFileError('FF_INVALID_LIMIT', 'x'))).toBe('FF_INVALID_LIMIT');
-    expect(findFileErrorCode(Object.assign(new Error('x'), { code: 'ENOENT' }))).toBe('ENOENT');
-    for (const thrown of [new TypeError('boom'), Object.assign(new Error('x'), { code: 42 }), 'a string', null]) expect(findFileErrorCode(thrown)).toBeUndefined();
-  });
-
-  it('maps results: the truth table of complete × --strict × interrupted', () => {
-    const table: [complete: boolean, strict: boolean, interrupted: boolean, status: number][] = [
-      [true, false, false, 0],
-      [false, false, false, 0],
-      [true, true, false, 0],
-      [false, true, false, 3],
-      [true, false, true, 130],
-      [false, false, true, 130],
-      [false, true, true, 130],
-      [true, true, true, 130],
-    ];
-    for (const [complete, strict, interrupted, status] of table) {
-      expect(exitCodeForResult({ complete }, { strict, interrupted }), JSON.stringify({ complete, strict, interrupted })).toBe(status);
-    }
-  });
-});
 
 describe('summary', () => {
   it('a complete search with no match says the file does not exist there', () => {
