@@ -63,6 +63,35 @@ describe('a complete answer: which files the text is absent from', () => {
   });
 });
 
+describe('the whole summary', () => {
+  it('a complete answer with hits and nothing left out is one line, and nothing else', () => {
+    expect(formatContentSummary(summaryOf({ hitCount: 3 }), ctx)).toBe('find-file: 3 hits under /w: complete, every file was searched\n');
+  });
+
+  it('an incomplete one leads with INCOMPLETE, never claims absence, and says why (a time budget is not an io-error)', () => {
+    const budget = { incompleteReasons: ['time-budget' as const] };
+    expect(linesOf(budget, { timeBudgetMs: 500 })).toEqual([
+      'find-file: INCOMPLETE search under /w: no hits in the part searched, NOT proof of absence',
+      '  why: time-budget: the 500 ms budget (--time-budget-ms) ran out before the walk ended',
+    ]);
+    expect(linesOf({ ...budget, hitCount: 2 }, { timeBudgetMs: 500 })[0]).toBe('find-file: INCOMPLETE search under /w: 2 hits in the part searched, there may be more');
+  });
+
+  it('ignored files: absence only among the files not ignored, and how to include them when nothing was found', () => {
+    const empty = linesOf({ ignoredCount: 2 }, { ignoreFiles: true });
+    expect(empty).toEqual([
+      'find-file: no hits under /w: complete, every file was searched, so the text does not occur there (among files not ignored)',
+      '  ignored (ignore files, .git/): 2 paths; search again with -u (--no-ignore) to include them',
+      '  2 entries ignored (ignore files, .git/) (by policy, not coverage gaps)',
+    ]);
+    // With a hit the answer is not an absence claim: no "search again" line, the aside still qualifies "every file".
+    expect(linesOf({ hitCount: 1, ignoredCount: 2 }, { ignoreFiles: true })).toEqual([
+      'find-file: 1 hit under /w: complete, every file was searched (among files not ignored)',
+      '  2 entries ignored (ignore files, .git/) (by policy, not coverage gaps)',
+    ]);
+  });
+});
+
 describe('links', () => {
   it('ripgrep could not see them: absence only outside symlinked directories, and how to see them', () => {
     const lines = linesOf({ linksExamined: false, backend: 'ripgrep' });
