@@ -16,7 +16,7 @@ import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorCodeOf } from '../result.js';
-import type { DirectoryWatcher, WatchHandle } from './watcher.js';
+import { isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
 
 /** How a sync ended: `synced`, or the code of what stopped it (`ETIMEDOUT`: the event did not come in time; `ENOSPC`, `EACCES`...: no cookie could be written or watched; `ABORT_ERR`). */
 export type SyncOutcome = { synced: true } | { synced: false; code: string };
@@ -159,7 +159,7 @@ export class CookieJar {
   /** Sets up the cookie directory's watch when it has none; returns the refusal's code, or undefined. */
   private watchDir(): string | undefined {
     if (this.handle !== undefined) return undefined;
-    const ownName = this.dir.slice(this.dir.lastIndexOf('/') + 1);
+    const dir = this.dir;
     let handle: WatchHandle | undefined;
     // The directory itself removed or replaced: its watch is dead; a sync waiting on it tries again.
     const lost = () => {
@@ -168,7 +168,7 @@ export class CookieJar {
       for (const wake of this.waiting.values()) wake({ synced: false, code: 'EWATCHLOST' });
     };
     try {
-      handle = this.watcher.watch(this.dir, {
+      handle = this.watcher.watch(dir, {
         change: (name) => {
           if (name !== undefined && this.isCookie(name)) {
             this.waiting.get(name)?.({ synced: true });
@@ -179,7 +179,7 @@ export class CookieJar {
               void this.io.remove(late).catch(() => undefined);
             }
           }
-          else if (name === undefined || name === '' || name === ownName) lost();
+          else if (isSelfEvent(dir, name)) lost();
         },
         lost,
       });

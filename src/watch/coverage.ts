@@ -11,7 +11,7 @@
  * (it follows a link anywhere), a directory that cannot be watched. An uncovered answer is still
  * exact; it is only not reused.
  */
-import type { DirectoryWatcher, WatchHandle } from './watcher.js';
+import { isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
 
 /** One query's record: stays true while every read was covered. */
 export interface ReadCoverage {
@@ -31,7 +31,6 @@ export class Sentinels {
   /** True when `dir` (native, no trailing separator) is watched now, a watch set up if needed. */
   ensure(dir: string): boolean {
     if (this.handles.has(dir)) return true;
-    const ownName = dir.slice(dir.lastIndexOf('/') + 1);
     let handle: WatchHandle | undefined;
     const forget = () => {
       if (handle !== undefined && this.handles.get(dir) === handle) {
@@ -45,7 +44,7 @@ export class Sentinels {
         change: (name) => {
           if (name !== undefined && name !== '' && this.isCookie(name)) return;
           // The directory itself moved or removed: its watch is dead, set up again on the next read.
-          if (name === undefined || name === '' || name === ownName) forget();
+          if (isSelfEvent(dir, name)) forget();
           else this.moved();
         },
         lost: forget,

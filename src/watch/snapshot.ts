@@ -23,7 +23,7 @@ import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
 import { dirOf, selfAndAncestors, Sentinels, type ReadCoverage } from './coverage.js';
 import { keepListing, type KeptDirent } from './listing.js';
-import type { DirectoryWatcher, WatchHandle } from './watcher.js';
+import { isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
 
 /** One directory the index watches. */
 interface DirState {
@@ -198,11 +198,11 @@ export class Snapshot {
     const parent = key === '' ? undefined : this.states.get(parentKey(key));
     if (key !== '' && parent === undefined) return undefined;
     const state: DirState = { handle: { close() {} }, listing: undefined, generation: 0, children: new Set() };
-    const dir = key === '' ? this.rootPrefix : this.rootPrefix + key;
-    const name = key === '' ? undefined : key.slice(parentKey(key).length, -1);
+    const prefix = this.rootPrefix + key;
+    const dir = prefix.length > 1 ? prefix.slice(0, -1) : prefix;
     try {
-      state.handle = this.watcher.watch(dir.length > 1 ? dir.slice(0, -1) : dir, {
-        change: (entry) => this.onChange(key, state, name, entry),
+      state.handle = this.watcher.watch(dir, {
+        change: (entry) => this.onChange(key, state, dir, entry),
         lost: () => this.states.get(key) === state && this.drop(key),
       });
     } catch (error) {
@@ -215,13 +215,14 @@ export class Snapshot {
     return state;
   }
 
-  private onChange(key: string, state: DirState, ownName: string | undefined, entry: string | undefined): void {
+  /** An event of the watch on `dir` (native, no trailing separator), the directory of `key`. */
+  private onChange(key: string, state: DirState, dir: string, entry: string | undefined): void {
     this.counters.events++;
     if (this.states.get(key) !== state) return; // a watch already dropped
     if (entry !== undefined && entry !== '' && this.isCookie(entry)) return;
     this.version++;
     // The directory itself (removed, renamed, replaced), or an event that names nothing.
-    if (entry === undefined || entry === '' || (ownName !== undefined && entry === ownName) || (key === '' && entry === this.rootName())) {
+    if (isSelfEvent(dir, entry)) {
       this.drop(key);
       return;
     }
@@ -229,11 +230,6 @@ export class Snapshot {
     state.generation++;
     const child = key + entry + '/';
     if (this.states.has(child)) this.drop(child);
-  }
-
-  private rootName(): string {
-    const trimmed = this.rootPrefix.slice(0, -1);
-    return trimmed.slice(trimmed.lastIndexOf('/') + 1);
   }
 
   /** Forgets a directory and everything watched below it, closing their watches. */

@@ -17,6 +17,14 @@ export interface WatchListener {
   lost(error: unknown): void;
 }
 
+/**
+ * True when an event of `dir`'s watch is about `dir` itself (removed, renamed, replaced: its watch
+ * is then dead) rather than about one of its entries: no name, or the directory's own base name.
+ */
+export function isSelfEvent(dir: string, name: string | undefined): boolean {
+  return name === undefined || name === '' || name === dir.slice(dir.lastIndexOf('/') + 1);
+}
+
 /** One directory's watch. */
 export interface WatchHandle {
   /** Stops the watch; no call to its listener follows. */
