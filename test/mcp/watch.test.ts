@@ -37,7 +37,10 @@ async function both(args: Record<string, unknown>) {
     const result = await session.client.callTool({ name: 'glob', arguments: args });
     return { text: textOf(result), paths: (result.structuredContent as { paths?: string[] } | undefined)?.paths, isError: result.isError };
   };
-  const [fromIndex, fromWalk] = await Promise.all([call(watched), call(fresh)]);
+  // One after the other: in a root without .git the index's cookie lives in the root for the length
+  // of its sync, and the other server's empty-answer overview, listing the root meanwhile, would name it.
+  const fromIndex = await call(watched);
+  const fromWalk = await call(fresh);
   expect(fromIndex).toEqual(fromWalk);
   return fromIndex;
 }
