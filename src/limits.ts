@@ -15,18 +15,27 @@ export interface BudgetTimer {
 }
 
 /**
- * Calls `onDue` once `ms` milliseconds of real time have passed. A delay past `MAX_TIMER_DELAY_MS`
- * is waited out in steps that each read the clock again, so a budget of 2^32 ms neither prints
- * `TimeoutOverflowWarning` nor ends the search at once. Infinity (and NaN) arm nothing: no budget.
+ * Calls `onDue` once `ms` milliseconds of real time have passed by the monotonic clock. Node starts
+ * a timer from the event loop's cached time, which lags the clock while a tick runs, so a timer can
+ * fire early by as long as that tick took: each firing reads the clock again and waits out what is
+ * left, and `onDue` never runs before the budget is spent. A delay past `MAX_TIMER_DELAY_MS` is
+ * waited out in steps the same way, so a budget of 2^32 ms neither prints `TimeoutOverflowWarning`
+ * nor ends the search at once. Infinity (and NaN) arm nothing: no budget.
  */
 export function setBudgetTimer(ms: number, onDue: () => void): BudgetTimer {
   let timer: NodeJS.Timeout | undefined;
   if (Number.isFinite(ms)) {
     const due = monotonicClock.now() + ms;
-    const arm = (left: number) => {
-      timer = left > MAX_TIMER_DELAY_MS ? setTimeout(() => arm(due - monotonicClock.now()), MAX_TIMER_DELAY_MS) : setTimeout(onDue, Math.max(0, left));
+    const wait = (left: number) => {
+      timer = setTimeout(check, Math.min(Math.max(0, Math.ceil(left)), MAX_TIMER_DELAY_MS));
     };
-    arm(ms);
+    const check = () => {
+      const left = due - monotonicClock.now();
+      if (left > 0) wait(left);
+      else onDue();
+    };
+    // Even with nothing left, the first check is a timer's: onDue never runs inside the caller's arm().
+    wait(ms);
   }
   return { clear: () => clearTimeout(timer) };
 }

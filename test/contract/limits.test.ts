@@ -104,6 +104,22 @@ describe('(a) a time budget past what Node timers take', () => {
       expect(due).toHaveBeenCalledTimes(1);
     });
 
+    it('a timer that fires before the clock says the budget is spent waits out the rest (Node times from the loop\'s cached time)', () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+      const due = vi.fn();
+      setBudgetTimer(100, due);
+      // The clock runs 7 ms behind the timers from now on: the 100 ms timer fires with 7 ms still left.
+      const timersNow = performance.now.bind(performance);
+      const lagging = vi.spyOn(performance, 'now').mockImplementation(() => timersNow() - 7);
+      vi.advanceTimersByTime(100);
+      expect(due).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(6);
+      expect(due).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(due).toHaveBeenCalledTimes(1);
+      lagging.mockRestore();
+    });
+
     it('arms nothing for no budget, fires at once for a spent one, and can be cleared', () => {
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
       const never = vi.fn();
@@ -243,9 +259,9 @@ describe('(e) the Deadline every engine keeps (Stryker survivors, docs/mutation.
         resolve();
       }),
     );
-    // Once, when the budget is spent: Node's timers round to the millisecond, so up to 1 ms may be left.
+    // Once, and only when the budget is spent by the clock the Deadline reads (not by the loop's cached time).
     expect(fired).toBe(1);
-    expect(deadline.left()).toBeLessThanOrEqual(1);
+    expect(deadline.left()).toBe(0);
   }, 10_000);
 
   it('left() is what remains of the budget, never negative: the fallback engine\'s budget', () => {
