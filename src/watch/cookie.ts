@@ -82,7 +82,7 @@ export class CookieJar {
   close(): void {
     this.clearOverdue();
     this.unwatch();
-    for (const wake of this.waiting.values()) wake({ synced: false, code: 'ABORT_ERR' });
+    this.interrupt('ABORT_ERR');
     if (this.temp !== undefined) rmSync(this.temp, { recursive: true, force: true });
   }
 
@@ -98,6 +98,15 @@ export class CookieJar {
       else return outcome;
     }
     return outcome;
+  }
+
+  /**
+   * Ends every wait now, unsynced with `code`: the index closed, the cookie's directory's watch
+   * died, or the watcher lost events (an overflow), so a cookie's event may never come and the
+   * index reads the disk instead of waiting it out.
+   */
+  interrupt(code: string): void {
+    for (const wake of this.waiting.values()) wake({ synced: false, code });
   }
 
   /** Forgets the overdue cookies: the index has dropped everything they could have vouched for. */
@@ -165,7 +174,7 @@ export class CookieJar {
     const lost = () => {
       if (handle === undefined || this.handle !== handle) return;
       this.unwatch();
-      for (const wake of this.waiting.values()) wake({ synced: false, code: 'EWATCHLOST' });
+      this.interrupt('EWATCHLOST');
     };
     try {
       handle = this.watcher.watch(dir, {

@@ -80,10 +80,6 @@ export class Snapshot {
     private readonly watcher: DirectoryWatcher,
     private readonly isCookie: (name: string) => boolean,
   ) {
-    watcher.onOverflow(() => {
-      this.counters.overflows++;
-      this.dropAll();
-    });
     this.sentinels = new Sentinels(watcher, () => this.version++, isCookie);
   }
 
@@ -247,6 +243,12 @@ export class Snapshot {
       for (const child of state.children) stack.push(child);
     }
     if (key !== '') this.states.get(parentKey(key))?.children.delete(key);
+  }
+
+  /** The watcher lost events it cannot name: nothing kept can be trusted. */
+  overflowed(): void {
+    this.counters.overflows++;
+    this.dropAll();
   }
 
   /** Forgets every listing and watch: the next walk reads (and watches) the tree again. */

@@ -132,6 +132,7 @@ class WatchedIndex implements FileIndex {
   private queries = 0;
   private syncFailures = 0;
   private readonly syncWaitMs: number;
+  private readonly stopOverflow: () => void;
 
   constructor(
     private readonly tree: IndexOptions,
@@ -144,6 +145,12 @@ class WatchedIndex implements FileIndex {
     // The cookie's directory vanished (the root removed, `.git` deleted): nothing kept can be trusted.
     this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, () => this.forgetAll(), deps.cookieIo);
     this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie);
+    // Events lost: drop everything now, and end any wait for a cookie whose event may be among them.
+    this.stopOverflow = watcher.onOverflow(() => {
+      this.snapshot.overflowed();
+      this.answers.clear();
+      this.jar.interrupt('EOVERFLOW');
+    });
   }
 
   /** The first walk: reads (and watches) every directory the tree options let a walk enter. */
@@ -174,8 +181,8 @@ class WatchedIndex implements FileIndex {
   }
 
   /**
-   * A sync that did not complete (the cookie's event lost, as in an inotify overflow that Node
-   * does not report; no cookie writable anywhere; the cookie's directory gone): nothing kept can
+   * A sync that did not complete (the cookie's event lost, or ended by an overflow; no cookie
+   * writable anywhere; the cookie's directory gone): nothing kept can
    * be trusted, so everything is dropped and the next walk reads the disk, watching again as it
    * goes. The answer is then a fresh walk's, never a stale one.
    */
@@ -204,6 +211,7 @@ class WatchedIndex implements FileIndex {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopOverflow();
     this.jar.close();
     this.snapshot.close();
     this.answers.clear();

@@ -8,6 +8,7 @@
  * arrives after the events of every change completed before the cookie was written).
  */
 import * as nodeFs from 'node:fs';
+import { loopGauge } from './burst.js';
 
 /** What a directory's watch reports. */
 export interface WatchListener {
@@ -39,10 +40,11 @@ export interface DirectoryWatcher {
    */
   watch(dir: string, listener: WatchListener): WatchHandle;
   /**
-   * Called when the watcher lost events it cannot name (an inotify queue overflow). Node's
-   * `fs.watch` never reports one (libuv drops `IN_Q_OVERFLOW`): see docs/index.md.
+   * Calls `handler` when the watcher may have lost events it cannot name (an inotify queue
+   * overflow); returns what unsubscribes it. Node's `fs.watch` never reports one (libuv drops
+   * `IN_Q_OVERFLOW`): `nodeWatcher` tells it by the size of a burst (src/watch/burst.ts).
    */
-  onOverflow(handler: () => void): void;
+  onOverflow(handler: () => void): () => void;
 }
 
 /**
@@ -52,17 +54,19 @@ export interface DirectoryWatcher {
  * at every query, never a silent gap (see docs/index.md).
  */
 export function nodeWatcher(): DirectoryWatcher {
+  const gauge = loopGauge();
   return {
     watch(dir, listener) {
-      const watcher = nodeFs.watch(dir, { persistent: false }, (_event, name) => listener.change(name ?? undefined));
+      const watcher = nodeFs.watch(dir, { persistent: false }, (_event, name) => {
+        gauge.event();
+        listener.change(name ?? undefined);
+      });
       watcher.on('error', (error) => {
         watcher.close();
         listener.lost(error);
       });
       return { close: () => watcher.close() };
     },
-    onOverflow() {
-      // libuv does not surface IN_Q_OVERFLOW: nothing to register.
-    },
+    onOverflow: (handler) => gauge.subscribe(handler),
   };
 }

@@ -75,8 +75,9 @@ export class FaultyWatcher implements DirectoryWatcher {
     };
   }
 
-  onOverflow(handler: () => void): void {
+  onOverflow(handler: () => void): () => void {
     this.overflow = handler;
+    return () => (this.overflow = () => {});
   }
 
   /** What an inotify queue overflow does: events lost that nobody can name. */
@@ -114,7 +115,9 @@ export class LateWatcher implements DirectoryWatcher {
     };
   }
 
-  onOverflow(): void {}
+  onOverflow(): () => void {
+    return () => {};
+  }
 
   private flush(): void {
     this.timer = undefined;

@@ -203,7 +203,7 @@ describeIf(linux('the index watches with inotify'))('the cookie', () => {
     expect(index.stats().answersReused).toBe(0);
   });
 
-  it('whose event never comes (lost, as in an overflow Node does not report): the same, within the wait', async () => {
+  it('whose event never comes (lost, and nothing else tells): the same, within the wait', async () => {
     const root = tree(['a/x.ts']);
     const watcher = new FaultyWatcher();
     const index = await open(root, {}, { watcher, syncWaitMs: 200 });
@@ -272,6 +272,19 @@ describeIf(linux('the index watches with inotify'))('the watcher fails', () => {
     watcher.swallow = () => false;
     expect((await index.find({ pattern: '**/*.ts' })).matches).toEqual(['a/x.ts', 'a/y.ts']);
     expect(index.stats().overflows).toBe(1);
+  });
+
+  it('an overflow while a query waits for its cookie ends the wait (its event may be lost with the rest): the answer reads the disk at once', async () => {
+    const root = tree(['a/x.ts']);
+    const watcher = new FaultyWatcher();
+    // A wait this long would outlast the test's timeout: only the overflow can end it.
+    const index = await open(root, {}, { watcher, syncWaitMs: 600_000 });
+    watcher.swallow = (name) => name === 'y.ts' || name?.startsWith('.find-file-cookie-') === true;
+    writeFileSync(join(root, 'a', 'y.ts'), 'x');
+    const answer = index.find({ pattern: '**/*.ts' });
+    watcher.fireOverflow();
+    expect(await answer).toMatchObject({ complete: true, matches: ['a/x.ts', 'a/y.ts'] });
+    expect(index.stats()).toMatchObject({ overflows: 1, syncFailures: 1 });
   });
 
   it('a directory renamed away is forgotten by its parent\'s event alone (its own watch, bound to the inode, may say nothing)', async () => {

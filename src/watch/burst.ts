@@ -1,0 +1,67 @@
+/**
+ * Telling an inotify queue overflow that libuv does not report.
+ *
+ * The kernel queues at most `max_queued_events` events per inotify instance; past that it drops
+ * events and queues one `IN_Q_OVERFLOW`, which libuv discards (its watch descriptor is -1, no
+ * watcher has it). But libuv reads the instance until it is empty each time the descriptor is
+ * ready, and runs every watch's callback as it reads, all within one turn of the event loop. So
+ * when the queue was full, the turn that reads it delivers at least `max_queued_events` events:
+ * counting the events of every watch in one turn tells an overflow, at the cost of taking a large
+ * burst with no overflow for one (a rescan, never a wrong answer).
+ *
+ * The count is process-wide because the queue is: libuv keeps one inotify instance per event loop,
+ * shared by every `fs.watch` of the thread. Events the count cannot see are those of watches that
+ * are not ours (a host's own `fs.watch` on the same loop) and those queued for a watch closed before
+ * they were read; the threshold is half the queue to leave room for them (docs/index.md, "Limits").
+ */
+import { readFileSync } from 'node:fs';
+
+/** The kernel's setting, read once; its default where it cannot be read. */
+const QUEUE_FILE = '/proc/sys/fs/inotify/max_queued_events';
+const DEFAULT_QUEUE = 16_384;
+
+/** Counts events per turn of the event loop and calls every subscriber once in a turn that reaches `limit`. */
+export class BurstGauge {
+  private count = 0;
+  private turnOpen = false;
+  private readonly subscribers = new Set<() => void>();
+
+  constructor(readonly limit: number) {}
+
+  /** One event of any watch. */
+  event(): void {
+    if (!this.turnOpen) {
+      this.turnOpen = true;
+      // Runs after the poll phase that is delivering events now: libuv's read of the queue is over.
+      setImmediate(() => {
+        this.turnOpen = false;
+        this.count = 0;
+      });
+    }
+    // Called at the limit itself, within the turn, before any later event (a cookie's) is delivered.
+    if (++this.count === this.limit) for (const subscriber of [...this.subscribers]) subscriber();
+  }
+
+  /** Calls `subscriber` at each burst; returns what stops that. */
+  subscribe(subscriber: () => void): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+}
+
+function queueSize(): number {
+  try {
+    const size = Number(readFileSync(QUEUE_FILE, 'utf8'));
+    return Number.isInteger(size) && size > 0 ? size : DEFAULT_QUEUE;
+  } catch {
+    return DEFAULT_QUEUE;
+  }
+}
+
+let shared: BurstGauge | undefined;
+
+/** The gauge of this thread's event loop (one inotify instance per loop), made at first use. */
+export function loopGauge(): BurstGauge {
+  shared ??= new BurstGauge(Math.max(1, Math.floor(queueSize() / 2)));
+  return shared;
+}

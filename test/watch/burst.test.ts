@@ -1,0 +1,55 @@
+/**
+ * The burst gauge (src/watch/burst.ts) that tells an inotify overflow libuv does not report: events
+ * are counted per turn of the event loop, and a turn that reaches the limit calls every subscriber
+ * once, at the limit, before the turn's later events.
+ */
+import { readFileSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { expect, it } from 'vitest';
+import { BurstGauge, loopGauge } from '../../src/watch/burst.js';
+
+function events(gauge: BurstGauge, count: number): void {
+  for (let i = 0; i < count; i++) gauge.event();
+}
+
+it('a turn that reaches the limit calls each subscriber once, at the limit', () => {
+  const gauge = new BurstGauge(5);
+  const seen: number[] = [];
+  let count = 0;
+  gauge.subscribe(() => seen.push(count));
+  gauge.subscribe(() => seen.push(-count));
+  for (; count < 12; count++) gauge.event();
+  // Called while the fifth event is delivered (count is 4 before it is incremented), not again after.
+  expect(seen).toEqual([4, -4]);
+});
+
+it('events of different turns are not added up: the queue was read empty between them', async () => {
+  const gauge = new BurstGauge(5);
+  let bursts = 0;
+  gauge.subscribe(() => bursts++);
+  events(gauge, 4);
+  await nextTurn();
+  events(gauge, 4);
+  await nextTurn();
+  expect(bursts).toBe(0);
+  events(gauge, 5);
+  expect(bursts).toBe(1);
+  await nextTurn();
+  events(gauge, 5);
+  expect(bursts).toBe(2);
+});
+
+it('an unsubscribed handler is not called', () => {
+  const gauge = new BurstGauge(2);
+  let calls = 0;
+  const stop = gauge.subscribe(() => calls++);
+  stop();
+  events(gauge, 3);
+  expect(calls).toBe(0);
+});
+
+it('the loop\'s gauge is one per thread, at half the kernel\'s queue (max_queued_events)', () => {
+  const queue = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'));
+  expect(loopGauge()).toBe(loopGauge());
+  expect(loopGauge().limit).toBe(Math.floor(queue / 2));
+});
