@@ -12,7 +12,10 @@
  * The count is process-wide because the queue is: libuv keeps one inotify instance per event loop,
  * shared by every `fs.watch` of the thread. Events the count cannot see are those of watches that
  * are not ours (a host's own `fs.watch` on the same loop) and those queued for a watch closed before
- * they were read; the threshold is half the queue to leave room for them (docs/index.md, "Limits").
+ * they were read (libuv drops them: no watcher has their descriptor). So our watches are closed
+ * only after the turn's read of the queue (`closeLater`), which leaves the events that arrive
+ * between that read and the close; the threshold is half the queue to leave room for those
+ * (docs/index.md, "Limits").
  */
 import { readFileSync } from 'node:fs';
 
@@ -25,6 +28,7 @@ export class BurstGauge {
   private count = 0;
   private turnOpen = false;
   private readonly subscribers = new Set<() => void>();
+  private readonly closing: (() => void)[] = [];
 
   constructor(readonly limit: number) {}
 
@@ -40,6 +44,18 @@ export class BurstGauge {
     }
     // Called at the limit itself, within the turn, before any later event (a cookie's) is delivered.
     if (++this.count === this.limit) for (const subscriber of [...this.subscribers]) subscriber();
+  }
+
+  /**
+   * Runs `close` (a watch's) after the read of the queue in progress or next, not now: the events
+   * queued for that watch and not yet read are then read, and counted, before it goes.
+   */
+  closeLater(close: () => void): void {
+    if (this.closing.push(close) === 1) {
+      setImmediate(() => {
+        for (const next of this.closing.splice(0)) next();
+      });
+    }
   }
 
   /** Calls `subscriber` at each burst; returns what stops that. */

@@ -8,7 +8,7 @@
  * arrives after the events of every change completed before the cookie was written).
  */
 import * as nodeFs from 'node:fs';
-import { loopGauge } from './burst.js';
+import { loopGauge, type BurstGauge } from './burst.js';
 
 /** What a directory's watch reports. */
 export interface WatchListener {
@@ -52,20 +52,32 @@ export interface DirectoryWatcher {
  * know exactly which directories are watched: a listing is kept only when its own watch was in
  * place before the read, and a watch the kernel refuses leaves that one directory read afresh
  * at every query, never a silent gap (see docs/index.md).
+ *
+ * @param gauge the count of events per turn that tells an overflow (src/watch/burst.ts): the event
+ * loop's own unless a test gives one.
  */
-export function nodeWatcher(): DirectoryWatcher {
-  const gauge = loopGauge();
+export function nodeWatcher(gauge: BurstGauge = loopGauge()): DirectoryWatcher {
   return {
     watch(dir, listener) {
+      let open = true;
       const watcher = nodeFs.watch(dir, { persistent: false }, (_event, name) => {
+        // Counted even after close(): the event was in the queue all the same.
         gauge.event();
-        listener.change(name ?? undefined);
+        if (open) listener.change(name ?? undefined);
       });
       watcher.on('error', (error) => {
+        open = false;
         watcher.close();
         listener.lost(error);
       });
-      return { close: () => watcher.close() };
+      const close = () => watcher.close();
+      return {
+        close: () => {
+          if (!open) return;
+          open = false;
+          gauge.closeLater(close);
+        },
+      };
     },
     onOverflow: (handler) => gauge.subscribe(handler),
   };

@@ -3,10 +3,14 @@
  * are counted per turn of the event loop, and a turn that reaches the limit calls every subscriber
  * once, at the limit, before the turn's later events.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { expect, it } from 'vitest';
 import { BurstGauge, loopGauge } from '../../src/watch/burst.js';
+import { nodeWatcher } from '../../src/watch/watcher.js';
+import { itIf, linux } from '../helpers/skip-why.js';
+import { makeTree, removeTree } from './helpers.js';
 
 function events(gauge: BurstGauge, count: number): void {
   for (let i = 0; i < count; i++) gauge.event();
@@ -52,4 +56,32 @@ it('the loop\'s gauge is one per thread, at half the kernel\'s queue (max_queued
   const queue = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'));
   expect(loopGauge()).toBe(loopGauge());
   expect(loopGauge().limit).toBe(Math.floor(queue / 2));
+});
+
+itIf(linux('inotify'))('a watch closed while its events are queued goes after the turn\'s read: they are counted, and its listener hears none of them', async () => {
+  const root = makeTree([]);
+  try {
+    // Three creates queue at least three events in one read (the loop is not free until they are made).
+    const gauge = new BurstGauge(3);
+    let bursts = 0;
+    gauge.subscribe(() => bursts++);
+    const heard: (string | undefined)[] = [];
+    const turnRead = new Promise<void>((resolve) => {
+      const handle = nodeWatcher(gauge).watch(root, {
+        change: (name) => {
+          heard.push(name);
+          handle.close();
+          setImmediate(resolve);
+        },
+        lost: () => {},
+      });
+    });
+    for (const name of ['a', 'b', 'c']) writeFileSync(join(root, name), 'x');
+    await turnRead;
+    // Closed at once, libuv would have dropped the rest of the queue as stale: one event counted.
+    expect(heard).toEqual(['a']);
+    expect(bursts).toBe(1);
+  } finally {
+    removeTree(root);
+  }
 });
