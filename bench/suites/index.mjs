@@ -5,13 +5,16 @@
  * per indexed entry; how fast it absorbs a burst of events. Library calls in this process,
  * tinybench for latencies (p50 and p99 of the samples), `gc()` before each heap reading.
  *
- *   npm run build && node bench/suites/index.mjs [--trees=synthetic] [--samples=40]
+ *   npm run build && node bench/suites/index.mjs [--trees=synthetic,/usr] [--samples=40]
+ *
+ * A tree named by an absolute path (`/usr`) is a system tree: read only, so without the "after a
+ * change" and burst rows.
  *
  * The "after a change" rows touch one file before each sample (outside the timing), so each
  * answer pays the sync and a walk over kept listings, never the reuse.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, utimesSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
 import { findFiles, openIndex } from '../../dist/index.js';
@@ -22,10 +25,17 @@ import { median, renderTable } from '../lib/stats.mjs';
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const trees = (args.trees ?? 'synthetic').split(',');
 const samples = Number(args.samples ?? 40);
-const QUERIES = [
-  { name: 'rooted glob `src/**/*.ts`', query: { pattern: 'src/**/*.ts' } },
-  { name: '`**/*.ts`', query: { pattern: '**/*.ts' } },
-];
+/** A tree of our own (bench/fixtures) is changed by the "after a change" and burst rows; a system tree (`/usr`) is only read. */
+const QUERIES = {
+  own: [
+    { name: 'rooted glob `src/**/*.ts`', query: { pattern: 'src/**/*.ts' } },
+    { name: '`**/*.ts`', query: { pattern: '**/*.ts' } },
+  ],
+  system: [
+    { name: 'rooted glob `include/**/*.h`', query: { pattern: 'include/**/*.h' } },
+    { name: '`**/*.ts`', query: { pattern: '**/*.ts' } },
+  ],
+};
 
 /** The burst's writer, run as its own process (argv: directory, count). */
 const WRITER = `const { writeFileSync } = require('node:fs'); const [dir, n] = process.argv.slice(1); for (let i = 0; i < Number(n); i++) writeFileSync(dir + '/f' + i, '');`;
@@ -55,40 +65,18 @@ function heapNow() {
   return process.memoryUsage().heapUsed;
 }
 
-for (const tree of trees) {
-  ensureTree(tree);
-  const root = treeRoot(tree);
-  const all = await findFiles({ root, pattern: '**', type: 'any' });
-  const entries = all.stats.entriesSeen;
+/** What watching alone costs: one bare `fs.watch` per directory of the tree, closed after (the build's floor beside the walk). */
+async function watchesOnly(dirs) {
+  const started = performance.now();
+  const handles = dirs.map((dir) => watch(dir, { persistent: false }, () => {}));
+  const ms = performance.now() - started;
+  for (const handle of handles) handle.close();
+  await new Promise((resolve) => setImmediate(resolve));
+  return ms;
+}
 
-  // Build against a walk: three of each, interleaved, medians.
-  const walks = [];
-  const builds = [];
-  let heapPerEntry = [];
-  for (let round = 0; round < 3; round++) {
-    walks.push((await timeOnce(() => findFiles({ root, pattern: '**' }))).ms);
-    const before = heapNow();
-    const built = await timeOnce(() => openIndex({ root }));
-    builds.push(built.ms);
-    heapPerEntry.push((heapNow() - before) / entries);
-    built.value.close();
-  }
-
-  const index = await openIndex({ root });
-  const touched = join(root, 'src', '.bench-touch');
-  writeFileSync(touched, '');
-  const touch = () => utimesSync(touched, new Date(), new Date());
-  const rows = [];
-  for (const { name, query } of QUERIES) {
-    const fresh = await latencies(() => findFiles({ root, ...query }));
-    const reused = await latencies(() => index.find(query));
-    const changed = await latencies(() => index.find(query), touch);
-    const count = (await index.find(query)).matchedCount;
-    rows.push([`${name} (${count.toLocaleString('en-US')} matches)`, ms(reused.p50), ms(reused.p99), ms(changed.p50), ms(changed.p99), ms(fresh.p50), ms(fresh.p99), `${Math.round(fresh.p50 / reused.p50)}x`]);
-  }
-
-  // A burst: N files created by another process (this loop stays free to read events, as a host's
-  // would), then one query that must see them all: the cookie waits for every event before it.
+/** A burst: N files created by another process (this loop stays free to read events, as a host's would), then one query that must see them all. */
+async function burstRow(index, root) {
   const burst = join(root, 'bench-burst');
   const N = 20_000;
   mkdirSync(burst);
@@ -100,22 +88,67 @@ for (const tree of trees) {
   const seen = await index.find({ pattern: 'bench-burst/*' });
   const absorbed = performance.now();
   if (seen.matchedCount !== N) throw new Error(`burst: ${seen.matchedCount} of ${N} seen`);
-  const syncFailures = index.stats().syncFailures;
   rmSync(burst, { recursive: true });
-  rmSync(touched);
+  const { syncFailures, overflows } = index.stats();
+  return [
+    [`burst of ${N.toLocaleString('en-US')} creates by another process: writing (ms)`, ms(written - started)],
+    ['then the first query that sees them all (ms)', ms(absorbed - written)],
+    ['events absorbed per second (creates / (writing + query))', Math.round(N / ((absorbed - started) / 1000)).toLocaleString('en-US')],
+    ['syncs that failed / overflows told (either: the index reread the disk)', `${syncFailures} / ${overflows}`],
+  ];
+}
+
+for (const tree of trees) {
+  const system = tree.startsWith('/');
+  if (!system) ensureTree(tree);
+  const root = system ? tree : treeRoot(tree);
+  const all = await findFiles({ root, pattern: '**', type: 'any' });
+  const entries = all.stats.entriesSeen;
+  const dirs = [root, ...(await findFiles({ root, pattern: '**', type: 'directory', absolute: true })).matches];
+
+  // Build against a walk and against the walk plus bare watches: three of each, interleaved, medians.
+  const walks = [];
+  const builds = [];
+  const watches = [];
+  const heapPerEntry = [];
+  for (let round = 0; round < 3; round++) {
+    walks.push((await timeOnce(() => findFiles({ root, pattern: '**' }))).ms);
+    watches.push(await watchesOnly(dirs));
+    const before = heapNow();
+    const built = await timeOnce(() => openIndex({ root }));
+    builds.push(built.ms);
+    heapPerEntry.push((heapNow() - before) / entries);
+    built.value.close();
+  }
+
+  const index = await openIndex({ root });
+  const touched = join(root, 'src', '.bench-touch');
+  if (!system) writeFileSync(touched, '');
+  const touch = () => utimesSync(touched, new Date(), new Date());
+  const rows = [];
+  for (const { name, query } of QUERIES[system ? 'system' : 'own']) {
+    const fresh = await latencies(() => findFiles({ root, ...query }));
+    const reused = await latencies(() => index.find(query));
+    // A system tree is not ours to change: no "after a change" samples there.
+    const changed = system ? undefined : await latencies(() => index.find(query), touch);
+    const count = (await index.find(query)).matchedCount;
+    const after = changed === undefined ? ['-', '-'] : [ms(changed.p50), ms(changed.p99)];
+    rows.push([`${name} (${count.toLocaleString('en-US')} matches)`, ms(reused.p50), ms(reused.p99), ...after, ms(fresh.p50), ms(fresh.p99), `${Math.round(fresh.p50 / reused.p50)}x`]);
+  }
+  const burst = system ? [] : await burstRow(index, root);
+  if (!system) rmSync(touched);
   const stats = index.stats();
   index.close();
 
   console.log(`\n## ${tree}: ${entries.toLocaleString('en-US')} entries, ${stats.dirsWatched.toLocaleString('en-US')} directories watched\n`);
   console.log(renderTable(['', 'median'], [
     ['fresh walk, `findFiles` `**` (ms)', ms(median(walks))],
+    [`${dirs.length.toLocaleString('en-US')} bare \`fs.watch\` calls, one per directory (ms)`, ms(median(watches))],
     ['`openIndex` build (ms)', ms(median(builds))],
     ['build / walk', (median(builds) / median(walks)).toFixed(2)],
+    ['(walk + bare watches) / walk: the floor of a build that reads and watches on one thread', ((median(walks) + median(watches)) / median(walks)).toFixed(2)],
     ['heap held per indexed entry (bytes)', Math.round(median(heapPerEntry)).toString()],
-    [`burst of ${N.toLocaleString('en-US')} creates by another process: writing (ms)`, ms(written - started)],
-    ['then the first query that sees them all (ms)', ms(absorbed - written)],
-    ['events absorbed per second (creates / (writing + query))', Math.round(N / ((absorbed - started) / 1000)).toLocaleString('en-US')],
-    ['syncs that failed (an event lost: the index reread the disk)', String(syncFailures)],
+    ...burst,
   ]));
   console.log();
   console.log(renderTable(['query', 'reused p50', 'reused p99', 'after a change p50', 'after a change p99', 'fresh findFiles p50', 'fresh p99', 'fresh / reused'], rows));

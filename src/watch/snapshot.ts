@@ -57,6 +57,9 @@ export interface IndexCounters {
 
 type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
 
+/** Links the kernel follows in one path before ELOOP (Linux's MAXSYMLINKS). */
+const MAX_LINK_HOPS = 40;
+
 /** The parent key of a root-relative directory key (`a/b/` → `a/`, `a/` → ``). */
 function parentKey(key: string): string {
   const cut = key.lastIndexOf('/', key.length - 2);
@@ -134,22 +137,36 @@ export class Snapshot {
   }
 
   /**
-   * Before a link on the way is `stat`ed: its target's directory and every one above it watched
-   * first, so that the target turning into something else moves the version. A target that is
-   * itself a link (a chain) is not followed further: uncovered.
+   * Before a link on the way is `stat`ed: every directory the kernel passes through to its final
+   * target watched first, so that any link of the chain or the target turning into something else
+   * moves the version. A link's content cannot change in place (it is replaced: an event in its
+   * watched directory), so watching each hop's directory, by its path and by its real path (a
+   * relative target is resolved from the real one), covers the chain. Uncovered: a chain longer
+   * than the kernel follows, or any hop that cannot be read or watched.
    */
   private coverLink(path: string, coverage: ReadCoverage, then: () => void): void {
     if (!coverage.covered) return then();
-    nodeFs.readlink(path, (error, target) => {
-      const resolved = error ? undefined : posix.resolve(dirOf(path), target);
-      if (resolved === undefined || !selfAndAncestors(dirOf(resolved)).every((dir) => this.isWatchedDir(dir))) {
-        coverage.covered = false;
-        return then();
-      }
-      nodeFs.lstat(resolved, (missing, stats) => {
-        // Missing: its creation is an event in the watched parent. Anything else unreadable, or a chain: uncovered.
-        if (missing ? missing.code !== 'ENOENT' && missing.code !== 'ENOTDIR' : stats.isSymbolicLink()) coverage.covered = false;
-        then();
+    this.coverHops(path, MAX_LINK_HOPS, (covered) => {
+      if (!covered) coverage.covered = false;
+      then();
+    });
+  }
+
+  private coverHops(link: string, hopsLeft: number, done: (covered: boolean) => void): void {
+    if (hopsLeft === 0) return done(false);
+    nodeFs.realpath.native(dirOf(link), (unresolved, realDir) => {
+      if (unresolved) return done(false);
+      nodeFs.readlink(link, (unreadable, target) => {
+        if (unreadable) return done(false);
+        const next = posix.resolve(realDir, target);
+        const passed = [...selfAndAncestors(dirOf(link)), ...selfAndAncestors(realDir), ...selfAndAncestors(dirOf(next))];
+        if (!passed.every((dir) => this.isWatchedDir(dir))) return done(false);
+        nodeFs.lstat(next, (missing, stats) => {
+          // Missing: its creation is an event in a watched directory. Anything else unreadable: uncovered.
+          if (missing) return done(missing.code === 'ENOENT' || missing.code === 'ENOTDIR');
+          if (stats.isSymbolicLink()) return this.coverHops(next, hopsLeft - 1, done);
+          done(true);
+        });
       });
     });
   }

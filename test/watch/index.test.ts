@@ -123,6 +123,29 @@ describeIf(linux('the index watches with inotify'))('find() answers as a fresh w
     expect(index.stats().answersReused).toBeGreaterThan(0);
   });
 
+  it('a chain of links out of the root is covered hop by hop: answers are reused, and any hop changing changes the answer', async () => {
+    const root = tree(['a.ts']);
+    const outside = tree(['b/m/x.txt']);
+    // root/l -> outside/hop (absolute) -> b/m (relative, from outside/): a directory at the end.
+    symlinkSync(join(outside, 'hop'), join(root, 'l'));
+    symlinkSync('b/m', join(outside, 'hop'));
+    const index = await open(root);
+    const query = { pattern: '**/*.ts' };
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['l']);
+    const reusedBefore = index.stats().answersReused;
+    expect((await index.find(query)).linksOnTheWay).toEqual(['l']);
+    expect(index.stats().answersReused).toBe(reusedBefore + 1);
+    // The end of the chain, two directories away from the first hop, made a file: nothing in the tree changed, the answer did.
+    rmSync(join(outside, 'b', 'm'), { recursive: true });
+    writeFileSync(join(outside, 'b', 'm'), 'a file now');
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual([]);
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual([]);
+    // The middle hop replaced, to a directory.
+    rmSync(join(outside, 'hop'));
+    symlinkSync('.', join(outside, 'hop'));
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['l']);
+  });
+
   it('the tree options shape it as they shape a walk (exclude, hidden, gitignore)', async () => {
     const root = tree(['.git/HEAD', '.gitignore', 'out/o.ts', 'src/a.ts', 'node_modules/m/i.ts']);
     writeFileSync(join(root, '.gitignore'), 'out/\n');
