@@ -23,16 +23,35 @@ import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
 import { dirOf, selfAndAncestors, Sentinels, type ReadCoverage } from './coverage.js';
 import { keepListing, type KeptDirent } from './listing.js';
-import { isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
+import { isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListener } from './watcher.js';
 
 /** One directory the index watches. */
-interface DirState {
-  handle: WatchHandle;
-  listing: KeptDirent[] | undefined;
+/**
+ * A watched directory, and the listener of its own watch (perf: one object per directory, no
+ * closures; the index holds one per directory of the tree, 15,000 for /usr).
+ */
+class DirState implements WatchListener {
+  handle: WatchHandle = { close() {} };
+  listing: KeptDirent[] | undefined = undefined;
   /** Moves on every event: a read that began before it moved is not kept. */
-  generation: number;
-  /** Root-relative keys (`a/b/`) of the watched directories directly below. */
-  children: Set<string>;
+  generation = 0;
+  /** Root-relative keys (`a/b/`) of the watched directories directly below; made at the first. */
+  children: Set<string> | undefined = undefined;
+
+  constructor(
+    private readonly snapshot: Snapshot,
+    readonly key: string,
+    /** Native, no trailing separator. */
+    readonly dir: string,
+  ) {}
+
+  change(entry: string | undefined): void {
+    this.snapshot.onChange(this, entry);
+  }
+
+  lost(): void {
+    this.snapshot.onLost(this);
+  }
 }
 
 /** Counters of the index's own work; they never change an answer. */
@@ -210,32 +229,29 @@ export class Snapshot {
     // A directory is watched only below a watched parent: a subtree is dropped and kept as a whole.
     const parent = key === '' ? undefined : this.states.get(parentKey(key));
     if (key !== '' && parent === undefined) return undefined;
-    const state: DirState = { handle: { close() {} }, listing: undefined, generation: 0, children: new Set() };
     const prefix = this.rootPrefix + key;
-    const dir = prefix.length > 1 ? prefix.slice(0, -1) : prefix;
+    const state = new DirState(this, key, prefix.length > 1 ? prefix.slice(0, -1) : prefix);
     try {
-      state.handle = this.watcher.watch(dir, {
-        change: (entry) => this.onChange(key, state, dir, entry),
-        lost: () => this.states.get(key) === state && this.drop(key),
-      });
+      state.handle = this.watcher.watch(state.dir, state);
     } catch (error) {
       this.counters.watchesRefused++;
       this.counters.lastRefusal = errorCodeOf(error);
       return undefined;
     }
     this.states.set(key, state);
-    parent?.children.add(key);
+    if (parent !== undefined) (parent.children ??= new Set()).add(key);
     return state;
   }
 
-  /** An event of the watch on `dir` (native, no trailing separator), the directory of `key`. */
-  private onChange(key: string, state: DirState, dir: string, entry: string | undefined): void {
+  /** An event of a directory's watch (`entry`: the name it gives, if any). */
+  onChange(state: DirState, entry: string | undefined): void {
     this.counters.events++;
+    const { key } = state;
     if (this.states.get(key) !== state) return; // a watch already dropped
     if (entry !== undefined && entry !== '' && this.isCookie(entry)) return;
     this.version++;
     // The directory itself (removed, renamed, replaced), or an event that names nothing.
-    if (isSelfEvent(dir, entry)) {
+    if (isSelfEvent(state.dir, entry)) {
       this.drop(key);
       return;
     }
@@ -243,6 +259,11 @@ export class Snapshot {
     state.generation++;
     const child = key + entry + '/';
     if (this.states.has(child)) this.drop(child);
+  }
+
+  /** A directory's watch stopped working: its subtree is read again. */
+  onLost(state: DirState): void {
+    if (this.states.get(state.key) === state) this.drop(state.key);
   }
 
   /** Forgets a directory and everything watched below it, closing their watches. */
@@ -257,9 +278,9 @@ export class Snapshot {
       if (state === undefined) continue;
       this.states.delete(next);
       state.handle.close();
-      for (const child of state.children) stack.push(child);
+      for (const child of state.children ?? []) stack.push(child);
     }
-    if (key !== '') this.states.get(parentKey(key))?.children.delete(key);
+    if (key !== '') this.states.get(parentKey(key))?.children?.delete(key);
   }
 
   /** The watcher lost events it cannot name: nothing kept can be trusted. */

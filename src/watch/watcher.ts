@@ -58,27 +58,57 @@ export interface DirectoryWatcher {
  */
 export function nodeWatcher(gauge: BurstGauge = loopGauge()): DirectoryWatcher {
   return {
-    watch(dir, listener) {
-      let open = true;
-      const watcher = nodeFs.watch(dir, { persistent: false }, (_event, name) => {
-        // Counted even after close(): the event was in the queue all the same.
-        gauge.event();
-        if (open) listener.change(name ?? undefined);
-      });
-      watcher.on('error', (error) => {
-        open = false;
-        watcher.close();
-        listener.lost(error);
-      });
-      const close = () => watcher.close();
-      return {
-        close: () => {
-          if (!open) return;
-          open = false;
-          gauge.closeLater(close);
-        },
-      };
-    },
+    watch: (dir, listener) => new NodeWatch(dir, listener, gauge),
     onOverflow: (handler) => gauge.subscribe(handler),
   };
+}
+
+/** The watch each `fs.watch` serves, for the two handlers all watches share. */
+const OWNER = Symbol('find-file watch');
+type OwnedWatcher = nodeFs.FSWatcher & { [OWNER]: NodeWatch };
+
+/**
+ * One directory's `fs.watch`. Perf: the index holds one per directory, so the handlers are shared
+ * functions that find their watch on the `FSWatcher`, not two closures per directory.
+ */
+class NodeWatch implements WatchHandle {
+  private open = true;
+  private readonly watcher: OwnedWatcher;
+
+  constructor(
+    dir: string,
+    private readonly listener: WatchListener,
+    private readonly gauge: BurstGauge,
+  ) {
+    this.watcher = nodeFs.watch(dir, { persistent: false }) as OwnedWatcher;
+    this.watcher[OWNER] = this;
+    this.watcher.on('change', onWatchEvent);
+    this.watcher.on('error', onWatchError);
+  }
+
+  event(name: string | null): void {
+    // Counted even after close(): the event was in the queue all the same.
+    this.gauge.event();
+    if (this.open) this.listener.change(name ?? undefined);
+  }
+
+  error(error: unknown): void {
+    this.open = false;
+    this.watcher.close();
+    this.listener.lost(error);
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.gauge.closeLater(() => this.watcher.close());
+  }
+}
+
+function onWatchEvent(this: OwnedWatcher, _event: string, name: string | null): void {
+  this[OWNER].event(name);
+}
+
+function onWatchError(this: OwnedWatcher, error: unknown): void {
+  this[OWNER].error(error);
 }

@@ -1,7 +1,7 @@
 /**
  * A child process that changes a tree while the index answers queries about it, and logs when
  * each change happened: `c|d <before> <after> <path>` (created, deleted), times as
- * `performance.timeOrigin + performance.now()` (milliseconds since the epoch, shared by processes).
+ * CLOCK_MONOTONIC in milliseconds (`process.hrtime`, the same clock in every process).
  * Usage: node mutator.mjs <root> <ops> <seed> <log file>
  */
 import { mkdirSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,10 @@ import { prng } from './oracle.mjs';
 
 const [root, opsText, seedText, logFile] = process.argv.slice(2);
 const random = prng(Number(seedText));
-const now = () => performance.timeOrigin + performance.now();
+// CLOCK_MONOTONIC (libuv's hrtime) is one clock for every process of the machine; timeOrigin +
+// performance.now() is not: each process maps its start to the wall clock once, and two such
+// mappings were seen several milliseconds apart on a loaded machine (false failures).
+const now = () => Number(process.hrtime.bigint()) / 1e6;
 const pick = (list) => list[Math.floor(random() * list.length)];
 const DIRS = ['d0', 'd1', 'd2'];
 const FILES = ['f0.ts', 'f1.ts', 'f2.md', 'f3.ts'];
