@@ -55,6 +55,8 @@ export class CookieJar {
    * other events (an overflow): `onUntrusted` then.
    */
   private readonly overdue = new Map<string, string>();
+  /** Removals of given-up cookie files under way. */
+  private readonly removing = new Set<Promise<void>>();
 
   /**
    * @param placeDir where the cookie goes now (`.git/` or the root), native, without a trailing separator.
@@ -111,8 +113,21 @@ export class CookieJar {
 
   /** Forgets the overdue cookies: the index has dropped everything they could have vouched for. */
   clearOverdue(): void {
-    for (const path of this.overdue.values()) void this.io.remove(path).catch(() => undefined);
+    for (const path of this.overdue.values()) this.removeLater(path);
     this.overdue.clear();
+  }
+
+  /** Resolves once every cookie file this jar gave up on is removed: an answer leaves none behind. */
+  async settled(): Promise<void> {
+    while (this.removing.size > 0) await Promise.all(this.removing);
+  }
+
+  private removeLater(path: string): void {
+    const removal: Promise<void> = this.io
+      .remove(path)
+      .catch(() => undefined)
+      .finally(() => this.removing.delete(removal));
+    this.removing.add(removal);
   }
 
   private moved(): void {
@@ -185,7 +200,7 @@ export class CookieJar {
             if (late !== undefined) {
               // Arrived late, in order: nothing was lost before it.
               this.overdue.delete(name);
-              void this.io.remove(late).catch(() => undefined);
+              this.removeLater(late);
             }
           }
           else if (isSelfEvent(dir, name)) lost();

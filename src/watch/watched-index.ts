@@ -174,6 +174,7 @@ class WatchedIndex implements FileIndex {
       if (outcome.code === 'ETIMEDOUT' && timeBudgetMs <= this.syncWaitMs) left = 0;
       else this.forgetAll();
     }
+    await this.jar.settled();
     const result = await this.walk(plan, left, outcome.synced ? answerKey(query) : undefined);
     this.queries++;
     result.stats = { ...result.stats, elapsedMs: clock.now() - started };
