@@ -8,12 +8,15 @@
  *   npm run build && node bench/suites/index.mjs [--trees=synthetic,/usr] [--samples=40]
  *
  * A tree named by an absolute path (`/usr`) is a system tree: read only, so without the "after a
- * change" and burst rows.
+ * change" and burst rows. `--parcel=DIR` adds `@parcel/watcher`'s subscribe (its own crawl and a
+ * watch per directory) from a folder where it is installed (`npm i @parcel/watcher` there): a
+ * peer measured in the same run, not a dependency of the project.
  *
  * The "after a change" rows touch one file before each sample (outside the timing), so each
  * answer pays the sync and a walk over kept listings, never the reuse.
  */
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, rmSync, utimesSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Bench } from 'tinybench';
@@ -65,6 +68,18 @@ function heapNow() {
   return process.memoryUsage().heapUsed;
 }
 
+/** `@parcel/watcher` from `--parcel=DIR`, or undefined. */
+const parcel = args.parcel === undefined ? undefined : createRequire(join(args.parcel, 'x.js'))('@parcel/watcher');
+
+/** Time to subscribe to `root` with `@parcel/watcher` (it crawls the tree and watches each directory). */
+async function parcelSubscribe(root) {
+  const started = performance.now();
+  const subscription = await parcel.subscribe(root, () => {});
+  const ms = performance.now() - started;
+  await subscription.unsubscribe();
+  return ms;
+}
+
 /** What watching alone costs: one bare `fs.watch` per directory of the tree, closed after (the build's floor beside the walk). */
 async function watchesOnly(dirs) {
   const started = performance.now();
@@ -110,6 +125,7 @@ for (const tree of trees) {
   const walks = [];
   const builds = [];
   const watches = [];
+  const parcelTimes = [];
   const heapPerEntry = [];
   for (let round = 0; round < 3; round++) {
     walks.push((await timeOnce(() => findFiles({ root, pattern: '**' }))).ms);
@@ -120,6 +136,7 @@ for (const tree of trees) {
     built.value.close();
     // After the heap reading: closed watches free their memory only some turns later.
     watches.push(await watchesOnly(dirs));
+    if (parcel !== undefined) parcelTimes.push(await parcelSubscribe(root));
   }
 
   const index = await openIndex({ root });
@@ -148,6 +165,7 @@ for (const tree of trees) {
     ['`openIndex` build (ms)', ms(median(builds))],
     ['build / walk', (median(builds) / median(walks)).toFixed(2)],
     ['(walk + bare watches) / walk: the floor of a build that reads and watches on one thread', ((median(walks) + median(watches)) / median(walks)).toFixed(2)],
+    ...(parcel === undefined ? [] : [['`@parcel/watcher` subscribe, for comparison (ms)', ms(median(parcelTimes))]]),
     ['heap held per indexed entry (bytes)', Math.round(median(heapPerEntry)).toString()],
     ...burst,
   ]));
