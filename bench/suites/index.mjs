@@ -12,8 +12,9 @@
  * watch per directory) from a folder where it is installed (`npm i @parcel/watcher` there): a
  * peer measured in the same run, not a dependency of the project.
  *
- * The "after a change" rows touch one file before each sample (outside the timing), so each
- * answer pays the sync and a walk over kept listings, never the reuse.
+ * The "after a change" columns touch one file before each sample (outside the timing): in the
+ * query's own directories (each answer pays the sync and a walk over kept listings, never the
+ * reuse), and, for the rooted glob, in a directory its walk never reads (the answer is reused).
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -31,7 +32,8 @@ const samples = Number(args.samples ?? 40);
 /** A tree of our own (bench/fixtures) is changed by the "after a change" and burst rows; a system tree (`/usr`) is only read. */
 const QUERIES = {
   own: [
-    { name: 'rooted glob `src/**/*.ts`', query: { pattern: 'src/**/*.ts' } },
+    // `elsewhere`: a directory the query's walk never reads, changed before each sample of the last column.
+    { name: 'rooted glob `src/**/*.ts`', query: { pattern: 'src/**/*.ts' }, elsewhere: 'test' },
     { name: '`**/*.ts`', query: { pattern: '**/*.ts' } },
   ],
   system: [
@@ -144,14 +146,19 @@ for (const tree of trees) {
   if (!system) writeFileSync(touched, '');
   const touch = () => utimesSync(touched, new Date(), new Date());
   const rows = [];
-  for (const { name, query } of QUERIES[system ? 'system' : 'own']) {
+  for (const { name, query, elsewhere } of QUERIES[system ? 'system' : 'own']) {
     const fresh = await latencies(() => findFiles({ root, ...query }));
     const reused = await latencies(() => index.find(query));
     // A system tree is not ours to change: no "after a change" samples there.
     const changed = system ? undefined : await latencies(() => index.find(query), touch);
     const count = (await index.find(query)).matchedCount;
     const after = changed === undefined ? ['-', '-'] : [ms(changed.p50), ms(changed.p99)];
-    rows.push([`${name} (${count.toLocaleString('en-US')} matches)`, ms(reused.p50), ms(reused.p99), ...after, ms(fresh.p50), ms(fresh.p99), `${Math.round(fresh.p50 / reused.p50)}x`]);
+    const away = elsewhere === undefined || system ? undefined : join(root, elsewhere, '.bench-touch');
+    if (away !== undefined) writeFileSync(away, '');
+    const apart = away === undefined ? undefined : await latencies(() => index.find(query), () => utimesSync(away, new Date(), new Date()));
+    if (away !== undefined) rmSync(away);
+    const afterApart = apart === undefined ? ['-', '-'] : [ms(apart.p50), ms(apart.p99)];
+    rows.push([`${name} (${count.toLocaleString('en-US')} matches)`, ms(reused.p50), ms(reused.p99), ...after, ...afterApart, ms(fresh.p50), ms(fresh.p99), `${Math.round(fresh.p50 / reused.p50)}x`]);
   }
   const burst = system ? [] : await burstRow(index, root);
   if (!system) rmSync(touched);
@@ -170,5 +177,5 @@ for (const tree of trees) {
     ...burst,
   ]));
   console.log();
-  console.log(renderTable(['query', 'reused p50', 'reused p99', 'after a change p50', 'after a change p99', 'fresh findFiles p50', 'fresh p99', 'fresh / reused'], rows));
+  console.log(renderTable(['query', 'reused p50', 'reused p99', 'after a change p50', 'after a change p99', 'after a change elsewhere p50', 'p99', 'fresh findFiles p50', 'fresh p99', 'fresh / reused'], rows));
 }

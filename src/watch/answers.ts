@@ -1,11 +1,12 @@
 /**
- * Whole answers kept for reuse: the same query asked again while the index's version has not moved
- * gets the answer the walk gave, copied (a walk over the same tree gives the same answer; the
- * version moves on every change a watch could report, see src/watch/coverage.ts). Only answers
- * whose every read was covered, made while the version stood still, that no limit of time or
- * signal cut short, are kept (and none made after a failed sync).
+ * Whole answers kept for reuse: the same query asked again while no watch its walk read through
+ * has reported a change (and nothing was dropped wholesale since: the epoch) gets the answer the
+ * walk gave, copied (a walk over the same reads gives the same answer; see src/watch/coverage.ts).
+ * Only answers whose every read was covered, made while nothing they read changed, that no limit
+ * of time or signal cut short, are kept (and none made after a failed sync).
  */
 import type { FindResult, IncompleteReason } from '../result.js';
+import { unchanged, type Tracked } from './coverage.js';
 import type { IndexQuery } from './watched-index.js';
 
 /** How many answers are kept (the least recently asked goes first). */
@@ -41,26 +42,48 @@ function copyOf(result: FindResult): FindResult {
   return copy;
 }
 
+interface KeptAnswer {
+  epoch: number;
+  /** Every watch the walk read through, and its count of changes then (perf: two arrays, not a map, per kept answer). */
+  watches: Tracked[];
+  changes: number[];
+  result: FindResult;
+}
+
+function stillStands(entry: KeptAnswer): boolean {
+  for (let i = 0; i < entry.watches.length; i++) {
+    const watch = entry.watches[i]!;
+    if (!watch.live || watch.changes !== entry.changes[i]) return false;
+  }
+  return true;
+}
+
 export class AnswerCache {
-  private readonly kept = new Map<string, { version: number; result: FindResult }>();
+  private readonly kept = new Map<string, KeptAnswer>();
   hits = 0;
 
-  /** The kept answer for `key` at `version`, copied, or undefined. */
-  get(key: string | undefined, version: number): FindResult | undefined {
+  /** The kept answer for `key`, copied, when nothing it read has changed since, in this `epoch`; or undefined. */
+  get(key: string | undefined, epoch: number): FindResult | undefined {
     if (key === undefined) return undefined;
     const entry = this.kept.get(key);
-    if (entry === undefined || entry.version !== version) return undefined;
+    if (entry === undefined) return undefined;
+    if (entry.epoch !== epoch || !stillStands(entry)) {
+      this.kept.delete(key);
+      return undefined;
+    }
     this.kept.delete(key);
     this.kept.set(key, entry); // most recently asked last
     this.hits++;
     return copyOf(entry.result);
   }
 
-  /** Keeps `result` when it can be reused (see the module comment). */
-  offer(key: string | undefined, version: number, result: FindResult): void {
+  /** Keeps `result` when it can be reused (see the module comment): `deps` are its walk's. */
+  offer(key: string | undefined, epoch: number, deps: ReadonlyMap<Tracked, number>, result: FindResult): void {
     if (key === undefined || result.incompleteReasons.some((reason) => TIMING_REASONS.includes(reason))) return;
+    // Something it read changed while it walked: it may mix the two states.
+    if (!unchanged(deps)) return;
     this.kept.delete(key);
-    this.kept.set(key, { version, result: copyOf(result) });
+    this.kept.set(key, { epoch, watches: [...deps.keys()], changes: [...deps.values()], result: copyOf(result) });
     if (this.kept.size > KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value!);
   }
 

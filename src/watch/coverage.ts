@@ -1,69 +1,104 @@
 /**
- * What lets the index reuse a whole answer: a version that moves on every change it could have
- * seen, and, per query, whether every read the walk made is covered by a watch (so that a change
- * to what it read would have moved the version).
+ * What lets the index reuse a whole answer: every watch the answer's reads went through, each with
+ * a count of the changes it reported, and, per query, whether every read the walk made is covered
+ * by a watch (so that a change to what it read moves one of those counts).
  *
  * Covered: a listing served from memory or kept after its read (its directory's watch was in
  * place first); a file read (`lstat`, an ignore file, a `realpath`) whose directory is watched,
  * by the tree or by a sentinel: a watch set up here, before the read, on a directory outside the
- * kept tree (the root's parents, where `gitignore` looks for ignore files and `.git`). Not
- * covered: a listing read from the disk and not kept (a refused watch, a failed read), a `stat`
- * (it follows a link anywhere), a directory that cannot be watched. An uncovered answer is still
- * exact; it is only not reused.
+ * kept tree (the root's parents, where `gitignore` looks for ignore files and `.git`; the
+ * directories a link on the way passes through). Not covered: a listing read from the disk and not
+ * kept (a refused watch, a failed read), a directory that cannot be watched. An uncovered answer is
+ * still exact; it is only not reused.
+ *
+ * An answer depends only on what its walk read: a change in a directory it never read (pruned by
+ * its pattern, another subtree) leaves it reusable.
  */
 import { isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
 
-/** One query's record: stays true while every read was covered. */
-export interface ReadCoverage {
-  covered: boolean;
+/** A watch an answer read through: `changes` moves on every event it reports; `live` turns false when it is dropped. */
+export interface Tracked {
+  changes: number;
+  live: boolean;
 }
 
-/** Watches on directories outside the kept tree: any event there moves the version. */
+/** One query's record: stays `covered` while every read was covered; `deps`: each watch read through, with its `changes` then. */
+export interface ReadCoverage {
+  covered: boolean;
+  readonly deps: Map<Tracked, number>;
+}
+
+/** A fresh record for one walk. */
+export function newCoverage(): ReadCoverage {
+  return { covered: true, deps: new Map() };
+}
+
+/** Records that the walk read through `tracked` (the first reading of its count stands), or an uncovered read. */
+export function depend(coverage: ReadCoverage, tracked: Tracked | undefined): void {
+  if (tracked === undefined) coverage.covered = false;
+  else if (!coverage.deps.has(tracked)) coverage.deps.set(tracked, tracked.changes);
+}
+
+/** True while nothing an answer read through has changed or been dropped since. */
+export function unchanged(deps: ReadonlyMap<Tracked, number>): boolean {
+  for (const [tracked, changes] of deps) if (!tracked.live || tracked.changes !== changes) return false;
+  return true;
+}
+
+/** A watch on a directory outside the kept tree. */
+interface Sentinel extends Tracked {
+  handle: WatchHandle;
+}
+
+/** Watches on directories outside the kept tree: any event there changes their count. */
 export class Sentinels {
-  private readonly handles = new Map<string, WatchHandle>();
+  private readonly watched = new Map<string, Sentinel>();
 
   constructor(
     private readonly watcher: DirectoryWatcher,
-    private readonly moved: () => void,
     private readonly isCookie: (name: string) => boolean,
   ) {}
 
-  /** True when `dir` (native, no trailing separator) is watched now, a watch set up if needed. */
-  ensure(dir: string): boolean {
-    if (this.handles.has(dir)) return true;
-    let handle: WatchHandle | undefined;
+  /** The watch on `dir` (native, no trailing separator), set up now if needed; undefined when it cannot be. */
+  ensure(dir: string): Tracked | undefined {
+    const known = this.watched.get(dir);
+    if (known !== undefined) return known;
+    const sentinel: Sentinel = { handle: { close() {} }, changes: 0, live: true };
+    // The directory itself moved or removed: its watch is dead, set up again on the next read.
     const forget = () => {
-      if (handle !== undefined && this.handles.get(dir) === handle) {
-        this.handles.delete(dir);
-        handle.close();
+      sentinel.live = false;
+      if (this.watched.get(dir) === sentinel) {
+        this.watched.delete(dir);
+        sentinel.handle.close();
       }
-      this.moved();
     };
     try {
-      handle = this.watcher.watch(dir, {
+      sentinel.handle = this.watcher.watch(dir, {
         change: (name) => {
           if (name !== undefined && name !== '' && this.isCookie(name)) return;
-          // The directory itself moved or removed: its watch is dead, set up again on the next read.
+          sentinel.changes++;
           if (isSelfEvent(dir, name)) forget();
-          else this.moved();
         },
         lost: forget,
       });
     } catch {
-      return false;
+      return undefined;
     }
-    this.handles.set(dir, handle);
-    return true;
+    this.watched.set(dir, sentinel);
+    return sentinel;
   }
 
   /** How many directories are watched as sentinels. */
   get size(): number {
-    return this.handles.size;
+    return this.watched.size;
   }
 
   close(): void {
-    for (const handle of this.handles.values()) handle.close();
-    this.handles.clear();
+    for (const sentinel of this.watched.values()) {
+      sentinel.live = false;
+      sentinel.handle.close();
+    }
+    this.watched.clear();
   }
 }
 

@@ -5,7 +5,7 @@
  *
  * The rules, and why they make a kept listing equal to a fresh `readdir`:
  * - A listing is kept only when the directory's watch was in place before the read began and
- *   reported nothing while the read was in flight (the generation did not move).
+ *   reported nothing while the read was in flight (its count of changes did not move).
  * - Any event of a directory's watch drops its listing; an event naming an entry also drops the
  *   kept subtree under that name (a directory renamed out takes its inode-bound watches with it,
  *   one renamed in was never kept). An event naming the directory itself, no name, or a lost
@@ -21,20 +21,21 @@ import * as nodeFs from 'node:fs';
 import { posix } from 'node:path';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
-import { dirOf, selfAndAncestors, Sentinels, type ReadCoverage } from './coverage.js';
+import { depend, dirOf, selfAndAncestors, Sentinels, type ReadCoverage, type Tracked } from './coverage.js';
 import { keepListing, type KeptDirent } from './listing.js';
 import { isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListener } from './watcher.js';
 
-/** One directory the index watches. */
 /**
  * A watched directory, and the listener of its own watch (perf: one object per directory, no
  * closures; the index holds one per directory of the tree, 15,000 for /usr).
  */
-class DirState implements WatchListener {
+class DirState implements WatchListener, Tracked {
   handle: WatchHandle = { close() {} };
+  /** Events its watch reported (an answer that read through it is reused only while this stands). */
+  changes = 0;
+  /** False once dropped: answers that read through it are not reused. */
+  live = true;
   listing: KeptDirent[] | undefined = undefined;
-  /** Moves on every event: a read that began before it moved is not kept. */
-  generation = 0;
   /** Root-relative keys (`a/b/`) of the watched directories directly below; made at the first. */
   children: Set<string> | undefined = undefined;
 
@@ -86,8 +87,8 @@ function parentKey(key: string): string {
 }
 
 export class Snapshot {
-  /** Moves on every change the watches report (the index's own cookies aside), every drop and overflow. */
-  version = 0;
+  /** Moves when everything is dropped (a failed sync, an overflow): no answer kept before is reused. */
+  epoch = 0;
   private readonly states = new Map<string, DirState>();
   private readonly sentinels: Sentinels;
   private readonly counters: IndexCounters = { dirsWatched: 0, listingsKept: 0, events: 0, rescans: 0, overflows: 0, watchesRefused: 0, sentinels: 0 };
@@ -102,7 +103,7 @@ export class Snapshot {
     private readonly watcher: DirectoryWatcher,
     private readonly isCookie: (name: string) => boolean,
   ) {
-    this.sentinels = new Sentinels(watcher, () => this.version++, isCookie);
+    this.sentinels = new Sentinels(watcher, isCookie);
   }
 
   /** The counters now. */
@@ -126,7 +127,7 @@ export class Snapshot {
   viewFor(coverage: ReadCoverage): FsLike {
     const disk = this.disk;
     const file = (path: string) => {
-      if (coverage.covered && !this.isWatchedDir(dirOf(path))) coverage.covered = false;
+      if (coverage.covered) depend(coverage, this.trackerOf(dirOf(path)));
     };
     const uncovered = () => {
       coverage.covered = false;
@@ -146,7 +147,7 @@ export class Snapshot {
         ? {
             realpath: (p: string, cb: Callback<string>) => {
               // A real path depends on every directory above it.
-              if (!selfAndAncestors(p).every((dir) => this.isWatchedDir(dir))) uncovered();
+              if (coverage.covered) for (const dir of selfAndAncestors(p)) depend(coverage, this.trackerOf(dir));
               disk.realpath!(p, cb);
             },
             realpathSync: (p: string) => (uncovered(), disk.realpathSync!(p)),
@@ -158,20 +159,20 @@ export class Snapshot {
   /**
    * Before a link on the way is `stat`ed: every directory the kernel passes through to its final
    * target watched first, so that any link of the chain or the target turning into something else
-   * moves the version. A link's content cannot change in place (it is replaced: an event in its
+   * shows in a watch the answer depends on. A link's content cannot change in place (it is replaced: an event in its
    * watched directory), so watching each hop's directory, by its path and by its real path (a
    * relative target is resolved from the real one), covers the chain. Uncovered: a chain longer
    * than the kernel follows, or any hop that cannot be read or watched.
    */
   private coverLink(path: string, coverage: ReadCoverage, then: () => void): void {
     if (!coverage.covered) return then();
-    this.coverHops(path, MAX_LINK_HOPS, (covered) => {
+    this.coverHops(path, coverage, MAX_LINK_HOPS, (covered) => {
       if (!covered) coverage.covered = false;
       then();
     });
   }
 
-  private coverHops(link: string, hopsLeft: number, done: (covered: boolean) => void): void {
+  private coverHops(link: string, coverage: ReadCoverage, hopsLeft: number, done: (covered: boolean) => void): void {
     if (hopsLeft === 0) return done(false);
     nodeFs.realpath.native(dirOf(link), (unresolved, realDir) => {
       if (unresolved) return done(false);
@@ -179,22 +180,22 @@ export class Snapshot {
         if (unreadable) return done(false);
         const next = posix.resolve(realDir, target);
         const passed = [...selfAndAncestors(dirOf(link)), ...selfAndAncestors(realDir), ...selfAndAncestors(dirOf(next))];
-        if (!passed.every((dir) => this.isWatchedDir(dir))) return done(false);
+        for (const dir of passed) depend(coverage, this.trackerOf(dir));
+        if (!coverage.covered) return done(false);
         nodeFs.lstat(next, (missing, stats) => {
           // Missing: its creation is an event in a watched directory. Anything else unreadable: uncovered.
           if (missing) return done(missing.code === 'ENOENT' || missing.code === 'ENOTDIR');
-          if (stats.isSymbolicLink()) return this.coverHops(next, hopsLeft - 1, done);
+          if (stats.isSymbolicLink()) return this.coverHops(next, coverage, hopsLeft - 1, done);
           done(true);
         });
       });
     });
   }
 
-  /** True when a change in `dir` (native, no trailing separator) would move the version: kept by the tree, or a sentinel set up now. */
-  private isWatchedDir(dir: string): boolean {
+  /** The watch a change in `dir` (native, no trailing separator) would show in: the tree's, or a sentinel set up now; undefined when none can be. */
+  private trackerOf(dir: string): Tracked | undefined {
     const key = this.keyOf(dir === '/' ? dir : dir + '/');
-    if (key !== undefined && this.states.has(key)) return true;
-    return this.sentinels.ensure(dir);
+    return (key === undefined ? undefined : this.states.get(key)) ?? this.sentinels.ensure(dir);
   }
 
   /** The root-relative key of a directory path the walker reads (`a/b/`; the root is ``), or undefined outside the root. */
@@ -207,8 +208,10 @@ export class Snapshot {
   private readdir(path: string, options: { withFileTypes: true }, coverage: ReadCoverage, callback: Callback<DirentLike[]>): void {
     const key = this.keyOf(path);
     const state = key === undefined ? undefined : this.stateFor(key);
+    // Counted from before the read: an event during it changes the count, and the answer is not kept.
+    if (state !== undefined) depend(coverage, state);
     if (state?.listing !== undefined) return callback(null, state.listing);
-    const generation = state?.generation;
+    const changes = state?.changes;
     this.disk.readdir(path, options, (error, entries) => {
       if (error) {
         coverage.covered = false;
@@ -216,7 +219,7 @@ export class Snapshot {
       }
       const listing = keepListing(entries, this.isCookie);
       // Kept only when the directory's watch was in place before the read and saw nothing during it.
-      if (key !== undefined && state !== undefined && this.states.get(key) === state && state.generation === generation) state.listing = listing;
+      if (key !== undefined && state !== undefined && this.states.get(key) === state && state.changes === changes) state.listing = listing;
       else coverage.covered = false;
       callback(null, listing);
     });
@@ -249,14 +252,13 @@ export class Snapshot {
     const { key } = state;
     if (this.states.get(key) !== state) return; // a watch already dropped
     if (entry !== undefined && entry !== '' && this.isCookie(entry)) return;
-    this.version++;
+    state.changes++;
     // The directory itself (removed, renamed, replaced), or an event that names nothing.
     if (isSelfEvent(state.dir, entry)) {
       this.drop(key);
       return;
     }
     state.listing = undefined;
-    state.generation++;
     const child = key + entry + '/';
     if (this.states.has(child)) this.drop(child);
   }
@@ -269,7 +271,6 @@ export class Snapshot {
   /** Forgets a directory and everything watched below it, closing their watches. */
   private drop(key: string): void {
     if (!this.states.has(key)) return;
-    this.version++;
     this.counters.rescans++;
     const stack = [key];
     while (stack.length > 0) {
@@ -277,6 +278,7 @@ export class Snapshot {
       const state = this.states.get(next);
       if (state === undefined) continue;
       this.states.delete(next);
+      state.live = false;
       state.handle.close();
       for (const child of state.children ?? []) stack.push(child);
     }
@@ -291,9 +293,12 @@ export class Snapshot {
 
   /** Forgets every listing and watch: the next walk reads (and watches) the tree again. */
   dropAll(): void {
-    this.version++;
+    this.epoch++;
     if (this.states.size > 0) this.counters.rescans++;
-    for (const state of this.states.values()) state.handle.close();
+    for (const state of this.states.values()) {
+      state.live = false;
+      state.handle.close();
+    }
     this.states.clear();
   }
 }

@@ -13,6 +13,7 @@ import { buildFindPlan, type FindPlan } from '../plan/search-plan.js';
 import type { FindResult } from '../result.js';
 import { AnswerCache, answerKey } from './answers.js';
 import { CookieJar, DEFAULT_SYNC_WAIT_MS, type CookieIo } from './cookie.js';
+import { newCoverage } from './coverage.js';
 import { Snapshot, type IndexCounters } from './snapshot.js';
 import { nodeWatcher, type DirectoryWatcher } from './watcher.js';
 
@@ -156,7 +157,7 @@ class WatchedIndex implements FileIndex {
   /** The first walk: reads (and watches) every directory the tree options let a walk enter. */
   async build(plan: FindPlan): Promise<void> {
     this.jar.prepare();
-    await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor({ covered: true }) } });
+    await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor(newCoverage()) } });
   }
 
   async find(query: IndexQuery): Promise<FindResult> {
@@ -194,14 +195,14 @@ class WatchedIndex implements FileIndex {
     this.jar.clearOverdue();
   }
 
-  /** The walk over the kept tree, or the same answer kept from an earlier walk at this version (`key`: reusable). */
+  /** The walk over the kept tree, or the same answer kept from an earlier walk that nothing it read has changed since (`key`: reusable). */
   private async walk(plan: FindPlan, timeBudgetMs: number, key: string | undefined): Promise<FindResult> {
-    const version = this.snapshot.version;
-    const kept = this.answers.get(key, version);
+    const { epoch } = this.snapshot;
+    const kept = this.answers.get(key, epoch);
     if (kept !== undefined) return kept;
-    const coverage = { covered: true };
+    const coverage = newCoverage();
     const result = await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor(coverage) }, limits: { ...plan.limits, timeBudgetMs } });
-    if (coverage.covered && this.snapshot.version === version) this.answers.offer(key, version, result);
+    if (coverage.covered && this.snapshot.epoch === epoch) this.answers.offer(key, epoch, coverage.deps, result);
     return result;
   }
 

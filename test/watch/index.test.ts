@@ -125,6 +125,26 @@ describeIf(linux('the index watches with inotify'))('find() answers as a fresh w
     expect(index.stats().answersReused).toBeGreaterThan(0);
   });
 
+  it('an answer is reused after a change where its walk never read, and walked again after one where it did', async () => {
+    const root = tree(['src/a.ts', 'test/t.ts']);
+    const index = await open(root);
+    const query = { pattern: 'src/**/*.ts' };
+    await index.find(query);
+    const reused = index.stats().answersReused;
+    // test/ is never read by src/**/*.ts.
+    writeFileSync(join(root, 'test', 'u.ts'), 'x');
+    expect((await expectSameAnswer(index, { root }, query)).matches).toEqual(['src/a.ts']);
+    expect(index.stats().answersReused).toBe(reused + 1);
+    writeFileSync(join(root, 'src', 'b.ts'), 'x');
+    expect((await expectSameAnswer(index, { root }, query)).matches).toEqual(['src/a.ts', 'src/b.ts']);
+    expect(index.stats().answersReused).toBe(reused + 1);
+    // A deeper change, in a directory the walk read below src/.
+    mkdirSync(join(root, 'src', 'd'));
+    await expectSameAnswer(index, { root }, query);
+    writeFileSync(join(root, 'src', 'd', 'c.ts'), 'x');
+    expect((await expectSameAnswer(index, { root }, query)).matches).toEqual(['src/a.ts', 'src/b.ts', 'src/d/c.ts']);
+  });
+
   it('a chain of links out of the root is covered hop by hop: answers are reused, and any hop changing changes the answer', async () => {
     const root = tree(['a.ts']);
     const outside = tree(['b/m/x.txt']);
