@@ -6,7 +6,7 @@
  * of time or signal cut short, are kept (and none made after a failed sync).
  */
 import type { FindResult, IncompleteReason } from '../result.js';
-import { unchanged, type Tracked } from './coverage.js';
+import type { Tracked } from './coverage.js';
 import type { IndexQuery } from './watched-index.js';
 
 /** How many answers are kept (the least recently asked goes first). */
@@ -80,10 +80,12 @@ export class AnswerCache {
   /** Keeps `result` when it can be reused (see the module comment): `deps` are its walk's. */
   offer(key: string | undefined, epoch: number, deps: ReadonlyMap<Tracked, number>, result: FindResult): void {
     if (key === undefined || result.incompleteReasons.some((reason) => TIMING_REASONS.includes(reason))) return;
+    const entry: KeptAnswer = { epoch, watches: [...deps.keys()], changes: [...deps.values()], result };
     // Something it read changed while it walked: it may mix the two states.
-    if (!unchanged(deps)) return;
+    if (!stillStands(entry)) return;
+    entry.result = copyOf(result);
     this.kept.delete(key);
-    this.kept.set(key, { epoch, watches: [...deps.keys()], changes: [...deps.values()], result: copyOf(result) });
+    this.kept.set(key, entry);
     if (this.kept.size > KEPT_ANSWERS) this.kept.delete(this.kept.keys().next().value!);
   }
 

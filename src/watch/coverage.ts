@@ -39,12 +39,6 @@ export function depend(coverage: ReadCoverage, tracked: Tracked | undefined): vo
   else if (!coverage.deps.has(tracked)) coverage.deps.set(tracked, tracked.changes);
 }
 
-/** True while nothing an answer read through has changed or been dropped since. */
-export function unchanged(deps: ReadonlyMap<Tracked, number>): boolean {
-  for (const [tracked, changes] of deps) if (!tracked.live || tracked.changes !== changes) return false;
-  return true;
-}
-
 /** A watch on a directory outside the kept tree. */
 interface Sentinel extends Tracked {
   handle: WatchHandle;
