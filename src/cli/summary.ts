@@ -191,7 +191,9 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   // Ignored paths were never read (the CLI's default): an empty answer claims nothing about them.
   if (onTheWay === undefined && hasIgnored(summary, ctx)) {
     const links = summary.linksExamined ? '' : ' and symlinked directories';
-    return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, but none outside ignored paths${links}: ${ignoredWords(summary)}, -u to include them`, details };
+    // The ignored paths are named here: the aside says only what else was left out (--exclude, --no-hidden).
+    const others = leftOutAside({ ...summary, ignoredCount: 0 }, { ...ctx, ignoreFiles: false }, 'entries');
+    return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, but none outside ignored paths${links}${others}: ${ignoredWords(summary)}, -u to include them`, details };
   }
   if (onTheWay !== undefined) {
     const headline = `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, but symlinks are never followed: no matching ${what}${passing} outside symlinked directories${aside}; ${onTheWay}`;
