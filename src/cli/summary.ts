@@ -185,7 +185,9 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   if (files > 0) return { headline: `find-file: ${count(files, 'match', 'matches')} under ${ctx.root}: ${good('complete')}, every directory was read`, details };
   const filters = filterWords(ctx.filters);
   const passing = filters === undefined ? '' : ` passing ${filters}`;
-  if (links > 0) return { headline: `find-file: no regular file${passing} matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
+  // A matching link does not lift the qualifier: a regular file may still lie down a link on the way (named below).
+  const outside = onTheWay === undefined ? '' : ' outside symlinked directories';
+  if (links > 0) return { headline: `find-file: no regular file${passing} matches under ${ctx.root}${outside} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
   const aside = leftOutAside(summary, ctx, 'entries');
   const what = summary.linksExamined ? (ctx.noun ?? 'file') : 'regular file';
   // Ignored paths were never read (the CLI's default): an empty answer claims nothing about them.

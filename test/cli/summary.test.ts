@@ -152,6 +152,15 @@ describe('ignored paths beside the other ways entries were left out', () => {
   });
 });
 
+describe('a matching link beside a symlinked directory on the way', () => {
+  it('does not lift the qualifier: no regular file outside symlinked directories, the link named, the one on the way after', () => {
+    expect(formatSummary(summaryOf({ linkMatches: ['bin/python3'], linkMatchedCount: 1, linksOnTheWay: ['lib'], linkOnTheWayCount: 1 }), ctx)).toBe(
+      'find-file: no regular file matches under /home/u outside symlinked directories (complete, every directory was read); 1 symlink matches (not followed): bin/python3\n' +
+        '  also 1 symlinked directory on the way was not followed: lib; search its target to look inside\n',
+    );
+  });
+});
+
 describe('the engine, said only when it is news', () => {
   it('a fallback, a failure and a retry, in that order, dimmed', () => {
     const summary = summaryOf({ fallbackReason: 'eagain', recovery: { selectionMode: 'system', retryTriggered: true, retrySucceeded: false, failureKind: 'eagain' } });
