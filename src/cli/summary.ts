@@ -187,8 +187,8 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   const passing = filters === undefined ? '' : ` passing ${filters}`;
   // A matching link does not lift the qualifier: a regular file may still lie down a link on the way (named below).
   const outside = onTheWay === undefined ? '' : ' outside symlinked directories';
-  if (links > 0) return { headline: `find-file: no regular file${passing} matches under ${ctx.root}${outside} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
   const aside = leftOutAside(summary, ctx, 'entries');
+  if (links > 0) return { headline: `find-file: no regular file${passing} matches under ${ctx.root}${outside}${aside} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
   const what = summary.linksExamined ? (ctx.noun ?? 'file') : 'regular file';
   // Ignored paths were never read (the CLI's default): an empty answer claims nothing about them.
   if (onTheWay === undefined && hasIgnored(summary, ctx)) {

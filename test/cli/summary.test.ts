@@ -6,7 +6,7 @@
  * which Stryker cannot see (issue 28).
  */
 import { describe, expect, it } from 'vitest';
-import { describeEngine, filterWords, formatSummary, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
+import { describeEngine, explainReason, filterWords, formatProgress, formatSummary, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
 import type { FindSummary } from '../../src/result.js';
 
 function summaryOf(overrides: Partial<FindSummary>): FindSummary {
@@ -158,6 +158,70 @@ describe('a matching link beside a symlinked directory on the way', () => {
       'find-file: no regular file matches under /home/u outside symlinked directories (complete, every directory was read); 1 symlink matches (not followed): bin/python3\n' +
         '  also 1 symlinked directory on the way was not followed: lib; search its target to look inside\n',
     );
+  });
+});
+
+describe('counts in the singular and the plural, and the rest of the wording', () => {
+  it('several unreadable paths under each reason', () => {
+    const skipped = [
+      { path: 'a', code: 'EACCES' },
+      { path: 'b', code: 'EPERM' },
+      { path: 'c', code: 'EIO' },
+      { path: 'd', code: 'ELOOP' },
+    ];
+    expect(formatSummary(summaryOf({ matchedCount: 3, skipped, incompleteReasons: ['permission-denied', 'io-error'] }), ctx)).toBe(
+      'find-file: INCOMPLETE search under /home/u: 3 matches in the part searched, there may be more\n' +
+        '  why: permission-denied: 2 paths could not be read (access denied)\n' +
+        '       io-error: 2 paths could not be read (read errors)\n' +
+        '  skipped: a (EACCES)\n  skipped: b (EPERM)\n  skipped: c (EIO)\n  skipped: d (ELOOP)\n',
+    );
+  });
+
+  it("the content search's output limit has its own words", () => {
+    expect(explainReason('output-limit', summaryOf({}), ctx)).toBe('output-limit: the text of the hits reached its size cap; the rest was not searched');
+  });
+
+  it('one link under the time filter, two under the size filter', () => {
+    expect(formatSummary(summaryOf({ linkMatches: ['l', 'm'], linkMatchedCount: 2 }), { ...ctx, filters: SIZE })).toBe(
+      'find-file: no regular file passing the size filter matches under /home/u (complete, every directory was read); 2 symlinks have a matching name (not followed; the size filter keeps regular files only): l, m\n',
+    );
+    expect(formatSummary(summaryOf({ linkMatches: ['l'], linkMatchedCount: 1 }), { ...ctx, filters: TIME })).toBe(
+      'find-file: no regular file passing the time filter matches under /home/u (complete, every directory was read); 1 symlink has a matching name (not followed, so not checked against the time filter): l\n',
+    );
+  });
+
+  it('links past the first five, all of them stored: --json lists them all', () => {
+    expect(formatSummary(summaryOf({ matchedCount: 2, linkMatches: ['a', 'b', 'c', 'd', 'e', 'f', 'g'], linkMatchedCount: 7 }), ctx)).toBe(
+      'find-file: 2 matches under /home/u: complete, every directory was read\n  also 7 symlinks match (not followed): a, b, c, d, e, and 2 more (--json lists them all)\n',
+    );
+  });
+
+  it('one ignored path beside a link on the way: the line that says how to include it', () => {
+    expect(formatSummary(summaryOf({ linksOnTheWay: ['ls'], linkOnTheWayCount: 1, ignoredCount: 1 }), { ...ctx, ignoreFiles: true })).toBe(
+      'find-file: no matches under /home/u: complete, every directory was read, but symlinks are never followed: no matching file outside symlinked directories (among entries not ignored); 1 symlinked directory on the way was not followed: ls\n' +
+        '  search its target to look inside\n' +
+        '  ignored (ignore files, .git/): 1 path; search again with -u (--no-ignore) to include them\n' +
+        '  1 entry ignored (ignore files, .git/) (by policy, not coverage gaps)\n',
+    );
+  });
+
+  it('an incomplete answer with ignored paths: the reasons, and the ignored as policy, no "how to include them" line', () => {
+    expect(formatSummary(summaryOf({ incompleteReasons: ['time-budget'], ignoredCount: 2 }), { ...ctx, ignoreFiles: true, timeBudgetMs: 100 })).toBe(
+      'find-file: INCOMPLETE search under /home/u: no matches in the part searched, NOT proof of absence\n' +
+        '  why: time-budget: the 100 ms budget (--time-budget-ms) ran out before the walk ended\n' +
+        '  2 entries ignored (ignore files, .git/) (by policy, not coverage gaps)\n',
+    );
+  });
+
+  it('a matching link with ignored paths: the absence of a regular file is claimed among entries not ignored only', () => {
+    expect(formatSummary(summaryOf({ linkMatches: ['l'], linkMatchedCount: 1, ignoredCount: 2 }), { ...ctx, ignoreFiles: true })).toBe(
+      'find-file: no regular file matches under /home/u (among entries not ignored) (complete, every directory was read); 1 symlink matches (not followed): l\n' +
+        '  2 entries ignored (ignore files, .git/) (by policy, not coverage gaps)\n',
+    );
+  });
+
+  it('the progress line with one directory read', () => {
+    expect(formatProgress({ dirsRead: 1, matches: undefined, elapsedMs: 50 }, stylesFor(false))).toBe('searching: 1 dir read, 0.1s');
   });
 });
 
