@@ -377,4 +377,44 @@ describe('what the caller is told (issue 28: each row kills a mutant of src/patt
     expect(dirs.isExcluded('build', 'build', false)).toBe(false);
     expect(dirs.isExcluded('a/build', 'build', true)).toBe(true);
   });
+
+  it('a drive letter is absolute on win32 only at the start; ".." is refused by name', () => {
+    expect(normalizePattern('a/c:b', WIN32, 'pattern')).toEqual(['a/c:b']);
+    refused('a/../b', 'FF_PATTERN_OUTSIDE_ROOT', /^pattern "a\/\.\.\/b" climbs out of the root with "\.\."/);
+  });
+
+  it('the literal reading keeps the anchor of ./x and the directory-only mark', () => {
+    expect(normalizePattern('./[id]', POSIX, 'pattern')).toEqual(['/[id]', '/\\[id]']);
+    expect(normalizePattern('app/[id]/', POSIX, 'pattern')).toEqual(['app/[id]/', 'app/\\[id]/']);
+    expect(normalizePattern('./[id]/', POSIX, 'pattern')).toEqual(['/[id]/', '/\\[id]/']);
+    // The root's [id] only, not one deeper: the literal alternative is anchored too.
+    const m = matcher(['./[id]']);
+    expect(m.matches('[id]', '[id]')).toBe(true);
+    expect(m.matches('sub/[id]', '[id]')).toBe(false);
+  });
+
+  it('on win32 the literal reading of a text holding a brace expression is the text itself (the alternatives are final)', () => {
+    expect(normalizePattern('[x]{a,b}', WIN32, 'pattern')).toEqual(['[x]a', '[x]b', '[[]x]{a,b}']);
+  });
+
+  it('on win32 an empty first or last brace alternative is still an expansion, which has no exact glob', () => {
+    expect(normalizePattern('{,b}x', POSIX, 'pattern')).toEqual(['x', 'bx']);
+    expect(exactGlob('{,b}x', 'win32', true)).toBeUndefined();
+    expect(exactGlob('{a,}x', 'win32', true)).toBeUndefined();
+    expect(exactGlob('{a,bc}', 'win32', true)).toBeUndefined();
+  });
+
+  it('an exclude: a backslash escapes on posix, ./x leaves out the root file x only, and its cost is counted', () => {
+    const escaped = buildExcluder(normalizePatternList(['a\\*'], POSIX, 'exclude', false), POSIX);
+    expect(escaped.isExcluded('a*', 'a*', false)).toBe(true);
+    expect(escaped.isExcluded('ab', 'ab', false)).toBe(false);
+    const anchored = buildExcluder(normalizePatternList(['./x'], POSIX, 'exclude', false), POSIX);
+    expect(anchored.isExcluded('x', 'x', false)).toBe(true);
+    expect(anchored.isExcluded('x', 'x', true)).toBe(true);
+    expect(anchored.isExcluded('sub/x', 'x', false)).toBe(false);
+    // The engine checks its clock more often when each entry costs more (src/walk/engine.ts checkInterval).
+    // Both sets are asked: `*.log` costs 5 as a file glob and 5 as a directory glob, `build/` 1 as a directory glob.
+    expect(buildExcluder(['*.log'], POSIX).cost).toBe(10);
+    expect(buildExcluder(['*.log', 'build/'], POSIX).cost).toBe(11);
+  });
 });

@@ -196,7 +196,9 @@ export function renderAnswer(facts: AnswerFacts): string {
     // grep through ripgrep alone cannot see them: absence only outside them, said the same way.
     const outside = onTheWay !== undefined || (facts.tool === 'grep' && links?.examined === false);
     const emptyHeadline = outside ? `Search complete, but symlinks are never followed: no matches (${facts.scope}) outside symlinked directories.` : facts.emptyHeadline;
-    out.push(hasLinks ? `Search complete: no regular file matches (${facts.scope}); ${linksText(links)}.` : emptyHeadline);
+    // A matching link does not lift the qualifier: a regular file may still lie down a link on the way.
+    const [but, outsideLinks] = onTheWay === undefined ? ['', ''] : [', but symlinks are never followed', ' outside symlinked directories'];
+    out.push(hasLinks ? `Search complete${but}: no regular file matches (${facts.scope})${outsideLinks}; ${linksText(links!)}.` : emptyHeadline);
   } else if (facts.lines.length === 0) {
     out.push(hasLinks ? `Search incomplete: no regular file matches in the part that could be searched (${facts.scope}); ${linksText(links)}.` : `${INCOMPLETE_EMPTY} (${facts.scope}).`, NOT_PROOF);
   } else {

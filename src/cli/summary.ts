@@ -185,13 +185,17 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
   if (files > 0) return { headline: `find-file: ${count(files, 'match', 'matches')} under ${ctx.root}: ${good('complete')}, every directory was read`, details };
   const filters = filterWords(ctx.filters);
   const passing = filters === undefined ? '' : ` passing ${filters}`;
-  if (links > 0) return { headline: `find-file: no regular file${passing} matches under ${ctx.root} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
+  // A matching link does not lift the qualifier: a regular file may still lie down a link on the way (named below).
+  const outside = onTheWay === undefined ? '' : ' outside symlinked directories';
   const aside = leftOutAside(summary, ctx, 'entries');
+  if (links > 0) return { headline: `find-file: no regular file${passing} matches under ${ctx.root}${outside}${aside} (${good('complete')}, every directory was read); ${linkSentence(summary, ctx)}`, details };
   const what = summary.linksExamined ? (ctx.noun ?? 'file') : 'regular file';
   // Ignored paths were never read (the CLI's default): an empty answer claims nothing about them.
   if (onTheWay === undefined && hasIgnored(summary, ctx)) {
     const links = summary.linksExamined ? '' : ' and symlinked directories';
-    return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, but none outside ignored paths${links}: ${ignoredWords(summary)}, -u to include them`, details };
+    // The ignored paths are named here: the aside says only what else was left out (--exclude, --no-hidden).
+    const others = leftOutAside({ ...summary, ignoredCount: 0 }, { ...ctx, ignoreFiles: false }, 'entries');
+    return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, but none outside ignored paths${links}${others}: ${ignoredWords(summary)}, -u to include them`, details };
   }
   if (onTheWay !== undefined) {
     const headline = `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, but symlinks are never followed: no matching ${what}${passing} outside symlinked directories${aside}; ${onTheWay}`;
