@@ -85,6 +85,27 @@ describe('one ignore file, read as ripgrep 13 reads it', () => {
     ['{a,{b}}\nd', 'a', false, undefined],
     ['{a,b\nd', 'a', false, undefined],
     ['{a,b\nd', 'd', false, 'ignore'],
+    // a blank line is no rule (read as one it would be `**/`, everything)
+    ['a\n\nb', 'c', false, undefined],
+    // a line rg refuses is no rule at all, not one of some other text
+    ['{a', 'undefined', false, undefined],
+    // ? is one character, an astral one too (the pattern is read by code point)
+    ['a?b', 'a\u{1F600}b', false, 'ignore'],
+    // ** within a segment is *, never more than one segment (the fixture "rg 13: ** inside a segment is *")
+    ['a/**b', 'a/xb', false, 'ignore'],
+    ['a/**b', 'a/m/b', false, undefined],
+    ['a/x**', 'a/xy', false, 'ignore'],
+    ['a/x**', 'a/xy/z', false, undefined],
+    // a lone * is one segment, anchored or not
+    ['/*', 'x', false, 'ignore'],
+    ['/*', 'x/y', false, undefined],
+    // sets: ranges, a negated set takes ! as a member of nothing, unclosed sets and ranges refused
+    ['x[a-c]', 'xb', false, 'ignore'],
+    ['x[a-c]', 'x-', false, undefined],
+    ['a[x]', 'aS', false, undefined],
+    ['a[!x]b', 'a!b', false, 'ignore'],
+    ['[ab', 'a', false, undefined],
+    ['[a-', 'a', false, undefined],
     // a BOM is part of the first pattern; CRLF ends lines
     ['\uFEFFa', 'a', false, undefined],
     ['a\r\nb', 'a', false, 'ignore'],
