@@ -39,8 +39,47 @@ export function depend(coverage: ReadCoverage, tracked: Tracked | undefined): vo
   else if (!coverage.deps.has(tracked)) coverage.deps.set(tracked, tracked.changes);
 }
 
+/**
+ * Per-entry counts of one watched directory, for reads that depend on a single entry of it, not on
+ * its whole listing: a link chain's path passes through `/a/b` by the entry `b` of `/a` alone, so a
+ * file touched beside `b` leaves an answer that only stat'ed through `/a` reusable. An event that
+ * names an entry moves its count; one that names nothing moves them all; the directory's watch
+ * dropped kills them all.
+ */
+export class EntryCounts {
+  private readonly byName = new Map<string, Tracked>();
+
+  of(name: string): Tracked {
+    let tracked = this.byName.get(name);
+    if (tracked === undefined) this.byName.set(name, (tracked = { changes: 0, live: true }));
+    return tracked;
+  }
+
+  note(name: string | undefined): void {
+    if (name === undefined || name === '') for (const tracked of this.byName.values()) tracked.changes++;
+    else {
+      const tracked = this.byName.get(name);
+      if (tracked !== undefined) tracked.changes++;
+    }
+  }
+
+  kill(): void {
+    for (const tracked of this.byName.values()) tracked.live = false;
+  }
+}
+
+/** A watch whose events also count per entry (made at the first read through one). */
+export interface WatchedDir extends Tracked {
+  entries?: EntryCounts;
+}
+
+/** The count of `name` in `dir` (a dead one when the directory's watch is already dropped). */
+export function entryOf(dir: WatchedDir, name: string): Tracked {
+  return dir.live ? (dir.entries ??= new EntryCounts()).of(name) : { changes: 0, live: false };
+}
+
 /** A watch on a directory outside the kept tree. */
-interface Sentinel extends Tracked {
+interface Sentinel extends WatchedDir {
   handle: WatchHandle;
 }
 
@@ -54,13 +93,14 @@ export class Sentinels {
   ) {}
 
   /** The watch on `dir` (native, no trailing separator), set up now if needed; undefined when it cannot be. */
-  ensure(dir: string): Tracked | undefined {
+  ensure(dir: string): WatchedDir | undefined {
     const known = this.watched.get(dir);
     if (known !== undefined) return known;
     const sentinel: Sentinel = { handle: { close() {} }, changes: 0, live: true };
     // The directory itself moved or removed: its watch is dead, set up again on the next read.
     const forget = () => {
       sentinel.live = false;
+      sentinel.entries?.kill();
       if (this.watched.get(dir) === sentinel) {
         this.watched.delete(dir);
         sentinel.handle.close();
@@ -71,6 +111,7 @@ export class Sentinels {
         change: (name) => {
           if (name !== undefined && name !== '' && this.isCookie(name)) return;
           sentinel.changes++;
+          sentinel.entries?.note(name);
           if (isSelfEvent(dir, name)) forget();
         },
         lost: forget,
@@ -90,6 +131,7 @@ export class Sentinels {
   close(): void {
     for (const sentinel of this.watched.values()) {
       sentinel.live = false;
+      sentinel.entries?.kill();
       sentinel.handle.close();
     }
     this.watched.clear();

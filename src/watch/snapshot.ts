@@ -21,7 +21,7 @@ import * as nodeFs from 'node:fs';
 import { posix } from 'node:path';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
-import { depend, dirOf, selfAndAncestors, Sentinels, type ReadCoverage, type Tracked } from './coverage.js';
+import { depend, dirOf, entryOf, selfAndAncestors, Sentinels, type EntryCounts, type ReadCoverage, type Tracked, type WatchedDir } from './coverage.js';
 import { keepListing, type KeptDirent } from './listing.js';
 import { isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListener } from './watcher.js';
 
@@ -29,7 +29,7 @@ import { isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListene
  * A watched directory, and the listener of its own watch (perf: one object per directory, no
  * closures; the index holds one per directory of the tree, 15,000 for /usr).
  */
-class DirState implements WatchListener, Tracked {
+class DirState implements WatchListener, WatchedDir {
   handle: WatchHandle = { close() {} };
   /** Events its watch reported (an answer that read through it is reused only while this stands). */
   changes = 0;
@@ -38,6 +38,8 @@ class DirState implements WatchListener, Tracked {
   listing: KeptDirent[] | undefined = undefined;
   /** Root-relative keys (`a/b/`) of the watched directories directly below; made at the first. */
   children: Set<string> | undefined = undefined;
+  /** Counts per entry, for link chains passing through (src/watch/coverage.ts); made at the first. */
+  entries: EntryCounts | undefined = undefined;
 
   constructor(
     private readonly snapshot: Snapshot,
@@ -161,7 +163,9 @@ export class Snapshot {
    * target watched first, so that any link of the chain or the target turning into something else
    * shows in a watch the answer depends on. A link's content cannot change in place (it is replaced: an event in its
    * watched directory), so watching each hop's directory, by its path and by its real path (a
-   * relative target is resolved from the real one), covers the chain. Uncovered: a chain longer
+   * relative target is resolved from the real one), covers the chain. The answer depends on the
+   * one entry of each directory the path goes through, not on the directory's whole listing (a
+   * file touched beside the entry changes nothing the kernel resolves). Uncovered: a chain longer
    * than the kernel follows, or any hop that cannot be read or watched.
    */
   private coverLink(path: string, coverage: ReadCoverage, then: () => void): void {
@@ -179,8 +183,9 @@ export class Snapshot {
       nodeFs.readlink(link, (unreadable, target) => {
         if (unreadable) return done(false);
         const next = posix.resolve(realDir, target);
-        const passed = [...selfAndAncestors(dirOf(link)), ...selfAndAncestors(realDir), ...selfAndAncestors(dirOf(next))];
-        for (const dir of passed) depend(coverage, this.trackerOf(dir));
+        // The link by its path and by its real one, and the next hop: each entry on the way to them.
+        const passed = [...selfAndAncestors(link), ...selfAndAncestors(posix.join(realDir, posix.basename(link))), ...selfAndAncestors(next)];
+        for (const path of passed) if (path !== '/') depend(coverage, this.entryTrackerOf(path));
         if (!coverage.covered) return done(false);
         nodeFs.lstat(next, (missing, stats) => {
           // Missing: its creation is an event in a watched directory. Anything else unreadable: uncovered.
@@ -193,9 +198,15 @@ export class Snapshot {
   }
 
   /** The watch a change in `dir` (native, no trailing separator) would show in: the tree's, or a sentinel set up now; undefined when none can be. */
-  private trackerOf(dir: string): Tracked | undefined {
+  private trackerOf(dir: string): WatchedDir | undefined {
     const key = this.keyOf(dir === '/' ? dir : dir + '/');
     return (key === undefined ? undefined : this.states.get(key)) ?? this.sentinels.ensure(dir);
+  }
+
+  /** The count of the one entry `path` (native, not `/`) of its directory; undefined when the directory cannot be watched. */
+  private entryTrackerOf(path: string): Tracked | undefined {
+    const dir = this.trackerOf(dirOf(path));
+    return dir === undefined ? undefined : entryOf(dir, posix.basename(path));
   }
 
   /** The root-relative key of a directory path the walker reads (`a/b/`; the root is ``), or undefined outside the root. */
@@ -253,6 +264,7 @@ export class Snapshot {
     if (this.states.get(key) !== state) return; // a watch already dropped
     if (entry !== undefined && entry !== '' && this.isCookie(entry)) return;
     state.changes++;
+    state.entries?.note(entry);
     // The directory itself (removed, renamed, replaced), or an event that names nothing.
     if (isSelfEvent(state.dir, entry)) {
       this.drop(key);
@@ -279,6 +291,7 @@ export class Snapshot {
       if (state === undefined) continue;
       this.states.delete(next);
       state.live = false;
+      state.entries?.kill();
       state.handle.close();
       for (const child of state.children ?? []) stack.push(child);
     }
@@ -297,6 +310,7 @@ export class Snapshot {
     if (this.states.size > 0) this.counters.rescans++;
     for (const state of this.states.values()) {
       state.live = false;
+      state.entries?.kill();
       state.handle.close();
     }
     this.states.clear();

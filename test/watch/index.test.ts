@@ -168,6 +168,30 @@ describeIf(linux('the index watches with inotify'))('find() answers as a fresh w
     expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['l']);
   });
 
+  it('a chain of links depends on the one entry of each directory it passes through: a change beside a hop keeps the answer, a hop renamed changes it', async () => {
+    const root = tree(['a.ts']);
+    const outside = tree(['b/m/x.txt', 'b/side.txt']);
+    symlinkSync(join(outside, 'hop'), join(root, 'l'));
+    symlinkSync('b/m', join(outside, 'hop'));
+    const index = await open(root);
+    const query = { pattern: '**/*.ts' };
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['l']);
+    await index.find(query);
+    const reused = index.stats().answersReused;
+    // Beside the hops: in outside/ (beside hop and b) and in outside/b/ (beside m); inside the target itself.
+    writeFileSync(join(outside, 'new.txt'), 'x');
+    writeFileSync(join(outside, 'b', 'side.txt'), 'changed');
+    writeFileSync(join(outside, 'b', 'm', 'y.txt'), 'x');
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['l']);
+    expect(index.stats().answersReused).toBe(reused + 1);
+    // A directory the chain passes through renamed: the end is gone, though no link changed.
+    renameSync(join(outside, 'b'), join(outside, 'c'));
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual([]);
+    // And back, by another name's rename: the entry's count moves again.
+    renameSync(join(outside, 'c'), join(outside, 'b'));
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['l']);
+  });
+
   it('the tree options shape it as they shape a walk (exclude, hidden, gitignore)', async () => {
     const root = tree(['.git/HEAD', '.gitignore', 'out/o.ts', 'src/a.ts', 'node_modules/m/i.ts']);
     writeFileSync(join(root, '.gitignore'), 'out/\n');
