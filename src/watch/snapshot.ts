@@ -183,18 +183,39 @@ export class Snapshot {
       nodeFs.readlink(link, (unreadable, target) => {
         if (unreadable) return done(false);
         const next = posix.resolve(realDir, target);
-        // The link by its path and by its real one, and the next hop: each entry on the way to them.
-        const passed = [...selfAndAncestors(link), ...selfAndAncestors(posix.join(realDir, posix.basename(link))), ...selfAndAncestors(next)];
-        for (const path of passed) if (path !== '/') depend(coverage, this.entryTrackerOf(path));
+        // The link by its path and by its real one (both exist: the walk listed one, realpath resolved the other).
+        for (const path of [...selfAndAncestors(link), ...selfAndAncestors(posix.join(realDir, posix.basename(link)))]) {
+          if (path !== '/') depend(coverage, this.entryTrackerOf(path));
+        }
         if (!coverage.covered) return done(false);
-        nodeFs.lstat(next, (missing, stats) => {
-          // Missing: its creation is an event in a watched directory. Anything else unreadable: uncovered.
-          if (missing) return done(missing.code === 'ENOENT' || missing.code === 'ENOTDIR');
-          if (stats.isSymbolicLink()) return this.coverHops(next, coverage, hopsLeft - 1, done);
-          done(true);
+        this.coverPath(next, coverage, (covered) => {
+          if (!covered) return done(false);
+          nodeFs.lstat(next, (missing, stats) => {
+            // Missing: its creation is an event on an entry already depended on. Anything else unreadable: uncovered.
+            if (missing) return done(missing.code === 'ENOENT' || missing.code === 'ENOTDIR');
+            if (stats.isSymbolicLink()) return this.coverHops(next, coverage, hopsLeft - 1, done);
+            done(true);
+          });
         });
       });
     });
+  }
+
+  /**
+   * Each entry on the way to `path`, nearest the root first. A directory on the way that cannot be
+   * watched because it is missing (a dangling link into `lib/`, as `/usr/lib/jvm/*\/src.zip`) ends
+   * it covered: the kernel stops there, and its appearance moves the entry of it already depended
+   * on. One that exists and cannot be watched leaves it uncovered.
+   */
+  private coverPath(path: string, coverage: ReadCoverage, done: (covered: boolean) => void): void {
+    const parts = selfAndAncestors(path);
+    for (let i = 1; i < parts.length; i++) {
+      const dir = dirOf(parts[i]!);
+      const owner = this.trackerOf(dir);
+      if (owner === undefined) return nodeFs.lstat(dir, (error) => done(error?.code === 'ENOENT' || error?.code === 'ENOTDIR'));
+      depend(coverage, entryOf(owner, posix.basename(parts[i]!)));
+    }
+    done(coverage.covered);
   }
 
   /** The watch a change in `dir` (native, no trailing separator) would show in: the tree's, or a sentinel set up now; undefined when none can be. */

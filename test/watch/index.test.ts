@@ -192,6 +192,21 @@ describeIf(linux('the index watches with inotify'))('find() answers as a fresh w
     expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['l']);
   });
 
+  it('a link into a directory that does not exist yet: the answer is reused, and the directory appearing changes it', async () => {
+    const root = tree(['a.ts']);
+    const outside = tree([]);
+    // As /usr/lib/jvm/openjdk-17/src.zip -> lib/src.zip, with no lib/: the kernel stops at lib.
+    symlinkSync(join(outside, 'lib', 'deep', 'm'), join(root, 'l'));
+    const index = await open(root);
+    const query = { pattern: '**/*.ts' };
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual([]);
+    const reused = index.stats().answersReused;
+    expect((await index.find(query)).linksOnTheWay).toEqual([]);
+    expect(index.stats().answersReused).toBe(reused + 1);
+    mkdirSync(join(outside, 'lib', 'deep', 'm'), { recursive: true });
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['l']);
+  });
+
   it('the tree options shape it as they shape a walk (exclude, hidden, gitignore)', async () => {
     const root = tree(['.git/HEAD', '.gitignore', 'out/o.ts', 'src/a.ts', 'node_modules/m/i.ts']);
     writeFileSync(join(root, '.gitignore'), 'out/\n');
