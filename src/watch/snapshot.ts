@@ -241,7 +241,7 @@ export class Snapshot {
     const key = this.keyOf(path);
     const state = key === undefined ? undefined : this.stateFor(key);
     // Counted from before the read: an event during it changes the count, and the answer is not kept.
-    if (state !== undefined) depend(coverage, state);
+    if (state !== undefined && coverage.covered) depend(coverage, state);
     if (state?.listing !== undefined) return callback(null, state.listing);
     const changes = state?.changes;
     this.disk.readdir(path, options, (error, entries) => {
