@@ -7,31 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { describeEngine, explainReason, filterWords, formatProgress, formatSummary, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
-import type { FindSummary } from '../../src/result.js';
-
-function summaryOf(overrides: Partial<FindSummary>): FindSummary {
-  const reasons = overrides.incompleteReasons ?? [];
-  return {
-    matchedCount: 0,
-    skipped: [],
-    skippedCount: overrides.skipped?.length ?? 0,
-    symlinkSkipped: 0,
-    linkMatches: [],
-    linkMatchedCount: 0,
-    linksOnTheWay: [],
-    linkOnTheWayCount: 0,
-    linksExamined: true,
-    excludedCount: 0,
-    ignoredCount: 0,
-    filteredCount: 0,
-    complete: reasons.length === 0,
-    ...(reasons.length > 0 ? { incompleteReason: reasons[0] } : {}),
-    incompleteReasons: reasons,
-    stats: { dirsRead: 1, entriesSeen: 0, elapsedMs: 1, dirsPeeked: 0 },
-    backend: 'walker',
-    ...overrides,
-  };
-}
+import { summaryOf } from '../helpers/summary.js';
 
 const ctx: SummaryContext = { root: '/home/u', hiddenLeftOut: false, displayPath: (rel) => rel, styles: stylesFor(false) };
 const TIME = { time: true, size: false };

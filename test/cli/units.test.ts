@@ -14,30 +14,7 @@ import type { FindOptions } from '../../src/options.js';
 import { nameHint } from '../../src/cli/hint.js';
 import { FakeClock, asFs, buildVolume } from '../helpers/memfs.js';
 import { INCOMPLETE_REASONS, type FindSummary } from '../../src/result.js';
-
-function summaryOf(overrides: Partial<FindSummary>): FindSummary {
-  const reasons = overrides.incompleteReasons ?? [];
-  return {
-    matchedCount: 0,
-    skipped: [],
-    skippedCount: overrides.skipped?.length ?? 0,
-    symlinkSkipped: 0,
-    linkMatches: [],
-    linkMatchedCount: 0,
-    linksOnTheWay: [],
-    linkOnTheWayCount: 0,
-    linksExamined: true,
-    excludedCount: 0,
-    ignoredCount: 0,
-    filteredCount: 0,
-    complete: reasons.length === 0,
-    ...(reasons.length > 0 ? { incompleteReason: reasons[0] } : {}),
-    incompleteReasons: reasons,
-    stats: { dirsRead: 1, entriesSeen: 0, elapsedMs: 1, dirsPeeked: 0 },
-    backend: 'walker',
-    ...overrides,
-  };
-}
+import { summaryOf } from '../helpers/summary.js';
 
 const ctx: SummaryContext = {
   root: '/home/u',
