@@ -57,6 +57,12 @@ describe('names that decode alike (memfs)', () => {
     expect(dirOnly).toMatchObject({ matches: ['plain.txt', 'src/a.ts', 'x\uFFFD'], skipped: [{ path: 'x\uFFFD', code: 'EILSEQ' }], complete: false, ignoredCount: 0 });
   });
 
+  it('a twin ignored as a file but whitelisted as a directory (x then !x/) may be that directory: a gap', async () => {
+    const repo: Tree = { '.git': {}, '.gitignore': 'x\uFFFD\n!x\uFFFD/\n', ...tree };
+    const result = await findAll(over(repo, { gitignore: true, hidden: false }));
+    expect(result).toMatchObject({ skipped: [{ path: 'x\uFFFD', code: 'EILSEQ' }], complete: false, incompleteReasons: ['io-error'] });
+  });
+
   it('a twin the pattern could not need, as a file or as a directory, is no gap', async () => {
     const result = await findAll(over(tree, { pattern: 'src/*.ts' }));
     expect(result).toMatchObject({ matches: ['src/a.ts'], skipped: [], complete: true, incompleteReasons: [] });
