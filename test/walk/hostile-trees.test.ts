@@ -39,6 +39,15 @@ describe('200,000 entries in one directory', () => {
     expect(result).toMatchObject({ matchedCount: 200_000, complete: true, stats: { dirsRead: 1, entriesSeen: 200_000 } });
   });
 
+  it('stops reading it at the result limit: the entry past maxResults is the last one judged', async () => {
+    for (const find of [findFiles, async (o: Parameters<typeof findFilesSync>[0]) => findFilesSync(o)]) {
+      const result = await find({ root: '/big', platform: 'posix', pattern: '*.txt', fs, maxResults: 10 });
+      expect(result).toMatchObject({ matchedCount: 10, complete: false, incompleteReason: 'result-limit' });
+      // Ten taken; the eleventh proved the limit and ended the read (entriesSeen counts the ten before it).
+      expect(result.stats.entriesSeen).toBe(10);
+    }
+  });
+
   it('honours the time budget inside the directory', () => {
     let t = 0;
     const clock = { now: () => (t += 1) }; // every look at the clock costs 1 ms
