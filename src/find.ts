@@ -8,7 +8,7 @@ import type { FindOptions } from './options.js';
 import { FindFileError } from './errors.js';
 import { buildFindPlan, type FindPlan } from './plan/search-plan.js';
 import type { EntryMeta } from './plan/select.js';
-import type { FindProgress, FindResult, FindSummary } from './result.js';
+import type { FindProgress, FindResult, FindSummary, MatchEntry } from './result.js';
 import { HandOff } from './stream.js';
 import { NewestCollector, SortedCollector } from './walk/collector.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
@@ -75,8 +75,14 @@ function toResult(plan: FindPlan, walk: Walk, { rels, metas }: Collected): FindR
   const format = buildPathFormatter(plan);
   const matches = plan.query.absolute ? rels.map(format) : rels;
   const result: FindResult = { matches, ...summarize(plan, walk) };
-  if (plan.query.stats) result.entries = matches.map((path, i) => ({ path, ...metas![i]! }));
+  // The public fields only: the walk's exact time (`mtimeNs`, a bigint) would make the result
+  // unserialisable (`JSON.stringify` throws on a bigint: `--json --stats` with a time filter failed).
+  if (plan.query.stats) result.entries = matches.map((path, i) => toEntry(path, metas![i]!));
   return result;
+}
+
+function toEntry(path: string, { type, size, mtimeMs }: EntryMeta): MatchEntry {
+  return { path, type, size, mtimeMs };
 }
 
 /**

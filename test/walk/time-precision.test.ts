@@ -54,6 +54,26 @@ describeIf(linux('the oracle is GNU find -newermt and touch with nanoseconds'))(
     expect(findFilesSync(before).matches).toEqual(['before.txt']);
   });
 
+  it('with stats, each entry carries the time read exactly: the instant of the bound plus 100 ns, in milliseconds, with its size', async () => {
+    const query = { root, pattern: '*.txt', modifiedAfter: new Date(boundMs), stats: true };
+    for (const result of [await findFiles(query), findFilesSync(query)]) {
+      // The public fields only (no bigint): the result must survive JSON.stringify (--json --stats).
+      expect(result.entries).toEqual([{ path: 'after.txt', type: 'file', size: 'after.txt'.length, mtimeMs: expect.any(Number) }]);
+      expect(JSON.parse(JSON.stringify(result)).entries).toHaveLength(1);
+      // A double holds ms since 1970 to about 0.25 µs: the 100 ns past the bound round, the millisecond does not.
+      expect(result.entries![0]!.mtimeMs).toBeCloseTo(boundMs + 0.0001, 3);
+    }
+  });
+
+  it('the CLI prints --json and --ndjson with --stats under a time filter (a bigint time once failed it with status 1)', () => {
+    for (const format of ['--json', '--ndjson']) {
+      const run = runFindFile(['*.txt', '--changed-within', BOUND, format, '--stats'], { cwd: root, env: { TZ: 'UTC' } });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toContain('"mtimeMs":');
+      expect(run.stdout).toContain('after.txt');
+    }
+  });
+
   it('the CLI --changed-within and --changed-before say what fd says', () => {
     const within = runFindFile(['*.txt', '--changed-within', BOUND], { cwd: root, env: { TZ: 'UTC' } });
     expect(within.stdout.split('\n').filter(Boolean)).toEqual(['after.txt']);
