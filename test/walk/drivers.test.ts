@@ -93,6 +93,43 @@ describe('an fs that answers in its own way', () => {
   });
 });
 
+describe('the ignore files\' reads (gitignore: true)', () => {
+  it('a realpath that fails and an ignore file that cannot be read: the parents are the root\'s as given, the file gives no rules', async () => {
+    // /repo/.ignore hides p.txt; the root's own .ignore (hiding q.txt) throws when read.
+    const vol = buildVolume({ '.ignore': 'p.txt\n', root: { '.ignore': 'q.txt\n', 'p.txt': '', 'q.txt': '' } }, '/repo');
+    const base = asFs(vol) as Required<FsLike>;
+    const unreadable = '/repo/root/.ignore';
+    const fs: FsLike = {
+      ...faultyFs(base),
+      readFile: (path, callback) => {
+        if (path === unreadable) throw errno('EACCES');
+        base.readFile(path, callback);
+      },
+      readFileSync: (path) => {
+        if (path === unreadable) throw errno('EACCES');
+        return base.readFileSync(path);
+      },
+      realpath: () => {
+        throw errno('EIO');
+      },
+      realpathSync: () => {
+        throw errno('EIO');
+      },
+    };
+    const result = await within(3000, findAll(() => ({ ...options(fs, { pattern: '*.txt', gitignore: true }), root: '/repo/root' })));
+    expect(result).toMatchObject({ matches: ['q.txt'], ignoredCount: 1, complete: true });
+  });
+
+  it('holds a directory\'s entries until its ignore files are read, while other listings come in', async () => {
+    // a/.ignore answers 20 ms late; b's listing arrives meanwhile and must not let a's entries through unjudged.
+    const vol = buildVolume({ a: { '.ignore': 'x.txt\n', 'x.txt': '', 'y.txt': '' }, b: { 'z.txt': '' } });
+    const base = asFs(vol) as Required<FsLike>;
+    const fs: FsLike = { ...faultyFs(base), readFile: (path, callback) => setTimeout(() => base.readFile(path, callback), 20), readFileSync: (path) => base.readFileSync(path) };
+    const result = await findFiles(options(fs, { pattern: '*.txt', gitignore: true, concurrency: 4 }));
+    expect(result).toMatchObject({ matches: ['a/y.txt', 'b/z.txt'], ignoredCount: 1, complete: true });
+  });
+});
+
 describe('the async walk ends when it must, and reads nothing after', () => {
   it('an abort ends the walk at once, even while a read never answers', async () => {
     const controller = new AbortController();
