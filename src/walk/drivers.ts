@@ -145,7 +145,6 @@ export class AsyncDriver {
   private readonly walk: Walk;
   private readonly flow: FlowControl | undefined;
   private readonly window: PendingRead[] = [];
-  private inFlight = 0;
   private finished = false;
   private pumping = false;
   private pumpAgain = false;
@@ -275,19 +274,16 @@ export class AsyncDriver {
   }
 
   private startRead(read: PendingRead): void {
-    this.inFlight++;
     const callback = (error: NodeJS.ErrnoException | null, entries: DirentLike[]) => {
       if (this.finished) return;
       const pause = error ? retryDelay(error, read.attempt) : undefined;
       if (pause !== undefined) {
         read.attempt++;
         setTimeout(() => {
-          this.inFlight--;
           if (!this.finished) this.startRead(read);
         }, pause);
         return;
       }
-      this.inFlight--;
       read.done = true;
       if (error) read.error = error;
       else read.entries = entries;
