@@ -378,7 +378,10 @@ function lastSeparator(shown: string): number {
 /** The directory part of a path as answers show it, if it has one. */
 function dirOf(shown: string): string | undefined {
   const cut = lastSeparator(shown);
-  return cut < 0 ? undefined : shown.slice(0, cut);
+  if (cut < 0) return undefined;
+  const dir = shown.slice(0, cut);
+  // A filesystem root keeps its separator: "" would be the primary root, and "C:" the current directory of drive C.
+  return dir === '' || /^[A-Za-z]:$/.test(dir) ? shown.slice(0, cut + 1) : dir;
 }
 
 export function invalidInputText(tool: 'glob' | 'grep', problems: readonly string[]): string {

@@ -142,14 +142,20 @@ function* readGitExclude(dirPath: string, sep: string): IgnoreReads<string | und
   const native = (rel: string) => rel.split('/').join(sep);
   const inDir = yield* readText(dirPath + native(GIT_EXCLUDE));
   if (inDir !== undefined) return inDir;
-  const gitFile = yield* readText(dirPath + GIT_DIR);
-  const gitdir = /^gitdir: *(.+?)\s*$/m.exec(gitFile ?? '')?.[1];
-  if (gitdir === undefined) return undefined;
+  // As rg 13 reads both files: the first line only, `gitdir: ` exactly, the rest as it stands (a
+  // space more or a trailing one makes a path that does not exist: nothing is read).
+  const gitFile = firstLine(yield* readText(dirPath + GIT_DIR));
+  if (gitFile === undefined || !gitFile.startsWith('gitdir: ')) return undefined;
   const paths = sep === '\\' ? path.win32 : path.posix;
-  const gitdirPath = paths.resolve(dirPath, gitdir);
-  const commondir = yield* readText(paths.join(gitdirPath, 'commondir'));
-  if (commondir === undefined || commondir.trim() === '') return undefined;
-  return yield* readText(paths.join(paths.resolve(gitdirPath, commondir.trim()), 'info', 'exclude'));
+  const gitdirPath = paths.resolve(dirPath, gitFile.slice('gitdir: '.length));
+  const commondir = firstLine(yield* readText(paths.join(gitdirPath, 'commondir')));
+  if (commondir === undefined || commondir === '') return undefined;
+  return yield* readText(paths.join(paths.resolve(gitdirPath, commondir), 'info', 'exclude'));
+}
+
+/** A file's first line without its line break (`\n` or `\r\n`). */
+function firstLine(text: string | undefined): string | undefined {
+  return text?.split('\n', 1)[0]!.replace(/\r$/, '');
 }
 
 /**

@@ -65,6 +65,12 @@ describe('links on the way: absence is never claimed down them', () => {
     expect(linksText({ paths: ['a', 'b'], count: 2, examined: true })).toBe('2 symlinks match (not followed): a, b');
   });
 
+  it('with matches and no matching link: the one on the way is still said, after them', () => {
+    expect(renderAnswer({ ...base, lines: ['x/a'], total: { count: 1, kind: 'exact' }, policy: { ...base.policy, links: { paths: [], count: 0, examined: true, onTheWay: { paths: ['ls'], count: 1 } } } })).toBe(
+      `x/a\nAlso 1 symlinked directory on the way was not followed: ls. ${NEXT}`,
+    );
+  });
+
   it('a grep through ripgrep alone, which cannot see them: absence outside them, and why', () => {
     const grep: AnswerFacts = { ...base, tool: 'grep', emptyHeadline: 'No matches for "q" under /w (search complete).', scope: '"q" under /w', policy: { ...base.policy, links: { paths: [], count: 0, examined: false } } };
     expect(renderAnswer(grep)).toBe(
@@ -78,6 +84,10 @@ describe('links on the way: absence is never claimed down them', () => {
     expect(summaryLine('file', 'matching "x"', 0, exact, true, [], { count: 2, examined: true, onTheWay: { paths: ['a'], count: 1 } })).toBe(
       'No files matching "x" outside symlinked directories (search complete); 2 symlinks match (not followed); 1 symlinked directory on the way not followed',
     );
+    // Only a complete empty answer says it: one cut short says so first, and one with matches counts them.
+    const onTheWay = { count: 0, examined: true, onTheWay: { paths: ['a'], count: 1 } };
+    expect(summaryLine('file', 'matching "x"', 0, { count: 0, kind: 'at-least' }, false, ['time-budget'], onTheWay)).toBe('Incomplete search (time budget): 0 files matching "x" found in the part searched');
+    expect(summaryLine('file', 'matching "x"', 2, { count: 2, kind: 'exact' }, true, [], onTheWay)).toBe('2 files matching "x"');
     expect(summaryLine('file', 'matching "x"', 0, exact, true, [], { count: 0, examined: true, onTheWay: { paths: ['a', 'b'], count: 2 } })).toBe(
       'No files matching "x" outside symlinked directories (search complete); 2 symlinked directories on the way not followed',
     );
@@ -90,6 +100,20 @@ describe('the page, the limit and the policy', () => {
       'a\nb\n(truncated: showing 2 of 9)\nNext: for the rest, make the pattern or path more specific, or raise limit (at most 500).\n(limit 900 is above the maximum: capped at 2)',
     );
     expect(renderAnswer({ ...base, lines: ['a', 'b'], total: { count: 9, kind: 'exact' }, limit: 500 })).toBe('a\nb\n(truncated: showing 2 of 9)\nNext: for the rest, make the pattern or path more specific.');
+  });
+
+  it('a search that stopped counting at the limit is cut even when the page shows every match it counted', () => {
+    expect(renderAnswer({ ...base, lines: ['a', 'b'], total: { count: 2, kind: 'more-than' }, complete: false, gaps: gaps(['result-limit']), limit: 2 })).toBe(
+      'a\nb\n(truncated: showing 2 of more than 2)\nNext: for the rest, make the pattern or path more specific, or raise limit (at most 500).',
+    );
+    expect(summaryLine('file', 'matching "x"', 2, { count: 2, kind: 'more-than' }, false, ['result-limit'])).toBe('2 of more than 2 files matching "x"');
+  });
+
+  it('reasons this tool has no words for: each listed, their one next step said once', () => {
+    expect(renderAnswer({ ...base, complete: false, total: { count: 0, kind: 'at-least' }, gaps: gaps(['new-a', 'new-b']) })).toBe(
+      'Search incomplete: no matches in the part that could be searched (files matching "x" under /w).\nAbsence cannot be concluded: part of the tree was not searched.\nNot searched:\n' +
+        '- the search stopped short for a reason this tool cannot describe ("new-a")\n- the search stopped short for a reason this tool cannot describe ("new-b")\nNext: narrow the path and search again.',
+    );
   });
 
   it('every policy count, and what the ignore files left out after an empty answer', () => {
@@ -148,8 +172,19 @@ describe('refusals and errors', () => {
     ['not-directory', 'C:\\d\\f.txt', 'C:\\d\\f.txt', 'Path "C:\\\\d\\\\f.txt" is a file, not a directory. To find it, search with pattern "f.txt" and path "C:\\\\d".'],
     ['not-directory', 'a/b\\c', 'a/b\\c', 'Path "a/b\\\\c" is a file, not a directory. To find it, search with pattern "b\\\\c" and path "a".'],
     ['not-directory', 'f', 'f', 'Path "f" is a file, not a directory. To find it, search with pattern "f".'],
+    // A Windows UNC path: its backslashes separate too.
+    ['not-directory', '\\\\srv\\share\\d\\f.txt', '\\\\srv\\share\\d\\f.txt', 'Path "\\\\\\\\srv\\\\share\\\\d\\\\f.txt" is a file, not a directory. To find it, search with pattern "f.txt" and path "\\\\\\\\srv\\\\share\\\\d".'],
   ] as const)('%s %j', (kind, input, at, text) => {
     expect(refusalText(kind, input, at, '/w')).toBe(text);
+  });
+
+  it('a file at the top of another root (a filesystem root): the path keeps its separator, never "" (the primary root) nor "C:" (a drive\'s current directory)', () => {
+    expect(refusalText('not-directory', '/f.txt', '/f.txt', '/w', ['/w', '/'])).toBe(
+      'Path "/f.txt" is a file, not a directory. To find it, search with pattern "f.txt" and path "/".',
+    );
+    expect(refusalText('special-file', 'C:\\f', 'C:\\f', '/w', ['/w', 'C:\\'])).toBe(
+      'Path "C:\\\\f" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "f" and path "C:\\\\" and type "any".',
+    );
   });
 
   it('with several roots, the advice names them all and the first as the default', () => {

@@ -90,6 +90,14 @@ describe('the whole summary', () => {
       '  2 entries ignored (ignore files, .git/) (by policy, not coverage gaps)',
     ]);
   });
+
+  it('ripgrep, which does not count what its ignore files left out: says they were applied, with no made-up count', () => {
+    expect(linesOf({ backend: 'ripgrep', linksExamined: false }, { ignoreFiles: true })).toEqual([
+      'find-file: no hits under /w: complete, every file outside symlinked directories was searched, so the text does not occur there (among files not ignored)',
+      `  ${CONTENT_LINKS_UNEXAMINED}`,
+      '  ignore files were applied (ripgrep does not count what they left out); search again with -u (--no-ignore) to include them',
+    ]);
+  });
 });
 
 describe('links', () => {

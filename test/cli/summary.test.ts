@@ -6,7 +6,7 @@
  * which Stryker cannot see (issue 28).
  */
 import { describe, expect, it } from 'vitest';
-import { describeEngine, explainReason, filterWords, formatProgress, formatSummary, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
+import { describeEngine, explainReason, filterWords, formatProgress, formatSummary, layoutSummary, stylesFor, type SummaryContext } from '../../src/cli/summary.js';
 import { summaryOf } from '../helpers/summary.js';
 
 const ctx: SummaryContext = { root: '/home/u', hiddenLeftOut: false, displayPath: (rel) => rel, styles: stylesFor(false) };
@@ -119,6 +119,24 @@ describe('ignored paths beside the other ways entries were left out', () => {
     );
   });
 
+  it('a match beside a link on the way and ignored paths: no "search again" line, the answer is not empty', () => {
+    expect(formatSummary(summaryOf({ matchedCount: 1, linksOnTheWay: ['ls'], linkOnTheWayCount: 1, ignoredCount: 2 }), { ...ctx, ignoreFiles: true })).toBe(
+      'find-file: 1 match under /home/u: complete, every directory was read\n' +
+        '  also 1 symlinked directory on the way was not followed: ls; search its target to look inside\n' +
+        '  2 entries ignored (ignore files, .git/) (by policy, not coverage gaps)\n',
+    );
+    // Nor when the search was cut short: the reasons say what to do.
+    expect(formatSummary(summaryOf({ incompleteReasons: ['aborted'], linksOnTheWay: ['ls'], linkOnTheWayCount: 1, ignoredCount: 2 }), { ...ctx, ignoreFiles: true })).not.toContain('search again with -u');
+  });
+
+  it('a matching link beside a link on the way and ignored paths: the ignored named in the headline\'s aside, once', () => {
+    expect(formatSummary(summaryOf({ linkMatches: ['l'], linkMatchedCount: 1, linksOnTheWay: ['ls'], linkOnTheWayCount: 1, ignoredCount: 2 }), { ...ctx, ignoreFiles: true })).toBe(
+      'find-file: no regular file matches under /home/u outside symlinked directories (among entries not ignored) (complete, every directory was read); 1 symlink matches (not followed): l\n' +
+        '  also 1 symlinked directory on the way was not followed: ls; search its target to look inside\n' +
+        '  2 entries ignored (ignore files, .git/) (by policy, not coverage gaps)\n',
+    );
+  });
+
   it('the noun of --type, and three ways joined', () => {
     expect(formatSummary(summaryOf({ excludedCount: 2 }), { ...ctx, hiddenLeftOut: true, noun: 'directory' }).split('\n')[0]).toBe(
       'find-file: no matches under /home/u: complete, every directory was read, so no matching directory exists there (among entries not excluded or hidden)',
@@ -216,5 +234,11 @@ describe('the engine, said only when it is news', () => {
     );
     expect(describeEngine({ backend: 'ripgrep', recovery: { selectionMode: 'system', retryTriggered: false } })).toBeUndefined();
     expect(describeEngine({ backend: 'walker' })).toBeUndefined();
+  });
+});
+
+describe('the shared layout', () => {
+  it('a summary that gives no detail lines and no policy counts of its own is its headline alone', () => {
+    expect(layoutSummary(summaryOf({}), ctx, { headline: 'find-file: h', explain: (reason) => reason })).toBe('find-file: h\n');
   });
 });

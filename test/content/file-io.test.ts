@@ -61,6 +61,11 @@ describe('openListedFile', () => {
     expect(await openListedFile(scriptedFs([7]).fs, 'a', () => true)).toEqual({ ok: true, fd: 7 });
   });
 
+  it('an fstat that throws instead of calling back still opens the file (the read will say): the search never waits on it', async () => {
+    const fs = { ...scriptedFs([7]).fs, fstat: () => { throw errno('EBADF'); } } as unknown as FileReaderFs;
+    expect(await openListedFile(fs, 'a', () => true)).toEqual({ ok: true, fd: 7 });
+  });
+
   it('closes a FIFO, device or directory swapped in since the listing, unread, and reports EFTYPE (a gap)', async () => {
     const { fs, closed } = scriptedFs([9], () => stats(false));
     const opened = await openListedFile(fs, 'swapped', () => true);

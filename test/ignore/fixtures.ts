@@ -292,6 +292,60 @@ export const FIXTURES: IgnoreFixture[] = [
     lists: ['.git', '.gitignore', 'ex.txt', 'keep'],
   },
   {
+    name: "rg 13: a worktree's .git file is read on its first line only, `gitdir: ` exactly: with no line break at its end",
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/a/commondir': '../..\n',
+      'a/.git': `gitdir: ${TOP}/main/.git/worktrees/a`,
+      ...files('a/ex.txt', 'a/keep'),
+    },
+    root: 'a',
+    lists: ['.git', 'keep'],
+  },
+  {
+    name: "rg 13: a worktree's .git file with CRLF, a relative gitdir and a second line",
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/b/commondir': '../..\r\n',
+      'b/.git': 'gitdir: ../main/.git/worktrees/b\r\nmore\n',
+      ...files('b/ex.txt', 'b/keep'),
+    },
+    root: 'b',
+    lists: ['.git', 'keep'],
+  },
+  ...[
+    ['no space after gitdir:', `gitdir:${TOP}/main/.git/worktrees/w\n`],
+    ['three spaces after gitdir:', `gitdir:   ${TOP}/main/.git/worktrees/w\n`],
+    ['trailing spaces', `gitdir: ${TOP}/main/.git/worktrees/w  \n`],
+    ['gitdir: on a second line', `# note\ngitdir: ${TOP}/main/.git/worktrees/w\n`],
+  ].map(([how, gitFile]) => ({
+    name: `rg 13: a worktree's .git file with ${how}: no exclude is read`,
+    tree: { 'main/.git/info/exclude': 'ex.txt\n', 'main/.git/worktrees/w/commondir': '../..\n', 'w/.git': gitFile!, ...files('w/ex.txt', 'w/keep') },
+    root: 'w',
+    lists: ['.git', 'ex.txt', 'keep'],
+  })),
+  ...[
+    ['empty', ''],
+    ['a blank line', '\n'],
+    ['spaces around it', ' ../.. \n'],
+  ].map(([how, commondir]) => ({
+    name: `rg 13: a worktree whose commondir is ${how}: no exclude is read, not even its own git dir's`,
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/w/commondir': commondir!,
+      'main/.git/worktrees/w/info/exclude': 'keep\n',
+      'w/.git': `gitdir: ${TOP}/main/.git/worktrees/w\n`,
+      ...files('w/ex.txt', 'w/keep'),
+    },
+    root: 'w',
+    lists: ['.git', 'ex.txt', 'keep'],
+  })),
+  {
+    name: "a repository inside another: the outer one's info/exclude stops at the inner one's top",
+    tree: { '.git/info/exclude': 'o.txt\n', 'inner/.git/': '', ...files('o.txt', 'inner/o.txt', 'inner/k') },
+    lists: ['.git/info/exclude', 'inner/k', 'inner/o.txt'],
+  },
+  {
     name: 'hidden files and directories: .env and .cache/ ignored by .gitignore, other dot names kept',
     tree: { '.git/': '', '.gitignore': '.env\n.cache/\n', ...files('.env', '.envrc', '.cache/x', 'sub/.env', '.hidden/keep', 'sub/.cache') },
     lists: ['.envrc', '.gitignore', '.hidden/keep', 'sub/.cache'],
