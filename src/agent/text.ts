@@ -338,10 +338,7 @@ export function cutLinesNote(maxLineChars: number): string {
 
 // ---- Refusals and errors ----
 
-/**
- * Why a `path` was refused. `root`: the workspace root the path was resolved against; `roots`: all
- * of them, the primary first (one, for most hosts).
- */
+/** Why a `path` was refused. `root`: the root it was resolved against; `roots`: all of them, the primary first (most hosts: one). */
 export function refusalText(kind: RefusalKind, input: string, at: string, root: string, roots: readonly string[] = [root]): string {
   const p = quote(input);
   const workspaceRoot = escapeText(root);
@@ -378,10 +375,8 @@ function lastSeparator(shown: string): number {
 /** The directory part of a path as answers show it, if it has one. */
 function dirOf(shown: string): string | undefined {
   const cut = lastSeparator(shown);
-  if (cut < 0) return undefined;
-  const dir = shown.slice(0, cut);
   // A filesystem root keeps its separator: "" would be the primary root, and "C:" the current directory of drive C.
-  return dir === '' || /^[A-Za-z]:$/.test(dir) ? shown.slice(0, cut + 1) : dir;
+  return cut < 0 ? undefined : shown.slice(0, /^([A-Za-z]:)?$/.test(shown.slice(0, cut)) ? cut + 1 : cut);
 }
 
 export function invalidInputText(tool: 'glob' | 'grep', problems: readonly string[]): string {
