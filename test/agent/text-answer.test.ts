@@ -25,20 +25,10 @@ import {
 } from '../../src/agent/text.js';
 import type { ContentHit } from '../../src/content/types.js';
 import type { Gaps } from '../../src/agent/text-reasons.js';
+import { globFacts } from '../helpers/agent.js';
 
 const gaps = (reasons: string[]): Gaps => ({ reasons, skipped: [], timeBudgetMs: 5000, maxDepth: 4, countCap: 1000, maxOutputBytes: 1048576 });
-const base: AnswerFacts = {
-  tool: 'glob',
-  emptyHeadline: 'No files matching "x" under /w (search complete).',
-  scope: 'files matching "x" under /w',
-  lines: [],
-  total: { count: 0, kind: 'exact' },
-  complete: true,
-  gaps: gaps([]),
-  policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0 },
-  limit: 100,
-  maxLimit: 500,
-};
+const base: AnswerFacts = globFacts();
 const NEXT = 'To look inside, search the target by a path inside the workspace, if it has one.';
 
 describe('links on the way: absence is never claimed down them', () => {

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CONTENT_INCOMPLETE_REASONS, INCOMPLETE_REASONS } from '../../src/index.js';
-import { renderAnswer, summaryLine, truncatedLabel, type AnswerFacts } from '../../src/agent/text.js';
+import { renderAnswer, summaryLine, truncatedLabel } from '../../src/agent/text.js';
 import { similarNamesLine, triedLines } from '../../src/agent/text-guidance.js';
+import { globFacts } from '../helpers/agent.js';
 import { describeReason, isCountCapOnly, isCoverageGap, isKnownReason, nextStep, reasonLabel, reasonLabels, statedReasons, type Gaps } from '../../src/agent/text-reasons.js';
 
 const gaps = (reasons: string[], over: Partial<Gaps> = {}): Gaps => ({ reasons, skipped: [], timeBudgetMs: 5000, maxDepth: 4, countCap: 1000, maxOutputBytes: 1048576, ...over });
@@ -41,18 +42,7 @@ describe('reasons', () => {
   it('words an unknown reason honestly, as a gap', () => {
     expect(isKnownReason('quota')).toBe(false);
     expect(describeReason('quota', gaps(['quota']))).toBe('the search stopped short for a reason this tool cannot describe ("quota")');
-    const facts: AnswerFacts = {
-      tool: 'glob',
-      emptyHeadline: 'No files matching "x" under /w (search complete).',
-      scope: 'files matching "x" under /w',
-      lines: [],
-      total: { count: 0, kind: 'at-least' },
-      complete: false,
-      gaps: gaps(['quota']),
-      policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0 },
-      limit: 100,
-      maxLimit: 500,
-    };
+    const facts = globFacts({ total: { count: 0, kind: 'at-least' }, complete: false, gaps: gaps(['quota']) });
     expect(renderAnswer(facts)).toBe(
       [
         'Search incomplete: no matches in the part that could be searched (files matching "x" under /w).',
@@ -70,18 +60,7 @@ describe('reasons', () => {
   });
 
   it('an incomplete result with no reason is still incomplete (never "search complete")', () => {
-    const text = renderAnswer({
-      tool: 'glob',
-      emptyHeadline: 'No files matching "x" under /w (search complete).',
-      scope: 'files matching "x" under /w',
-      lines: [],
-      total: { count: 0, kind: 'at-least' },
-      complete: false,
-      gaps: gaps([]),
-      policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0 },
-      limit: 100,
-      maxLimit: 500,
-    });
+    const text = renderAnswer(globFacts({ total: { count: 0, kind: 'at-least' }, complete: false }));
     expect(text).toBe('Search incomplete: no matches in the part that could be searched (files matching "x" under /w).\nAbsence cannot be concluded: part of the tree was not searched.\nNot searched:\n- the search did not say why it is incomplete\nNext: narrow the path and search again.');
   });
 
@@ -194,18 +173,7 @@ describe('counts', () => {
 });
 
 describe('symlinks and lines that could start with "No"', () => {
-  const base: AnswerFacts = {
-    tool: 'glob',
-    emptyHeadline: 'No files matching "x" under /w (search complete).',
-    scope: 'files matching "x" under /w',
-    lines: [],
-    total: { count: 0, kind: 'exact' },
-    complete: true,
-    gaps: gaps([]),
-    policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0, links: { paths: [], count: 0, examined: false } },
-    limit: 100,
-    maxLimit: 500,
-  };
+  const base = globFacts({ policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0, links: { paths: [], count: 0, examined: false } } });
 
   it('says symlinks were not examined after an empty answer from an engine that cannot see them', () => {
     expect(renderAnswer(base)).toBe('No files matching "x" under /w (search complete).\nSymlinks were not examined (ripgrep lists regular files only): a symlink whose name matches, or a symlinked directory the pattern leads into, would not be named here.');

@@ -5,6 +5,7 @@
 import type { ToolContext } from '../../src/agent/index.js';
 import type { FsLike } from '../../src/fs.js';
 import { FakeClock, asFs, buildVolume, faultyFs, type FaultOptions, type Tree } from './memfs.js';
+import type { AnswerFacts } from '../../src/agent/text.js';
 
 export const W = '/w';
 
@@ -40,3 +41,21 @@ export function manyFiles(n: number, ext = 'txt'): Tree {
   for (let i = 0; i < n; i++) tree[`f${String(i).padStart(3, '0')}.${ext}`] = '';
   return tree;
 }
+
+/** An empty glob answer's facts under /w, for the answer-text tests: complete and exact unless `over` says otherwise. */
+export function globFacts(over: Partial<AnswerFacts> = {}): AnswerFacts {
+  return {
+    tool: 'glob',
+    emptyHeadline: 'No files matching "x" under /w (search complete).',
+    scope: 'files matching "x" under /w',
+    lines: [],
+    total: { count: 0, kind: 'exact' },
+    complete: true,
+    gaps: { reasons: [], skipped: [], timeBudgetMs: 5000, maxDepth: 4, countCap: 1000, maxOutputBytes: 1048576 },
+    policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0 },
+    limit: 100,
+    maxLimit: 500,
+    ...over,
+  };
+}
+
