@@ -162,6 +162,8 @@ describe('refusals and errors', () => {
     ['not-directory', 'C:\\d\\f.txt', 'C:\\d\\f.txt', 'Path "C:\\\\d\\\\f.txt" is a file, not a directory. To find it, search with pattern "f.txt" and path "C:\\\\d".'],
     ['not-directory', 'a/b\\c', 'a/b\\c', 'Path "a/b\\\\c" is a file, not a directory. To find it, search with pattern "b\\\\c" and path "a".'],
     ['not-directory', 'f', 'f', 'Path "f" is a file, not a directory. To find it, search with pattern "f".'],
+    // A directory named like a drive, below the root, is no filesystem root: no separator kept.
+    ['not-directory', 'd/c:/f', 'd/c:/f', 'Path "d/c:/f" is a file, not a directory. To find it, search with pattern "f" and path "d/c:".'],
     // A Windows UNC path: its backslashes separate too.
     ['not-directory', '\\\\srv\\share\\d\\f.txt', '\\\\srv\\share\\d\\f.txt', 'Path "\\\\\\\\srv\\\\share\\\\d\\\\f.txt" is a file, not a directory. To find it, search with pattern "f.txt" and path "\\\\\\\\srv\\\\share\\\\d".'],
   ] as const)('%s %j', (kind, input, at, text) => {

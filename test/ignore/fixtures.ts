@@ -318,6 +318,7 @@ export const FIXTURES: IgnoreFixture[] = [
     ['three spaces after gitdir:', `gitdir:   ${TOP}/main/.git/worktrees/w\n`],
     ['trailing spaces', `gitdir: ${TOP}/main/.git/worktrees/w  \n`],
     ['gitdir: on a second line', `# note\ngitdir: ${TOP}/main/.git/worktrees/w\n`],
+    ['GITDIR: in capitals', `GITDIR: ${TOP}/main/.git/worktrees/w\n`],
   ].map(([how, gitFile]) => ({
     name: `rg 13: a worktree's .git file with ${how}: no exclude is read`,
     tree: { 'main/.git/info/exclude': 'ex.txt\n', 'main/.git/worktrees/w/commondir': '../..\n', 'w/.git': gitFile!, ...files('w/ex.txt', 'w/keep') },

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FsLike } from '../../src/fs.js';
 import { findFiles, findFilesStream, findFilesSync, searchContent, type FindOptions, type FindResult } from '../../src/index.js';
+import { isIgnored, readDirectoryTexts, readTopLevels, type IgnoreRead, type IgnoreReads } from '../../src/walk/ignore.js';
 import { FakeClock, asFs, buildVolume, faultyFs, type Tree } from '../helpers/memfs.js';
 
 /** A volume with `tree` at /repo/root (and `above` at /repo), through a recording fs. */
@@ -147,6 +148,56 @@ describe('ignoreFiles', () => {
     const options: FindOptions = { root: '/repo/root', pattern: '*', ignoreFiles: ['.nope'], fs, clock: new FakeClock(), platform: 'posix' };
     await expect(findFiles(options)).rejects.toMatchObject({ code: 'FF_IGNORE_FILE', option: 'ignoreFiles' });
     expect(() => findFilesSync(options)).toThrow(expect.objectContaining({ code: 'FF_IGNORE_FILE' }));
+  });
+});
+
+describe('ignoreFiles beside the default ones', () => {
+  it('alone (gitignore off): the root\'s parents are not read', async () => {
+    const { fs } = setup({ '.extra': '*.gen\n', 'a.tmp': 'x', 'b.gen': 'x' }, { '.ignore': '*.tmp\n' });
+    expect((await search(fs, { gitignore: undefined, ignoreFiles: ['.extra'] })).matches).toEqual(['.extra', 'a.tmp']);
+  });
+
+  it('two files, the first without a final line break: each rule stays its own line', async () => {
+    const { fs } = setup({ '.e1': '*.gen', '.e2': '*.tmp\n', 'a.tmp': 'x', 'b.gen': 'x', 'c.txt': 'x' });
+    expect((await search(fs, { gitignore: undefined, ignoreFiles: ['.e1', '.e2'] })).matches).toEqual(['.e1', '.e2', 'c.txt']);
+  });
+
+  it('outside any repository, they do not make .gitignore apply', async () => {
+    const { fs } = setup({ '.gitignore': '*.txt\n', '.extra': '*.gen\n', 'a.txt': 'x', 'b.gen': 'x' });
+    expect((await search(fs, { ignoreFiles: ['.extra'] })).matches).toEqual(['.extra', '.gitignore', 'a.txt']);
+  });
+});
+
+/** Runs the reads of the ignore rules against `files` (a path's text; present when it has one); records what was asked. */
+function drive<T>(reads: IgnoreReads<T>, files: Record<string, string>): { value: T; asked: IgnoreRead[] } {
+  const asked: IgnoreRead[] = [];
+  for (let next = reads.next(); ; ) {
+    if (next.done) return { value: next.value, asked };
+    const read = next.value;
+    asked.push(read);
+    next = reads.next(read.kind === 'realpath' ? read.path : read.kind === 'exists' ? read.path in files : files[read.path]);
+  }
+}
+
+describe('the paths of the ignore files, on both platforms', () => {
+  it('no level: nothing is ignored', () => {
+    expect(isIgnored(undefined, 'a', false)).toBe(false);
+  });
+
+  it("Windows: a worktree's .git file names its git dir with backslashes, relative to the worktree", () => {
+    const files = { 'C:\\w\\.git': 'gitdir: ..\\main\\.git\\worktrees\\w\n', 'C:\\main\\.git\\worktrees\\w\\commondir': '..\\..\n', 'C:\\main\\.git\\info\\exclude': 'ex.txt\n' };
+    expect(drive(readDirectoryTexts('C:\\w\\', '\\', new Set(['.git'])), files).value).toMatchObject({ exclude: 'ex.txt\n', hasGit: true });
+  });
+
+  it("Windows: the root's parents are C:\\ and C:\\a\\, outermost first, their rules read relative to each", () => {
+    const { value, asked } = drive(readTopLevels({ root: 'C:\\a\\b', defaults: true, extraFiles: [] }, '\\'), { 'C:\\a\\.ignore': 'b/x\n' });
+    expect(asked.filter((r) => r.kind === 'exists' && r.path.endsWith('.ignore')).map((r) => r.path)).toEqual(['C:\\.ignore', 'C:\\a\\.ignore']);
+    expect([isIgnored(value, 'x', false), isIgnored(value, 'y', false)]).toEqual([true, false]);
+  });
+
+  it('POSIX: a backslash in a parent\'s name is part of the name', () => {
+    const { asked } = drive(readTopLevels({ root: '/x/a\\b/r', defaults: true, extraFiles: [] }, '/'), {});
+    expect(asked.filter((r) => r.kind === 'exists' && r.path.endsWith('.ignore')).map((r) => r.path)).toEqual(['/.ignore', '/x/.ignore', '/x/a\\b/.ignore']);
   });
 });
 
