@@ -4,7 +4,9 @@
  * aborted in the middle of the sync walk.
  */
 import { describe, expect, it } from 'vitest';
-import { findFilesSync, type FindOptions } from '../../src/index.js';
+import type { FsLike } from '../../src/fs.js';
+import { findFiles, findFilesSync, type FindOptions } from '../../src/index.js';
+import { findAll } from '../helpers/every-form.js';
 import { FakeClock, asFs, buildVolume, faultyFs, type Tree } from '../helpers/memfs.js';
 
 const ROOT = '/root';
@@ -54,5 +56,67 @@ describe('the signal in the sync walk', () => {
     const result = findFilesSync({ root: ROOT, platform: 'posix', pattern: '*', fs, signal: controller.signal, clock: new FakeClock() });
     expect(result).toMatchObject({ matches: ['a/a.txt'], complete: false, incompleteReasons: ['aborted'] });
     expect(fs.calls.filter((c) => c.call === 'readdir')).toHaveLength(2);
+  });
+});
+
+/** faultyFs over `tree`, with the volume's readFile for ignore files. */
+function fsOver(tree: Tree, faults: Parameters<typeof faultyFs>[1] = {}) {
+  const vol = buildVolume(tree);
+  const base = asFs(vol) as Required<FsLike>;
+  const fs = faultyFs(base, faults);
+  return Object.assign(fs, { readFile: base.readFile.bind(vol), readFileSync: base.readFileSync.bind(vol) });
+}
+
+const over = (fs: FsLike, extra: Partial<FindOptions> = {}) => () => ({ root: ROOT, platform: 'posix', pattern: '*', fs, clock: new FakeClock(), ...extra }) as FindOptions;
+
+describe('entries typed by lstat (an fs that gives no types)', () => {
+  it('a peek at the depth limit lstats its entries: what could match beyond is a gap, what could not is none', async () => {
+    const deep = fsOver({ d: { 'deep.txt': '' } }, { untyped: true });
+    expect(await findAll(over(deep, { pattern: '*.txt', maxDepth: 1 }))).toMatchObject({ matches: [], skipped: [], complete: false, incompleteReasons: ['depth-limit'] });
+    const other = fsOver({ d: { 'deep.log': '' } }, { untyped: true });
+    expect(await findAll(over(other, { pattern: '*.txt', maxDepth: 1 }))).toMatchObject({ matches: [], skipped: [], complete: true });
+  });
+
+  it('counts an excluded and an ignored file once each', async () => {
+    const fs = fsOver({ '.ignore': 'c.txt\n', 'a.txt': '', 'b.log': '', 'c.txt': '' }, { untyped: true });
+    expect(await findAll(over(fs, { pattern: '*.*', exclude: ['*.log'], gitignore: true, hidden: false }))).toMatchObject({ matches: ['a.txt'], excludedCount: 1, ignoredCount: 1, complete: true });
+  });
+});
+
+describe('links and directories as matches', () => {
+  it('an ignored link is counted as ignored, an excluded one as excluded', async () => {
+    const fs = fsOver({ '.ignore': 'lnk\n', lnk: { link: '/nowhere' }, other: { link: '/nowhere' } });
+    expect(await findAll(over(fs, { pattern: '*', type: 'symlink', gitignore: true, hidden: false, exclude: ['other'] }))).toMatchObject({ matches: [], excludedCount: 1, ignoredCount: 1 });
+  });
+
+  it('names links in sorted order, not in the order the walk met them', async () => {
+    const fs = fsOver({ zlnk: { link: '/nowhere' }, zdir: { link: '/root/a' }, a: { alnk: { link: '/nowhere' }, 'x.txt': '', adir: { link: '/root/a' } } });
+    const named = await findFiles(over(fs, { pattern: '{*lnk,**/*.txt}' })());
+    expect(named.linkMatches).toEqual(['a/alnk', 'zlnk']);
+    expect(named.linksOnTheWay).toEqual(['a/adir', 'zdir']);
+  });
+
+  it('a directory or link that matches is taken from its listing: no lstat unless a filter needs its metadata, and then no stray one', async () => {
+    const tree: Tree = { dir: {}, lnk: { link: '/nowhere' } };
+    for (const type of ['directory', 'symlink'] as const) {
+      const plain = fsOver(tree);
+      expect((await findFiles(over(plain, { type })())).matchedCount).toBe(1);
+      expect(plain.calls.filter((c) => c.call !== 'readdir')).toEqual([]);
+      const filtered = fsOver(tree);
+      expect(await findAll(over(filtered, { type, modifiedAfter: 0 }))).toMatchObject({ matchedCount: 1, skipped: [], complete: true });
+    }
+  });
+});
+
+describe('where the walk stops', () => {
+  it('at the result limit, the rest of the directory is not looked at', () => {
+    const fs = fsOver({ 'a.txt': '', 'b.txt': '', 'c.log': '', 'd.txt': '', 'e.log': '' });
+    const result = findFilesSync(over(fs, { pattern: '*.txt', exclude: ['*.log'], maxResults: 1 })());
+    expect(result).toMatchObject({ matches: ['a.txt'], excludedCount: 0, incompleteReasons: ['result-limit'], stats: { entriesSeen: 1 } });
+  });
+
+  it('a directory at the limit that vanished is no gap', async () => {
+    const fs = fsOver({ 'a.txt': '', d: { 'b.txt': '' } }, { readdir: { [`${ROOT}/d/`]: 'ENOENT' } });
+    expect(await findAll(over(fs, { maxDepth: 1 }))).toMatchObject({ matches: ['a.txt'], skipped: [], complete: true });
   });
 });
