@@ -115,6 +115,11 @@ describe('where the walk stops', () => {
     expect(result).toMatchObject({ matches: ['a.txt'], excludedCount: 0, incompleteReasons: ['result-limit'], stats: { entriesSeen: 1 } });
   });
 
+  it('an lstat answer that comes after the result limit stopped the walk is not judged', async () => {
+    const fs = fsOver({ 'a.txt': '', 'b.txt': '', 'c.txt': '' }, { untyped: true, lstat: { [`${ROOT}/c.txt`]: 'EACCES' } });
+    expect(await findAll(over(fs, { pattern: '*.txt', maxResults: 1 }))).toMatchObject({ matches: ['a.txt'], skipped: [], incompleteReasons: ['result-limit'] });
+  });
+
   it('a directory at the limit that vanished is no gap', async () => {
     const fs = fsOver({ 'a.txt': '', d: { 'b.txt': '' } }, { readdir: { [`${ROOT}/d/`]: 'ENOENT' } });
     expect(await findAll(over(fs, { maxDepth: 1 }))).toMatchObject({ matches: ['a.txt'], skipped: [], complete: true });
