@@ -1,0 +1,127 @@
+/**
+ * The engine's own checks (src/walk/engine.ts), seen from outside: how often a large directory
+ * looks at the clock as one match costs more (the pattern's or the exclusion's), and a signal
+ * aborted in the middle of the sync walk.
+ */
+import { describe, expect, it } from 'vitest';
+import type { FsLike } from '../../src/fs.js';
+import { findFiles, findFilesSync, type FindOptions } from '../../src/index.js';
+import { findAll } from '../helpers/every-form.js';
+import { FakeClock, asFs, buildVolume, faultyFs, type Tree } from '../helpers/memfs.js';
+
+const ROOT = '/root';
+
+const big: Tree = {};
+for (let i = 0; i < 3000; i++) big[`f${i}.txt`] = '';
+const bigVolume = buildVolume(big);
+
+/** Entries seen before a budget of 3 looks at a clock that moves 1 ms per look: about two checks' worth. */
+function entriesSeenWithin3Looks(extra: Partial<FindOptions>): number {
+  let now = 0;
+  const clock = { now: () => now++ };
+  const result = findFilesSync({ root: ROOT, platform: 'posix', pattern: '*', fs: asFs(bigVolume), clock, timeBudgetMs: 3, ...extra });
+  expect(result).toMatchObject({ complete: false, incompleteReason: 'time-budget' });
+  return result.stats.entriesSeen;
+}
+
+describe('a large directory looks at the clock as often as one match costs', () => {
+  // A glob of 1,000 characters costs 1,000: the clock every floor(65,536 / 1,000) = 65 entries, not 256.
+  const costly = `*${'q'.repeat(999)}`;
+
+  it('a plain pattern: every 256 entries', () => {
+    const seen = entriesSeenWithin3Looks({ pattern: '*.none' });
+    expect(seen).toBeGreaterThanOrEqual(256);
+    expect(seen).toBeLessThanOrEqual(2 * 256);
+  });
+
+  it('a costly pattern: every 65 entries', () => {
+    const seen = entriesSeenWithin3Looks({ pattern: costly });
+    expect(seen).toBeGreaterThanOrEqual(65);
+    expect(seen).toBeLessThanOrEqual(2 * 65);
+  });
+
+  it('a costly exclusion with a cheap pattern: every 65 entries or fewer (the two costs add up)', () => {
+    const seen = entriesSeenWithin3Looks({ pattern: '*', exclude: [costly] });
+    expect(seen).toBeGreaterThanOrEqual(1);
+    expect(seen).toBeLessThanOrEqual(2 * 65);
+  });
+});
+
+describe('the signal in the sync walk', () => {
+  it('a signal aborted during the sync walk (here by the fs) stops it before the next read', () => {
+    const controller = new AbortController();
+    const tree: Tree = { a: { 'a.txt': '' }, b: { 'b.txt': '' }, c: { 'c.txt': '' } };
+    let reads = 0;
+    const fs = faultyFs(asFs(buildVolume(tree)), { beforeReaddir: () => void (++reads === 2 && controller.abort()) });
+    const result = findFilesSync({ root: ROOT, platform: 'posix', pattern: '*', fs, signal: controller.signal, clock: new FakeClock() });
+    expect(result).toMatchObject({ matches: ['a/a.txt'], complete: false, incompleteReasons: ['aborted'] });
+    expect(fs.calls.filter((c) => c.call === 'readdir')).toHaveLength(2);
+  });
+});
+
+/** faultyFs over `tree`, with the volume's readFile for ignore files. */
+function fsOver(tree: Tree, faults: Parameters<typeof faultyFs>[1] = {}) {
+  const vol = buildVolume(tree);
+  const base = asFs(vol) as Required<FsLike>;
+  const fs = faultyFs(base, faults);
+  return Object.assign(fs, { readFile: base.readFile.bind(vol), readFileSync: base.readFileSync.bind(vol) });
+}
+
+const over = (fs: FsLike, extra: Partial<FindOptions> = {}) => () => ({ root: ROOT, platform: 'posix', pattern: '*', fs, clock: new FakeClock(), ...extra }) as FindOptions;
+
+describe('entries typed by lstat (an fs that gives no types)', () => {
+  it('a peek at the depth limit lstats its entries: what could match beyond is a gap, what could not is none', async () => {
+    const deep = fsOver({ d: { 'deep.txt': '' } }, { untyped: true });
+    expect(await findAll(over(deep, { pattern: '*.txt', maxDepth: 1 }))).toMatchObject({ matches: [], skipped: [], complete: false, incompleteReasons: ['depth-limit'] });
+    const other = fsOver({ d: { 'deep.log': '' } }, { untyped: true });
+    expect(await findAll(over(other, { pattern: '*.txt', maxDepth: 1 }))).toMatchObject({ matches: [], skipped: [], complete: true });
+  });
+
+  it('counts an excluded and an ignored file once each', async () => {
+    const fs = fsOver({ '.ignore': 'c.txt\n', 'a.txt': '', 'b.log': '', 'c.txt': '' }, { untyped: true });
+    expect(await findAll(over(fs, { pattern: '*.*', exclude: ['*.log'], gitignore: true, hidden: false }))).toMatchObject({ matches: ['a.txt'], excludedCount: 1, ignoredCount: 1, complete: true });
+  });
+});
+
+describe('links and directories as matches', () => {
+  it('an ignored link is counted as ignored, an excluded one as excluded', async () => {
+    const fs = fsOver({ '.ignore': 'lnk\n', lnk: { link: '/nowhere' }, other: { link: '/nowhere' } });
+    expect(await findAll(over(fs, { pattern: '*', type: 'symlink', gitignore: true, hidden: false, exclude: ['other'] }))).toMatchObject({ matches: [], excludedCount: 1, ignoredCount: 1 });
+  });
+
+  it('names links in sorted order, not in the order the walk met them', async () => {
+    const fs = fsOver({ zlnk: { link: '/nowhere' }, zdir: { link: '/root/a' }, a: { alnk: { link: '/nowhere' }, 'x.txt': '', adir: { link: '/root/a' } } });
+    const named = await findFiles(over(fs, { pattern: '{*lnk,**/*.txt}' })());
+    expect(named.linkMatches).toEqual(['a/alnk', 'zlnk']);
+    expect(named.linksOnTheWay).toEqual(['a/adir', 'zdir']);
+  });
+
+  it('a directory or link that matches is taken from its listing: no lstat unless a filter needs its metadata, and then no stray one', async () => {
+    const tree: Tree = { dir: {}, lnk: { link: '/nowhere' } };
+    for (const type of ['directory', 'symlink'] as const) {
+      const plain = fsOver(tree);
+      expect((await findFiles(over(plain, { type })())).matchedCount).toBe(1);
+      expect(plain.calls.filter((c) => c.call !== 'readdir')).toEqual([]);
+      const filtered = fsOver(tree);
+      expect(await findAll(over(filtered, { type, modifiedAfter: 0 }))).toMatchObject({ matchedCount: 1, skipped: [], complete: true });
+    }
+  });
+});
+
+describe('where the walk stops', () => {
+  it('at the result limit, the rest of the directory is not looked at', () => {
+    const fs = fsOver({ 'a.txt': '', 'b.txt': '', 'c.log': '', 'd.txt': '', 'e.log': '' });
+    const result = findFilesSync(over(fs, { pattern: '*.txt', exclude: ['*.log'], maxResults: 1 })());
+    expect(result).toMatchObject({ matches: ['a.txt'], excludedCount: 0, incompleteReasons: ['result-limit'], stats: { entriesSeen: 1 } });
+  });
+
+  it('an lstat answer that comes after the result limit stopped the walk is not judged', async () => {
+    const fs = fsOver({ 'a.txt': '', 'b.txt': '', 'c.txt': '' }, { untyped: true, lstat: { [`${ROOT}/c.txt`]: 'EACCES' } });
+    expect(await findAll(over(fs, { pattern: '*.txt', maxResults: 1 }))).toMatchObject({ matches: ['a.txt'], skipped: [], incompleteReasons: ['result-limit'] });
+  });
+
+  it('a directory at the limit that vanished is no gap', async () => {
+    const fs = fsOver({ 'a.txt': '', d: { 'b.txt': '' } }, { readdir: { [`${ROOT}/d/`]: 'ENOENT' } });
+    expect(await findAll(over(fs, { maxDepth: 1 }))).toMatchObject({ matches: ['a.txt'], skipped: [], complete: true });
+  });
+});
