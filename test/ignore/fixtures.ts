@@ -122,6 +122,22 @@ export const FIXTURES: IgnoreFixture[] = [
     lists: ['.gitignore', 'x}'],
   },
   {
+    // The walker read every `**` inside braces as `*` (docs/mutation.md named the divergence); globset reads it by its neighbours.
+    name: 'rg 13: ** inside braces after a / and before a / is any directories between: {a/**/b,c} ignores a/b, a/x/b, a/x/y/b and c',
+    tree: { '.git/': '', '.gitignore': '{a/**/b,c}\n', ...files('a/b', 'a/c', 'a/x/b', 'a/x/y/b', 'c', 'd/c') },
+    lists: ['.gitignore', 'a/c', 'd/c'],
+  },
+  {
+    name: 'rg 13: ** first in a braced alternative and before a / is any leading directories: {**/q,c} and a{**/b,zz}',
+    tree: { '.git/': '', '.gitignore': '{**/q,c}\na{**/b,zz}\n', ...files('q', 'd/q/z', 'e/f/q/z', 'a/b', 'a/x/b', 'a/x/y/b', 'a/c', 'ab', 'zz') },
+    lists: ['.gitignore', 'a/c', 'zz'],
+  },
+  {
+    name: 'rg 13: ** inside braces anywhere else is two *, within one segment: {x,**}/b ignores a/b, not a/x/b; {a/**c,zz} ignores a/c and a/xc, not a/x/c',
+    tree: { '.git/': '', '.gitignore': '{x,**}/b\n{a/**c,zz}\n', ...files('a/b', 'a/x/b', 'x/b', 'a/c', 'a/xc', 'a/x/c') },
+    lists: ['.gitignore', 'a/x/b', 'a/x/c'],
+  },
+  {
     name: 'rg 13: {x,y} are alternatives (git reads braces literally)',
     tree: { '.git/': '', '.gitignore': '*.{x,y}\n', ...files('f.x', 'f.y', 'f.z', 'f.{x,y}') },
     lists: ['.gitignore', 'f.z', 'f.{x,y}'],
