@@ -44,6 +44,8 @@ describe('which names a segment matches', () => {
     ['x@(a', 'x@(a', true],
     ['@(a|@(b|c))', 'c', true],
     ['@(a|@(b|c)', 'c', false],
+    // find-file's reading, not bash's: bash reads this whole segment literally (docs/mutation.md,
+    // "Left to do": a divergence found, not fixed); change this row with the fix.
     ['@(a|@(b|c)', '@(a|b', true],
     ['!(*.js)', 'a.ts', true],
     ['!(*.js)', 'a.js', false],
