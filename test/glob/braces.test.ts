@@ -40,6 +40,24 @@ describe.skipIf(onWindows)(posixOnly('brace expansion is bash\'s', 'bash is the 
     });
     expect(differ.slice(0, 10)).toEqual([]);
   });
+
+  it('on sequences the generated ones rarely draw: padding from either end, negatives, steps, 3 digits', () => {
+    const patterns = ['{1..100..33}', '{1..05}', '{1..010}', '{-05..05..5}', '{-2..2}', '{-1..1}', '{3..-03}', '{100..98}', 'a{1..2}{-1..0}'];
+    const bash = bashBraceExpand(patterns);
+    expect(patterns.map((p) => expandBraces(p, true, 'pattern', p))).toEqual(bash);
+  });
+});
+
+describe('what bash leaves alone or drops (checked by hand in bash 5: the oracle quotes `$` and a backquote)', () => {
+  it('`${` starts no set, and a set inside it is part of it', () => {
+    expect(expandBraces('${x{a,b}}', true, 'pattern', 'p')).toEqual(['${x{a,b}}']);
+    expect(expandBraces('${x}{a,b}', true, 'pattern', 'p')).toEqual(['${x}a', '${x}b']);
+    expect(expandBraces('${a,b}c{d,e}', true, 'pattern', 'p')).toEqual(['${a,b}cd', '${a,b}ce']);
+  });
+
+  it('a letter sequence through `\\` gives nothing for it (bash: `x{Z..a}` is xZ x[ x x] ...): no glob escaping what follows', () => {
+    expect(expandBraces('x{Z..a}', true, 'pattern', 'p')).toEqual(['xZ', 'x[', 'x', 'x]', 'x^', 'x_', 'x`', 'xa']);
+  });
 });
 
 describe('the limit', () => {
@@ -50,6 +68,30 @@ describe('the limit', () => {
     expect(() => normalizePatternList('{1..100001}.tx[t]', flavor, 'pattern', false)).toThrow(refusal);
     expect(() => normalizePatternList('{a,b}'.repeat(17), flavor, 'pattern', false)).toThrow(expect.objectContaining({ message: expect.stringContaining('131,072') }));
     expect(() => normalizePatternList(`${'p'.repeat(240)}{1..20000}`, flavor, 'pattern', false)).toThrow(refusal);
+  });
+
+  it('says what was refused in words: the pattern (cut past 80 characters), the count, the limit, the advice', () => {
+    const message = (run: () => unknown) => {
+      try {
+        run();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no refusal';
+    };
+    const eighty = `${'p'.repeat(70)}{1..20000}`;
+    expect(eighty).toHaveLength(80);
+    expect(message(() => expandBraces(eighty, true, 'pattern', eighty))).toBe(
+      `pattern "${eighty}" expands to 20,000 alternatives, over the limit of 10,000: use a shorter range or a glob (e.g. "[0-9]*" for "{1..100000}")`,
+    );
+    const longer = `q${eighty}`;
+    expect(message(() => expandBraces(longer, true, 'pattern', longer))).toContain(`pattern "${longer.slice(0, 77)}..." expands to 20,000 alternatives`);
+    const exactly = '{1..1000}'.repeat(5);
+    expect(message(() => expandBraces(exactly, true, 'pattern', 'x'))).toContain('expands to 1,000,000,000,000,000 alternatives');
+    expect(message(() => expandBraces(exactly + '{1..2}', true, 'pattern', 'x'))).toContain('expands to more than 10^15 alternatives');
+    expect(message(() => expandBraces('{1..20}', true, 'pattern[1]', 'x', 10))).toBe(
+      'pattern[1] "x" expands to 20 alternatives, over the limit of 10,000 for all patterns together: use a shorter range or a glob (e.g. "[0-9]*" for "{1..100000}")',
+    );
   });
 
   it('counts without expanding: a set of 10^20 alternatives is refused at once', () => {
