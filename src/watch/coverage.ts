@@ -73,6 +73,18 @@ export interface WatchedDir extends Tracked {
   entries?: EntryCounts;
 }
 
+/** An event of `dir`'s watch (`name`: the entry it names, if any): its count moves, and the entry's. */
+export function noteEvent(dir: WatchedDir, name: string | undefined): void {
+  dir.changes++;
+  dir.entries?.note(name);
+}
+
+/** `dir`'s watch is dropped: no answer that read through it, or through one of its entries, is reused. */
+export function retire(dir: WatchedDir): void {
+  dir.live = false;
+  dir.entries?.kill();
+}
+
 /** The count of `name` in `dir` (a dead one when the directory's watch is already dropped). */
 export function entryOf(dir: WatchedDir, name: string): Tracked {
   return dir.live ? (dir.entries ??= new EntryCounts()).of(name) : { changes: 0, live: false };
@@ -99,8 +111,7 @@ export class Sentinels {
     const sentinel: Sentinel = { handle: { close() {} }, changes: 0, live: true };
     // The directory itself moved or removed: its watch is dead, set up again on the next read.
     const forget = () => {
-      sentinel.live = false;
-      sentinel.entries?.kill();
+      retire(sentinel);
       if (this.watched.get(dir) === sentinel) {
         this.watched.delete(dir);
         sentinel.handle.close();
@@ -110,8 +121,7 @@ export class Sentinels {
       sentinel.handle = this.watcher.watch(dir, {
         change: (name) => {
           if (name !== undefined && name !== '' && this.isCookie(name)) return;
-          sentinel.changes++;
-          sentinel.entries?.note(name);
+          noteEvent(sentinel, name);
           if (isSelfEvent(dir, name)) forget();
         },
         lost: forget,
@@ -130,8 +140,7 @@ export class Sentinels {
 
   close(): void {
     for (const sentinel of this.watched.values()) {
-      sentinel.live = false;
-      sentinel.entries?.kill();
+      retire(sentinel);
       sentinel.handle.close();
     }
     this.watched.clear();

@@ -21,7 +21,7 @@ import * as nodeFs from 'node:fs';
 import { posix } from 'node:path';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
-import { depend, dirOf, entryOf, selfAndAncestors, Sentinels, type EntryCounts, type ReadCoverage, type Tracked, type WatchedDir } from './coverage.js';
+import { depend, dirOf, entryOf, noteEvent, retire, selfAndAncestors, Sentinels, type EntryCounts, type ReadCoverage, type WatchedDir } from './coverage.js';
 import { keepListing, type KeptDirent } from './listing.js';
 import { isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListener } from './watcher.js';
 
@@ -183,12 +183,8 @@ export class Snapshot {
       nodeFs.readlink(link, (unreadable, target) => {
         if (unreadable) return done(false);
         const next = posix.resolve(realDir, target);
-        // The link by its path and by its real one (both exist: the walk listed one, realpath resolved the other).
-        for (const path of [...selfAndAncestors(link), ...selfAndAncestors(posix.join(realDir, posix.basename(link)))]) {
-          if (path !== '/') depend(coverage, this.entryTrackerOf(path));
-        }
-        if (!coverage.covered) return done(false);
-        this.coverPath(next, coverage, (covered) => {
+        // The link by its path and by its real one, and the next hop.
+        this.coverPaths([link, posix.join(realDir, posix.basename(link)), next], coverage, (covered) => {
           if (!covered) return done(false);
           nodeFs.lstat(next, (missing, stats) => {
             // Missing: its creation is an event on an entry already depended on. Anything else unreadable: uncovered.
@@ -202,18 +198,23 @@ export class Snapshot {
   }
 
   /**
-   * Each entry on the way to `path`, nearest the root first. A directory on the way that cannot be
-   * watched because it is missing (a dangling link into `lib/`, as `/usr/lib/jvm/*\/src.zip`) ends
-   * it covered: the kernel stops there, and its appearance moves the entry of it already depended
-   * on. One that exists and cannot be watched leaves it uncovered.
+   * Each entry on the way to each of `paths`, nearest the root first. A directory on the way that
+   * cannot be watched because it is missing (a dangling link into `lib/`, as
+   * `/usr/lib/jvm/*\/src.zip`) ends that path covered: the kernel stops there, and its appearance
+   * moves the entry of it already depended on. One that exists and cannot be watched leaves it uncovered.
    */
-  private coverPath(path: string, coverage: ReadCoverage, done: (covered: boolean) => void): void {
-    const parts = selfAndAncestors(path);
-    for (let i = 1; i < parts.length; i++) {
-      const dir = dirOf(parts[i]!);
-      const owner = this.trackerOf(dir);
-      if (owner === undefined) return nodeFs.lstat(dir, (error) => done(error?.code === 'ENOENT' || error?.code === 'ENOTDIR'));
-      depend(coverage, entryOf(owner, posix.basename(parts[i]!)));
+  private coverPaths(paths: readonly string[], coverage: ReadCoverage, done: (covered: boolean) => void): void {
+    for (let p = 0; p < paths.length; p++) {
+      const parts = selfAndAncestors(paths[p]!);
+      for (let i = 1; i < parts.length; i++) {
+        const dir = dirOf(parts[i]!);
+        const owner = this.trackerOf(dir);
+        if (owner === undefined) {
+          const rest = paths.slice(p + 1);
+          return nodeFs.lstat(dir, (error) => (error?.code === 'ENOENT' || error?.code === 'ENOTDIR' ? this.coverPaths(rest, coverage, done) : done(false)));
+        }
+        depend(coverage, entryOf(owner, posix.basename(parts[i]!)));
+      }
     }
     done(coverage.covered);
   }
@@ -222,12 +223,6 @@ export class Snapshot {
   private trackerOf(dir: string): WatchedDir | undefined {
     const key = this.keyOf(dir === '/' ? dir : dir + '/');
     return (key === undefined ? undefined : this.states.get(key)) ?? this.sentinels.ensure(dir);
-  }
-
-  /** The count of the one entry `path` (native, not `/`) of its directory; undefined when the directory cannot be watched. */
-  private entryTrackerOf(path: string): Tracked | undefined {
-    const dir = this.trackerOf(dirOf(path));
-    return dir === undefined ? undefined : entryOf(dir, posix.basename(path));
   }
 
   /** The root-relative key of a directory path the walker reads (`a/b/`; the root is ``), or undefined outside the root. */
@@ -284,8 +279,7 @@ export class Snapshot {
     const { key } = state;
     if (this.states.get(key) !== state) return; // a watch already dropped
     if (entry !== undefined && entry !== '' && this.isCookie(entry)) return;
-    state.changes++;
-    state.entries?.note(entry);
+    noteEvent(state, entry);
     // The directory itself (removed, renamed, replaced), or an event that names nothing.
     if (isSelfEvent(state.dir, entry)) {
       this.drop(key);
@@ -311,8 +305,7 @@ export class Snapshot {
       const state = this.states.get(next);
       if (state === undefined) continue;
       this.states.delete(next);
-      state.live = false;
-      state.entries?.kill();
+      retire(state);
       state.handle.close();
       for (const child of state.children ?? []) stack.push(child);
     }
@@ -330,8 +323,7 @@ export class Snapshot {
     this.epoch++;
     if (this.states.size > 0) this.counters.rescans++;
     for (const state of this.states.values()) {
-      state.live = false;
-      state.entries?.kill();
+      retire(state);
       state.handle.close();
     }
     this.states.clear();
