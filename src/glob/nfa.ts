@@ -41,6 +41,8 @@ interface Program {
   outs: number[][];
   classes: CodeTest[];
   nots: Program[];
+  /** For each of `nots`: does an empty rest pass whatever it holds (`afterStar`)? */
+  notPassesEmpty: boolean[];
   start: number;
 }
 
@@ -61,7 +63,7 @@ export function compileNfa(nodes: readonly GlobNode[], caseSensitive: boolean): 
 }
 
 function compileProgram(nodes: readonly GlobNode[], caseSensitive: boolean): Program {
-  const p: Program = { op: [], arg: [], next: [], outs: [], classes: [], nots: [], start: 0 };
+  const p: Program = { op: [], arg: [], next: [], outs: [], classes: [], nots: [], notPassesEmpty: [], start: 0 };
   const emit = (op: number, arg: number, next: number, outs: number[] = []) => {
     p.op.push(op);
     p.arg.push(arg);
@@ -92,6 +94,7 @@ function compileProgram(nodes: readonly GlobNode[], caseSensitive: boolean): Pro
         return emit(OP_CLASS, p.classes.length - 1, next);
       case 'not':
         p.nots.push(compileProgram([{ kind: 'group', op: '@', alternatives: n.alternatives.map(reversed) }], caseSensitive));
+        p.notPassesEmpty.push(n.afterStar);
         // The check, then the rest of the name (whatever it is, once it is not in the language).
         return emit(OP_NOT, p.nots.length - 1, loop((back) => [emit(OP_ANY, 0, back)], next));
       case 'group': {
@@ -173,7 +176,11 @@ class Runner {
 
   matches(input: readonly number[]): boolean {
     this.unsure = false;
-    this.inL = this.notRunners.map((r) => r.suffixesIn(input));
+    this.inL = this.notRunners.map((r, k) => {
+      const inL = r.suffixesIn(input);
+      if (this.p.notPassesEmpty[k]) inL[input.length] = false;
+      return inL;
+    });
     let states = this.closure([this.p.start], 0);
     for (let pos = 0; pos < input.length && states.length > 0; pos++) states = this.step(states, input[pos]!, pos + 1);
     return this.accepts(states);

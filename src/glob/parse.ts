@@ -9,7 +9,11 @@
  * - `@(a|b)`, `?(..)`, `*(..)`, `+(..)`: one, zero or one, any, one or more of the alternatives.
  *   `!(a|b)`: anything but them, as the last thing in a segment and outside other groups (where
  *   its meaning is "the rest of the segment is none of them"). Elsewhere the pattern is refused.
- * - Everything else is literal, including an unclosed `[` or `(`.
+ * - A group ends where bash's scan ends it: any `(` inside nests (`@(a(b|c))` is the one
+ *   alternative `a(b|c)`, its parentheses plain characters), a `)` or `|` inside `[...]` or after
+ *   `\` does not count. A group not closed in its segment makes the rest of the segment plain
+ *   text as written (`a*(b` is only the name `a*(b`; `@(a|@(b|c)` only itself).
+ * - Everything else is literal, including an unclosed `[`, and `(`, `)`, `|` outside groups.
  *
  * Parsing only says what the glob means; how it is matched is chosen from the nodes
  * (src/glob/segment.ts): a V8 regex where that is provably linear, else a state-set simulation.
@@ -26,8 +30,13 @@ export type GlobNode =
   | { kind: 'star' }
   | { kind: 'class'; negated: boolean; items: ClassItem[] }
   | { kind: 'group'; op: '@' | '?' | '*' | '+'; alternatives: GlobNode[][] }
-  /** `!(...)`: only ever the last node of a segment's top level. */
-  | { kind: 'not'; alternatives: GlobNode[][] };
+  /**
+   * `!(...)`: only ever the last node of a segment's top level. `afterStar`: it follows a run of
+   * `*` and `?`, where bash passes a name that ends where it starts, whatever the alternatives
+   * (its `*` asks them the other way round there): so does find-file, never saying no where bash
+   * says yes.
+   */
+  | { kind: 'not'; alternatives: GlobNode[][]; afterStar: boolean };
 
 export interface ParsedSegment {
   nodes: GlobNode[];
@@ -47,7 +56,7 @@ interface Parser {
 /** Parses one segment. `raw` names the whole pattern in errors. Throws `FindFileError` for what the dialect refuses. */
 export function parseSegment(glob: string, escapes: boolean, raw: string): ParsedSegment {
   const parser: Parser = { glob, i: 0, escapes, raw };
-  const nodes = parseSequence(parser, 0);
+  const nodes = parseSequence(parser, glob.length, 0);
   let literal: string | undefined = '';
   for (const node of nodes) {
     if (node.kind !== 'char') {
@@ -59,29 +68,38 @@ export function parseSegment(glob: string, escapes: boolean, raw: string): Parse
   return { nodes, literal };
 }
 
-/** Parses until the end of the segment (depth 0) or an unnested `|`/`)` (inside a group). */
-function parseSequence(p: Parser, depth: number): GlobNode[] {
+/** Parses `glob[p.i, end)`: the whole segment (depth 0) or one alternative of a group. */
+function parseSequence(p: Parser, end: number, depth: number): GlobNode[] {
   const nodes: GlobNode[] = [];
-  while (p.i < p.glob.length) {
+  // Where the run of `*`, `?`, `*(...)` and `?(...)` that starts at the last unescaped `*` starts
+  // in `nodes` (-1: the text since that `*` holds something else). bash reads an open group after
+  // such a run apart.
+  let starRun = -1;
+  while (p.i < end) {
     const ch = p.glob[p.i]!;
-    if (depth > 0 && (ch === '|' || ch === ')')) break;
+    const afterRun = starRun;
+    if (ch !== '*' && ch !== '?') starRun = -1;
     if (ch === '\\' && p.escapes) {
-      const next = p.glob.codePointAt(p.i + 1);
+      const next = p.i + 1 < end ? p.glob.codePointAt(p.i + 1) : undefined;
       nodes.push({ kind: 'char', cp: next ?? 0x5c });
       p.i += next === undefined ? 1 : 1 + (next > 0xffff ? 2 : 1);
       continue;
     }
-    if (EXTGLOB_KINDS.includes(ch) && p.glob[p.i + 1] === '(') {
-      const group = parseExtglob(p, depth);
-      if (group !== undefined) {
-        nodes.push(group);
-        continue;
+    if (EXTGLOB_KINDS.includes(ch) && p.i + 1 < end && p.glob[p.i + 1] === '(') {
+      const scan = scanGroup(p, p.i + 2, end);
+      if (scan === undefined) readOpenGroup(p, end, nodes, afterRun);
+      else {
+        nodes.push(parseGroup(p, scan, end, depth, afterRun >= 0));
+        // bash's `*` steps over a `*(...)` or `?(...)` (each may match nothing) as part of its run.
+        starRun = ch === '*' || ch === '?' ? afterRun : -1;
       }
+      continue;
     }
     if (ch === '*') {
-      // Runs of `*` are one `*`; a later `*(` starts an extglob (an unclosed one is a `*` and a `(`).
+      // Runs of `*` are one `*`; a later `*(` starts an extglob.
+      if (starRun < 0) starRun = nodes.length;
       p.i++;
-      while (p.glob[p.i] === '*' && p.glob[p.i + 1] !== '(') p.i++;
+      while (p.i < end && p.glob[p.i] === '*' && p.glob[p.i + 1] !== '(') p.i++;
       if (nodes[nodes.length - 1]?.kind !== 'star') nodes.push({ kind: 'star' });
       continue;
     }
@@ -91,7 +109,7 @@ function parseSequence(p: Parser, depth: number): GlobNode[] {
       continue;
     }
     if (ch === '[') {
-      const cls = parseClass(p);
+      const cls = parseClass(p, end);
       if (cls !== undefined) {
         nodes.push(cls);
         continue;
@@ -105,72 +123,133 @@ function parseSequence(p: Parser, depth: number): GlobNode[] {
 }
 
 /**
- * `K(a|b)` at `p.i` (K one of `?*+@!`). Returns the node, or undefined (and `p.i` unchanged) when
- * the group is not closed in this segment: then `K` and `(` are literal, as in bash.
+ * A group `K(` at `p.i` that is not closed before `end`: bash compares the rest of the pattern as
+ * plain text, as written (`*`, `[` and `\` in it are themselves), but for what its `*` does first
+ * when the group follows a run of `*` and `?` (`starRun`, the run's first node): an open `?(` or
+ * `*(` there is skipped and the `*` takes the rest of the name (`a**(b` matches `axyz`); an open
+ * `!(` there also matches where the run's `?` end the name (`a*!(b` matches `a`).
  */
-function parseExtglob(p: Parser, depth: number): GlobNode | undefined {
-  const start = p.i;
+function readOpenGroup(p: Parser, end: number, nodes: GlobNode[], starRun: number): void {
   const kind = p.glob[p.i]!;
-  p.i += 2;
-  const alternatives: GlobNode[][] = [];
-  for (;;) {
-    alternatives.push(parseSequence(p, depth + 1));
-    if (p.i >= p.glob.length) {
-      p.i = start;
-      return undefined;
-    }
-    const stop = p.glob[p.i]!;
-    p.i++;
-    if (stop === ')') break;
+  const text = [...p.glob.slice(p.i, end)].map((c): GlobNode => ({ kind: 'char', cp: c.codePointAt(0)! }));
+  p.i = end;
+  if (starRun < 0 || kind === '+' || kind === '@') nodes.push(...text);
+  else if (kind !== '!') nodes.push({ kind: 'star' });
+  else {
+    // The run's groups match nothing here (bash skips them), its `?` one character each.
+    const ones = nodes.splice(starRun).filter((node) => node.kind === 'one');
+    nodes.push({ kind: 'group', op: '@', alternatives: [ones, [...ones, { kind: 'star' }, ...text]] });
   }
+}
+
+interface GroupScan {
+  /** The index of the `)` that closes the group. */
+  close: number;
+  /** The indices of the `|` between its alternatives. */
+  bars: number[];
+}
+
+/**
+ * Where the group opened just before `from` closes, scanned as bash scans it (PATSCAN): a `\`
+ * hides the next character, any `(` nests (not only an extglob's), and inside `[...]` nothing but
+ * the `]` that ends the set counts (a `]` first, or closing a `[:x:]` or `[=x=]`, does not end
+ * it). Undefined when it is not closed before `end`.
+ */
+function scanGroup(p: Parser, from: number, end: number): GroupScan | undefined {
+  const { glob } = p;
+  const bars: number[] = [];
+  let parens = 0;
+  let inSet = false;
+  let setStart = 0;
+  for (let i = from; i < end; i++) {
+    const c = glob[i]!;
+    if (c === '\\' && p.escapes) i++;
+    else if (c === '[') {
+      if (!inSet) {
+        inSet = true;
+        setStart = i + 1;
+        if (glob[setStart] === '!' || glob[setStart] === '^') setStart++;
+      } else {
+        const close = subBracketEnd(glob, i + 1);
+        if (close >= 0) i = close + 1;
+      }
+    } else if (c === ']') {
+      if (inSet && i !== setStart) inSet = false;
+    } else if (inSet) continue;
+    else if (c === '(') parens++;
+    else if (c === ')' && parens-- === 0) return { close: i, bars };
+    else if (c === '|' && parens === 0) bars.push(i);
+  }
+  return undefined;
+}
+
+/** In a set, `[:name:]` or `[=c=]` from its `:` or `=` at `at`: the index of the closing `:` or `=`, or -1 (bash's PARSE_SUBBRACKET: a `]` ends the search, and `[.x.]` never closes). */
+function subBracketEnd(glob: string, at: number): number {
+  const type = glob[at];
+  if (type !== ':' && type !== '=') return -1;
+  for (let k = at + 1; k < glob.length && glob[k] !== ']'; k++) if (glob[k] === type && glob[k + 1] === ']') return k;
+  return -1;
+}
+
+/** The group `K(...)` at `p.i` (K one of `?*+@!`), closed where `scan` says; each alternative is parsed within its bounds. */
+function parseGroup(p: Parser, scan: GroupScan, end: number, depth: number, afterStar: boolean): GlobNode {
+  const kind = p.glob[p.i]!;
+  const alternatives: GlobNode[][] = [];
+  let from = p.i + 2;
+  for (const to of [...scan.bars, scan.close]) {
+    p.i = from;
+    alternatives.push(parseSequence(p, to, depth + 1));
+    from = to + 1;
+  }
+  p.i = scan.close + 1;
   if (kind !== '!') return { kind: 'group', op: kind as '@' | '?' | '*' | '+', alternatives };
   // bash: `!(L)R` matches when some split leaves a head not in L and a tail in R. With R empty that
   // is "the rest of the segment is not in L", which the matchers compute exactly. Any other place
   // is refused rather than approximated: an approximation could hide a file.
-  if (depth > 0 || p.i < p.glob.length) {
+  if (depth > 0 || p.i < end) {
     throw new FindFileError(
       'FF_INVALID_PATTERN',
       `pattern ${JSON.stringify(p.raw)}: "!(...)" is supported only at the end of a path segment and outside other groups (as in "!(*.js)" or "*.!(js)"): use exclude to leave files out`,
       'pattern',
     );
   }
-  return { kind: 'not', alternatives };
+  return { kind: 'not', alternatives, afterStar };
 }
 
 /**
- * `[...]` at `p.i`. Returns the node, or undefined (and `p.i` unchanged) when the bracket is not
- * closed: then `[` is literal, as in bash.
+ * `[...]` at `p.i`, within `end`. Returns the node, or undefined (and `p.i` unchanged) when the
+ * bracket is not closed: then `[` is literal, as in bash.
  */
-function parseClass(p: Parser): GlobNode | undefined {
+function parseClass(p: Parser, end: number): GlobNode | undefined {
   const { glob } = p;
   let i = p.i + 1;
   const negated = glob[i] === '!' || glob[i] === '^';
   if (negated) i++;
   const items: ClassItem[] = [];
   let first = true;
-  while (i < glob.length) {
+  while (i < end) {
     if (glob[i] === ']' && !first) {
       p.i = i + 1;
       return { kind: 'class', negated, items };
     }
     first = false;
     if (glob[i] === '[' && glob[i + 1] === ':') {
-      const end = glob.indexOf(':]', i + 2);
-      const name = end < 0 ? '' : glob.slice(i + 2, end);
+      const nameEnd = glob.indexOf(':]', i + 2);
       // bash: `[:name:]` with a name it does not know is a class of nothing, not its characters.
-      if (end >= 0) {
+      if (nameEnd >= 0 && nameEnd + 2 <= end) {
+        const name = glob.slice(i + 2, nameEnd);
         items.push(isPosixClassName(name) ? { posix: name } : { lo: 1, hi: 0 });
-        i = end + 2;
+        i = nameEnd + 2;
         continue;
       }
     }
-    if (glob[i] === '\\' && p.escapes && i + 1 < glob.length) i++;
+    if (glob[i] === '\\' && p.escapes && i + 1 < end) i++;
     const lo = glob.codePointAt(i)!;
     i += lo > 0xffff ? 2 : 1;
     // A range: `a-z`, unless the `-` is last (then it is literal). A reversed one matches nothing.
-    if (glob[i] === '-' && i + 1 < glob.length && glob[i + 1] !== ']') {
+    if (glob[i] === '-' && i + 1 < end && glob[i + 1] !== ']') {
       let j = i + 1;
-      if (glob[j] === '\\' && p.escapes && j + 1 < glob.length) j++;
+      if (glob[j] === '\\' && p.escapes && j + 1 < end) j++;
       const hi = glob.codePointAt(j)!;
       i = j + (hi > 0xffff ? 2 : 1);
       items.push({ lo, hi });

@@ -1,6 +1,6 @@
 /**
  * Parsing one glob segment (src/glob/parse.ts), seen as a user sees it: which names a segment
- * matches. Each row is bash's answer (but for openers not closed, see below) with `extglob dotglob` on (checked by hand in bash 5); the
+ * matches. Each row is bash's answer with `extglob dotglob` on (checked by hand in bash 5); the
  * shapes are the edges the generated comparison of test/glob/nfa.test.ts rarely draws: escapes at
  * the end and before astral characters, unclosed groups and sets, `]` first in a set, ranges with
  * escaped or astral ends, and where `!(...)` is refused.
@@ -29,10 +29,14 @@ describe('which names a segment matches', () => {
     ['a**(x)b', 'ab', true],
     ['a**(x)b', 'axxb', true],
     ['a**(x)b', 'ayb', true],
-    // An opener not closed in its segment is literal (bash 5.2 matches nothing there, or only the
-    // name itself: test/conformance/deviations.ts); a star before it is still a star.
+    // An opener not closed in its segment makes the rest of the segment plain text, compared as
+    // written (bash's EXTMATCH); a star before it is still a star.
     ['*(', '*(', true],
-    ['a*(b', 'axx(b', true],
+    ['a*(b', 'a*(b', true],
+    ['a*(b', 'axx(b', false],
+    ['*@(a', 'x@(a', true],
+    ['@(a\\*', '@(a\\*', true],
+    ['@(a\\*', '@(a*', false],
     // extglobs, closed and not
     ['@(a|b)c', 'bc', true],
     ['@(a|b)c', 'abc', false],
@@ -44,9 +48,36 @@ describe('which names a segment matches', () => {
     ['x@(a', 'x@(a', true],
     ['@(a|@(b|c))', 'c', true],
     ['@(a|@(b|c)', 'c', false],
-    // find-file's reading, not bash's: bash reads this whole segment literally (docs/mutation.md,
-    // "Left to do": a divergence found, not fixed); change this row with the fix.
-    ['@(a|@(b|c)', '@(a|b', true],
+    ['@(a|@(b|c)', '@(a|b', false],
+    ['@(a|@(b|c)', '@(a|@(b|c)', true],
+    // where a group ends is bash's scan: plain parentheses nest, `[...]` and `\x` hide `)` and `|`
+    ['@(a(b|c))', 'a(b|c)', true],
+    ['@(a(b|c))', 'a(b', false],
+    ['@(a(b)', '@(a(b)', true],
+    ['@(a(b)', 'a(b', false],
+    ['@(x(|c)', 'c', false],
+    ['@([a|b)', '@([a|b)', true],
+    ['@([a|b)', 'b', false],
+    ['@([)]|x)', ')', true],
+    ['@([])]|1)', ']', true],
+    ['@([[:alpha:])]|1)', ')', true],
+    ['@(a\\)|b)', 'a)', true],
+    ['@(a\\||b)', '|', false],
+    ['@(a\\||b)', 'a|', true],
+    ['@(a|b)|)', 'a|)', true],
+    // after a run of `*` and `?`, bash's star reads an open `?(`/`*(` as nothing and takes the rest,
+    // an open `!(` also where the name ends, and a closed `!(L)` passes a name that ends there
+    ['a**(b', 'axyz', true],
+    ['a*?(b', 'azz', true],
+    ['a*?(b', 'zzz', false],
+    ['a*?*(x)?(b', 'a', false],
+    ['a*!(b', 'a', true],
+    ['a*!(b', 'ab', false],
+    ['a*!(b', 'ax!(b', true],
+    ['a*!(b|)', 'a', true],
+    ['a*!(b|)', 'ac', true],
+    ['a*!(b|)', 'b', false],
+    ['*!()', '', true],
     ['!(*.js)', 'a.ts', true],
     ['!(*.js)', 'a.js', false],
     ['*.!(js)', 'a.ts', true],
