@@ -46,6 +46,12 @@ export interface ParsedSegment {
 
 const EXTGLOB_KINDS = '?*+@!';
 
+/**
+ * Groups nested deeper are refused (`FF_PATTERN_TOO_LARGE`): parsing and compiling recurse once per
+ * level, and 3,000 levels overflowed the stack ("unexpected failure", exit 1, for bad input).
+ */
+export const MAX_GROUP_NESTING = 100;
+
 interface Parser {
   glob: string;
   i: number;
@@ -194,6 +200,9 @@ function subBracketEnd(glob: string, at: number): number {
 /** The group `K(...)` at `p.i` (K one of `?*+@!`), closed where `scan` says; each alternative is parsed within its bounds. */
 function parseGroup(p: Parser, scan: GroupScan, end: number, depth: number, afterStar: boolean): GlobNode {
   const kind = p.glob[p.i]!;
+  if (depth >= MAX_GROUP_NESTING) {
+    throw new FindFileError('FF_PATTERN_TOO_LARGE', `pattern ${JSON.stringify(p.raw)}: groups nested more than ${MAX_GROUP_NESTING} deep`, 'pattern');
+  }
   const alternatives: GlobNode[][] = [];
   let from = p.i + 2;
   for (const to of [...scan.bars, scan.close]) {

@@ -111,6 +111,13 @@ describe('human output', () => {
     expect(both.stderr).toContain('find-file: error: Arguments ignore-case and case-sensitive are mutually exclusive');
   });
 
+  it('a pattern of 3,000 nested groups is a usage error naming the limit (it was a stack overflow, exit 1)', () => {
+    const run = ff(['@('.repeat(3000) + 'a' + ')'.repeat(3000)]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(lines(run.stderr).at(-1)).toMatch(/^find-file: error: pattern ".*": groups nested more than 100 deep$/);
+  });
+
   it('prints NUL-separated paths with -0 / --print0, and nothing else on stdout', () => {
     for (const flag of ['-0', '--print0']) {
       const run = ff(['*.md', flag]);

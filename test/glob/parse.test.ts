@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileSegment } from '../../src/glob/segment.js';
-import { parseSegment } from '../../src/glob/parse.js';
+import { MAX_GROUP_NESTING, parseSegment } from '../../src/glob/parse.js';
 
 const matches = (glob: string, name: string, escapes = true) => compileSegment(glob, escapes, glob, true).test(name);
 
@@ -156,6 +156,23 @@ describe('the literal a plain segment is compared as', () => {
     ['[a', '[a'],
   ])('%j: %j', (glob, literal) => {
     expect(parseSegment(glob, true, glob).literal).toBe(literal);
+  });
+});
+
+describe('groups nested deeper than MAX_GROUP_NESTING are refused, never a stack overflow', () => {
+  const nested = (depth: number) => '@('.repeat(depth) + 'a' + ')'.repeat(depth);
+  it('takes 100 levels and matches through them', () => {
+    expect(matches(nested(MAX_GROUP_NESTING), 'a')).toBe(true);
+    expect(matches(nested(MAX_GROUP_NESTING), 'b')).toBe(false);
+  });
+  it.each([MAX_GROUP_NESTING + 1, 3000])('refuses %d levels with FF_PATTERN_TOO_LARGE', (depth) => {
+    expect(() => parseSegment(nested(depth), true, nested(depth))).toThrow(
+      expect.objectContaining({ code: 'FF_PATTERN_TOO_LARGE', option: 'pattern', message: expect.stringContaining(`groups nested more than ${MAX_GROUP_NESTING} deep`) }),
+    );
+  });
+  it('counts only groups: 4,000 plain parentheses in one group, or an open one, are text', () => {
+    expect(matches('@(' + '('.repeat(4000) + 'a' + ')'.repeat(4000) + ')', '('.repeat(4000) + 'a' + ')'.repeat(4000))).toBe(true);
+    expect(matches('@('.repeat(4000) + 'a', '@('.repeat(4000) + 'a')).toBe(true);
   });
 });
 
