@@ -12,6 +12,7 @@
  */
 import { FindFileError } from './errors.js';
 import { expandBraces, MAX_BRACE_ALTERNATIVES } from './glob/braces.js';
+import { splitSegments } from './glob/parse.js';
 import { buildPathTest, compilePath } from './glob/path.js';
 import { compileSet } from './glob/set.js';
 
@@ -96,14 +97,16 @@ function normalizeAlternative(alternative: string, raw: string, platform: Platfo
   }
   const dirOnly = alternative.endsWith('/');
   const body = dirOnly ? alternative.slice(0, -1) : alternative;
-  const segments = body.split('/').filter((s) => s !== '' && s !== '.');
+  // A `/` inside a closed extglob group splits nothing (bash reads `@(a/b|c)` as one name pattern).
+  const parts = splitSegments(body, platform !== 'win32');
+  const segments = parts.filter((s) => s !== '' && s !== '.');
   if (segments.includes('..')) {
     throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} climbs out of the root with "..": search from a higher root instead`, option);
   }
   if (segments.length === 0) throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} names the root itself, not files under it`, option);
   // `./x` is the root's `x` (as in bash), not `x` at any depth: a one-segment glob that was written
   // with a `/` before its name stays anchored, marked by a leading `/` (never absolute here).
-  const anchored = segments.length === 1 && body.includes('/');
+  const anchored = segments.length === 1 && parts.length > 1;
   return (anchored ? '/' : '') + segments.join('/') + (dirOnly ? '/' : '');
 }
 

@@ -106,6 +106,21 @@ describe('the dialect', () => {
     ['*.!(js)', 'a.b.js', true],
     ['*.!(js)', 'a.ts', true],
     ['@(a', '@(a', true], // unclosed: literal
+    // a `/` inside a closed group splits nothing: one name pattern, as bash reads it (its `a/b`
+    // matches no name); a slash-less pattern so, at any depth
+    ['@(a/b|c)', 'c', true],
+    ['@(a/b|c)', 'x/c', true],
+    ['@(a/b|c)', 'a/b', false],
+    ['*(a/b|c)', 'c', true],
+    ['x/@(a/b|c)', 'x/c', true],
+    ['x/@(a/b|c)', 'x/a/b', false],
+    ['@(a/b|c)/q', 'c/q', true],
+    ['./@(a/b|c)', 'c', true],
+    ['./@(a/b|c)', 'x/c', false],
+    ['@(../x|c)', 'c', true],
+    ['@(x|a)/b', 'a/b', true],
+    // an open one does not hold the `/`: two segments, each plain text
+    ['@(a/b', '@(a/b', true],
     // an unclosed *( is the plain text of the rest, as bash compares it (this once looped forever)
     ['*(x', '*(x', true],
     ['*(x', 'a(x', false],

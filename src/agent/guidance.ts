@@ -11,6 +11,7 @@
  *   under each (`src/a.ts`) when that exists.
  */
 import { kindOf, type DirentLike, type FsLike } from '../fs.js';
+import { splitSegments } from '../glob/parse.js';
 import { errorCodeOf } from '../result.js';
 import type { SeenNames } from './seen.js';
 import { closestFolderNames, closestNames, literalOf } from './similar.js';
@@ -66,7 +67,7 @@ const GLOB_SYNTAX = /[*?[\]{}\\]|[!+@]\(/;
  * per suggestion.
  */
 export async function buildMissingFolder(fs: FsLike, root: string, display: string, pattern: string, caseSensitive: boolean, sep: string): Promise<MissingFolder | undefined> {
-  const segments = pattern.split('/').filter((s) => s !== '' && s !== '.');
+  const segments = splitSegments(pattern, true).filter((s) => s !== '' && s !== '.');
   // The last segment names the file; only the folders before it are looked up.
   const firstGlob = segments.findIndex((s) => GLOB_SYNTAX.test(s) || s === '..');
   const folders = segments.slice(0, firstGlob < 0 ? segments.length - 1 : Math.min(firstGlob, segments.length - 1));

@@ -59,6 +59,31 @@ interface Parser {
   raw: string;
 }
 
+/**
+ * Splits a brace-free glob into its segments at each `/`, but not inside a closed extglob group:
+ * bash reads `@(a/b|c)` as one name pattern (it matches `c`; no name holds the `/` of `a/b`).
+ * Splitting there made two open groups of it, plain text, and missed `c`.
+ */
+export function splitSegments(glob: string, escapes: boolean): string[] {
+  if (!glob.includes('(')) return glob.split('/');
+  const parser: Parser = { glob, i: 0, escapes, raw: glob };
+  const segments: string[] = [];
+  let start = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i]!;
+    if (c === '\\' && escapes) i++;
+    else if (c === '/') {
+      segments.push(glob.slice(start, i));
+      start = i + 1;
+    } else if (EXTGLOB_KINDS.includes(c) && glob[i + 1] === '(') {
+      const scan = scanGroup(parser, i + 2, glob.length);
+      if (scan !== undefined) i = scan.close;
+    }
+  }
+  segments.push(glob.slice(start));
+  return segments;
+}
+
 /** Parses one segment. `raw` names the whole pattern in errors. Throws `FindFileError` for what the dialect refuses. */
 export function parseSegment(glob: string, escapes: boolean, raw: string): ParsedSegment {
   const parser: Parser = { glob, i: 0, escapes, raw };

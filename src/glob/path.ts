@@ -11,6 +11,7 @@
  */
 import { REPLACEMENT_CHAR } from '../fs.js';
 import { GLOBSTAR_SOURCE } from './regex.js';
+import { splitSegments } from './parse.js';
 import { compileSegment, type SegmentGlob } from './segment.js';
 
 /** A `**` segment. */
@@ -21,7 +22,7 @@ export type PathSegment = SegmentGlob | typeof GLOBSTAR;
 /** Splits one brace-free, normalised glob into compiled segments (consecutive `**` merged). */
 export function compilePath(glob: string, escapes: boolean, raw: string, caseSensitive: boolean): PathSegment[] {
   const segments: PathSegment[] = [];
-  for (const text of glob.split('/')) {
+  for (const text of splitSegments(glob, escapes)) {
     if (text === '**') {
       if (segments[segments.length - 1] !== GLOBSTAR) segments.push(GLOBSTAR);
     } else {

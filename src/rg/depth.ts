@@ -9,6 +9,7 @@
  * limit could match and the result may be complete.
  */
 
+import { splitSegments } from '../glob/parse.js';
 import { isAnchored } from '../patterns.js';
 
 /**
@@ -23,7 +24,8 @@ export function patternReach(patterns: readonly string[]): number {
       reach = Math.max(reach, 1);
       continue;
     }
-    const segments = alternative.split('/');
+    // Normalised: a `\\` left in one is an escape (win32's became `/`).
+    const segments = splitSegments(alternative, true);
     // No `/`: a base name at any depth. A `**` segment: any number of levels.
     if (segments.length === 1 || segments.includes('**')) return Infinity;
     reach = Math.max(reach, segments.length);

@@ -304,6 +304,12 @@ describe('limits', () => {
     const { result } = await search([[{ exit: 1 }]], { maxDepth: 1, pattern: 'src/*.ts' });
     expect(result).toMatchObject({ matches: [], complete: false, incompleteReasons: ['depth-limit'] });
   });
+
+  it('a `/` inside a group does not make a path pattern: @(a/b|c.ts) is a name at any depth, so maxDepth 3 leaves some unread', async () => {
+    // Read as two segments, it reached depth 2 only, and the answer said complete while c.ts could lie at depth 4.
+    const { result } = await search([[{ stdout: nul('c.ts') }, { exit: 0 }]], { maxDepth: 3, pattern: '@(a/b|c.ts)' });
+    expect(result).toMatchObject({ matches: ['c.ts'], complete: false, incompleteReasons: ['depth-limit'] });
+  });
 });
 
 describe('the walker decides what is returned', () => {
