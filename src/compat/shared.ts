@@ -6,7 +6,6 @@ import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FindFileError } from '../errors.js';
 import { findFiles, findFilesSync } from '../find.js';
-import { splitSegments } from '../glob/parse.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 
@@ -113,7 +112,7 @@ export function runSync(options: FindOptions, shape: (result: FindResult) => str
  * segments here: it keeps every match (the deviation in docs/compat.md).
  */
 export function buildDotFilter(patterns: readonly string[]): (rel: string) => boolean {
-  const split = patterns.map((p) => splitSegments(p, true).filter((s) => s !== '' && s !== '.'));
+  const split = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.'));
   if (patterns.some((p) => /\{[^}]*\//.test(p))) return () => true;
   return (rel) => {
     const segments = rel.split('/');

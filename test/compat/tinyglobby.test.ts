@@ -53,6 +53,12 @@ describe('find-file/tinyglobby: the three ports of issue 29 give the same arrays
     expect(ours).toEqual(theirs);
   });
 
+  it('dot: false with a / inside a group (one segment to bash and picomatch): the other alternative still matches, and no dot folder is entered', async () => {
+    const { ours, theirs } = await both(['@(.github/x|index.js)', 'src/@(.lib/x|a.js)'], { dot: false });
+    expect(theirs).toEqual(['index.js', 'src/a.js']);
+    expect(ours).toEqual(theirs);
+  });
+
   it('a slash-less *.js is top level only, as in tinyglobby (find-file alone matches it at any depth)', async () => {
     const { ours, theirs } = await both('*.js');
     expect(theirs).toEqual(['index.js']);
