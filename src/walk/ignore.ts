@@ -153,9 +153,14 @@ function* readGitExclude(dirPath: string, sep: string): IgnoreReads<string | und
   return yield* readText(paths.join(paths.resolve(gitdirPath, commondir), 'info', 'exclude'));
 }
 
-/** A file's first line without its line break (`\n` or `\r\n`). */
+/**
+ * A file's first line without its line break (`\n` or `\r\n`), as rg 13 reads it (Rust's `lines()`):
+ * a `\r` inside the line, or last in a file with no `\n`, is part of the line (of the path).
+ */
 function firstLine(text: string | undefined): string | undefined {
-  return text?.split('\n', 1)[0]!.replace(/\r$/, '');
+  if (text === undefined) return undefined;
+  const end = text.indexOf('\n');
+  return end < 0 ? text : text.slice(0, end).replace(/\r$/, '');
 }
 
 /**

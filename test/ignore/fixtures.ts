@@ -330,11 +330,28 @@ export const FIXTURES: IgnoreFixture[] = [
     lists: ['.git', 'keep'],
   },
   ...[
+    ['a line break', '\n'],
+    ['CRLF', '\r\n'],
+  ].map(([how, end]) => ({
+    name: `rg 13: a worktree's .git file whose gitdir path holds a carriage return inside it, ending in ${how}: the path as it stands`,
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/c\rr/commondir': '../..\n',
+      'c/.git': `gitdir: ${TOP}/main/.git/worktrees/c\rr${end}`,
+      ...files('c/ex.txt', 'c/keep'),
+    },
+    root: 'c',
+    lists: ['.git', 'keep'],
+    onlyOn: 'posix' as const,
+  })),
+  ...[
     ['no space after gitdir:', `gitdir:${TOP}/main/.git/worktrees/w\n`],
     ['three spaces after gitdir:', `gitdir:   ${TOP}/main/.git/worktrees/w\n`],
     ['trailing spaces', `gitdir: ${TOP}/main/.git/worktrees/w  \n`],
     ['gitdir: on a second line', `# note\ngitdir: ${TOP}/main/.git/worktrees/w\n`],
     ['GITDIR: in capitals', `GITDIR: ${TOP}/main/.git/worktrees/w\n`],
+    // Rust's lines() strips `\n` and `\r\n` only: a lone `\r` at the end stays in the path.
+    ['a carriage return at its end and no line break', `gitdir: ${TOP}/main/.git/worktrees/w\r`],
   ].map(([how, gitFile]) => ({
     name: `rg 13: a worktree's .git file with ${how}: no exclude is read`,
     tree: { 'main/.git/info/exclude': 'ex.txt\n', 'main/.git/worktrees/w/commondir': '../..\n', 'w/.git': gitFile!, ...files('w/ex.txt', 'w/keep') },
@@ -345,6 +362,7 @@ export const FIXTURES: IgnoreFixture[] = [
     ['empty', ''],
     ['a blank line', '\n'],
     ['spaces around it', ' ../.. \n'],
+    ['../.. then a carriage return and no line break', '../..\r'],
   ].map(([how, commondir]) => ({
     name: `rg 13: a worktree whose commondir is ${how}: no exclude is read, not even its own git dir's`,
     tree: {
