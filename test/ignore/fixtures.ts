@@ -329,6 +329,29 @@ export const FIXTURES: IgnoreFixture[] = [
     root: 'b',
     lists: ['.git', 'keep'],
   },
+  {
+    name: "rg 13: a relative gitdir is read from the search root (ripgrep's cwd), not from the worktree: a worktree below the root",
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/s/commondir': '../..\n',
+      // From top/, ../main is main/: read. ../../main (right from top/sub, git's reading) is outside the tree: not read.
+      'top/sub/.git': 'gitdir: ../main/.git/worktrees/s\n',
+      'top/far/.git': 'gitdir: ../../main/.git/worktrees/s\n',
+      ...files('top/sub/ex.txt', 'top/sub/keep', 'top/far/ex.txt', 'top/far/keep'),
+    },
+    root: 'top',
+    lists: ['far/.git', 'far/ex.txt', 'far/keep', 'sub/.git', 'sub/keep'],
+  },
+  {
+    name: "rg 13: a commondir not starting with . is read from the search root (ripgrep's cwd), not from the git dir",
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/w/commondir': 'main/.git\n',
+      'w/.git': `gitdir: ${TOP}/main/.git/worktrees/w\n`,
+      ...files('w/ex.txt', 'w/keep'),
+    },
+    lists: ['main/.git/info/exclude', 'main/.git/worktrees/w/commondir', 'w/.git', 'w/keep'],
+  },
   ...[
     ['a line break', '\n'],
     ['CRLF', '\r\n'],
@@ -360,20 +383,37 @@ export const FIXTURES: IgnoreFixture[] = [
   })),
   ...[
     ['empty', ''],
-    ['a blank line', '\n'],
     ['spaces around it', ' ../.. \n'],
     ['../.. then a carriage return and no line break', '../..\r'],
   ].map(([how, commondir]) => ({
-    name: `rg 13: a worktree whose commondir is ${how}: no exclude is read, not even its own git dir's`,
+    name: `rg 13: a worktree whose commondir is ${how}: no exclude is read, not its own git dir's, nor its cwd's info/exclude`,
     tree: {
       'main/.git/info/exclude': 'ex.txt\n',
       'main/.git/worktrees/w/commondir': commondir!,
       'main/.git/worktrees/w/info/exclude': 'keep\n',
       'w/.git': `gitdir: ${TOP}/main/.git/worktrees/w\n`,
+      'w/info/exclude': 'keep\n',
       ...files('w/ex.txt', 'w/keep'),
     },
     root: 'w',
-    lists: ['.git', 'ex.txt', 'keep'],
+    lists: ['.git', 'ex.txt', 'info/exclude', 'keep'],
+  })),
+  // Rust's lines() gives a blank first line as the path '': ripgrep reads `info/exclude` in its cwd.
+  ...[
+    ['a blank line', '\n'],
+    ['a blank line, then ../..', '\n../..\n'],
+  ].map(([how, commondir]) => ({
+    name: `rg 13: a worktree whose commondir is ${how}: the path '', so ripgrep reads info/exclude in its cwd, the search root`,
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/w/commondir': commondir!,
+      'main/.git/worktrees/w/info/exclude': 'ex.txt\n',
+      'w/.git': `gitdir: ${TOP}/main/.git/worktrees/w\n`,
+      'w/info/exclude': 'keep\n',
+      ...files('w/ex.txt', 'w/keep'),
+    },
+    root: 'w',
+    lists: ['.git', 'ex.txt', 'info/exclude'],
   })),
   {
     name: "a repository inside another: the outer one's info/exclude stops at the inner one's top",
