@@ -343,6 +343,17 @@ export const FIXTURES: IgnoreFixture[] = [
     lists: ['far/.git', 'far/ex.txt', 'far/keep', 'sub/.git', 'sub/keep'],
   },
   {
+    name: 'rg 13: a commondir starting with . is read from the git dir, whatever it ends with (../../)',
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/w/commondir': '../../\n',
+      'w/.git': `gitdir: ${TOP}/main/.git/worktrees/w\n`,
+      ...files('w/ex.txt', 'w/keep'),
+    },
+    root: 'w',
+    lists: ['.git', 'keep'],
+  },
+  {
     name: "rg 13: a commondir not starting with . is read from the search root (ripgrep's cwd), not from the git dir",
     tree: {
       'main/.git/info/exclude': 'ex.txt\n',
