@@ -157,7 +157,7 @@ export class Walk {
     if (this.plan.scope.ignore?.defaults !== true) return undefined;
     let present: Set<string> | undefined;
     for (const entry of entries) if (IGNORE_ENTRY_NAMES.has(entry.name)) (present ??= new Set()).add(entry.name);
-    return present === undefined ? undefined : readDirectoryTexts(this.pathOf(task), this.plan.scope.sep, present);
+    return present === undefined ? undefined : readDirectoryTexts(this.pathOf(task), this.plan.scope.sep, present, this.plan.scope.root);
   }
 
   acceptIgnoreTexts(task: DirTask, texts: IgnoreTexts): void {

@@ -118,9 +118,10 @@ function* readText(path: string): IgnoreReads<string | undefined> {
 
 /**
  * The texts of one directory's ignore files. `present`: the directory's entry names that are ignore
- * files (or `.git`), as listed: nothing absent is asked for.
+ * files (or `.git`), as listed: nothing absent is asked for. `cwd`: the search root, ripgrep's cwd
+ * (a worktree's relative paths are read from it: `readGitExclude`).
  */
-export function* readDirectoryTexts(dirPath: string, sep: string, present: ReadonlySet<string>): IgnoreReads<IgnoreTexts> {
+export function* readDirectoryTexts(dirPath: string, sep: string, present: ReadonlySet<string>, cwd: string): IgnoreReads<IgnoreTexts> {
   const text = function* (name: string): IgnoreReads<string | undefined> {
     if (!present.has(name)) return undefined;
     return yield* readText(dirPath + name);
@@ -129,16 +130,18 @@ export function* readDirectoryTexts(dirPath: string, sep: string, present: Reado
   const ignoreText = yield* text('.ignore');
   const gitignore = yield* text('.gitignore');
   const hasGit = present.has(GIT_DIR);
-  const exclude = hasGit ? yield* readGitExclude(dirPath, sep) : undefined;
+  const exclude = hasGit ? yield* readGitExclude(dirPath, sep, cwd) : undefined;
   return { rgignore, ignore: ignoreText, gitignore, exclude, hasGit };
 }
 
 /**
  * A repository's `info/exclude`: in `.git/`, or, when `.git` is a file (a worktree: `gitdir:
  * <path>`), in the common git directory its `commondir` names, as ripgrep reads it (ripgrep reads
- * none for a `.git` file without `commondir`, a submodule's).
+ * none for a `.git` file without `commondir`, a submodule's). rg 13 opens a relative gitdir, and a
+ * relative `commondir` that does not start with `.`, as they stand: from its cwd, the search root,
+ * not from the worktree (git's reading); a `commondir` starting with `.` from the gitdir.
  */
-function* readGitExclude(dirPath: string, sep: string): IgnoreReads<string | undefined> {
+function* readGitExclude(dirPath: string, sep: string, cwd: string): IgnoreReads<string | undefined> {
   const native = (rel: string) => rel.split('/').join(sep);
   const inDir = yield* readText(dirPath + native(GIT_EXCLUDE));
   if (inDir !== undefined) return inDir;
@@ -147,15 +150,22 @@ function* readGitExclude(dirPath: string, sep: string): IgnoreReads<string | und
   const gitFile = firstLine(yield* readText(dirPath + GIT_DIR));
   if (gitFile === undefined || !gitFile.startsWith('gitdir: ')) return undefined;
   const paths = sep === '\\' ? path.win32 : path.posix;
-  const gitdirPath = paths.resolve(dirPath, gitFile.slice('gitdir: '.length));
+  const gitdirPath = paths.resolve(cwd, gitFile.slice('gitdir: '.length));
   const commondir = firstLine(yield* readText(paths.join(gitdirPath, 'commondir')));
-  if (commondir === undefined || commondir === '') return undefined;
-  return yield* readText(paths.join(paths.resolve(gitdirPath, commondir), 'info', 'exclude'));
+  // A blank first line is the path '': ripgrep then reads `info/exclude` in its cwd.
+  if (commondir === undefined) return undefined;
+  return yield* readText(paths.join(paths.resolve(commondir.startsWith('.') ? gitdirPath : cwd, commondir), 'info', 'exclude'));
 }
 
-/** A file's first line without its line break (`\n` or `\r\n`). */
+/**
+ * A file's first line without its line break (`\n` or `\r\n`), as rg 13 reads it (Rust's `lines()`):
+ * a `\r` inside the line, or last in a file with no `\n`, is part of the line (of the path); an
+ * empty file has no line at all (undefined), a file starting with `\n` a blank one.
+ */
 function firstLine(text: string | undefined): string | undefined {
-  return text?.split('\n', 1)[0]!.replace(/\r$/, '');
+  if (text === undefined || text === '') return undefined;
+  const end = text.indexOf('\n');
+  return end < 0 ? text : text.slice(0, end).replace(/\r$/, '');
 }
 
 /**
@@ -170,7 +180,7 @@ export function* readTopLevels(geometry: IgnoreGeometry, sep: string): IgnoreRea
     for (const { dir, lead } of listParents(real, sep)) {
       const present = new Set<string>();
       for (const name of [...IGNORE_FILE_NAMES, GIT_DIR]) if ((yield { kind: 'exists', path: dir + name }) === true) present.add(name);
-      const texts = yield* readDirectoryTexts(dir, sep, present);
+      const texts = yield* readDirectoryTexts(dir, sep, present, geometry.root);
       level = buildIgnoreLevel(level, '', texts, lead);
     }
   }

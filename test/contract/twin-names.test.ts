@@ -8,6 +8,7 @@ import { lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FindOptions } from '../../src/index.js';
 import { searchForms } from '../helpers/forms.js';
 import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { describeIf, linux } from '../helpers/skip-why.js';
@@ -50,6 +51,12 @@ beforeAll(() => {
     writeFileSync(bytes(r, '/x', FFFD), '');
     writeFileSync(bytes(r, '/plain.txt'), '');
   });
+  // `x\xe2\x82` (a cut three-byte character) decodes to `x\uFFFD`, two characters, so it misses `x??`
+  // as decoded; its bytes are three, and ripgrep's `x??` matches them. The string opens nothing.
+  make('reading', (r) => {
+    writeFileSync(bytes(r, '/x', [0xe2, 0x82]), '');
+    writeFileSync(bytes(r, '/xyz'), '');
+  });
 });
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
@@ -72,6 +79,18 @@ describeIf(linux('names that are not UTF-8 are a Linux case'), needsRg)('names t
       expect(result.skipped.length).toBeGreaterThan(0);
       for (const s of result.skipped) expect(s.code).toBe('EILSEQ');
       expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'] });
+    });
+  }
+});
+
+describeIf(linux('names that are not UTF-8 are a Linux case'), needsRg)('a name that matches only in another reading of its bytes (real disk)', () => {
+  // Both ways ripgrep's list is filtered (src/walk/rules.ts buildListedFileTest): the common options
+  // ask the matcher alone; hidden: false goes segment by segment.
+  const cases: [string, Partial<FindOptions>][] = [['the common options', {}], ['hidden: false', { hidden: false }]];
+  for (const [label, options] of cases) {
+    it.each(FORMS)(`with ${label}: is a gap (EILSEQ), never silence, on %s`, async (_name, form) => {
+      const result = await form({ root: trees.reading!, pattern: 'x??', ...options });
+      expect(result).toMatchObject({ matches: ['xyz'], skipped: [{ path: 'x\uFFFD', code: 'EILSEQ' }], complete: false, incompleteReasons: ['io-error'] });
     });
   }
 });

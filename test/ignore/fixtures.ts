@@ -329,12 +329,63 @@ export const FIXTURES: IgnoreFixture[] = [
     root: 'b',
     lists: ['.git', 'keep'],
   },
+  {
+    name: "rg 13: a relative gitdir is read from the search root (ripgrep's cwd), not from the worktree: a worktree below the root",
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/s/commondir': '../..\n',
+      // From top/, ../main is main/: read. ../../main (right from top/sub, git's reading) is outside the tree: not read.
+      'top/sub/.git': 'gitdir: ../main/.git/worktrees/s\n',
+      'top/far/.git': 'gitdir: ../../main/.git/worktrees/s\n',
+      ...files('top/sub/ex.txt', 'top/sub/keep', 'top/far/ex.txt', 'top/far/keep'),
+    },
+    root: 'top',
+    lists: ['far/.git', 'far/ex.txt', 'far/keep', 'sub/.git', 'sub/keep'],
+  },
+  {
+    name: 'rg 13: a commondir starting with . is read from the git dir, whatever it ends with (../../)',
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/w/commondir': '../../\n',
+      'w/.git': `gitdir: ${TOP}/main/.git/worktrees/w\n`,
+      ...files('w/ex.txt', 'w/keep'),
+    },
+    root: 'w',
+    lists: ['.git', 'keep'],
+  },
+  {
+    name: "rg 13: a commondir not starting with . is read from the search root (ripgrep's cwd), not from the git dir",
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/w/commondir': 'main/.git\n',
+      'w/.git': `gitdir: ${TOP}/main/.git/worktrees/w\n`,
+      ...files('w/ex.txt', 'w/keep'),
+    },
+    lists: ['main/.git/info/exclude', 'main/.git/worktrees/w/commondir', 'w/.git', 'w/keep'],
+  },
+  ...[
+    ['a line break', '\n'],
+    ['CRLF', '\r\n'],
+  ].map(([how, end]) => ({
+    name: `rg 13: a worktree's .git file whose gitdir path holds a carriage return inside it, ending in ${how}: the path as it stands`,
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/c\rr/commondir': '../..\n',
+      'c/.git': `gitdir: ${TOP}/main/.git/worktrees/c\rr${end}`,
+      ...files('c/ex.txt', 'c/keep'),
+    },
+    root: 'c',
+    lists: ['.git', 'keep'],
+    onlyOn: 'posix' as const,
+  })),
   ...[
     ['no space after gitdir:', `gitdir:${TOP}/main/.git/worktrees/w\n`],
     ['three spaces after gitdir:', `gitdir:   ${TOP}/main/.git/worktrees/w\n`],
     ['trailing spaces', `gitdir: ${TOP}/main/.git/worktrees/w  \n`],
     ['gitdir: on a second line', `# note\ngitdir: ${TOP}/main/.git/worktrees/w\n`],
     ['GITDIR: in capitals', `GITDIR: ${TOP}/main/.git/worktrees/w\n`],
+    // Rust's lines() strips `\n` and `\r\n` only: a lone `\r` at the end stays in the path.
+    ['a carriage return at its end and no line break', `gitdir: ${TOP}/main/.git/worktrees/w\r`],
   ].map(([how, gitFile]) => ({
     name: `rg 13: a worktree's .git file with ${how}: no exclude is read`,
     tree: { 'main/.git/info/exclude': 'ex.txt\n', 'main/.git/worktrees/w/commondir': '../..\n', 'w/.git': gitFile!, ...files('w/ex.txt', 'w/keep') },
@@ -343,19 +394,37 @@ export const FIXTURES: IgnoreFixture[] = [
   })),
   ...[
     ['empty', ''],
-    ['a blank line', '\n'],
     ['spaces around it', ' ../.. \n'],
+    ['../.. then a carriage return and no line break', '../..\r'],
   ].map(([how, commondir]) => ({
-    name: `rg 13: a worktree whose commondir is ${how}: no exclude is read, not even its own git dir's`,
+    name: `rg 13: a worktree whose commondir is ${how}: no exclude is read, not its own git dir's, nor its cwd's info/exclude`,
     tree: {
       'main/.git/info/exclude': 'ex.txt\n',
       'main/.git/worktrees/w/commondir': commondir!,
       'main/.git/worktrees/w/info/exclude': 'keep\n',
       'w/.git': `gitdir: ${TOP}/main/.git/worktrees/w\n`,
+      'w/info/exclude': 'keep\n',
       ...files('w/ex.txt', 'w/keep'),
     },
     root: 'w',
-    lists: ['.git', 'ex.txt', 'keep'],
+    lists: ['.git', 'ex.txt', 'info/exclude', 'keep'],
+  })),
+  // Rust's lines() gives a blank first line as the path '': ripgrep reads `info/exclude` in its cwd.
+  ...[
+    ['a blank line', '\n'],
+    ['a blank line, then ../..', '\n../..\n'],
+  ].map(([how, commondir]) => ({
+    name: `rg 13: a worktree whose commondir is ${how}: the path '', so ripgrep reads info/exclude in its cwd, the search root`,
+    tree: {
+      'main/.git/info/exclude': 'ex.txt\n',
+      'main/.git/worktrees/w/commondir': commondir!,
+      'main/.git/worktrees/w/info/exclude': 'ex.txt\n',
+      'w/.git': `gitdir: ${TOP}/main/.git/worktrees/w\n`,
+      'w/info/exclude': 'keep\n',
+      ...files('w/ex.txt', 'w/keep'),
+    },
+    root: 'w',
+    lists: ['.git', 'ex.txt', 'info/exclude'],
   })),
   {
     name: "a repository inside another: the outer one's info/exclude stops at the inner one's top",

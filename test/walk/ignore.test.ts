@@ -184,9 +184,12 @@ describe('the paths of the ignore files, on both platforms', () => {
     expect(isIgnored(undefined, 'a', false)).toBe(false);
   });
 
-  it("Windows: a worktree's .git file names its git dir with backslashes, relative to the worktree", () => {
+  it("Windows: a worktree's .git file names its git dir with backslashes, relative to the search root (ripgrep's cwd)", () => {
     const files = { 'C:\\w\\.git': 'gitdir: ..\\main\\.git\\worktrees\\w\n', 'C:\\main\\.git\\worktrees\\w\\commondir': '..\\..\n', 'C:\\main\\.git\\info\\exclude': 'ex.txt\n' };
-    expect(drive(readDirectoryTexts('C:\\w\\', '\\', new Set(['.git'])), files).value).toMatchObject({ exclude: 'ex.txt\n', hasGit: true });
+    expect(drive(readDirectoryTexts('C:\\w\\', '\\', new Set(['.git']), 'C:\\w'), files).value).toMatchObject({ exclude: 'ex.txt\n', hasGit: true });
+    // A worktree C:\top\w met below the root C:\top: ..\main is read from C:\top (C:\main), not from the worktree (C:\top\main).
+    const below = { ...files, 'C:\\top\\w\\.git': files['C:\\w\\.git'] };
+    expect(drive(readDirectoryTexts('C:\\top\\w\\', '\\', new Set(['.git']), 'C:\\top'), below).value).toMatchObject({ exclude: 'ex.txt\n', hasGit: true });
   });
 
   it("Windows: the root's parents are C:\\ and C:\\a\\, outermost first, their rules read relative to each", () => {
