@@ -78,6 +78,10 @@ describe('which names a segment matches', () => {
     ['a*!(b|)', 'ac', true],
     ['a*!(b|)', 'b', false],
     ['*!()', '', true],
+    // not after a star, an empty rest is judged as any other: in the alternatives, no match
+    ['a!(|b)', 'a', false],
+    ['a!(|b)', 'ac', true],
+    ['a!(*)', 'a', false],
     ['!(*.js)', 'a.ts', true],
     ['!(*.js)', 'a.js', false],
     ['*.!(js)', 'a.ts', true],
