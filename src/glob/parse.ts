@@ -183,8 +183,8 @@ interface GroupScan {
 /**
  * Where the group opened just before `from` closes, scanned as bash scans it (PATSCAN): a `\`
  * hides the next character, any `(` nests (not only an extglob's), and inside `[...]` nothing but
- * the `]` that ends the set counts (a `]` first, or closing a `[:x:]` or `[=x=]`, does not end
- * it). Undefined when it is not closed before `end`.
+ * the `]` that ends the set counts (a `]` first, or right after the `:`, `.` or `=` of a `[:`,
+ * `[.` or `[=` seen before, does not end it). Undefined when it is not closed before `end`.
  */
 function scanGroup(p: Parser, from: number, end: number): GroupScan | undefined {
   const { glob } = p;
@@ -192,6 +192,9 @@ function scanGroup(p: Parser, from: number, end: number): GroupScan | undefined 
   let parens = 0;
   let inSet = false;
   let setStart = 0;
+  // The `:`, `.` or `=` of the last `[:`, `[.` or `[=` seen in a set: a `]` after it ends no set
+  // (bash 5.2 keeps it past the set's end, as here).
+  let setQuote = '';
   for (let i = from; i < end; i++) {
     const c = glob[i]!;
     if (c === '\\' && p.escapes) i++;
@@ -200,26 +203,17 @@ function scanGroup(p: Parser, from: number, end: number): GroupScan | undefined 
         inSet = true;
         setStart = i + 1;
         if (glob[setStart] === '!' || glob[setStart] === '^') setStart++;
-      } else {
-        const close = subBracketEnd(glob, i + 1);
-        if (close >= 0) i = close + 1;
-      }
+      } else if (':.='.includes(glob[i + 1] ?? '_')) setQuote = glob[i + 1]!;
     } else if (c === ']') {
-      if (inSet && i !== setStart) inSet = false;
+      if (!inSet) continue;
+      if (setQuote !== '' && glob[i - 1] === setQuote) setQuote = '';
+      else if (i !== setStart) inSet = false;
     } else if (inSet) continue;
     else if (c === '(') parens++;
     else if (c === ')' && parens-- === 0) return { close: i, bars };
     else if (c === '|' && parens === 0) bars.push(i);
   }
   return undefined;
-}
-
-/** In a set, `[:name:]` or `[=c=]` from its `:` or `=` at `at`: the index of the closing `:` or `=`, or -1 (bash's PARSE_SUBBRACKET: a `]` ends the search, and `[.x.]` never closes). */
-function subBracketEnd(glob: string, at: number): number {
-  const type = glob[at];
-  if (type !== ':' && type !== '=') return -1;
-  for (let k = at + 1; k < glob.length && glob[k] !== ']'; k++) if (glob[k] === type && glob[k + 1] === ']') return k;
-  return -1;
 }
 
 /** The group `K(...)` at `p.i` (K one of `?*+@!`), closed where `scan` says; each alternative is parsed within its bounds. */
@@ -267,6 +261,18 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
       return { kind: 'class', negated, items };
     }
     first = false;
+    // bash reads `[.a.]` and `[=a=]` as a collating symbol and an equivalence class (by name:
+    // `[.space.]` is a space, `[.ab.]` matches nothing). Not read here: refused, never misread.
+    if (glob[i] === '[' && (glob[i + 1] === '.' || glob[i + 1] === '=')) {
+      const close = glob.indexOf(`${glob[i + 1]}]`, i + 2);
+      if (close >= 0 && close + 2 <= end) {
+        throw new FindFileError(
+          'FF_INVALID_PATTERN',
+          `pattern ${JSON.stringify(p.raw)}: collating symbols and equivalence classes ("[.a.]", "[=a=]" inside a set) are not supported: write the character itself, "[a]"`,
+          'pattern',
+        );
+      }
+    }
     if (glob[i] === '[' && glob[i + 1] === ':') {
       const nameEnd = glob.indexOf(':]', i + 2);
       // bash: `[:name:]` with a name it does not know is a class of nothing, not its characters.

@@ -65,6 +65,9 @@ describe('which names a segment matches', () => {
     ['@(a\\||b)', '|', false],
     ['@(a\\||b)', 'a|', true],
     ['@(a|b)|)', 'a|)', true],
+    // a `]` right after the `:` of a `[:` seen before ends no set, also in a later set (bash 5.2)
+    ['@([[:a]|[b:]|)]|x)', 'x', true],
+    ['@([[:a]|[b:]|)]|x)', ':]', false],
     // after a run of `*` and `?`, bash's star reads an open `?(`/`*(` as nothing and takes the rest,
     // an open `!(` also where the name ends, and a closed `!(L)` passes a name that ends there
     ['a**(b', 'axyz', true],
@@ -182,6 +185,16 @@ describe('groups nested deeper than MAX_GROUP_NESTING are refused, never a stack
   it('counts only groups: 4,000 plain parentheses in one group, or an open one, are text', () => {
     expect(matches('@(' + '('.repeat(4000) + 'a' + ')'.repeat(4000) + ')', '('.repeat(4000) + 'a' + ')'.repeat(4000))).toBe(true);
     expect(matches('@('.repeat(4000) + 'a', '@('.repeat(4000) + 'a')).toBe(true);
+  });
+});
+
+describe('a collating symbol or an equivalence class in a set is refused, never misread', () => {
+  it.each(['[[.a.]]', '[[=a=]]', '[![.a.]]', 'x[[.space.]]y', '@([[.x.]|)]|1)', '[[.].]]'])('%j', (glob) => {
+    expect(() => parseSegment(glob, true, glob)).toThrow(expect.objectContaining({ code: 'FF_INVALID_PATTERN', option: 'pattern', message: expect.stringContaining('collating symbols and equivalence classes') }));
+  });
+  it('a [. or [= that no .] or =] closes is its characters', () => {
+    expect(matches('[[=]x', '=x')).toBe(true);
+    expect(matches('[.a.]', 'a')).toBe(true);
   });
 });
 
