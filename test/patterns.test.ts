@@ -121,6 +121,8 @@ describe('the dialect', () => {
     ['@(x|a)/b', 'a/b', true],
     // an open one does not hold the `/`: two segments, each plain text
     ['@(a/b', '@(a/b', true],
+    // nor does a plain `(`
+    ['x(/b)', 'x(/b)', true],
     // an unclosed *( is the plain text of the rest, as bash compares it (this once looped forever)
     ['*(x', '*(x', true],
     ['*(x', 'a(x', false],

@@ -67,6 +67,9 @@ describe('which names a segment matches', () => {
     ['@(a|b)|)', 'a|)', true],
     // a `]` right after the `:` of a `[:` seen before ends no set, also in a later set (bash 5.2)
     ['@([[:a]|[b:]|)]|x)', 'x', true],
+    // a `]` first in a set, after `!` or `^`, ends no set
+    ['@([!]|)]|1)', 'x', true],
+    ['@([^]|)]|1)', 'x', true],
     ['@([[:a]|[b:]|)]|x)', ':]', false],
     // after a run of `*` and `?`, bash's star reads an open `?(`/`*(` as nothing and takes the rest,
     // an open `!(` also where the name ends, and a closed `!(L)` passes a name that ends there
@@ -75,6 +78,14 @@ describe('which names a segment matches', () => {
     ['a*?(b', 'zzz', false],
     ['a*?*(x)?(b', 'a', false],
     ['a*??(b', 'azz', true],
+    ['*?(b', 'zzz', true],
+    ['a*+(b', 'axyz', false],
+    ['a*+(b', 'ax+(b', true],
+    ['a*@(b', 'axyz', false],
+    ['a*?!(b', 'a', false],
+    ['a*?!(b', 'ax', true],
+    ['a*?*!(b', 'axyz', false],
+    ['*?*!(b', 'xyz', false],
     ['a*??(b', 'a', false],
     ['a**(x)?(b', 'aq', true],
     ['a@(x)?(b', 'aq', false],
