@@ -70,6 +70,10 @@ describe('which names a segment matches', () => {
     // a `]` first in a set, after `!` or `^`, ends no set
     ['@([!]|)]|1)', 'x', true],
     ['@([^]|)]|1)', 'x', true],
+    // find-file's reading, more than bash's: a set ends within its alternative, so `[[:a]` is the
+    // set of `[`, `:` and `a` (bash 5.2 reads on for the `:]` of the next one and matches nothing)
+    ['@([[:a]|:]|x)', 'a', true],
+    ['@([[:a]|:]|x)', ':]', true],
     ['@([[:a]|[b:]|)]|x)', ':]', false],
     // after a run of `*` and `?`, bash's star reads an open `?(`/`*(` as nothing and takes the rest,
     // an open `!(` also where the name ends, and a closed `!(L)` passes a name that ends there
