@@ -123,6 +123,7 @@ describe('the dialect', () => {
     ['@(a/b', '@(a/b', true],
     // nor does a plain `(`
     ['x(/b)', 'x(/b)', true],
+    ['x(/*)', 'x(/b)', true],
     // an unclosed *( is the plain text of the rest, as bash compares it (this once looped forever)
     ['*(x', '*(x', true],
     ['*(x', 'a(x', false],
