@@ -69,6 +69,8 @@ describe('which names a segment matches', () => {
     ['@([[:a]|[b:]|)]|x)', 'x', true],
     // a `]` first in a set, after `!` or `^`, ends no set
     ['@([!]|)]|1)', 'x', true],
+    ['@([[a]|x)', 'x', true],
+    ['@([[a]|x)', '[', true],
     ['@([^]|)]|1)', 'x', true],
     // find-file's reading, more than bash's: a set ends within its alternative, so `[[:a]` is the
     // set of `[`, `:` and `a` (bash 5.2 reads on for the `:]` of the next one and matches nothing)
