@@ -24,7 +24,7 @@ export function patternReach(patterns: readonly string[]): number {
       reach = Math.max(reach, 1);
       continue;
     }
-    // Normalised: a `\\` left in one is an escape (win32's became `/`).
+    // Normalised: a `\` left in one is an escape (win32's became `/`).
     const segments = splitSegments(alternative, true);
     // No `/`: a base name at any depth. A `**` segment: any number of levels.
     if (segments.length === 1 || segments.includes('**')) return Infinity;

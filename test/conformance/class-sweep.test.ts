@@ -9,12 +9,11 @@
  * The tables are glibc 2.36's (posix-class-table.ts): on a machine with another glibc, bash reads
  * the classes by that glibc's Unicode version, so the sweep runs only where the versions agree.
  */
-import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { POSIX_CLASS_NAMES, isInPosixClass, posixClassRanges, type PosixClassName } from '../../src/glob/posix-classes.js';
 import { GLIBC_VERSION } from '../../src/glob/posix-class-table.js';
 import { localGlibcVersion } from '../helpers/glibc.js';
-import { bashVersion } from './oracles.js';
+import { bashVersion, runBashScript } from './oracles.js';
 
 const ASTRAL_STRIDE = 251;
 const NEGATED_STRIDE = 13;
@@ -60,32 +59,18 @@ interface BashClass {
   negatedMembers: Set<number>;
 }
 
-function askBash(cls: PosixClassName): Promise<BashClass> {
+async function askBash(cls: PosixClassName): Promise<BashClass> {
   const asked = codePointsFor(cls);
   const input = Buffer.from(asked.map((cp) => `${String.fromCodePoint(cp)}\0`).join(''), 'utf8');
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--norc', '--noprofile', '-c', script(cls)], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (status) => {
-      if (status !== 0) return reject(new Error(`bash (${cls}) exited ${status}: ${Buffer.concat(err).toString()}`));
-      const answer: BashClass = { asked, read: -1, ended: false, members: new Set(), negatedMembers: new Set() };
-      for (const line of Buffer.concat(out).toString('utf8').split('\n')) {
-        const [kind, n] = line.split(' ');
-        if (kind === 'n') answer.read = Number(n);
-        else if (kind === 'end') answer.ended = true;
-        else if (kind === 'p') answer.members.add(asked[Number(n)]!);
-        else if (kind === 'q') answer.negatedMembers.add(asked[Number(n)]!);
-      }
-      resolve(answer);
-    });
-    child.stdin.end(input);
-  });
+  const answer: BashClass = { asked, read: -1, ended: false, members: new Set(), negatedMembers: new Set() };
+  for (const line of (await runBashScript(script(cls), input, cls)).split('\n')) {
+    const [kind, n] = line.split(' ');
+    if (kind === 'n') answer.read = Number(n);
+    else if (kind === 'end') answer.ended = true;
+    else if (kind === 'p') answer.members.add(asked[Number(n)]!);
+    else if (kind === 'q') answer.negatedMembers.add(asked[Number(n)]!);
+  }
+  return answer;
 }
 
 /** All classes, two bash processes at a time (the machine's cores are shared). */

@@ -11,13 +11,12 @@
  * One bash process reads the pairs NUL-separated from stdin (the text is never part of the
  * script) and prints the indices of the pairs that match.
  */
-import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSegment } from '../../src/glob/segment.js';
 import type { GlobNode } from '../../src/glob/parse.js';
 import { FindFileError } from '../../src/errors.js';
 import { Rng } from './generate.js';
-import { bashVersion } from './oracles.js';
+import { bashVersion, runBashScript } from './oracles.js';
 
 const SEED = Number(process.env.FF_GROUP_SCAN_SEED ?? 20261205);
 const PATTERNS = Number(process.env.FF_GROUP_SCAN_PATTERNS ?? 3000);
@@ -126,27 +125,15 @@ done
 printf 'read %d\\n' "$i"
 `;
 
-function askBash(pairs: readonly Pair[], caseSensitive: boolean): Promise<{ matched: Set<number>; read: number }> {
+async function askBash(pairs: readonly Pair[], caseSensitive: boolean): Promise<{ matched: Set<number>; read: number }> {
   const input = Buffer.from(pairs.map((p) => `${p.pattern}\0${p.name}\0`).join(''), 'utf8');
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['--norc', '--noprofile', '-c', script(caseSensitive)], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' } });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (status) => {
-      if (status !== 0) return reject(new Error(`bash exited ${status}: ${Buffer.concat(err).toString()}`));
-      const matched = new Set<number>();
-      let read = -1;
-      for (const line of Buffer.concat(out).toString('utf8').split('\n')) {
-        if (line.startsWith('read ')) read = Number(line.slice(5));
-        else if (line !== '') matched.add(Number(line));
-      }
-      resolve({ matched, read });
-    });
-    child.stdin.end(input);
-  });
+  const matched = new Set<number>();
+  let read = -1;
+  for (const line of (await runBashScript(script(caseSensitive), input, 'group pairs')).split('\n')) {
+    if (line.startsWith('read ')) read = Number(line.slice(5));
+    else if (line !== '') matched.add(Number(line));
+  }
+  return { matched, read };
 }
 
 describe.each([

@@ -17,7 +17,7 @@
  * bug would otherwise be invisible to both oracles. minimatch: `Minimatch#match` (never `makeRe`)
  * over `find -type f`'s listing.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -269,6 +269,26 @@ function isRegularFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Runs a bash script in C.UTF-8 with `input` on its stdin (the text asked about is never part of
+ * the script) and resolves with its stdout; rejects, naming `what`, when bash exits non-zero.
+ */
+export function runBashScript(script: string, input: Buffer, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['--norc', '--noprofile', '-c', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' } });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (status) => {
+      if (status !== 0) return reject(new Error(`bash (${what}) exited ${status}: ${Buffer.concat(err).toString()}`));
+      resolve(Buffer.concat(out).toString('utf8'));
+    });
+    child.stdin.end(input);
+  });
 }
 
 /** bash 4+ (globstar); `undefined` when bash is missing or too old (macOS ships 3.2). */
