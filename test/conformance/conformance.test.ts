@@ -8,7 +8,7 @@
  * The only tolerated differences are in deviations.ts, each with its reason.
  *
  * The system under test is the built package (dist/lib/index.js, the bundle package.json exports: `npm test` builds it first), run in a
- * worker thread (sut-worker.mjs) so that a hang is a reported disagreement, not a hung run.
+ * child process (sut-child.mjs) so that a hang is a reported disagreement, not a hung run.
  *
  * Environment: FF_CONFORMANCE_SEED (default below) picks the trees and patterns;
  * FF_CONFORMANCE_CASES the number of pattern x tree cases (`npm run test:conformance:long` runs

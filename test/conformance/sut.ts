@@ -1,9 +1,14 @@
 /**
- * The system under test for the conformance suites, run in a worker thread (sut-worker.mjs) so that
+ * The system under test for the conformance suites, run in a child process (sut-child.mjs) so that
  * a pattern that hangs find-file is a reported answer (`hang`), not a hung test run.
+ *
+ * A process, not a worker thread: the backends spawn rg for their cases (about 1,000 per run), and
+ * Node spawns by forking the process it runs in. From vitest's worker, whose memory grows with
+ * every test file it has run (isolate: false), a spawn cost 13-23 ms of CPU against 2 from a small
+ * process (docs/reliability.md): the conformance file took 69 s of CPU, 25 s of it on rg's cases.
  */
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export type Mode = 'async' | 'sync' | 'stream' | 'ripgrep' | 'auto';
 
@@ -14,41 +19,44 @@ export type Answer =
   | { kind: 'error'; message: string }
   | { kind: 'hang'; message: string };
 
-/** One worker thread running the SUT; replaced when a case misses its deadline or kills it. */
+/** One child process running the SUT; replaced when a case misses its deadline or kills it. */
 export class SutRunner {
-  private worker: Worker | undefined;
+  private child: ChildProcess | undefined;
   private ready: Promise<void> | undefined;
   private nextId = 0;
 
   constructor(
     /** The built module under test (dist/lib/index.js, the shipped bundle). */
     private readonly sut: string,
-    /** A case not answered by then (every mode asked) is a hang: the worker is replaced. */
+    /** A case not answered by then (every mode asked) is a hang: the process is replaced. */
     private readonly caseTimeoutMs: number,
     /**
      * Ask a case that missed the deadline once more, with ten times the time, before calling it a hang
-     * (the conformance suite: ordinary patterns on tiny trees, where a miss means a starved worker).
+     * (the conformance suite: ordinary patterns on tiny trees, where a miss means a starved process).
      * The stress family keeps one strict deadline: its patterns are the ones built to backtrack.
      */
     private readonly askAgain = false,
   ) {}
 
   private start(): Promise<void> {
-    const worker = new Worker(new URL('./sut-worker.mjs', import.meta.url), {
-      workerData: { sut: pathToFileURL(this.sut).href },
+    const child = fork(fileURLToPath(new URL('./sut-child.mjs', import.meta.url)), [pathToFileURL(this.sut).href], {
       // An endless loop that allocates must not take the machine with it.
-      resourceLimits: { maxOldGenerationSizeMb: 768 },
+      execArgv: ['--max-old-space-size=768'],
+      // Its stdout and stderr are the suite's (a crash's message shows there); only the channel is private.
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    this.worker = worker;
+    this.child = child;
     this.ready = new Promise((resolveReady, reject) => {
       const onMessage = (m: { ready?: boolean }) => {
         if (m.ready) {
-          worker.off('error', reject);
+          child.off('error', reject);
           resolveReady();
         }
       };
-      worker.once('message', onMessage);
-      worker.once('error', reject);
+      child.once('message', onMessage);
+      child.once('error', reject);
+      // It ends before saying it is ready when the build cannot be imported (its error is on stderr).
+      child.once('exit', (code) => reject(new Error(`the SUT process exited (${code}) before it was ready: ${this.sut}`)));
     });
     return this.ready;
   }
@@ -57,9 +65,9 @@ export class SutRunner {
   slowOnce = 0;
 
   /**
-   * A case's answers. With `askAgain`, one not answered within the deadline is asked again in a fresh worker with ten
+   * A case's answers. With `askAgain`, one not answered within the deadline is asked again in a fresh process with ten
    * times the time: a pattern that backtracks does not answer then either (a hang, reported), while a
-   * case whose worker was starved by a loaded machine, or whose rg runs waited for a core, does. The
+   * case whose process was starved by a loaded machine, or whose rg runs waited for a core, does. The
    * verdict then never depends on the machine being idle.
    */
   async run(root: string, c: { pattern: string; nocase: boolean }, modes: Mode[]): Promise<Partial<Record<Mode, Answer>>> {
@@ -75,36 +83,37 @@ export class SutRunner {
   }
 
   private async attempt(root: string, c: { pattern: string; nocase: boolean }, modes: Mode[], timeoutMs: number): Promise<Partial<Record<Mode, Answer>>> {
-    if (this.worker === undefined) await this.start();
+    if (this.child === undefined) await this.start();
     else await this.ready;
-    const worker = this.worker!;
+    const child = this.child!;
     const id = this.nextId++;
     const all = (answer: Answer) => Object.fromEntries(modes.map((m) => [m, answer])) as Partial<Record<Mode, Answer>>;
     return new Promise((done) => {
       const finish = (answers: Partial<Record<Mode, Answer>>, kill: boolean) => {
         clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
+        child.off('message', onMessage);
+        child.off('error', onError);
+        child.off('exit', onExit);
         if (kill) this.stop();
         done(answers);
       };
       const onMessage = (m: { id?: number; answers?: Partial<Record<Mode, Answer>> }) => {
         if (m.id === id) finish(m.answers!, false);
       };
-      const onError = (error: Error) => finish(all({ kind: 'error', message: `the worker died: ${error.message}` }), true);
-      const onExit = (code: number) => finish(all({ kind: 'error', message: `the worker exited (${code})` }), true);
+      const onError = (error: Error) => finish(all({ kind: 'error', message: `the SUT process failed: ${error.message}` }), true);
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => finish(all({ kind: 'error', message: `the SUT process exited (${code ?? signal})` }), true);
       const timer = setTimeout(() => finish(all({ kind: 'hang', message: `no answer within ${timeoutMs} ms` }), true), timeoutMs);
-      worker.on('message', onMessage);
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      worker.postMessage({ id, root, pattern: c.pattern, nocase: c.nocase, modes });
+      child.on('message', onMessage);
+      child.once('error', onError);
+      child.once('exit', onExit);
+      child.send({ id, root, pattern: c.pattern, nocase: c.nocase, modes });
     });
   }
 
   stop(): void {
-    void this.worker?.terminate();
-    this.worker = undefined;
+    // SIGKILL: a child stuck in a loop never reads a gentler request.
+    this.child?.kill('SIGKILL');
+    this.child = undefined;
   }
 }
 

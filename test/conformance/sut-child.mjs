@@ -1,11 +1,9 @@
-// The system under test, run in a worker thread so that a pattern that hangs find-file (an
-// endless loop in the glob compiler, a catastrophic regex) is a reported disagreement, not a hung
-// test run: the suite gives each case a deadline and terminates the worker when it is missed
-// (test/conformance/conformance.test.ts). Plain JS: a worker gets no TypeScript transform, so the
-// module under test is a build (dist/lib/index.js, the shipped bundle, by default).
-import { parentPort, workerData } from 'node:worker_threads';
-
-const api = await import(workerData.sut);
+// The system under test, run in a child process of its own so that a pattern that hangs find-file
+// (an endless loop in the glob compiler, a catastrophic regex) is a reported disagreement, not a
+// hung test run: the suite gives each case a deadline and kills the child when it is missed
+// (test/conformance/sut.ts). Plain JS: the child gets no TypeScript transform, so the module under
+// test is a build (dist/lib/index.js, the shipped bundle, by default), named by the first argument.
+const api = await import(process.argv[2]);
 
 function failure(error) {
   const code = typeof error?.code === 'string' ? error.code : undefined;
@@ -40,10 +38,12 @@ async function run(mode, options) {
   }
 }
 
-parentPort.on('message', async ({ id, root, pattern, nocase, modes }) => {
+process.on('message', async ({ id, root, pattern, nocase, modes }) => {
   const options = { root, pattern, ...(nocase ? { caseSensitive: false } : {}) };
   const answers = {};
   for (const mode of modes) answers[mode] = await run(mode, options);
-  parentPort.postMessage({ id, answers });
+  process.send({ id, answers });
 });
-parentPort.postMessage({ ready: true });
+// The suite ending (or killing the runner) closes the channel: nothing is left running.
+process.on('disconnect', () => process.exit(0));
+process.send({ ready: true });
