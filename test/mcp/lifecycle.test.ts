@@ -94,12 +94,15 @@ describe('long searches', () => {
       await expect(call).rejects.toThrow();
       const stderr = await session.waitForStderr('grep cancelled by the client');
       expect(stderr).toMatch(/grep cancelled by the client: Incomplete search \(cancelled\): 0 matches for "needle" found in the part searched/);
-      const next = await session.client.callTool({ name: 'glob', arguments: { pattern: 'leaf.txt', path: 'd' } });
+      // Asked in the chain's last folder: one read (100 ms), where asking from the top read all 60.
+      const last = Array(60).fill('d').join('/');
+      const next = await session.client.callTool({ name: 'glob', arguments: { pattern: 'leaf.txt', path: last } });
       expect(next.isError).toBe(false);
+      expect(textOf(next)).toBe(`${last}/leaf.txt`);
     } finally {
       await session.close();
     }
-    // 7 s idle (a server start, a search slowed to 100 ms a read, a second call); busy CI machines
+    // 1 s idle (a server start, a search slowed to 100 ms a read, a second call); busy CI machines
     // ran the slowest tests of this kind 4-7 times slower than idle: a ceiling for a hang, not a speed check.
   }, 120_000);
 });
