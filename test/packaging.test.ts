@@ -17,10 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PROJECT = dirname(fileURLToPath(new URL('../package.json', import.meta.url)));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+/** vitest.config.ts takes NODE_EXTRA_CA_CERTS from the suite's processes; npm may ask the registry, so it gets it back. */
+const npmEnv: NodeJS.ProcessEnv = { ...process.env, ...(process.env.FF_TEST_NPM_CA_CERTS === undefined ? {} : { NODE_EXTRA_CA_CERTS: process.env.FF_TEST_NPM_CA_CERTS }) };
 let packed: Set<string>;
 
 beforeAll(() => {
-  const run = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PROJECT, encoding: 'utf8', shell: false });
+  const run = spawnSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PROJECT, encoding: 'utf8', shell: false, env: npmEnv });
   expect(run.status, run.stderr).toBe(0);
   packed = new Set((JSON.parse(run.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path));
 }, 60_000);
@@ -53,13 +55,13 @@ describe('installed from the packed tarball into an empty project', () => {
   let installed: string[] = [];
   beforeAll(() => {
     project = mkdtempSync(join(tmpdir(), 'ff-install-'));
-    const pack = spawnSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: PROJECT, encoding: 'utf8' });
+    const pack = spawnSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', project], { cwd: PROJECT, encoding: 'utf8', env: npmEnv });
     expect(pack.status, pack.stderr).toBe(0);
     const tarball = (JSON.parse(pack.stdout) as { filename: string }[])[0]!.filename;
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'host', version: '1.0.0', private: true }));
     // --prefer-offline: the tarballs come from the cache npm ci filled; the registry is asked only for
     // what the cache lacks (npm ci stores tarballs, not the version lists a semver range needs).
-    const install = spawnSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(project, tarball)], { cwd: project, encoding: 'utf8' });
+    const install = spawnSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', join(project, tarball)], { cwd: project, encoding: 'utf8', env: npmEnv });
     expect(install.status, install.stderr).toBe(0);
     const lock = JSON.parse(readFileSync(join(project, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, unknown> };
     installed = Object.keys(lock.packages).filter((p) => p !== '').map((p) => p.replace(/^.*node_modules\//, '')).sort();

@@ -13,11 +13,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { globTool, grepTool, type GlobMetadata, type GrepMetadata } from '../../src/agent/index.js';
 import { escapeText, unescapeText } from '../../src/text-escape.js';
+import { BIN, TEST_FS, cleanEnv, type Run } from '../helpers/cli.js';
 import type { Tree } from '../helpers/memfs.js';
 import { W, workspace } from '../helpers/agent.js';
 import { describeIf, posix } from '../helpers/skip-why.js';
@@ -250,20 +250,7 @@ describe('grepTool: the name, and text, from the issue', () => {
 
 // ---- The command, for real ----
 
-const BIN = fileURLToPath(new URL('../../bin/find-file.mjs', import.meta.url));
-const TEST_FS = fileURLToPath(new URL('../helpers/cli-test-fs.mjs', import.meta.url));
 
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const name of ['NO_COLOR', 'FORCE_COLOR', 'FIND_FILE_RG', 'NODE_OPTIONS']) if (!(name in extra)) delete env[name];
-  return env;
-}
 
 function argvOf(args: string[], env: Record<string, string>): string[] {
   const preload = Object.keys(env).some((name) => name.startsWith('FIND_FILE_TEST_')) ? ['--import', TEST_FS] : [];
