@@ -5,7 +5,8 @@
  *
  * The child cannot be trusted to see the project: CI runs from a fresh clone in an unknown folder
  * (often under /root, mode 0700). So everything it needs is put in a temp dir readable by all: the
- * sources compiled there by tsc (never a stale `dist/`), the runtime dependencies, the probe script,
+ * sources compiled there by tsc, or the project's `dist/` when its build is newer than every input
+ * of the build (never a stale one), the runtime dependencies, the probe script,
  * and, when the unprivileged user cannot execute them where they are, copies of `node` and `rg`.
  */
 import { spawnSync } from 'node:child_process';
@@ -73,16 +74,49 @@ export interface Sandbox {
   reachable(executable: string): string;
 }
 
-/** Compiles the sources into `dir` (tsc, then the command's bundle) with the runtime dependencies beside them: seconds of CPU. */
+/** What `npm run build` reads: a build finished after each of them last changed is what a compile now would give. */
+const BUILD_INPUTS = ['src', 'tsconfig.json', 'scripts/bundle.mjs', 'package.json', 'package-lock.json'];
+/** What `npm run build` writes: tsc's output (dist/index.js), then the bundles (the command's is the last). */
+const BUILD_OUTPUTS = ['dist/index.js', 'dist/lib/index.js', 'dist/mcp/bundle.mjs', 'dist/cli/bundle.mjs'];
+
+function newestChange(path: string): number {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return readdirSync(path).reduce((newest, name) => Math.max(newest, newestChange(join(path, name))), stats.mtimeMs);
+}
+
+/**
+ * The project's dist/ when it was built after every input last changed (`npm test` builds first),
+ * else undefined: a copy of it is then what a compile would give, without the compile's 8-10 s of
+ * CPU. Anything missing or older (sources edited since, a failed build) means compiling.
+ */
+function freshBuild(): string | undefined {
+  try {
+    const built = Math.min(...BUILD_OUTPUTS.map((file) => statSync(join(PROJECT, file)).mtimeMs));
+    return BUILD_INPUTS.every((input) => newestChange(join(PROJECT, input)) < built) ? join(PROJECT, 'dist') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Puts the built package into `dir` with the runtime dependencies beside it: a copy of a fresh
+ * dist/, or the sources compiled by tsc and bundled (seconds of CPU).
+ */
 function compileInto(dir: string): void {
-  const require = createRequire(join(PROJECT, 'package.json'));
-  const tsc = require.resolve('typescript/bin/tsc');
-  const built = spawnSync(process.execPath, [tsc, '-p', join(PROJECT, 'tsconfig.json'), '--outDir', join(dir, 'dist'), '--sourceMap', 'false', '--declaration', 'false'], {
-    encoding: 'utf8',
-  });
-  if (built.status !== 0) throw new Error(`compiling the sources for the unprivileged run failed:\n${built.stdout}${built.stderr}`);
+  const fresh = freshBuild();
+  if (fresh !== undefined) cpSync(fresh, join(dir, 'dist'), { recursive: true });
+  else {
+    const require = createRequire(join(PROJECT, 'package.json'));
+    const tsc = require.resolve('typescript/bin/tsc');
+    const built = spawnSync(process.execPath, [tsc, '-p', join(PROJECT, 'tsconfig.json'), '--outDir', join(dir, 'dist'), '--sourceMap', 'false', '--declaration', 'false'], {
+      encoding: 'utf8',
+    });
+    if (built.status !== 0) throw new Error(`compiling the sources for the unprivileged run failed:\n${built.stdout}${built.stderr}`);
+  }
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   copyRuntimeDependencies(dir);
+  if (fresh !== undefined) return;
   // The command runs from its bundle, as the package's build makes it (its dependencies now in place).
   const bundled = spawnSync(process.execPath, [join(PROJECT, 'scripts', 'bundle.mjs'), join(dir, 'dist')], { encoding: 'utf8' });
   if (bundled.status !== 0) throw new Error(`bundling the command for the unprivileged run failed:\n${bundled.stdout}${bundled.stderr}`);
