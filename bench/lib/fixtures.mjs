@@ -17,6 +17,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { npmEnv } from './clean-env.mjs';
 
 const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // bench/ (this file is bench/lib/fixtures.mjs)
 const GENERATOR_VERSION = 1;
@@ -203,7 +204,7 @@ function installRealistic(root) {
   fs.mkdirSync(root, { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) fs.copyFileSync(path.join(BENCH, 'realistic', file), path.join(root, file));
   // --ignore-scripts: the tree is data; nothing from it runs.
-  const npm = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+  const npm = spawnSync('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit', env: npmEnv() });
   if (npm.status !== 0) throw new Error(`npm ci for the realistic tree failed (exit ${npm.status}); see the output above`);
 }
 

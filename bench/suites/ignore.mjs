@@ -15,6 +15,7 @@
  * in every directory of a real tree, which ignores nothing;
  * `repo` is this checkout, node_modules, dist and the bench fixtures included (what ignoring saves).
  */
+import '../lib/clean-env.mjs';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -7,6 +7,7 @@
  *
  *   node bench/suites/import.mjs [--rounds=21]      (after `npm run build`: it loads dist/)
  */
+import '../lib/clean-env.mjs';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -16,6 +16,7 @@
  * query's own directories (each answer pays the sync and a walk over kept listings, never the
  * reuse), and, for the rooted glob, in a directory its walk never reads (the answer is reused).
  */
+import '../lib/clean-env.mjs';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdirSync, rmSync, utimesSync, watch, writeFileSync } from 'node:fs';

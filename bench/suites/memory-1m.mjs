@@ -15,6 +15,7 @@
  * - live heap: `heapUsed` after a full GC, with the search's result still referenced; for the
  *   stream, also every 100,000 paths.
  */
+import '../lib/clean-env.mjs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import * as v8 from 'node:v8';

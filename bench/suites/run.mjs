@@ -18,6 +18,7 @@
  * where one is missed. Results go to the console, bench/results/ (JSON + SVG chart) and, on a full
  * run, docs/performance.md.
  */
+import '../lib/clean-env.mjs';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -11,6 +11,7 @@
  * Every workload lists everything (`**`), hidden and ignored files included (`fd -HI`), so the
  * cost is the walk's and the lstats', not the pattern's.
  */
+import '../lib/clean-env.mjs';
 import { spawnSync } from 'node:child_process';
 import { Bench } from 'tinybench';
 import { fileURLToPath } from 'node:url';

@@ -13,6 +13,7 @@
  * medians over rounds and the median of the per-round ratios (after / before). The answers are
  * compared first: builds that find different things are not timed.
  */
+import '../lib/clean-env.mjs';
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -17,6 +17,7 @@
  * The groups' ratios also go to bench/results/waits.svg, a bar chart with each group's target.
  * Peak RSS of the command's listing comes from GNU time on a separate run.
  */
+import '../lib/clean-env.mjs';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
