@@ -20,7 +20,7 @@ import type { RecoveryEvent } from '../result.js';
 import { isDepthLimited } from '../rg/depth.js';
 import type { Env } from '../rg/resolve.js';
 import type { ProcessRunner } from '../rg/runner.js';
-import { readClock, type Clock } from './clock.js';
+import { monotonicClock, readClock, type Clock } from './clock.js';
 import { FILES_ONLY, readOrder, readSelection, walkerOnlyReason, type EntrySelection, type SortOption } from './select.js';
 import { RG_PATH, checkAbsolutePath, describe as describeValue, checkBackendFs, checkClockShape, checkOptionNames, checkOptionsObject, checkSignal, readEnv, readFs, readBoolean, readChoice, readFunction, readLimit, readRoot, runningPlatform } from './read.js';
 import { readNameRegex, withNameTest } from './name.js';
@@ -148,6 +148,12 @@ export interface SharedRules<Q> {
  */
 export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>): SearchPlan<Q> {
   checkOptionsObject(options);
+  // The time budget counts from here: compiling the patterns is part of the search. A hostile glob
+  // compiled for ~470 ms under `timeBudgetMs: 5`, then walked for the whole budget and said complete.
+  // With the real clock, what the compile took comes off the budget (below), so every engine's
+  // deadline, set from the budget when it starts, falls where the caller's does. An injected clock
+  // is read only as before: the caller advances it, and the compile does not.
+  const compileStarted = options.clock == null ? monotonicClock.now() : undefined;
   checkOptionNames(options, rules.names);
   const platform = readChoice(options.platform, 'platform', ['posix', 'win32'] as const, runningPlatform);
   const caseSensitive = rules.globCase ? readBoolean(options.caseSensitive, 'caseSensitive', platform !== 'win32') : platform !== 'win32';
@@ -200,7 +206,13 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   // Read after the shared options (as before this layer existed): the first reading is the search's first.
   const clock = readClock(options.clock, timeBudgetMs);
   const query = rules.readQuery({ backend: backend.backend, maxResults, fs, select });
-  return { scope, limits: { maxResults, timeBudgetMs, clock, signal }, backend, walk: { concurrency, onDirectory }, query };
+  return { scope, limits: { maxResults, timeBudgetMs: budgetLeft(timeBudgetMs, compileStarted), clock, signal }, backend, walk: { concurrency, onDirectory }, query };
+}
+
+/** The budget less what building the plan took (real clock only: `startedAt` undefined otherwise). */
+function budgetLeft(timeBudgetMs: number, startedAt: number | undefined): number {
+  if (startedAt === undefined || !Number.isFinite(timeBudgetMs)) return timeBudgetMs;
+  return Math.max(0, timeBudgetMs - (monotonicClock.now() - startedAt));
 }
 
 /** `ignoreFiles`: non-empty paths without NUL, resolved against the root. */

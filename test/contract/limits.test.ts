@@ -291,3 +291,26 @@ describe.skipIf(process.platform === 'win32')(posixOnly('(d) a low open-file lim
     expect(run.stdout.split('\n').filter(Boolean).sort()).toEqual(['README.md', 'docs/guide.md']);
   });
 });
+
+describe('(e) the time budget counts compiling the pattern', () => {
+  // ~9,800 characters that compile in 150-470 ms here (a `[:` marker kept through sets that never
+  // end): far past a 20 ms budget on any machine, while the walk after it reads two folders.
+  const slowToCompile = '[[:]@(/'.repeat(1400) + 'x';
+
+  it('with the real clock, a compile that spent the budget leaves the search incomplete (time-budget), on every form', async () => {
+    const options = { root: tree, pattern: slowToCompile, timeBudgetMs: 20 };
+    expect(await findFiles(options)).toMatchObject({ complete: false, incompleteReason: 'time-budget', matches: [] });
+    expect(findFilesSync(options)).toMatchObject({ complete: false, incompleteReason: 'time-budget', matches: [] });
+    const stream = findFilesStream(options);
+    for await (const path of stream) throw new Error(`nothing should be found, got ${path}`);
+    expect(await stream.summary).toMatchObject({ complete: false, incompleteReason: 'time-budget' });
+    const content = await searchContent({ ...options, query: 'TODO', backend: 'walker' });
+    expect(content).toMatchObject({ complete: false, incompleteReason: 'time-budget' });
+    expect(content.hits).toEqual([]);
+  });
+
+  it('an injected clock is read as before: the compile is not counted (the caller advances that clock)', async () => {
+    const clock = { now: () => 1_000 };
+    expect(await findFiles({ root: tree, pattern: slowToCompile, timeBudgetMs: 20, clock })).toMatchObject({ complete: true, matches: [] });
+  });
+});
