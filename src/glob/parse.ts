@@ -200,6 +200,7 @@ interface ScanTrace {
   plain: Int32Array;
   /** For each `(` it met outside a set and saw closed, the index of its `)`. */
   closes: Int32Array;
+  /** For each such `(`, the scan that saw it closed (a `closes` entry counts only for that scan). */
   closedBy: Int32Array;
 }
 

@@ -149,7 +149,7 @@ export interface SharedRules<Q> {
 export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>): SearchPlan<Q> {
   checkOptionsObject(options);
   // The time budget counts from here: compiling the patterns is part of the search. A hostile glob
-  // compiled for ~470 ms under `timeBudgetMs: 5`, then walked for the whole budget and said complete.
+  // compiled for ~470 ms under `timeBudgetMs: 5`, then started the budget, walked and said complete.
   // With the real clock, what the compile took comes off the budget (below), so every engine's
   // deadline, set from the budget when it starts, falls where the caller's does. An injected clock
   // is read only as before: the caller advances it, and the compile does not.

@@ -47,16 +47,18 @@ export class SutRunner {
     });
     this.child = child;
     this.ready = new Promise((resolveReady, reject) => {
+      // It ends before saying it is ready when the build cannot be imported (its error is on stderr).
+      const onExit = (code: number | null) => reject(new Error(`the SUT process exited (${code}) before it was ready: ${this.sut}`));
       const onMessage = (m: { ready?: boolean }) => {
         if (m.ready) {
           child.off('error', reject);
+          child.off('exit', onExit);
           resolveReady();
         }
       };
       child.once('message', onMessage);
       child.once('error', reject);
-      // It ends before saying it is ready when the build cannot be imported (its error is on stderr).
-      child.once('exit', (code) => reject(new Error(`the SUT process exited (${code}) before it was ready: ${this.sut}`)));
+      child.once('exit', onExit);
     });
     return this.ready;
   }
