@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { POSIX_CLASS_NAMES, isInPosixClass, posixClassRanges, type PosixClassName } from '../../src/glob/posix-classes.js';
 import { GLIBC_VERSION } from '../../src/glob/posix-class-table.js';
 import { localGlibcVersion } from '../helpers/glibc.js';
+import { pool } from '../helpers/pool.js';
 import { bashVersion, runBashScript } from './oracles.js';
 
 const ASTRAL_STRIDE = 251;
@@ -76,11 +77,9 @@ async function askBash(cls: PosixClassName): Promise<BashClass> {
 /** All classes, two bash processes at a time (the machine's cores are shared). */
 async function askBashAll(): Promise<Map<PosixClassName, BashClass>> {
   const answers = new Map<PosixClassName, BashClass>();
-  const queue = [...POSIX_CLASS_NAMES];
-  const worker = async () => {
-    for (let cls = queue.shift(); cls !== undefined; cls = queue.shift()) answers.set(cls, await askBash(cls));
-  };
-  await Promise.all([worker(), worker()]);
+  await pool(POSIX_CLASS_NAMES, 2, async (cls) => {
+    answers.set(cls, await askBash(cls));
+  });
   return answers;
 }
 

@@ -26,6 +26,7 @@ import { hasRg, needsRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { knownDeviation, intendedRefusal, type Disagreement, type OracleName } from './deviations.js';
 import { Rng, generatePatterns, generateTree, materializeTree, type GeneratedPattern } from './generate.js';
 import { bashOracle, bashVersion, listDirectories, listRegularFiles, minimatchOracle } from './oracles.js';
+import { pool } from '../helpers/pool.js';
 import { itIf, posixOnly } from '../helpers/skip-why.js';
 import { SutRunner, type Answer, type Mode } from './sut.js';
 
@@ -82,15 +83,6 @@ let setupMs = 0;
 let slowOnce = 0;
 const asked = (c: Case) => nocaseSupported || !c.nocase;
 
-/** Runs `fn` over `items` with at most `width` in flight. */
-async function pool<T>(items: readonly T[], width: number, fn: (item: T, lane: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(width, items.length) }, async (_, lane) => {
-      while (next < items.length) await fn(items[next++]!, lane);
-    }),
-  );
-}
 
 /** Records a disagreement unless a deviation covers it. */
 function record(d: Disagreement): void {

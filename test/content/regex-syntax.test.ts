@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRegexSyntax } from '../../src/content/regex-syntax.js';
 import { readQuery } from '../../src/content/query.js';
 import { searchContent, type ContentOptions } from '../../src/index.js';
+import { pool } from '../helpers/pool.js';
 import { hasRg, needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { itIf } from '../helpers/skip-why.js';
 import { mulberry32 } from '../helpers/prng.js';
@@ -139,14 +140,12 @@ describe('smart case reads literal characters only, as rg -S', () => {
     });
   }
 
-  /** `rgSmart` for each regex, a few at a time: most of a run is ripgrep's start-up, which overlaps. */
+  /** `rgSmart` for each regex, four at a time: most of a run is ripgrep's start-up, which overlaps. */
   async function rgSmartAll(regexes: readonly string[]): Promise<string[][]> {
     const answers: string[][] = new Array(regexes.length);
-    let next = 0;
-    const worker = async () => {
-      for (let i = next++; i < regexes.length; i = next++) answers[i] = await rgSmart(regexes[i]!);
-    };
-    await Promise.all([worker(), worker(), worker(), worker()]);
+    await pool([...regexes.keys()], 4, async (i) => {
+      answers[i] = await rgSmart(regexes[i]!);
+    });
     return answers;
   }
 
