@@ -49,7 +49,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
   // A retry must not hand the reader a hit the first run already gave it (the stream cannot take one
   // back): the first run's hits are remembered, the second skips them.
   let runs = 0;
-  let firstRunHits: Set<string> | undefined;
+  let firstRunHits: HandedOn | undefined;
   const { query } = plan.query;
   const outcome = await runRipgrep({
     ...runRequest(plan, run),
@@ -73,7 +73,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
     maxRecordBytes: run.maxRecordBytes ?? MAX_EVENT_BYTES,
     newConsumer: () => {
       runs++;
-      if (runs === 1) return new JsonEventConsumer(rules, hits, (firstRunHits = new Set()), undefined);
+      if (runs === 1) return new JsonEventConsumer(rules, hits, (firstRunHits = new Map()), undefined);
       return new JsonEventConsumer(rules, hits, undefined, firstRunHits);
     },
   });
@@ -157,6 +157,15 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
+/**
+ * The hits a run handed on: each file's last hit line. Enough, because ripgrep prints a file's
+ * events together and in line order (with any thread count), so a retry's hit at or before that
+ * line in that file was handed on. Perf: a key per hit (`path NUL line`) held ~150 bytes a hit
+ * until the search ended (its path a slice of the event's text): 23k hits grew the heap by 6 MB,
+ * and every scavenge copied them (a search of /usr/include spent a third of its time in GC).
+ */
+export type HandedOn = Map<string, number>;
+
 /** The stdout consumer: JSON events in, hits out through the shared `HitCollector`. */
 export class JsonEventConsumer implements RecordConsumer {
   protocolErrors = 0;
@@ -175,9 +184,9 @@ export class JsonEventConsumer implements RecordConsumer {
     rules: WalkRules,
     private readonly hits: HitCollector,
     /** Where this run records its hits, when a retry may need to skip them. */
-    private readonly remember: Set<string> | undefined,
+    private readonly remember: HandedOn | undefined,
     /** Hits an earlier run already handed on. */
-    private readonly skip: Set<string> | undefined,
+    private readonly skip: HandedOn | undefined,
   ) {
     this.accept = rules.buildListedFileTest(() => this.excluded++);
   }
@@ -217,14 +226,11 @@ export class JsonEventConsumer implements RecordConsumer {
     if (rel === undefined) return true;
     const whole = lines.text ?? decodeUtf8(lines.bytes!);
     const endLine = lineNumber + lineBreaksWithin(whole);
-    if (this.skip !== undefined || this.remember !== undefined) {
-      const key = `${rel}\0${lineNumber}`;
-      if (this.skip?.has(key)) {
-        this.hits.passOver(rel);
-        return true;
-      }
-      this.remember?.add(key);
+    if (this.skip !== undefined && lineNumber <= (this.skip.get(rel) ?? 0)) {
+      this.hits.passOver(rel);
+      return true;
     }
+    this.remember?.set(rel, lineNumber);
     return this.hits.add(rel, lineNumber, index + 1, firstLine(whole), endLine);
   }
 

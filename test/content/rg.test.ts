@@ -276,15 +276,16 @@ describe('exit statuses (shared with file listing)', () => {
   });
 
   it('EAGAIN: one retry with --threads 1; a hit the first run already gave is not given twice', async () => {
-    const first = matchEvent('./a.txt', 'needle\n', 1, 0);
-    const second = matchEvent('./b.txt', 'needle\n', 2, 0);
+    // The first run is cut inside a.txt: its hits at lines 1 and 3 were given, the one at 5 was not.
+    const given = matchEvent('./a.txt', 'needle\n', 1, 0) + matchEvent('./a.txt', 'needle\n', 3, 0);
+    const rest = matchEvent('./a.txt', 'needle\n', 5, 0) + matchEvent('./b.txt', 'needle\n', 2, 0);
     const { result, fake, events } = await search([
-      [{ stdout: first }, { stderr: EAGAIN_PANIC }, { exit: 101 }],
-      [{ stdout: first + second }, { exit: 0 }],
+      [{ stdout: given }, { stderr: EAGAIN_PANIC }, { exit: 101 }],
+      [{ stdout: given + rest }, { exit: 0 }],
     ]);
     expect(fake.calls.map((c) => c.argv[c.argv.indexOf('--threads') + 1])).toEqual([THREADS, '1']);
-    expect(result.hits.map((h) => h.path)).toEqual(['a.txt', 'b.txt']);
-    expect(result).toMatchObject({ hitCount: 2, complete: true, recovery: { retryTriggered: true, retrySucceeded: true } });
+    expect(result.hits.map((h) => `${h.path}:${h.line}`)).toEqual(['a.txt:1', 'a.txt:3', 'a.txt:5', 'b.txt:2']);
+    expect(result).toMatchObject({ hitCount: 4, complete: true, recovery: { retryTriggered: true, retrySucceeded: true } });
     expect(events).toEqual([{ type: 'ripgrep-recovery', selectionMode: 'explicit', retryTriggered: true, retrySucceeded: true }]);
   });
 });
