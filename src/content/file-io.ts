@@ -17,7 +17,7 @@ export type Read = { ok: true; bytes: number } | { ok: false; error: unknown };
  * reads through a link into another tree. `O_NONBLOCK`: a FIFO swapped in, or a file that waits for
  * data (`/proc/kmsg`), cannot hold a libuv thread (and with it the process's exit) forever.
  */
-const OPEN_FLAGS: string | number =
+export const OPEN_FLAGS: string | number =
   fsConstants.O_NOFOLLOW === undefined || fsConstants.O_NONBLOCK === undefined ? 'r' : fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
 
 /**
@@ -68,14 +68,8 @@ async function checkRegular(fs: FileReaderFs, fd: number): Promise<Opened> {
  * Elsewhere (no /proc, an injected fs) undefined: docs/reliability.md says what remains there.
  */
 export function buildPlaceCheck(fs: unknown, root: string): ((fd: number, rel: string) => boolean) | undefined {
-  if (process.platform !== 'linux' || fs !== defaultFs || !existsSync('/proc/self/fd')) return undefined;
-  let realRoot: string;
-  try {
-    realRoot = realpathSync.native(root);
-  } catch {
-    return undefined; // the walk reports the root's own error
-  }
-  const prefix = realRoot.endsWith('/') ? realRoot : `${realRoot}/`;
+  const prefix = placePrefix(fs, root);
+  if (prefix === undefined) return undefined;
   // Perf: synchronously. /proc/self/fd is the kernel's own table, never the disk: reading a link
   // there cannot wait on I/O, and it saves a round trip through the thread pool per file.
   return (fd, rel) => {
@@ -85,6 +79,18 @@ export function buildPlaceCheck(fs: unknown, root: string): ((fd: number, rel: s
       return false;
     }
   };
+}
+
+/** What /proc/self/fd names for a file below the root, before its root-relative path (the read worker checks the same). */
+export function placePrefix(fs: unknown, root: string): string | undefined {
+  if (process.platform !== 'linux' || fs !== defaultFs || !existsSync('/proc/self/fd')) return undefined;
+  let realRoot: string;
+  try {
+    realRoot = realpathSync.native(root);
+  } catch {
+    return undefined; // the walk reports the root's own error
+  }
+  return realRoot.endsWith('/') ? realRoot : `${realRoot}/`;
 }
 
 /** Reads into `buffer` from `offset` to its end, at the file's current position. */

@@ -75,7 +75,7 @@ export class FileScanner {
       // The BOM decides the encoding: wait for its three bytes (a read may return fewer).
       if (this.head !== undefined) chunk = concat(this.head, chunk);
       if (chunk.length < 3) {
-        this.head = chunk;
+        this.head = chunk.slice(); // copied: the reader may reuse its buffer
         return 'more';
       }
       this.head = undefined;

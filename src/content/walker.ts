@@ -8,11 +8,9 @@
  * (permission-denied, io-error, and vanished: skipped but no gap). Stops (stop.ts: `result-limit`,
  * `output-limit`, `time-budget`, `aborted`) end the walk too.
  */
-import type { FileReaderFs } from '../fs.js';
 import { Deadline } from '../limits.js';
 import type { ContentPlan } from '../plan/content-plan.js';
 import { ReasonLog, errorCodeOf, verdictFields, type FindSummary, type IncompleteReason, type SkippedEntry } from '../result.js';
-import { readChunk } from './file-io.js';
 import { FileQueue } from './file-queue.js';
 import type { HitCollector } from './hits.js';
 import { buildLineMatcher, type Matcher } from './query.js';
@@ -23,6 +21,8 @@ import type { ContentIncompleteReason, ContentSummary } from './types.js';
 
 /** Called before each file and chunk; a promise means "wait: the reader has enough". */
 export type WaitForReader = () => Promise<void> | undefined;
+
+const NO_BYTES = new Uint8Array(0);
 
 export function searchWithWalker(plan: ContentPlan, hits: HitCollector, waitForReader?: WaitForReader): Promise<ContentSummary> {
   return new WalkerContentSearch(plan, hits, waitForReader).run();
@@ -40,22 +40,20 @@ class WalkerContentSearch {
   private binarySkipped = 0;
   private bytesSearched = 0;
 
-  private readonly fs: FileReaderFs;
-
   constructor(
     private readonly plan: ContentPlan,
     private readonly hits: HitCollector,
     private readonly waitForReader: WaitForReader | undefined,
   ) {
     const { clock, timeBudgetMs, signal } = plan.limits;
-    const fs = (this.fs = plan.query.reader);
+    const fs = plan.query.reader;
     this.deadline = new Deadline(clock, timeBudgetMs);
     // The budget is asked before every regex search too, so one long file cannot run far past it.
     this.matcher = buildLineMatcher(plan.query.query, () => this.deadline.passed());
     this.needle = buildNeedle(plan.query.query);
     this.files = new FileQueue(plan);
     this.stop = new SearchStop(this.deadline, signal, () => this.files.stop());
-    this.ahead = new ReadAhead(fs, plan.scope, () => this.files.take());
+    this.ahead = new ReadAhead(fs, plan.scope, () => this.files.take(), this.needle);
   }
 
   async run(): Promise<ContentSummary> {
@@ -83,7 +81,7 @@ class WalkerContentSearch {
       }
     } finally {
       stop.dispose();
-      ahead.abandonAll();
+      ahead.dispose();
     }
     // Our own stop ended the walk: let the driver settle (it does at once once resumed).
     if (!files.ended) files.stop();
@@ -92,38 +90,49 @@ class WalkerContentSearch {
     return this.summary(files.walk.summary(), files.walk.stopped);
   }
 
-  /** One file, chunk by chunk: the first chunk from the read-ahead, the rest read here. */
+  /** One file, chunk by chunk: the first chunk from the read-ahead, the rest as the scanner asks. */
   private async searchFile(item: Ahead): Promise<void> {
-    const { rel, buffer } = item;
-    const { stop, fs } = this;
+    const { rel } = item;
+    const { stop } = this;
     const first = await stop.race(item.first);
     if (first === undefined) return this.ahead.abandon(item);
     if (!first.ok) return this.skipFile(rel, errorCodeOf(first.error));
-    const { fd, eof } = first;
-    // The fd is closed once no read is pending on it (closing under a read could hit a reused fd).
+    if (first.verdict !== undefined) {
+      // Decided by the read worker as the scanner would have: counted as the scanner's answer is.
+      this.bytesSearched += first.bytes;
+      if (first.verdict === 'binary') this.binarySkipped++;
+      else this.filesSearched++;
+      return;
+    }
+    const { eof, rest } = first;
+    // The file is closed once no read is pending on it (closing under a read could hit a reused fd).
     let reading: Promise<unknown> = Promise.resolve();
     try {
       const scanner = new FileScanner(rel, this.matcher, this.plan.query.query.multiline, this.hits, this.needle);
-      let bytes = first.bytes;
+      let data = first.data;
+      let done = first.done;
       let error = first.error;
       for (let isFirst = true; ; isFirst = false) {
+        const bytes = data.length;
         this.bytesSearched += bytes;
         // The first buffer of a file that ended within it: the end is known, no read needed.
-        let state: ScanState = bytes === 0 ? (error === undefined ? scanner.finish() : 'more') : scanner.push(buffer.subarray(0, bytes), isFirst && eof);
+        let state: ScanState = bytes === 0 ? (error === undefined ? scanner.finish() : 'more') : scanner.push(data, isFirst && eof);
+        done?.(); // the scanner keeps no view of the chunk: its buffer may be read into again
         if (isFirst && eof && state === 'more') state = scanner.finish();
         if (isFirst && state !== 'binary' && (bytes > 0 || error === undefined)) this.filesSearched++;
         if (!this.takeState(rel, state, error)) return;
         const wait = this.waitForReader?.();
         if (wait !== undefined && (await stop.race(wait.then(() => true))) === undefined) return;
-        const pending = readChunk(fs, fd, buffer, 0);
+        const pending = rest.read();
         reading = pending;
         const next = await stop.race(pending);
         if (next === undefined) return;
-        bytes = next.ok ? next.bytes : 0;
+        data = next.ok ? next.data : NO_BYTES;
+        done = next.ok ? next.done : undefined;
         error = next.ok ? undefined : next.error;
       }
     } finally {
-      if (!eof) void reading.then(() => this.ahead.close(fd));
+      if (!eof) void reading.then(() => rest.close());
     }
   }
 
