@@ -77,8 +77,8 @@ export class ReadAhead {
     private readonly scope: Scope,
     /** The next file of the walk, or undefined when none is waiting. */
     private readonly takeFile: () => string | undefined,
-    /** The query's bytes when not finding them proves there is no hit (scanner.ts `buildNeedle`): the worker then decides such files. */
-    private readonly needle?: Uint8Array,
+    /** What the worker may decide: the query's bytes (scanner.ts `buildNeedle`), and whether the scanner's byte mode applies. */
+    private readonly judging: { needle?: Uint8Array | undefined; byteMode: boolean } = { byteMode: false },
   ) {
     this.placeCheck = buildPlaceCheck(scope.fs, scope.root);
     this.close = buildCloser(fs);
@@ -164,7 +164,7 @@ export class ReadAhead {
   private startWorker(): void {
     if (this.fs !== defaultFs || this.disposed || !this.useWorker) return; // the worker reads the real disk only
     try {
-      this.worker = new WorkerReader({ flags: OPEN_FLAGS, chunkBytes: READ_CHUNK_BYTES, needle: this.needle });
+      this.worker = new WorkerReader({ flags: OPEN_FLAGS, chunkBytes: READ_CHUNK_BYTES, ...this.judging });
     } catch {
       this.useWorker = false; // no thread to be had (a process limit): the files are read here
     }

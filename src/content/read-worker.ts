@@ -24,7 +24,8 @@
  * chunk stays open in the worker; the main thread asks for its next chunks, and closes it through it.
  */
 import { Worker } from 'node:worker_threads';
-import { SLOTS, SyncReader, TOGETHER, type ChunkAnswer, type Command, type FirstAnswer, type ReaderInit, type WholeFileVerdict } from './sync-reader.js';
+import { ByteLines } from './byte-lines.js';
+import { HITS_IN_WORKER, SLOTS, SyncReader, TOGETHER, type ChunkAnswer, type Command, type FirstAnswer, type ReaderInit, type WholeFileVerdict } from './sync-reader.js';
 
 interface Port {
   on(event: 'message', listener: (commands: Command[]) => void): void;
@@ -81,14 +82,14 @@ function workerLoop(reader: Pick<SyncReader, 'free' | 'first' | 'more' | 'close'
 
 const WORKER_SOURCE = `'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
-(${workerLoop.toString()})(new (${SyncReader.toString()})(require('node:fs'), workerData), parentPort, setImmediate);`;
+(${workerLoop.toString()})(new (${SyncReader.toString()})(require('node:fs'), workerData, new (${ByteLines.toString()})()), parentPort, setImmediate);`;
 
 /** A chunk for the scanner; `done`: it has taken it (its slot goes back). */
 export type ChunkResult = { ok: true; data: Uint8Array; done?: () => void } | { ok: false; error: unknown };
 /** A file's first chunk; or, with `verdict`, what the worker decided for the file (it read `bytes`, none are handed over). */
 export type FirstResult =
   | { ok: true; data: Uint8Array; eof: boolean; error?: unknown; done?: () => void; verdict?: undefined }
-  | { ok: true; verdict: WholeFileVerdict; bytes: number; eof: true }
+  | { ok: true; verdict: WholeFileVerdict; bytes: number; eof: true; hits?: (number | string)[] }
   | { ok: false; error: unknown };
 
 /** A file's chunks after the first: asked for `TOGETHER` at a time, the next batch while the last is read. */
@@ -119,13 +120,13 @@ export class WorkerReader {
   private flushLater: NodeJS.Immediate | undefined;
   private nextId = 1;
 
-  constructor(init: Omit<ReaderInit, 'ring' | 'together'>) {
+  constructor(init: Omit<ReaderInit, 'ring' | 'together' | 'hitCap'>) {
     // The worker is given its own copy of the needle (its buffer may be a pooled one).
     init = { ...init, needle: init.needle === undefined ? undefined : Uint8Array.from(init.needle) };
     const ring = new SharedArrayBuffer(init.chunkBytes * SLOTS);
     this.ring = new Uint8Array(ring);
     this.chunkBytes = init.chunkBytes;
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...init, ring, together: TOGETHER } satisfies ReaderInit });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...init, ring, together: TOGETHER, hitCap: HITS_IN_WORKER } satisfies ReaderInit });
     let settle!: () => void;
     this.running = new Promise((resolve) => (settle = resolve));
     this.worker.on('message', (message: 'ready' | (FirstAnswer & ChunkAnswer)[]) => {
@@ -144,7 +145,7 @@ export class WorkerReader {
   async first(path: string, expected: string): Promise<FirstResult & { rest?: WorkerRest }> {
     const id = this.nextId++;
     const raw = await this.ask([0, id, path, expected]);
-    if (raw.verdict !== undefined) return { ok: true, verdict: raw.verdict, bytes: raw.bytes!, eof: true };
+    if (raw.verdict !== undefined) return { ok: true, verdict: raw.verdict, bytes: raw.bytes!, eof: true, hits: raw.hits };
     if (raw.slot === undefined) return { ok: false, error: errorOf(raw) };
     const chunk = this.chunk(raw.slot, raw.bytes!);
     if (raw.code !== undefined) return { ...chunk, eof: false, error: errorOf(raw) };

@@ -1,3 +1,5 @@
+import type { ByteLines } from './byte-lines.js';
+
 /**
  * The read worker's side of its protocol (read-worker.ts starts the worker and speaks for the main
  * thread): the commands, the answers, and `SyncReader`, which opens and reads listed files
@@ -15,7 +17,14 @@ export interface ReaderInit {
   together: number;
   /** The query's bytes when not finding them proves a file has no hit (scanner.ts `buildNeedle`). */
   needle?: Uint8Array | undefined;
+  /** The scanner's byte mode applies (a needle, line by line, no context): a whole file's hits are found here. */
+  byteMode?: boolean;
+  /** `HITS_IN_WORKER` (the worker cannot see this module's constants). */
+  hitCap: number;
 }
+
+/** Hits of one file found in the worker, at most (as line, column, text): a file with more is searched by the main thread. */
+export const HITS_IN_WORKER = 256;
 
 /** Slots in the ring: more than the read-ahead's window with the worker (64) and two batches of `TOGETHER`. */
 export const SLOTS = 104;
@@ -34,6 +43,8 @@ export interface FirstAnswer {
   eof?: boolean;
   /** Decided here, as the scanner would decide (no slot, the file closed): see `SyncReader.judgeWhole`. */
   verdict?: WholeFileVerdict;
+  /** With the verdict `hits`: line, column, text, for each hit in order. */
+  hits?: (number | string)[];
   code?: string;
   message?: string;
 }
@@ -48,13 +59,13 @@ export interface ChunkAnswer {
 }
 
 /**
- * What the scanner's first look decides for a file without reading it line by line: a NUL in its
- * first chunk (not UTF-16) is a binary file, never searched; a whole file without the query's
- * bytes, without a NUL and not UTF-16 has no hit (scanner.ts `FileScanner.push`). Decided in the
- * worker, such a file costs the main thread a number, not a buffer. Perf: most files of a search
- * are these.
+ * What the scanner decides for a file, decided in the worker: a NUL in its first chunk (not
+ * UTF-16) is a binary file, never searched; a whole file without the query's bytes, without a NUL
+ * and not UTF-16 has no hit (scanner.ts `FileScanner.push`); in byte mode, a whole file's hits are
+ * found by the same code (byte-lines.ts `ByteLines`). Such a file costs the main thread a number
+ * or its hits, not a buffer. Perf: most files of a search are these.
  */
-export type WholeFileVerdict = 'binary' | 'no-hit';
+export type WholeFileVerdict = 'binary' | 'no-hit' | 'hits';
 
 /**
  * `[0, id, path, expected]`: open and read the first chunk (`expected`: what /proc/self/fd must
@@ -87,6 +98,8 @@ export class SyncReader {
   constructor(
     private readonly fs: SyncReaderFs,
     private readonly init: ReaderInit,
+    /** byte-lines.ts `ByteLines`, for byte mode (the worker is given its own). */
+    private readonly lines?: { search: ByteLines['search'] },
   ) {
     this.ring = new Uint8Array(init.ring);
     for (let slot = this.ring.length / init.chunkBytes - 1; slot >= 0; slot--) this.free.push(slot);
@@ -168,8 +181,7 @@ export class SyncReader {
         bytes += read;
         if (bytes === buffer.length) {
           if (known) break;
-          const verdict = this.judgeWhole(buffer, false);
-          if (verdict !== undefined) return this.judged(id, fd, slot, bytes, verdict);
+          if (this.judgeWhole(buffer, false) === 'binary') return this.judged(id, fd, slot, bytes, 'binary');
           this.openFiles.set(id, fd);
           return { id, slot, bytes, eof: false };
         }
@@ -178,20 +190,41 @@ export class SyncReader {
       this.closeQuietly(fd);
       return { id, slot, bytes, eof: false, ...this.failure(error) };
     }
-    const verdict = this.judgeWhole(buffer.subarray(0, bytes), true);
-    if (verdict !== undefined) return this.judged(id, fd, slot, bytes, verdict);
+    const whole = buffer.subarray(0, bytes);
+    const verdict = this.judgeWhole(whole, true);
+    if (verdict === 'binary' || verdict === 'no-hit') return this.judged(id, fd, slot, bytes, verdict);
+    const hits = verdict === 'holds-needle' ? this.findHits(whole) : undefined;
+    if (hits !== undefined) return { ...this.judged(id, fd, slot, bytes, 'hits'), hits };
     this.closeQuietly(fd);
     return { id, slot, bytes, eof: true };
   }
 
-  /** scanner.ts's first look, on a file's first bytes (`eof`: all of them); undefined: the scanner decides. */
-  private judgeWhole(bytes: Uint8Array, eof: boolean): WholeFileVerdict | undefined {
-    // Fewer than a BOM's three bytes: the scanner waits for more; a UTF-16 BOM: it decodes first.
+  /**
+   * Byte mode on a whole UTF-8 file that holds the needle (`judgeWhole`): its hits, as the
+   * scanner's byte mode finds them (a UTF-8 BOM dropped first); undefined past `HITS_IN_WORKER`.
+   */
+  private findHits(bytes: Uint8Array): (number | string)[] | undefined {
+    const { needle, byteMode } = this.init;
+    if (this.lines === undefined || needle === undefined || byteMode !== true) return undefined;
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    const block = Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.length - bom);
+    const hits: (number | string)[] = [];
+    const cap = this.init.hitCap * 3;
+    this.lines.search(block, needle, 1, (line, column, text) => hits.push(line, column, text) < cap);
+    return hits.length < cap ? hits : undefined;
+  }
+
+  /**
+   * scanner.ts's first look, on a file's first bytes (`eof`: all of them): `holds-needle`, a whole
+   * UTF-8 file (no NUL) where the needle is; undefined: the scanner decides (fewer than a BOM's
+   * three bytes, where it waits for more; a UTF-16 BOM, where it decodes first; no needle).
+   */
+  private judgeWhole(bytes: Uint8Array, eof: boolean): 'binary' | 'no-hit' | 'holds-needle' | undefined {
     if (bytes.length < 3 || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return undefined;
     if (bytes.indexOf(0) >= 0) return 'binary';
     const { needle } = this.init;
-    if (eof && needle !== undefined && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(needle) < 0) return 'no-hit';
-    return undefined;
+    if (!eof || needle === undefined) return undefined;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(needle) < 0 ? 'no-hit' : 'holds-needle';
   }
 
   /** A file decided here: closed, its slot free again, only the verdict goes out. */

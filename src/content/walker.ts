@@ -14,7 +14,7 @@ import { ReasonLog, errorCodeOf, verdictFields, type FindSummary, type Incomplet
 import { FileQueue } from './file-queue.js';
 import type { HitCollector } from './hits.js';
 import { buildLineMatcher, type Matcher } from './query.js';
-import { ReadAhead, type Ahead } from './read-ahead.js';
+import { ReadAhead, type Ahead, type First } from './read-ahead.js';
 import { FileScanner, buildNeedle, type ScanState } from './scanner.js';
 import { SearchStop } from './stop.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
@@ -53,7 +53,9 @@ class WalkerContentSearch {
     this.needle = buildNeedle(plan.query.query);
     this.files = new FileQueue(plan);
     this.stop = new SearchStop(this.deadline, signal, () => this.files.stop());
-    this.ahead = new ReadAhead(fs, plan.scope, () => this.files.take(), this.needle);
+    // The scanner's byte mode (scanner.ts `openDecoder`): the read worker finds a whole file's hits then.
+    const byteMode = this.needle !== undefined && !plan.query.query.multiline && !hits.wantsContext;
+    this.ahead = new ReadAhead(fs, plan.scope, () => this.files.take(), { needle: this.needle, byteMode });
   }
 
   async run(): Promise<ContentSummary> {
@@ -97,13 +99,7 @@ class WalkerContentSearch {
     const first = await stop.race(item.first);
     if (first === undefined) return this.ahead.abandon(item);
     if (!first.ok) return this.skipFile(rel, errorCodeOf(first.error));
-    if (first.verdict !== undefined) {
-      // Decided by the read worker as the scanner would have: counted as the scanner's answer is.
-      this.bytesSearched += first.bytes;
-      if (first.verdict === 'binary') this.binarySkipped++;
-      else this.filesSearched++;
-      return;
-    }
+    if (first.verdict !== undefined) return this.takeVerdict(rel, first);
     const { eof, rest } = first;
     // The file is closed once no read is pending on it (closing under a read could hit a reused fd).
     let reading: Promise<unknown> = Promise.resolve();
@@ -133,6 +129,23 @@ class WalkerContentSearch {
       }
     } finally {
       if (!eof) void reading.then(() => rest.close());
+    }
+  }
+
+  /** A file the read worker decided as the scanner would have: counted, and its hits offered, as the scanner's would be. */
+  private takeVerdict(rel: string, first: Extract<First, { verdict: string }>): void {
+    this.bytesSearched += first.bytes;
+    if (first.verdict === 'binary') {
+      this.binarySkipped++;
+      return;
+    }
+    this.filesSearched++;
+    const found = first.hits ?? [];
+    for (let i = 0; i < found.length; i += 3) {
+      if (!this.hits.add(rel, found[i] as number, found[i + 1] as number, found[i + 2] as string)) {
+        this.stop.stop(this.hits.stopReason!);
+        return;
+      }
     }
   }
 

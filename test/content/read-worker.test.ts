@@ -165,6 +165,11 @@ describeIf(linux('descriptors are counted in /proc/self/fd'))('searches with the
     writeFileSync(join(root, 'd1', 'binary.bin'), Buffer.concat([Buffer.from('needle\0'), Buffer.alloc(100)]));
     writeFileSync(join(root, 'd2', 'late-nul.txt'), 'needle early\n' + 'q'.repeat(CHUNK * 2) + '\0needle late\n');
     writeFileSync(join(root, 'd4', 'utf16.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('a needle\n', 'utf16le')]));
+    // A UTF-8 BOM before a hit (dropped, as the decoder drops it), text beyond ASCII before a hit
+    // (the column counts UTF-16 units), and more hits than the worker keeps for one file.
+    writeFileSync(join(root, 'd6', 'bom.txt'), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('needle first\nthen needle\n')]));
+    writeFileSync(join(root, 'd6', 'wide.txt'), 'été 😀 needle\n');
+    writeFileSync(join(root, 'd8', 'many.txt'), Array.from({ length: 300 }, (_, i) => `needle ${i}`).join('\n'));
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -188,20 +193,30 @@ describeIf(linux('descriptors are counted in /proc/self/fd'))('searches with the
     return { here, viaWorker, workerReads: first.mock.calls.length };
   }
 
-  it('the same hits, skips and verdict as reads on the main thread, with most files read by the worker', async () => {
-    const { here, viaWorker, workerReads } = await searchBothWays({ query: 'needle' });
-    expect(workerReads).toBe(406);
+  it('byte mode (an exact-case literal): the same hits, skips and verdict as reads on the main thread, every file read by the worker', async () => {
+    const { here, viaWorker, workerReads } = await searchBothWays({ query: 'needle', caseSensitive: true });
+    expect(workerReads).toBe(409);
     expect(withoutElapsed(viaWorker)).toEqual(withoutElapsed(here));
     expect(here.hits.map((h) => h.path)).toEqual(expect.arrayContaining(['d3/long.txt', 'd5/straddle.txt', 'd7/exact.txt', 'd2/late-nul.txt', 'd4/utf16.txt']));
     expect(here.hits.filter((h) => h.path === 'd3/long.txt')).toHaveLength(61);
+    expect(here.hits.filter((h) => h.path === 'd6/bom.txt').map((h) => [h.line, h.column, h.text])).toEqual([[1, 1, 'needle first'], [2, 6, 'then needle']]);
+    expect(here.hits.find((h) => h.path === 'd6/wide.txt')).toMatchObject({ column: 8 });
+    expect(here.hits.filter((h) => h.path === 'd8/many.txt')).toHaveLength(300);
     // The first hit straddles the first chunk's end (its text is cut at maxLineChars: compared by place).
     expect(here.hits.filter((h) => h.path === 'd5/straddle.txt').map((h) => [h.line, h.column])).toEqual([[1, CHUNK - 2], [3, 6]]);
     expect(here.binarySkipped).toBe(2);
   });
 
+  it('text mode (ignoring case, the default for a lower-case query): the same answer', async () => {
+    const { here, viaWorker, workerReads } = await searchBothWays({ query: 'needle' });
+    expect(workerReads).toBe(409);
+    expect(withoutElapsed(viaWorker)).toEqual(withoutElapsed(here));
+    expect(viaWorker.hitCount).toBeGreaterThan(400);
+  });
+
   it('the same in text mode (a regex, with context), where lines are decoded', async () => {
     const { here, viaWorker, workerReads } = await searchBothWays({ query: 'need+le', mode: 'regex', contextBefore: 1 });
-    expect(workerReads).toBe(406);
+    expect(workerReads).toBe(409);
     expect(viaWorker.hits).toEqual(here.hits);
     expect(viaWorker.hitCount).toBeGreaterThan(100);
   });
@@ -220,6 +235,15 @@ describeIf(linux('descriptors are counted in /proc/self/fd'))('searches with the
     expect(calls).toBeGreaterThanOrEqual(100);
     expect(calls).toBeLessThan(406);
     expect(withoutElapsed(viaWorker)).toEqual(withoutElapsed(here));
+  });
+
+  it('a stop inside a file whose hits the worker found: the same hits kept, the same verdict', async () => {
+    const { here, viaWorker } = await searchBothWays({ query: 'needle', caseSensitive: true, maxResults: 3 });
+    // The files searched and bytes read too: the search stopped where it stops on the main thread.
+    // (How far the walk itself got by then, dirsRead and entriesSeen, depends on timing either way.)
+    const settled = (r: typeof here) => ({ hits: r.hits, hitCount: r.hitCount, filesSearched: r.filesSearched, binarySkipped: r.binarySkipped, bytes: r.stats.bytesSearched, reasons: r.incompleteReasons, partialFile: r.partialFile });
+    expect(settled(viaWorker)).toEqual(settled(here));
+    expect(viaWorker).toMatchObject({ hitCount: 3, complete: false, incompleteReasons: ['result-limit'] });
   });
 
   it('a stop mid-search (maxResults) leaves no descriptor open once the worker has ended', async () => {
