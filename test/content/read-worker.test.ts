@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { OPEN_FLAGS } from '../../src/content/file-io.js';
 import { READ_WORKER } from '../../src/content/read-ahead.js';
 import { WorkerReader } from '../../src/content/read-worker.js';
-import { SLOTS, SyncReader, TOGETHER, type SyncReaderFs } from '../../src/content/sync-reader.js';
+import { HITS_IN_WORKER, SLOTS, SyncReader, TOGETHER, type SyncReaderFs } from '../../src/content/sync-reader.js';
 import { READ_CHUNK_BYTES } from '../../src/content/scanner.js';
 import { searchContent } from '../../src/index.js';
 import { describeIf, linux, posix } from '../helpers/skip-why.js';
@@ -24,7 +24,7 @@ const CHUNK = READ_CHUNK_BYTES;
 
 function newReader(fs: SyncReaderFs = nodeFs, slots = SLOTS) {
   const ring = new ArrayBuffer(CHUNK * slots);
-  return { reader: new SyncReader(fs, { flags: OPEN_FLAGS, chunkBytes: CHUNK, ring, together: TOGETHER }), ring: new Uint8Array(ring) };
+  return { reader: new SyncReader(fs, { flags: OPEN_FLAGS, chunkBytes: CHUNK, ring, together: TOGETHER, hitCap: HITS_IN_WORKER }), ring: new Uint8Array(ring) };
 }
 
 const text = (ring: Uint8Array, slot: number, bytes: number) => Buffer.from(ring.subarray(slot * CHUNK, slot * CHUNK + bytes)).toString('latin1');
@@ -54,7 +54,7 @@ describe("the worker's reader", () => {
     const body = 'a'.repeat(CHUNK) + 'b'.repeat(CHUNK) + 'c'.repeat(CHUNK / 2);
     writeFileSync(join(dir, 'long.txt'), body);
     const ring = new ArrayBuffer(CHUNK * 8);
-    const reader = new SyncReader(nodeFs, { flags: OPEN_FLAGS, chunkBytes: CHUNK, ring, together: 2 });
+    const reader = new SyncReader(nodeFs, { flags: OPEN_FLAGS, chunkBytes: CHUNK, ring, together: 2, hitCap: HITS_IN_WORKER });
     const view = new Uint8Array(ring);
     const first = reader.first(7, join(dir, 'long.txt'), '')!;
     expect(first).toMatchObject({ id: 7, bytes: CHUNK, eof: false });
