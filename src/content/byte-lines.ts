@@ -8,9 +8,13 @@
  * never inside a character, so an invalid sequence is replaced the same way).
  */
 
+/** What a file's first bytes decide (`ByteLines.firstLook`). */
+export type FirstLook = 'binary' | 'no-hit' | 'holds-needle';
+
 /**
- * The search, as a class with no import: the read worker runs it from its source text too
- * (sync-reader.ts), so a file decided there gets the hits this thread would give it.
+ * The search, and the first look at a file's bytes, as a class with no import: the read worker
+ * runs it from its source text too (sync-reader.ts), so a file decided there is decided as the
+ * scanner on this thread decides it, and gets the hits this thread would give it.
  */
 export class ByteLines {
   /** Decodes one line as the file's decoder would have: a BOM there is a character (U+FEFF), not a BOM. */
@@ -39,6 +43,32 @@ export class ByteLines {
     return { line: line + this.countNewlines(block, counted, block.length), more: true };
   }
 
+  /**
+   * What a file's first bytes decide before any line is read (scanner.ts `FileScanner.push`):
+   * `binary`, a NUL (never searched); for all of a file (`eof`) with a needle, `no-hit` when its
+   * bytes are not there, else `holds-needle`; undefined where the scanner needs more (fewer than a
+   * BOM's three bytes) or decodes first (a UTF-16 BOM), or has no needle to look for.
+   */
+  firstLook(bytes: Uint8Array, eof: boolean, needle: Uint8Array | undefined): FirstLook | undefined {
+    if (bytes.length < 3 || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return undefined;
+    if (this.nulAt(bytes) >= 0) return 'binary';
+    if (!eof || needle === undefined) return undefined;
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(needle) < 0 ? 'no-hit' : 'holds-needle';
+  }
+
+  /**
+   * The first NUL byte. Perf: through a Buffer view (native `memchr`): a Uint8Array's own `indexOf`
+   * took 19 us per 64 KiB chunk against 1 (the chunks of /usr/include's 114 MB: ~35 ms).
+   */
+  nulAt(bytes: Uint8Array): number {
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(0);
+  }
+
+  /** A file's first bytes without a UTF-8 BOM: the decoder drops it there, and so does byte mode. */
+  withoutBom(bytes: Uint8Array): Uint8Array {
+    return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  }
+
   /** Perf: a native search per line beat a loop over the bytes (scanning /usr/include: 140 ms against 190). */
   private countNewlines(bytes: Buffer, from: number, to: number): number {
     let n = 0;
@@ -53,9 +83,5 @@ export class ByteLines {
   }
 }
 
-const byteLines = new ByteLines();
-
-/** `ByteLines.search` on this thread. */
-export function searchLineBytes(block: Buffer, needle: Uint8Array, line: number, add: (line: number, column: number, text: string) => boolean): { line: number; more: boolean } {
-  return byteLines.search(block, needle, line, add);
-}
+/** `ByteLines` on this thread. */
+export const byteLines = new ByteLines();

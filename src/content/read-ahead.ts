@@ -11,9 +11,10 @@
  */
 import { defaultFs, type FileReaderFs } from '../fs.js';
 import type { Scope } from '../plan/search-plan.js';
+import { errorCodeOf } from '../result.js';
 import { OPEN_FLAGS, buildCloser, buildPlaceCheck, openListedFile, placePrefix, readChunk } from './file-io.js';
 import { READ_CHUNK_BYTES } from './scanner.js';
-import { WORKER_GONE, WorkerReader, type ChunkResult, type FirstResult } from './read-worker.js';
+import { WORKER_GONE, WorkerReader, type ChunkResult, type FirstResult, type Rest } from './read-worker.js';
 
 /**
  * Files opened, with their first chunk read, ahead of the one being searched. Halved (down to 1)
@@ -31,12 +32,6 @@ const READ_AHEAD = 32;
  * Tests set all three (`waitUntilReady`: the files wait for the worker instead of being read here meanwhile).
  */
 export const READ_WORKER = { afterFiles: 64, afterMs: 150, waitUntilReady: false };
-
-/** The rest of a file that did not end within its first chunk: the next chunk (no bytes: the end), and closing it. */
-export interface Rest {
-  read(): Promise<ChunkResult>;
-  close(): void;
-}
 
 /** An open file and its first bytes (`eof` when the file ended within them: it is closed then), or what the worker decided for it. */
 export type First = (Extract<FirstResult, { ok: true; verdict?: undefined }> & { rest: Rest }) | Exclude<FirstResult, { ok: true; verdict?: undefined }>;
@@ -174,7 +169,7 @@ export class ReadAhead {
     const prefix = (this.prefix ??= placePrefix(this.scope.fs, this.scope.root) ?? '');
     const first = await worker.first(this.scope.nativePath(item.rel), prefix === '' ? '' : prefix + item.rel);
     if (first.ok) return first.verdict === undefined ? { ...first, rest: first.rest ?? NO_REST } : first;
-    const code = (first.error as { code?: unknown }).code;
+    const code = errorCodeOf(first.error);
     // Out of handles: from here on the files are read on this thread, where the read-ahead adapts (`outOfHandles`).
     if (code === 'EMFILE' || code === 'ENFILE') this.useWorker = false;
     if ((code === 'EMFILE' || code === 'ENFILE' || code === WORKER_GONE) && !this.disposed) return this.startHere(item);

@@ -92,8 +92,8 @@ export type FirstResult =
   | { ok: true; verdict: WholeFileVerdict; bytes: number; eof: true; hits?: (number | string)[] }
   | { ok: false; error: unknown };
 
-/** A file's chunks after the first: asked for `TOGETHER` at a time, the next batch while the last is read. */
-export interface WorkerRest {
+/** The rest of a file that did not end within its first chunk: the next chunk (no bytes: the end), and closing it. */
+export interface Rest {
   read(): Promise<ChunkResult>;
   close(): void;
 }
@@ -103,8 +103,8 @@ export const WORKER_GONE = 'FF_READ_WORKER_GONE';
 
 /**
  * The main thread's side. Reads asked for are sent together once per turn of the microtasks (one
- * message for a whole read-ahead fill), slots given back with them or when this thread next waits. `ready` once the worker runs: until then, and after it is gone, the
- * caller reads as before.
+ * message for a whole read-ahead fill), slots given back with them or when this thread next waits.
+ * `ready` once the worker runs: until then, and after it is gone, the caller reads as before.
  */
 export class WorkerReader {
   ready = false;
@@ -142,7 +142,7 @@ export class WorkerReader {
   }
 
   /** Opens `path` and reads its first chunk; `expected`: what /proc/self/fd must name (Linux), or ''. */
-  async first(path: string, expected: string): Promise<FirstResult & { rest?: WorkerRest }> {
+  async first(path: string, expected: string): Promise<FirstResult & { rest?: Rest }> {
     const id = this.nextId++;
     const raw = await this.ask([0, id, path, expected]);
     if (raw.verdict !== undefined) return { ok: true, verdict: raw.verdict, bytes: raw.bytes!, eof: true, hits: raw.hits };
@@ -162,7 +162,8 @@ export class WorkerReader {
     void this.worker.terminate();
   }
 
-  private rest(id: number): WorkerRest {
+  /** A file's chunks after the first: asked for `TOGETHER` at a time, the next batch while the last is read. */
+  private rest(id: number): Rest {
     const atHand: { ok: true; data: Uint8Array; done: () => void }[] = [];
     let error: Error | undefined;
     let asked: Promise<void> | undefined;
@@ -220,7 +221,7 @@ export class WorkerReader {
 
   private send(command: Command): void {
     if (this.gone) {
-      if (command[0] === 0 || command[0] === 1) this.answer({ id: command[1], slots: [], sizes: [], code: WORKER_GONE, message: 'the read worker has ended' });
+      if (command[0] === 0 || command[0] === 1) this.answer(gone(command[1]));
       return;
     }
     // Perf: a read asked for goes out at once (once this turn's microtasks are done: a whole fill
@@ -254,8 +255,13 @@ export class WorkerReader {
     this.gone = true;
     this.ready = false;
     this.outbox = [];
-    for (const id of [...this.waiting.keys()]) this.answer({ id, slots: [], sizes: [], code: WORKER_GONE, message: 'the read worker has ended' });
+    for (const id of [...this.waiting.keys()]) this.answer(gone(id));
   }
+}
+
+/** What a read the ended worker owed is answered with. */
+function gone(id: number): FirstAnswer & ChunkAnswer {
+  return { id, slots: [], sizes: [], code: WORKER_GONE, message: 'the read worker has ended' };
 }
 
 function errorOf(raw: { code?: string; message?: string }): Error {

@@ -15,7 +15,7 @@
  */
 import { TextDecoder } from 'node:util';
 import { dropCr, type HitCollector } from './hits.js';
-import { searchLineBytes } from './byte-lines.js';
+import { byteLines } from './byte-lines.js';
 import type { Matcher } from './query.js';
 
 /** Bytes read at a time, and the binary sniff window: ripgrep's default buffer size. */
@@ -42,7 +42,7 @@ export class FileScanner {
   private decoder: TextDecoder | undefined;
   private utf16 = false;
   /**
-   * Byte mode (see `searchLineBytes`): an exact-case literal, line by line, in UTF-8, without
+   * Byte mode (see byte-lines.ts `ByteLines.search`): an exact-case literal, line by line, in UTF-8, without
    * context. The unfinished line is then held as bytes, in pieces joined when it ends.
    */
   private bytes = false;
@@ -82,16 +82,15 @@ export class FileScanner {
       this.decoder = this.openDecoder(chunk);
       // Perf: a whole file in one chunk, without the query's bytes and without a NUL, has no hit
       // and is not binary: no need to decode it. (Most files are read this way.)
-      if (last && this.needle !== undefined && !this.utf16 && indexOfBytes(chunk, this.needle) < 0 && nulAt(chunk) < 0) return (this.state = 'done');
+      if (last && byteLines.firstLook(chunk, true, this.needle) === 'no-hit') return (this.state = 'done');
     }
     return this.take(chunk, first);
   }
 
   private take(chunk: Uint8Array, first: boolean): ScanState {
     if (this.bytes) {
-      if (nulAt(chunk) >= 0) return this.binary(first, '');
-      // The decoder drops a UTF-8 BOM at the start of the file; so does byte mode.
-      if (first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) chunk = chunk.subarray(3);
+      if (byteLines.nulAt(chunk) >= 0) return this.binary(first, '');
+      if (first) chunk = byteLines.withoutBom(chunk);
       return (this.state = this.takeLineBytes(chunk));
     }
     let text: string;
@@ -100,7 +99,7 @@ export class FileScanner {
       const nul = text.indexOf('\0');
       if (nul >= 0) return this.binary(first, text.slice(0, nul));
     } else {
-      const nul = nulAt(chunk);
+      const nul = byteLines.nulAt(chunk);
       if (nul >= 0) return this.binary(first, this.decoder!.decode(chunk.subarray(0, nul)));
       text = this.decoder!.decode(chunk, { stream: true });
     }
@@ -188,7 +187,7 @@ export class FileScanner {
   /** Byte mode's `searchLines` (src/content/byte-lines.ts). */
   private searchLineBytes(block: Buffer): boolean {
     const { hits, path } = this;
-    const found = searchLineBytes(block, this.needle!, this.line, (line, column, text) => hits.add(path, line, column, text));
+    const found = byteLines.search(block, this.needle!, this.line, (line, column, text) => hits.add(path, line, column, text));
     this.line = found.line;
     return found.more;
   }
@@ -358,18 +357,6 @@ export function buildNeedle(query: { text: string; mode: string; ignoreCase: boo
 
 const NEWLINE = 10;
 const EMPTY = new Uint8Array(0);
-
-function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
-  return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.length).indexOf(needle);
-}
-
-/**
- * The first NUL byte. Perf: through a Buffer view (native `memchr`): a Uint8Array's own `indexOf`
- * took 19 us per 64 KiB chunk against 1 (the chunks of /usr/include's 114 MB: ~35 ms).
- */
-function nulAt(bytes: Uint8Array): number {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).indexOf(0);
-}
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length + b.length);

@@ -1,10 +1,10 @@
-import type { ByteLines } from './byte-lines.js';
-
 /**
  * The read worker's side of its protocol (read-worker.ts starts the worker and speaks for the main
  * thread): the commands, the answers, and `SyncReader`, which opens and reads listed files
  * synchronously with the defences of file-io.ts, into the slots of a shared ring.
  */
+import type { ByteLines } from './byte-lines.js';
+
 /** What the worker needs from the main thread, once. */
 export interface ReaderInit {
   /** `open` flags (file-io.ts `OPEN_FLAGS`). */
@@ -41,7 +41,7 @@ export interface FirstAnswer {
   slot?: number;
   bytes?: number;
   eof?: boolean;
-  /** Decided here, as the scanner would decide (no slot, the file closed): see `SyncReader.judgeWhole`. */
+  /** Decided here, as the scanner would decide (no slot, the file closed): see `WholeFileVerdict`. */
   verdict?: WholeFileVerdict;
   /** With the verdict `hits`: line, column, text, for each hit in order. */
   hits?: (number | string)[];
@@ -59,10 +59,10 @@ export interface ChunkAnswer {
 }
 
 /**
- * What the scanner decides for a file, decided in the worker: a NUL in its first chunk (not
- * UTF-16) is a binary file, never searched; a whole file without the query's bytes, without a NUL
- * and not UTF-16 has no hit (scanner.ts `FileScanner.push`); in byte mode, a whole file's hits are
- * found by the same code (byte-lines.ts `ByteLines`). Such a file costs the main thread a number
+ * What the scanner decides for a file, decided in the worker by the same code (byte-lines.ts
+ * `ByteLines`): a NUL in its first chunk (not UTF-16) is a binary file, never searched; a whole
+ * file without the query's bytes has no hit (`firstLook`); in byte mode, a whole file's hits are
+ * found (`search`). Such a file costs the main thread a number
  * or its hits, not a buffer. Perf: most files of a search are these.
  */
 export type WholeFileVerdict = 'binary' | 'no-hit' | 'hits';
@@ -98,8 +98,8 @@ export class SyncReader {
   constructor(
     private readonly fs: SyncReaderFs,
     private readonly init: ReaderInit,
-    /** byte-lines.ts `ByteLines`, for byte mode (the worker is given its own). */
-    private readonly lines?: { search: ByteLines['search'] },
+    /** byte-lines.ts `ByteLines`: the scanner's first look and byte mode (the worker is given its own). */
+    private readonly lines: Pick<ByteLines, 'firstLook' | 'withoutBom' | 'search'>,
   ) {
     this.ring = new Uint8Array(init.ring);
     for (let slot = this.ring.length / init.chunkBytes - 1; slot >= 0; slot--) this.free.push(slot);
@@ -181,7 +181,7 @@ export class SyncReader {
         bytes += read;
         if (bytes === buffer.length) {
           if (known) break;
-          if (this.judgeWhole(buffer, false) === 'binary') return this.judged(id, fd, slot, bytes, 'binary');
+          if (this.lines.firstLook(buffer, false, this.init.needle) === 'binary') return this.judged(id, fd, slot, bytes, 'binary');
           this.openFiles.set(id, fd);
           return { id, slot, bytes, eof: false };
         }
@@ -191,7 +191,7 @@ export class SyncReader {
       return { id, slot, bytes, eof: false, ...this.failure(error) };
     }
     const whole = buffer.subarray(0, bytes);
-    const verdict = this.judgeWhole(whole, true);
+    const verdict = this.lines.firstLook(whole, true, this.init.needle);
     if (verdict === 'binary' || verdict === 'no-hit') return this.judged(id, fd, slot, bytes, verdict);
     const hits = verdict === 'holds-needle' ? this.findHits(whole) : undefined;
     if (hits !== undefined) return { ...this.judged(id, fd, slot, bytes, 'hits'), hits };
@@ -200,33 +200,18 @@ export class SyncReader {
   }
 
   /**
-   * Byte mode on a whole UTF-8 file that holds the needle (`judgeWhole`): its hits, as the
+   * Byte mode on a whole UTF-8 file that holds the needle (`ByteLines.firstLook`): its hits, as the
    * scanner's byte mode finds them (a UTF-8 BOM dropped first); undefined past `HITS_IN_WORKER`.
    */
   private findHits(bytes: Uint8Array): (number | string)[] | undefined {
     const { needle, byteMode } = this.init;
-    if (this.lines === undefined || needle === undefined || byteMode !== true) return undefined;
-    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    const block = Buffer.from(bytes.buffer, bytes.byteOffset + bom, bytes.length - bom);
+    if (needle === undefined || byteMode !== true) return undefined;
+    const body = this.lines.withoutBom(bytes);
+    const block = Buffer.from(body.buffer, body.byteOffset, body.length);
     const hits: (number | string)[] = [];
     const cap = this.init.hitCap * 3;
     this.lines.search(block, needle, 1, (line, column, text) => hits.push(line, column, text) < cap);
     return hits.length < cap ? hits : undefined;
-  }
-
-  /**
-   * scanner.ts's first look, on a file's first bytes (`eof`: all of them): `holds-needle`, a whole
-   * UTF-8 file (no NUL) where the needle is; undefined: the scanner decides (fewer than a BOM's
-   * three bytes, where it waits for more; a UTF-16 BOM, where it decodes first; no needle).
-   */
-  private judgeWhole(bytes: Uint8Array, eof: boolean): 'binary' | 'no-hit' | 'holds-needle' | undefined {
-    if (bytes.length < 3 || (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return undefined;
-    // Perf: searched through a Buffer view (native memchr), not the Uint8Array's own indexOf (20x slower).
-    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-    if (view.indexOf(0) >= 0) return 'binary';
-    const { needle } = this.init;
-    if (!eof || needle === undefined) return undefined;
-    return view.indexOf(needle) < 0 ? 'no-hit' : 'holds-needle';
   }
 
   /** A file decided here: closed, its slot free again, only the verdict goes out. */

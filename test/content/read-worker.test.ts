@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OPEN_FLAGS } from '../../src/content/file-io.js';
 import { READ_WORKER } from '../../src/content/read-ahead.js';
+import { ByteLines } from '../../src/content/byte-lines.js';
 import { WorkerReader } from '../../src/content/read-worker.js';
 import { HITS_IN_WORKER, SLOTS, SyncReader, TOGETHER, type SyncReaderFs } from '../../src/content/sync-reader.js';
 import { READ_CHUNK_BYTES } from '../../src/content/scanner.js';
@@ -24,7 +25,7 @@ const CHUNK = READ_CHUNK_BYTES;
 
 function newReader(fs: SyncReaderFs = nodeFs, slots = SLOTS) {
   const ring = new ArrayBuffer(CHUNK * slots);
-  return { reader: new SyncReader(fs, { flags: OPEN_FLAGS, chunkBytes: CHUNK, ring, together: TOGETHER, hitCap: HITS_IN_WORKER }), ring: new Uint8Array(ring) };
+  return { reader: new SyncReader(fs, { flags: OPEN_FLAGS, chunkBytes: CHUNK, ring, together: TOGETHER, hitCap: HITS_IN_WORKER }, new ByteLines()), ring: new Uint8Array(ring) };
 }
 
 const text = (ring: Uint8Array, slot: number, bytes: number) => Buffer.from(ring.subarray(slot * CHUNK, slot * CHUNK + bytes)).toString('latin1');
@@ -54,7 +55,7 @@ describe("the worker's reader", () => {
     const body = 'a'.repeat(CHUNK) + 'b'.repeat(CHUNK) + 'c'.repeat(CHUNK / 2);
     writeFileSync(join(dir, 'long.txt'), body);
     const ring = new ArrayBuffer(CHUNK * 8);
-    const reader = new SyncReader(nodeFs, { flags: OPEN_FLAGS, chunkBytes: CHUNK, ring, together: 2, hitCap: HITS_IN_WORKER });
+    const reader = new SyncReader(nodeFs, { flags: OPEN_FLAGS, chunkBytes: CHUNK, ring, together: 2, hitCap: HITS_IN_WORKER }, new ByteLines());
     const view = new Uint8Array(ring);
     const first = reader.first(7, join(dir, 'long.txt'), '')!;
     expect(first).toMatchObject({ id: 7, bytes: CHUNK, eof: false });
