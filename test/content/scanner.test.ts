@@ -22,16 +22,19 @@ function scan(bytes: Uint8Array | string, query: string, options: { chunks?: Uin
   // text search finds, in every case of this file.
   const needle = buildNeedle(q);
   if (needle !== undefined) expect(scanWith(q, chunks, options.maxResults, needle), 'byte mode').toEqual(text);
+  // And when the reader knows its last chunk is the file's end (a whole file in one chunk: the
+  // first look may decide it unread, byte-lines.ts `ByteLines.firstLook`).
+  expect(scanWith(q, chunks, options.maxResults, needle, true), 'the end known').toEqual(text);
   return text;
 }
 
-function scanWith(q: Query, chunks: Uint8Array[], maxResults = Infinity, needle: Uint8Array | undefined) {
+function scanWith(q: Query, chunks: Uint8Array[], maxResults = Infinity, needle: Uint8Array | undefined, endKnown = false) {
   const hits: ContentHit[] = [];
   const collector = new HitCollector({ maxResults, maxLineChars: Infinity, maxOutputBytes: Infinity, before: 0, after: 0 }, (h) => hits.push(h));
   const scanner = new FileScanner('f', buildLineMatcher(q), q.multiline, collector, needle);
   let state: ScanState = 'more';
-  for (const chunk of chunks) {
-    state = scanner.push(chunk);
+  for (const [i, chunk] of chunks.entries()) {
+    state = scanner.push(chunk, endKnown && i === chunks.length - 1);
     if (state !== 'more') break;
   }
   if (state === 'more') state = scanner.finish();
@@ -132,6 +135,14 @@ describe('encodings', () => {
         ]);
       }
     }
+  });
+
+  it('UTF-16 without a zero byte (every code unit outside Latin-1) is decoded, never judged by its UTF-8 bytes', () => {
+    // The query's UTF-8 bytes are not in UTF-16 text: a whole file must not be taken for one without a hit.
+    // One line: a line feed is 0A 00 in UTF-16LE.
+    const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('文中文', 'utf16le')]);
+    expect(bytes.includes(0)).toBe(false);
+    expect(scan(bytes, '中').hits).toEqual([[1, 2, '文中文']]);
   });
 
   it('files of one and two bytes: the BOM sniff waits for three bytes, or the end', () => {
