@@ -11,7 +11,7 @@
  */
 import { defaultFs, type FileReaderFs } from '../fs.js';
 import type { Scope } from '../plan/search-plan.js';
-import { errorCodeOf } from '../result.js';
+import { classifyErrorCode, errorCodeOf } from '../result.js';
 import { OPEN_FLAGS, buildCloser, buildPlaceCheck, openListedFile, placePrefix, readChunk } from './file-io.js';
 import { READ_CHUNK_BYTES } from './scanner.js';
 import { WORKER_GONE, WorkerReader, type ChunkResult, type FirstResult, type Rest } from './read-worker.js';
@@ -171,8 +171,9 @@ export class ReadAhead {
     if (first.ok) return first.verdict === undefined ? { ...first, rest: first.rest ?? NO_REST } : first;
     const code = errorCodeOf(first.error);
     // Out of handles: from here on the files are read on this thread, where the read-ahead adapts (`outOfHandles`).
-    if (code === 'EMFILE' || code === 'ENFILE') this.useWorker = false;
-    if ((code === 'EMFILE' || code === 'ENFILE' || code === WORKER_GONE) && !this.disposed) return this.startHere(item);
+    const outOfHandles = classifyErrorCode(code) === 'retryable';
+    if (outOfHandles) this.useWorker = false;
+    if ((outOfHandles || code === WORKER_GONE) && !this.disposed) return this.startHere(item);
     return first;
   }
 

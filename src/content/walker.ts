@@ -132,21 +132,20 @@ class WalkerContentSearch {
     }
   }
 
-  /** A file the read worker decided as the scanner would have: counted, and its hits offered, as the scanner's would be. */
+  /** A file the read worker decided as the scanner would have: its hits offered, and the state the scanner would have ended in taken as the scanner's is. */
   private takeVerdict(rel: string, first: Extract<First, { verdict: string }>): void {
     this.bytesSearched += first.bytes;
-    if (first.verdict === 'binary') {
-      this.binarySkipped++;
-      return;
-    }
-    this.filesSearched++;
-    const found = first.hits ?? [];
+    const state: ScanState = first.verdict === 'binary' ? 'binary' : this.offerHits(rel, first.hits ?? []) ? 'done' : 'stop';
+    if (state !== 'binary') this.filesSearched++;
+    this.takeState(rel, state, undefined);
+  }
+
+  /** Hits as line, column, text; false once the collector says the search must stop. */
+  private offerHits(rel: string, found: readonly (number | string)[]): boolean {
     for (let i = 0; i < found.length; i += 3) {
-      if (!this.hits.add(rel, found[i] as number, found[i + 1] as number, found[i + 2] as string)) {
-        this.stop.stop(this.hits.stopReason!);
-        return;
-      }
+      if (!this.hits.add(rel, found[i] as number, found[i + 1] as number, found[i + 2] as string)) return false;
     }
+    return true;
   }
 
   /** What a scanned chunk means for the file; true when the file goes on (read the next chunk). */
