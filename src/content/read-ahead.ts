@@ -27,8 +27,8 @@ const READ_AHEAD = 32;
  * When the read worker starts: once the search has started `afterFiles` files and has run for
  * `afterMs`. Perf: a worker takes 50-60 ms of another core to start here, and the process cannot
  * end while one is starting (a search of 100 small files took 16 ms longer with one, of 1,000
- * files 35 ms); a search of /usr/include's 7,900 files, 0.9 s instead of 1.1. So a short search
- * never starts one. A time, not an answer: what the search finds is the same either way.
+ * files 35 ms); /usr/include's 7,900 files took 1.15 s without it, 0.95 with it from the first
+ * file, 1.03 with these thresholds (docs/performance.md, Round 10). So a short search never starts one. A time, not an answer: what the search finds is the same either way.
  * Tests set all three (`waitUntilReady`: the files wait for the worker instead of being read here meanwhile).
  */
 export const READ_WORKER = { afterFiles: 64, afterMs: 150, waitUntilReady: false };
