@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 /**
  * find-file-mcp: the MCP server on stdio (`find-file mcp` is the same). docs/mcp.md is the contract;
- * the server is src/mcp/ (built to dist/mcp/, then bundled with the MCP SDK into dist/mcp/bundle.mjs
- * by scripts/bundle.mjs). This file only loads it.
+ * the server is src/mcp/ (built to dist/mcp/, then bundled with the MCP SDK into dist/mcp/bundle.cjs
+ * by scripts/bundle.mjs). This file only loads it (bin/load-bundle.mjs).
  */
-import { createRequire } from 'node:module';
+import { loadBundle } from './load-bundle.mjs';
 
-const require = createRequire(import.meta.url);
+const { fileURLToPath } = process.getBuiltinModule('node:url');
+
 let main;
 try {
-  ({ main } = require('../dist/mcp/bundle.mjs'));
+  ({ main } = loadBundle(fileURLToPath(new URL('../dist/mcp/bundle.cjs', import.meta.url))));
 } catch (error) {
   process.stderr.write(`find-file mcp: error: cannot load the server: ${error?.message ?? String(error)}\n`);
   process.exit(1);

@@ -2,23 +2,27 @@
  * Bundles what the package runs, so that loading it reads a few files instead of ~150 small ones
  * (resolving, reading and compiling each was most of the start-up time):
  * - the command (dist/cli/main.js and everything it imports, yargs included) into
- *   dist/cli/bundle.mjs, and the MCP server (dist/mcp/main.js, the MCP SDK included) into
- *   dist/mcp/bundle.mjs (each beside its main.js, so their paths to package.json hold), which the
- *   bins load. So yargs and the MCP SDK are build-time dependencies, never installed with the
+ *   dist/cli/bundle.cjs, and the MCP server (dist/mcp/main.js, the MCP SDK included) into
+ *   dist/mcp/bundle.cjs (each beside its main.js, so their paths to package.json hold), which the
+ *   bins load, each with the code V8 compiled for it in a first run (bundle.cjs.v8-cache:
+ *   scripts/code-cache.mjs, bin/load-bundle.mjs). So yargs and the MCP SDK are build-time dependencies, never installed with the
  *   package: a host that embeds the library installs only what matching needs (issue 29);
  * - the library's four entry points (`find-file`, `find-file/agent`, `find-file/tinyglobby`,
  *   `find-file/glob`) into dist/lib/, which package.json "exports" names. Their shared code is one
  *   chunk, so the entries share one `FindFileError` class (instanceof holds across them). Perf:
  *   `import('find-file')` went from 1.7x `import('tinyglobby')` to under it (bench/suites/import.mjs).
- * What is imported only when needed (content search's reader, the ripgrep backend; RE2 is required
- * lazily) stays in chunks of its own, read only then.
+ * What the library imports only when needed (content search's reader, the ripgrep backend; RE2 is
+ * required lazily) stays in chunks of its own, read only then.
  *
  *   node scripts/bundle.mjs [DIST]     (DIST: the compiled tree, default ./dist)
  */
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUNDLE_MARK } from '../bin/load-bundle.mjs';
 
 const dist = resolve(process.argv[2] ?? new URL('../dist', import.meta.url).pathname);
 
@@ -26,29 +30,53 @@ const dist = resolve(process.argv[2] ?? new URL('../dist', import.meta.url).path
 const projectModules = fileURLToPath(new URL('../node_modules', import.meta.url));
 
 for (const part of ['cli', 'mcp']) {
-  // Chunk names are content hashes: without this, every rebuild would leave the old ones beside the new.
+  // The ES module bundles of earlier builds (a bundle and its lazy chunks): gone, not left beside the new one.
   rmSync(resolve(dist, part, 'bundle-chunks'), { recursive: true, force: true });
+  rmSync(resolve(dist, part, 'bundle.mjs'), { force: true });
 
   await build({
     entryPoints: [resolve(dist, part, 'main.js')],
-    outdir: resolve(dist, part),
+    outfile: resolve(dist, part, 'bundle.cjs'),
     nodePaths: [projectModules],
-    entryNames: 'bundle',
-    outExtension: { '.js': '.mjs' },
     bundle: true,
-    splitting: true,
     minifyWhitespace: true,
     minifySyntax: true,
     platform: 'node',
-    format: 'esm',
+    // CommonJS, one file: bin/load-bundle.mjs compiles it with the code V8 kept of it (Node 20 can
+    // give kept code to a script, not to an ES module). What is imported only when needed (content
+    // search, the ripgrep backend, yargs) still runs only then: esbuild turns each dynamic import
+    // into a call of that module's init.
+    format: 'cjs',
     target: 'node20',
-    // Modules yargs loads with require() (y18n's locale files are read at run time, and missing
-    // ones fall back to yargs' English strings, which are its keys).
-    banner: { js: "import { createRequire as __ffCreateRequire } from 'node:module'; const require = __ffCreateRequire(import.meta.url);" },
-    chunkNames: 'bundle-chunks/[hash]',
+    // Every character outside ASCII escaped (esbuild's default, written down because
+    // bin/load-bundle.mjs relies on it: it decodes the bundle as Latin-1, faster than UTF-8).
+    charset: 'ascii',
+    // Where the sources ask for their own place (package.json, the read worker's source).
+    define: { 'import.meta.url': '__ffBundleUrl' },
+    banner: { js: "const __ffBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     legalComments: 'none',
     logLevel: 'warning',
   });
+}
+
+// Each bundle ends with its digest, and its compiled code is kept beside it after a real run (bin/load-bundle.mjs).
+markBundle(resolve(dist, 'cli', 'bundle.cjs'));
+markBundle(resolve(dist, 'mcp', 'bundle.cjs'));
+keepCompiledCode(resolve(dist, 'cli', 'bundle.cjs'), ['--color', 'never', '**/*.d.ts', dist]);
+keepCompiledCode(resolve(dist, 'mcp', 'bundle.cjs'), []);
+
+function markBundle(bundle) {
+  const text = readFileSync(bundle);
+  appendFileSync(bundle, `${BUNDLE_MARK}${createHash('sha256').update(text).digest('hex')}\n`);
+}
+
+function keepCompiledCode(bundle, args) {
+  const made = spawnSync(process.execPath, [fileURLToPath(new URL('./code-cache.mjs', import.meta.url)), bundle, ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (made.status !== 0) throw new Error(`keeping the compiled code of ${bundle} failed (status ${made.status ?? made.signal}):\n${made.stderr}`);
 }
 
 // The library: not minified (a host reads its stack traces), with maps that follow tsc's own maps back

@@ -98,7 +98,7 @@ export interface FindOptions {
   maxDepth?: number;
   /** A `node:fs`-shaped object; a memfs volume works. @default node:fs */
   fs?: unknown;
-  /** Where `timeBudgetMs` and `elapsedMs` are read; tests inject a fake. @default a monotonic clock (`performance.now`) */
+  /** Where `timeBudgetMs` and `elapsedMs` are read; tests inject a fake. @default a monotonic clock (`process.hrtime`) */
   clock?: Clock;
   /** Stops the walk; the partial result is returned, marked `aborted`. */
   signal?: AbortSignal;

@@ -81,7 +81,7 @@ describe('installed from the packed tarball into an empty project', () => {
     expect(run.status).toBe(0);
   });
 
-  // The entries are bundles with lazy chunks (scripts/bundle.mjs): each must load from the install and
+  // The library's entries are bundles with lazy chunks (scripts/bundle.mjs): each must load from the install and
   // reach the chunks read only on use (content search's reader, the ripgrep backend).
   it('every library entry loads from there, and searches names and content', () => {
     writeFileSync(join(project, 'host.mjs'), [

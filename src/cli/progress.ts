@@ -8,6 +8,7 @@
  * for, and a search the walker does not run (ripgrep) shows no directory count.
  */
 import type { FindOptions } from '../options.js';
+import { monotonicClock } from '../plan/clock.js';
 import { formatProgress, type ProgressState, type Styles } from './summary.js';
 
 /** A search shorter than this shows no progress at all. */
@@ -25,7 +26,7 @@ export interface ProgressStream {
 export class ProgressLine {
   private timer: NodeJS.Timeout | undefined;
   private shown = false;
-  private readonly startedAt = performance.now();
+  private readonly startedAt = monotonicClock.now();
   private readonly stream: ProgressStream;
   private readonly read: () => Omit<ProgressState, 'elapsedMs'>;
   private readonly styles: Styles;
@@ -56,7 +57,7 @@ export class ProgressLine {
   }
 
   private draw(): void {
-    let line = formatProgress({ ...this.read(), elapsedMs: performance.now() - this.startedAt }, this.styles);
+    let line = formatProgress({ ...this.read(), elapsedMs: monotonicClock.now() - this.startedAt }, this.styles);
     // A line wider than the terminal would wrap, and `\r` would then erase only its last row.
     const width = this.stream.columns;
     if (width !== undefined && width > 1 && line.length > width - 1) line = line.slice(0, width - 1);

@@ -23,7 +23,7 @@ import { formatContentSummary } from './content-summary.js';
 import { escapeText } from '../text-escape.js';
 import { RG_STYLES, buildPathPainter, highlightMatches, paint, parseLsColors, shouldColor, shouldColorStdout } from './color.js';
 import { asArgument } from './exec.js';
-import { execOnPaths, type ExecPlan } from './exec-run.js';
+import type { ExecPlan } from './exec-run.js';
 import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
 import { buildRelDisplay } from './output.js';
 import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search, type SummaryScope } from './print.js';
@@ -144,6 +144,8 @@ async function execOn<S extends Outcome>(search: Search<string, S>, plan: ExecPl
   const shown = (async function* () {
     for await (const batch of search.batches) yield batch.map((rel) => asArgument(where(rel)));
   })();
+  // Perf: loaded only here: node:child_process (with net, dgram and streams) was 5 ms of every start-up.
+  const { execOnPaths } = await import('./exec-run.js');
   const ok = await execOnPaths(shown, plan, signal);
   const summary = await search.summary();
   await printSummary(summary, summarize, scope);

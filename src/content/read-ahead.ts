@@ -10,6 +10,7 @@
  * it runs (and should it end or run out of file handles) the files are read here, as before.
  */
 import { defaultFs, type FileReaderFs } from '../fs.js';
+import { monotonicClock } from '../plan/clock.js';
 import type { Scope } from '../plan/search-plan.js';
 import { classifyErrorCode, errorCodeOf } from '../result.js';
 import { OPEN_FLAGS, buildCloser, buildPlaceCheck, openListedFile, placePrefix, readChunk } from './file-io.js';
@@ -62,7 +63,7 @@ export class ReadAhead {
   /** False once the worker found the process out of file handles: the files are read here from then on. */
   private useWorker = true;
   private started = 0;
-  private readonly startedAt = performance.now();
+  private readonly startedAt = monotonicClock.now();
   private disposed = false;
   /** What /proc/self/fd names the root's files with ('' where it is not checked), once the worker needs it. */
   private prefix: string | undefined;
@@ -145,7 +146,7 @@ export class ReadAhead {
 
   /** Opens a file and reads its first chunk: in the worker once it runs, here until then. */
   private start(item: Ahead): Promise<First> {
-    if (this.worker === undefined && ++this.started > READ_WORKER.afterFiles && performance.now() - this.startedAt >= READ_WORKER.afterMs) this.startWorker();
+    if (this.worker === undefined && ++this.started > READ_WORKER.afterFiles && monotonicClock.now() - this.startedAt >= READ_WORKER.afterMs) this.startWorker();
     if (READ_WORKER.waitUntilReady && this.worker !== undefined && !this.worker.ready && !this.worker.gone) {
       return this.worker.running.then(() => this.start(item));
     }

@@ -80,7 +80,7 @@ export interface ContentOptions {
   backend?: BackendOption;
   /** A `node:fs`-shaped object; the pure-TS path also needs `open`, `read` and `close` (memfs has them). */
   fs?: unknown;
-  /** Where `timeBudgetMs` and `elapsedMs` are read; tests inject a fake. @default a monotonic clock (`performance.now`) */
+  /** Where `timeBudgetMs` and `elapsedMs` are read; tests inject a fake. @default a monotonic clock (`process.hrtime`) */
   clock?: Clock;
   /** Path flavour, as `FindOptions.platform`. @default the running platform */
   platform?: Platform;

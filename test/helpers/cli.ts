@@ -12,11 +12,12 @@
  */
 import { spawn, spawnSync, type ChildProcess, type SpawnSyncOptions } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildNobodySandbox } from './unprivileged.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/find-file.mjs', import.meta.url));
+const LOADER = fileURLToPath(new URL('../../bin/load-bundle.mjs', import.meta.url));
 export const TEST_FS = fileURLToPath(new URL('./cli-test-fs.mjs', import.meta.url));
 export const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 export const isPosix = process.platform !== 'win32';
@@ -54,8 +55,12 @@ function commandForNobody(): { node: string; bin: string } {
   if (nobodyCommand === undefined) {
     const sandbox = buildNobodySandbox();
     const bin = join(sandbox.dir, 'bin', 'find-file.mjs');
-    copyFileSync(BIN, bin);
-    chmodSync(bin, 0o644);
+    // The bin and the loader it imports (bin/load-bundle.mjs).
+    for (const file of [BIN, LOADER]) {
+      const copy = join(sandbox.dir, 'bin', basename(file));
+      copyFileSync(file, copy);
+      chmodSync(copy, 0o644);
+    }
     const manifest = join(sandbox.dir, 'package.json');
     writeFileSync(manifest, JSON.stringify({ type: 'module', version: VERSION }));
     chmodSync(manifest, 0o644);

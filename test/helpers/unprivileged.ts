@@ -75,9 +75,9 @@ export interface Sandbox {
 }
 
 /** What `npm run build` reads: a build finished after each of them last changed is what a compile now would give. */
-const BUILD_INPUTS = ['src', 'tsconfig.json', 'scripts/bundle.mjs', 'package.json', 'package-lock.json'];
-/** What `npm run build` writes: tsc's output (dist/index.js), then the bundles (the command's is the last). */
-const BUILD_OUTPUTS = ['dist/index.js', 'dist/lib/index.js', 'dist/mcp/bundle.mjs', 'dist/cli/bundle.mjs'];
+const BUILD_INPUTS = ['src', 'tsconfig.json', 'scripts/bundle.mjs', 'scripts/code-cache.mjs', 'bin/load-bundle.mjs', 'package.json', 'package-lock.json'];
+/** What `npm run build` writes: tsc's output (dist/index.js), the bundles, then their compiled code (the server's is the last). */
+const BUILD_OUTPUTS = ['dist/index.js', 'dist/lib/index.js', 'dist/mcp/bundle.cjs', 'dist/cli/bundle.cjs', 'dist/cli/bundle.cjs.v8-cache', 'dist/mcp/bundle.cjs.v8-cache'];
 
 function newestChange(path: string): number {
   const stats = statSync(path);

@@ -115,7 +115,7 @@ describe('many calls', () => {
     const session = await connect({ ...command, env: { ...command.env, NODE_OPTIONS: '--max-old-space-size=40' } });
     try {
       const call = () => session.client.callTool({ name: 'glob', arguments: { pattern: '*.ts' } });
-      // Warm-up first: the bundled server (dist/mcp/bundle.mjs) settles after some hundreds of calls
+      // Warm-up first: the bundled server (dist/mcp/bundle.cjs) settles after some hundreds of calls
       // (68 MiB after 100, 82 after 1,000, then 82-83 through 5,000: measured), so the baseline is
       // taken at 1,000 and the next 1,000 must not grow it.
       for (let i = 0; i < 1000; i++) expect(textOf(await call())).toBe('src/one.ts');

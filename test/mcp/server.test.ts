@@ -22,7 +22,7 @@ function spawnFor(flags: string[]): Spawn {
   if (!isRoot) return serverCommand(['--root', tree, ...flags]);
   const sandbox = buildNobodySandbox();
   sandboxDir = sandbox.dir;
-  const probe = writeProbe(sandbox, 'mcp.mjs', "import { main } from './dist/mcp/bundle.mjs';\nawait main(process.argv.slice(2));\n");
+  const probe = writeProbe(sandbox, 'mcp.mjs', "import { main } from './dist/mcp/bundle.cjs';\nawait main(process.argv.slice(2));\n");
   const [command, ...prefix] = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--'];
   return { command: command!, args: [...prefix, sandbox.reachable(process.execPath), probe, '--root', tree, ...flags], cwd: sandbox.dir };
 }

@@ -1,0 +1,77 @@
+/**
+ * bin/load-bundle.mjs: the bins start from the code V8 compiled for their bundle at build time
+ * (scripts/code-cache.mjs), and only from code made for that very bundle. On copies of the real
+ * build's bundle and cache (`npm test` builds first), in a temporary folder.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const loader = new URL('../../bin/load-bundle.mjs', import.meta.url);
+const built = fileURLToPath(new URL('../../dist/cli/bundle.cjs', import.meta.url));
+
+interface Compiled {
+  kept: 'used' | 'none' | 'stale' | 'rejected';
+  script: { runInThisContext(): unknown };
+}
+const { compileBundle, cachePathOf, BUNDLE_MARK } = (await import(loader.href)) as {
+  compileBundle(bundle: string): Compiled;
+  cachePathOf(bundle: string): string;
+  BUNDLE_MARK: string;
+};
+
+/** The bundle, compiled and run as CommonJS: its `main`, which the bins call. */
+function mainOf(compiled: Compiled, bundle: string, dir: string): unknown {
+  const module = { exports: {} as { main?: unknown } };
+  (compiled.script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dir);
+  return module.exports.main;
+}
+
+describe('the bins load their bundle with the code kept at build time', () => {
+  let dir: string;
+  let bundle: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ff-load-bundle-'));
+    bundle = join(dir, 'bundle.cjs');
+    copyFileSync(built, bundle);
+    copyFileSync(cachePathOf(built), cachePathOf(bundle));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("uses the build's code for the bundle it was made from (this Node, these flags)", () => {
+    const compiled = compileBundle(bundle);
+    expect(compiled.kept).toBe('used');
+    expect(typeof mainOf(compiled, bundle, dir)).toBe('function');
+  });
+
+  it('never uses code made from another build of the bundle, even of the same length (V8 checks only the length)', () => {
+    // A rebuild: another digest in the mark, the old cache left beside it.
+    const bytes = readFileSync(bundle);
+    const markAt = bytes.lastIndexOf(BUNDLE_MARK);
+    expect(markAt).toBeGreaterThan(0);
+    const rebuilt = Buffer.concat([bytes.subarray(0, markAt), Buffer.from(`${BUNDLE_MARK}${'0'.repeat(64)}\n`)]);
+    expect(rebuilt.length).toBe(bytes.length);
+    writeFileSync(bundle, rebuilt);
+    const compiled = compileBundle(bundle);
+    expect(compiled.kept).toBe('stale');
+    expect(typeof mainOf(compiled, bundle, dir)).toBe('function');
+  });
+
+  it('compiles from the source when V8 rejects the kept code, or there is none', () => {
+    const cache = readFileSync(cachePathOf(bundle));
+    // The mark matches, the bytes after it are not V8's: V8 says so, and the source is compiled.
+    const markLength = BUNDLE_MARK.length + 65;
+    writeFileSync(cachePathOf(bundle), Buffer.concat([cache.subarray(0, markLength), Buffer.alloc(cache.length - markLength, 0x5a)]));
+    const rejected = compileBundle(bundle);
+    expect(rejected.kept).toBe('rejected');
+    expect(typeof mainOf(rejected, bundle, dir)).toBe('function');
+
+    rmSync(cachePathOf(bundle));
+    const none = compileBundle(bundle);
+    expect(none.kept).toBe('none');
+    expect(typeof mainOf(none, bundle, dir)).toBe('function');
+  });
+});
