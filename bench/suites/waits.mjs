@@ -4,7 +4,7 @@
  * warm-up each (interleaved, so a noisy neighbour hurts all alike); the median wall time is kept and
  * every command is quoted as a ratio to the group's first (its floor). A text bar chart follows.
  *
- *   node bench/suites/waits.mjs [--rounds=15] [--list=/usr] [--content=/usr/include] [--query=static] [--only=start-up,listing]
+ *   node bench/suites/waits.mjs [--rounds=15] [--list=/usr] [--content=/usr/include] [--query=static] [--long=/usr] [--only=start-up,listing]
  *
  * - start-up: `node -e 0`, `find-file --version`, a search of an empty folder;
  * - listing: bench/floors/list-loop.mjs (readdirSync loop, unsorted, batched writes), the command,
@@ -12,6 +12,9 @@
  * - content through ripgrep: rg itself, then two floors no Node process can beat (bench/floors/
  *   rg-pipe.mjs: spawn rg and pipe its output through; rg-json.mjs: parse `rg --json` and print the
  *   matches), then the command (default backend: auto);
+ * - a long search through ripgrep (the same query over --long, where rg itself takes a second or
+ *   more): rg, then the command; there Node's start-up is a small part, and what is left is the
+ *   consumer's cost per event;
  * - content, pure TS: bench/floors/read-indexof.mjs (readFileSync + Buffer.indexOf, no safety) and
  *   the command's pure-TS path (case-sensitive literal everywhere).
  * The groups' ratios also go to bench/results/waits.svg, a bar chart with each group's target.
@@ -34,6 +37,7 @@ const rounds = Number(args.rounds ?? 15);
 const listRoot = args.list ?? '/usr';
 const contentRoot = args.content ?? '/usr/include';
 const query = args.query ?? 'static';
+const longRoot = args.long ?? '/usr';
 const node = process.execPath;
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ff-waits-empty-'));
 
@@ -79,6 +83,14 @@ const GROUPS = [
             ['floor: node piping rg through', node, [path.join(BENCH, 'floors', 'rg-pipe.mjs'), rg, contentRoot, query]],
             ['floor: node parsing rg --json', node, [path.join(BENCH, 'floors', 'rg-json.mjs'), rg, contentRoot, query]],
             ['find-file --contains (default: auto)', node, [CLI, '--contains', query, '-s', '--root', contentRoot], true],
+          ],
+        },
+        {
+          name: `content "${query}" in ${longRoot} (a long search), through ripgrep`,
+          target: { ratio: 1.5, label: 'target 1.5x' },
+          commands: [
+            ['rg -n --column', rg, ['-n', '--column', '-s', '--', query, longRoot]],
+            ['find-file --contains (default: auto)', node, [CLI, '--contains', query, '-s', '--root', longRoot], true],
           ],
         },
       ]),
