@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './test/helpers/slow-first.js';
 
 // Node loads the certificates NODE_EXTRA_CA_CERTS names at every start, TLS or not: with a system
 // bundle (as on this project's machines) `node -e 0` took 124 ms of CPU against 68 ms without it,
@@ -32,6 +33,8 @@ export default defineConfig({
     // vitest's own, undone per file; fake timers, spies and patched builtins are restored in the
     // files that use them; a shuffled order of those files with the others passed.
     isolate: false,
+    // The slowest files start first, so none runs alone at the end (test/helpers/slow-first.ts).
+    sequence: { sequencer: SlowestFirst },
     // The unprivileged tests' sandboxes copy one compiled tree per run instead of compiling each.
     globalSetup: ['./test/helpers/sandbox-template.ts'],
     // Issue 28: a test must check something by expect (one whose only check was "it did not throw"

@@ -1,0 +1,33 @@
+/**
+ * vitest's file order: the slowest files first, then vitest's own order (its cache of the last run's
+ * durations when there is one; on a clean checkout, as in CI, the largest files first). Two workers
+ * take the files in this order, so a long file started late runs alone at the end while the other
+ * worker idles: in a CI clone run the index oracle (test/watch/oracle.test.ts, ~40 s, a small file)
+ * started after 300 others. Slowest by wall time including their setup (`beforeAll`), in idle full
+ * runs of 2026-12-05; a file that becomes slow belongs here.
+ */
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const SLOWEST = [
+  'test/watch/oracle.test.ts',
+  'test/conformance/conformance.test.ts',
+  'test/cli/cli.test.ts',
+  'test/mcp/lifecycle.test.ts',
+  'test/cli/exec.test.ts',
+  'test/content/regex-syntax.test.ts',
+  'test/conformance/stress.test.ts',
+  'test/conformance/class-sweep.test.ts',
+];
+
+export default class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const ordered = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const at = SLOWEST.indexOf(relative(file.project.config.root, file.moduleId).replaceAll('\\', '/'));
+      return at < 0 ? SLOWEST.length : at;
+    };
+    // Array.prototype.sort is stable: the others keep vitest's order.
+    return ordered.sort((a, b) => rank(a) - rank(b));
+  }
+}
