@@ -3,8 +3,9 @@
  * code V8 compiled for it at build time, kept beside it (`bundle.cjs.v8-cache`, made by
  * scripts/code-cache.mjs after a real run, so the functions that run ran once and are in it).
  *
- * Perf: compiling the bundle was a fifth of a short search's start-up, and the test suite starts the
- * command some thousand times (docs/performance.md, Round 11). Node >= 22.1 keeps compiled code
+ * Perf: a short search's start-up went from 108-114 to 94-100 ms (time at exit; compiling the
+ * bundle's modules had been ~10 ms of it), and the test suite starts the command ~470 times
+ * (docs/performance.md, Round 11). Node >= 22.1 keeps compiled code
  * itself (`module.enableCompileCache`, in the OS's temp folder): there the bundle is required as any
  * module. Node 20 has no such cache: the bundle is compiled here, as a CommonJS module would be,
  * with the kept code.
@@ -17,9 +18,9 @@
  * node:crypto to hash the bundle took 7-10 ms, more than half of what the kept code saves).
  */
 
-// Perf: builtins by process.getBuiltinModule, not by import: an ES module's import of node:fs builds
-// its facade, which reads every export, fs.promises too, and so loads fs/promises, readline and
-// streams (7 ms of start-up) that a search of names never uses.
+// Builtins by process.getBuiltinModule, not by import: an ES module's import of node:fs builds its
+// facade, which reads every export, fs.promises too, and so loads fs/promises, readline and the
+// streams, which a search of names never uses (a few ms with the other cuts of Round 11).
 const { readFileSync, writeFileSync } = process.getBuiltinModule('node:fs');
 const nodeModule = process.getBuiltinModule('node:module');
 const { dirname } = process.getBuiltinModule('node:path');
