@@ -144,7 +144,7 @@ async function execOn<S extends Outcome>(search: Search<string, S>, plan: ExecPl
   const shown = (async function* () {
     for await (const batch of search.batches) yield batch.map((rel) => asArgument(where(rel)));
   })();
-  // Perf: loaded only here: node:child_process (with net, dgram and streams) was 5 ms of every start-up.
+  // Loaded only here: node:child_process (with net and dgram) is for -x alone (5 ms in-process to load).
   const { execOnPaths } = await import('./exec-run.js');
   const ok = await execOnPaths(shown, plan, signal);
   const summary = await search.summary();

@@ -13,7 +13,7 @@ export interface Clock {
 
 /**
  * Perf: `process.hrtime`, not `performance.now`: the first use of the `performance` global loads
- * perf_hooks, 1.5 ms of every command's start-up (docs/performance.md, Round 11).
+ * perf_hooks (1.5 ms in-process), which a command's start need not pay (docs/performance.md, Round 11).
  */
 export const monotonicClock: Clock = {
   now: () => {
