@@ -298,10 +298,19 @@ export function formatSummary(summary: FindSummary, raw: SummaryContext): string
   return layoutSummary(summary, ctx, { ...headlines(summary, ctx), explain: (reason) => explainReason(reason, summary, ctx), foundNothing, policy });
 }
 
+/**
+ * A reason whose code alone misleads: `rg-not-found` is also what a search of /usr gets while
+ * /usr/bin/rg exists, since an rg inside the searched root (or the current directory) is never run
+ * (docs/ripgrep.md): read as "ripgrep is not installed", it would be a "not there" that is not so.
+ */
+const FALLBACK_DETAIL: Partial<Record<string, string>> = {
+  'rg-not-found': ': no rg on the PATH outside the searched root and the current directory; FIND_FILE_RG names one to use',
+};
+
 /** Said only when the engine is news: `auto` fell back to the walker, or ripgrep failed or was retried. */
 export function describeEngine(summary: Pick<FindSummary, 'backend' | 'fallbackReason' | 'recovery'>): string | undefined {
   const notes: string[] = [];
-  if (summary.fallbackReason !== undefined) notes.push(`auto ran the walker (${summary.fallbackReason})`);
+  if (summary.fallbackReason !== undefined) notes.push(`auto ran the walker (${summary.fallbackReason}${FALLBACK_DETAIL[summary.fallbackReason] ?? ''})`);
   const recovery = summary.recovery;
   if (recovery?.failureKind !== undefined) notes.push(`ripgrep failed (${recovery.failureKind})`);
   if (recovery?.retryTriggered) notes.push(`ripgrep was retried with one thread${recovery.retrySucceeded ? ' and succeeded' : ''}`);

@@ -486,7 +486,23 @@ describe('exit statuses', () => {
     const auto = ff(['*.md', '--backend', 'auto'], { env: { PATH: emptyBin } });
     expect(auto.status).toBe(0);
     expect(lines(auto.stdout).sort()).toEqual(ALL_MD);
-    expect(auto.stderr).toContain('backend walker: auto ran the walker (rg-not-found)');
+    expect(auto.stderr).toContain('backend walker: auto ran the walker (rg-not-found: no rg on the PATH outside the searched root and the current directory; FIND_FILE_RG names one to use)');
+  });
+
+  itIf(posix('the fake rg is a #!/bin/sh script'))('an rg found only inside the searched root is not run, and the summary does not say ripgrep is missing', () => {
+    // The PATH's only rg lies inside the root (as /usr/bin/rg does in a search of /usr).
+    const root = join(base, 'rg-inside');
+    const inside = join(root, 'bin');
+    mkdirSync(inside, { recursive: true });
+    writeFileSync(join(root, 'a.md'), 'x');
+    const rg = join(inside, 'rg');
+    writeFileSync(rg, '#!/bin/sh\necho ran > "$0.ran"\n');
+    chmodSync(rg, 0o755);
+    const auto = ff(['*.md', '--backend', 'auto', '--root', root], { env: { PATH: inside } });
+    expect(auto.status).toBe(0);
+    expect(lines(auto.stdout)).toEqual([join(root, 'a.md')]);
+    expect(auto.stderr).toContain('auto ran the walker (rg-not-found: no rg on the PATH outside the searched root and the current directory; FIND_FILE_RG names one to use)');
+    expect(existsSync(`${rg}.ran`)).toBe(false);
   });
 
   it('--version prints the package version; --help lists every option; both exit 0', () => {
