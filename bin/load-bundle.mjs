@@ -1,6 +1,6 @@
 /**
  * Loads a command's bundle (dist/cli/bundle.cjs, dist/mcp/bundle.cjs: scripts/bundle.mjs) with the
- * code V8 compiled for it at build time, kept beside it (`bundle.cjs.v8-cache`, made by
+ * code V8 compiled for it at build time, kept beside it (`bundle.cjs.v8-cache`, written by
  * scripts/code-cache.mjs after a real run, so the functions that run ran once and are in it).
  *
  * Perf: a short search's start-up went from 108-114 to 94-100 ms (time at exit; compiling the
@@ -21,7 +21,7 @@
 // Builtins by process.getBuiltinModule, not by import: an ES module's import of node:fs builds its
 // facade, which reads every export, fs.promises too, and so loads fs/promises, readline and the
 // streams, which a search of names never uses (a few ms with the other cuts of Round 11).
-const { readFileSync, writeFileSync } = process.getBuiltinModule('node:fs');
+const { readFileSync } = process.getBuiltinModule('node:fs');
 const nodeModule = process.getBuiltinModule('node:module');
 const { dirname } = process.getBuiltinModule('node:path');
 const { Script } = process.getBuiltinModule('node:vm');
@@ -35,23 +35,19 @@ export function cachePathOf(bundle) {
   return `${bundle}.v8-cache`;
 }
 
-/**
- * The bundle's exports. `keepCache` (the build's scripts/code-cache.mjs only): the compiled code is
- * written beside the bundle when the process ends, with everything that ran compiled in it.
- */
-export function loadBundle(bundle, { keepCache = false } = {}) {
-  const require = nodeModule.createRequire(bundle);
-  if (nodeModule.enableCompileCache !== undefined && !keepCache) {
+/** The bundle's exports: on Node >= 22.1 through Node's own compile cache, else with the kept code. */
+export function loadBundle(bundle) {
+  if (nodeModule.enableCompileCache !== undefined) {
     nodeModule.enableCompileCache();
-    return require(bundle);
+    return nodeModule.createRequire(bundle)(bundle);
   }
-  const { script, mark } = compileBundle(bundle);
+  return runBundle(compileBundle(bundle).script, bundle);
+}
+
+/** Runs the compiled bundle as Node runs a CommonJS module (its own `require`, `module`, paths); returns its exports. */
+export function runBundle(script, bundle) {
   const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, require, module, bundle, dirname(bundle));
-  if (keepCache) {
-    if (mark === undefined) throw new Error(`${bundle} does not end with its mark (scripts/bundle.mjs writes it)`);
-    process.once('exit', () => writeFileSync(cachePathOf(bundle), Buffer.concat([mark, script.createCachedData()])));
-  }
+  script.runInThisContext().call(module.exports, module.exports, nodeModule.createRequire(bundle), module, bundle, dirname(bundle));
   return module.exports;
 }
 

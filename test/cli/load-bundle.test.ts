@@ -5,7 +5,6 @@
  */
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,17 +16,16 @@ interface Compiled {
   kept: 'used' | 'none' | 'stale' | 'rejected';
   script: { runInThisContext(): unknown };
 }
-const { compileBundle, cachePathOf, BUNDLE_MARK } = (await import(loader.href)) as {
+const { compileBundle, runBundle, cachePathOf, BUNDLE_MARK } = (await import(loader.href)) as {
   compileBundle(bundle: string): Compiled;
+  runBundle(script: Compiled['script'], bundle: string): { main?: unknown };
   cachePathOf(bundle: string): string;
   BUNDLE_MARK: string;
 };
 
-/** The bundle, compiled and run as CommonJS: its `main`, which the bins call. */
-function mainOf(compiled: Compiled, bundle: string, dir: string): unknown {
-  const module = { exports: {} as { main?: unknown } };
-  (compiled.script.runInThisContext() as (...args: unknown[]) => void)(module.exports, createRequire(bundle), module, bundle, dir);
-  return module.exports.main;
+/** The bundle, compiled and run as the bins run it: its `main`, which they call. */
+function mainOf(compiled: Compiled, bundle: string): unknown {
+  return runBundle(compiled.script, bundle).main;
 }
 
 describe('the bins load their bundle with the code kept at build time', () => {
@@ -44,7 +42,7 @@ describe('the bins load their bundle with the code kept at build time', () => {
   it("uses the build's code for the bundle it was made from (this Node, these flags)", () => {
     const compiled = compileBundle(bundle);
     expect(compiled.kept).toBe('used');
-    expect(typeof mainOf(compiled, bundle, dir)).toBe('function');
+    expect(typeof mainOf(compiled, bundle)).toBe('function');
   });
 
   it('never uses code made from another build of the bundle, even of the same length (V8 checks only the length)', () => {
@@ -57,7 +55,7 @@ describe('the bins load their bundle with the code kept at build time', () => {
     writeFileSync(bundle, rebuilt);
     const compiled = compileBundle(bundle);
     expect(compiled.kept).toBe('stale');
-    expect(typeof mainOf(compiled, bundle, dir)).toBe('function');
+    expect(typeof mainOf(compiled, bundle)).toBe('function');
   });
 
   it('compiles from the source when V8 rejects the kept code, or there is none', () => {
@@ -67,11 +65,11 @@ describe('the bins load their bundle with the code kept at build time', () => {
     writeFileSync(cachePathOf(bundle), Buffer.concat([cache.subarray(0, markLength), Buffer.alloc(cache.length - markLength, 0x5a)]));
     const rejected = compileBundle(bundle);
     expect(rejected.kept).toBe('rejected');
-    expect(typeof mainOf(rejected, bundle, dir)).toBe('function');
+    expect(typeof mainOf(rejected, bundle)).toBe('function');
 
     rmSync(cachePathOf(bundle));
     const none = compileBundle(bundle);
     expect(none.kept).toBe('none');
-    expect(typeof mainOf(none, bundle, dir)).toBe('function');
+    expect(typeof mainOf(none, bundle)).toBe('function');
   });
 });
