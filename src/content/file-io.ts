@@ -65,10 +65,10 @@ async function checkRegular(fs: FileReaderFs, fd: number): Promise<Opened> {
  * last name; a directory on the way swapped for a link after the walk listed it would be followed
  * (Node has no `openat`). `/proc/self/fd/N` names what was really opened, so a file reached through
  * such a link is closed unread (`ELOOP`, a gap), and nothing outside the root is ever searched.
- * Elsewhere (no /proc, an injected fs) undefined: docs/reliability.md says what remains there.
+ * `prefix`: `placePrefix`'s answer; elsewhere (no /proc, an injected fs) it is undefined, and so is
+ * the check: docs/reliability.md says what remains there.
  */
-export function buildPlaceCheck(fs: unknown, root: string): ((fd: number, rel: string) => boolean) | undefined {
-  const prefix = placePrefix(fs, root);
+export function buildPlaceCheck(prefix: string | undefined): ((fd: number, rel: string) => boolean) | undefined {
   if (prefix === undefined) return undefined;
   // Perf: synchronously. /proc/self/fd is the kernel's own table, never the disk: reading a link
   // there cannot wait on I/O, and it saves a round trip through the thread pool per file.

@@ -55,6 +55,8 @@ export class ReadAhead {
   private readonly waitingForHandles = new Set<Ahead>();
   private readonly givenBack = new WeakSet<Ahead>();
   private limit = READ_AHEAD;
+  /** What /proc/self/fd names the root's files with (file-io.ts `placePrefix`), where that is checked: here and in the worker. */
+  private readonly placePrefix: string | undefined;
   private readonly placeCheck: ((fd: number, rel: string) => boolean) | undefined;
   /** Closes a file the search opened on this thread (file-io.ts `buildCloser`). */
   private readonly close: (fd: number) => void;
@@ -65,8 +67,6 @@ export class ReadAhead {
   private started = 0;
   private readonly startedAt = monotonicClock.now();
   private disposed = false;
-  /** What /proc/self/fd names the root's files with ('' where it is not checked), once the worker needs it. */
-  private prefix: string | undefined;
 
   constructor(
     private readonly fs: FileReaderFs,
@@ -76,7 +76,8 @@ export class ReadAhead {
     /** What the worker may decide: the query's bytes (scanner.ts `buildNeedle`), and whether the scanner's byte mode applies. */
     private readonly judging: { needle?: Uint8Array | undefined; byteMode: boolean } = { byteMode: false },
   ) {
-    this.placeCheck = buildPlaceCheck(scope.fs, scope.root);
+    this.placePrefix = placePrefix(scope.fs, scope.root);
+    this.placeCheck = buildPlaceCheck(this.placePrefix);
     this.close = buildCloser(fs);
   }
 
@@ -167,8 +168,8 @@ export class ReadAhead {
   }
 
   private async startInWorker(item: Ahead, worker: WorkerReader): Promise<First> {
-    const prefix = (this.prefix ??= placePrefix(this.scope.fs, this.scope.root) ?? '');
-    const first = await worker.first(this.scope.nativePath(item.rel), prefix === '' ? '' : prefix + item.rel);
+    const prefix = this.placePrefix;
+    const first = await worker.first(this.scope.nativePath(item.rel), prefix === undefined ? '' : prefix + item.rel);
     if (first.ok) return first.verdict === undefined ? { ...first, rest: first.rest ?? NO_REST } : first;
     const code = errorCodeOf(first.error);
     // Out of handles: from here on the files are read on this thread, where the read-ahead adapts (`outOfHandles`).

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultFs, type FileReaderFs, type StatsLike } from '../../src/fs.js';
-import { buildCloser, buildPlaceCheck, openListedFile, readChunk } from '../../src/content/file-io.js';
+import { buildCloser, buildPlaceCheck, openListedFile, placePrefix, readChunk } from '../../src/content/file-io.js';
 import { RETRY_DELAYS_MS } from '../../src/limits.js';
 import { describeIf, linux } from '../helpers/skip-why.js';
 
@@ -159,7 +159,7 @@ describeIf(linux('the place check reads /proc/self/fd'))('buildPlaceCheck (Linux
       writeFileSync(join(dir, 'outside.txt'), 'x');
       symlinkSync(join(dir, 'root'), join(dir, 'link'));
       // The root named through a link: compared by its real path.
-      const check = buildPlaceCheck(defaultFs, join(dir, 'link'))!;
+      const check = buildPlaceCheck(placePrefix(defaultFs, join(dir, 'link')))!;
       expect(check).toBeTypeOf('function');
       const fd = openSync(join(dir, 'root', 'sub', 'a.txt'), 'r');
       const other = openSync(join(dir, 'outside.txt'), 'r');
@@ -170,7 +170,7 @@ describeIf(linux('the place check reads /proc/self/fd'))('buildPlaceCheck (Linux
         closeSync(other);
       }
       // At the filesystem root, no doubled separator.
-      const fromRoot = buildPlaceCheck(defaultFs, '/')!;
+      const fromRoot = buildPlaceCheck(placePrefix(defaultFs, '/'))!;
       const rooted = openSync(join(dir, 'outside.txt'), 'r');
       try {
         expect(fromRoot(rooted, join(dir, 'outside.txt').slice(1))).toBe(true);
@@ -183,7 +183,7 @@ describeIf(linux('the place check reads /proc/self/fd'))('buildPlaceCheck (Linux
   });
 
   it('has no check for an injected fs, nor for a root it cannot resolve (the walk reports that)', () => {
-    expect(buildPlaceCheck(scriptedFs([]).fs, '/')).toBeUndefined();
-    expect(buildPlaceCheck(defaultFs, join(tmpdir(), 'ff-no-such-root-', String(process.pid)))).toBeUndefined();
+    expect(buildPlaceCheck(placePrefix(scriptedFs([]).fs, '/'))).toBeUndefined();
+    expect(buildPlaceCheck(placePrefix(defaultFs, join(tmpdir(), 'ff-no-such-root-', String(process.pid))))).toBeUndefined();
   });
 });
