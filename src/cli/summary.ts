@@ -8,7 +8,7 @@
  * (the root, skipped paths, matching links) is escaped (src/text-escape.ts), terminal or not: the
  * summary is for people, and a name must not forge its verdict.
  */
-import { skippedFor, type FindSummary, type IncompleteReason } from '../result.js';
+import { skippedFor, type FallbackReason, type FindSummary, type IncompleteReason } from '../result.js';
 import { escapeText } from '../text-escape.js';
 
 /** ANSI styles, or none: chosen once per run by color.ts `shouldColor` for stderr. */
@@ -303,7 +303,7 @@ export function formatSummary(summary: FindSummary, raw: SummaryContext): string
  * /usr/bin/rg exists, since an rg inside the searched root (or the current directory) is never run
  * (docs/ripgrep.md): read as "ripgrep is not installed", it would be a "not there" that is not so.
  */
-const FALLBACK_DETAIL: Partial<Record<string, string>> = {
+const FALLBACK_DETAIL: Partial<Record<FallbackReason, string>> = {
   'rg-not-found': ': no rg on the PATH outside the searched root and the current directory; FIND_FILE_RG names one to use',
 };
 
