@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as nodeFs from 'node:fs';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -245,6 +245,33 @@ describeIf(linux('descriptors are counted in /proc/self/fd'))('searches with the
     const settled = (r: typeof here) => ({ hits: r.hits, hitCount: r.hitCount, filesSearched: r.filesSearched, binarySkipped: r.binarySkipped, bytes: r.stats.bytesSearched, reasons: r.incompleteReasons, partialFile: r.partialFile });
     expect(settled(viaWorker)).toEqual(settled(here));
     expect(viaWorker).toMatchObject({ hitCount: 3, complete: false, incompleteReasons: ['result-limit'] });
+  });
+
+  it('a directory on the way swapped for a link after it was listed: the worker finds its descriptor outside the root, ELOOP, and the file outside is never searched', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'ff-read-worker-swap-'));
+    try {
+      const swapped = join(base, 'root');
+      const outside = join(base, 'outside');
+      mkdirSync(join(swapped, 'y'), { recursive: true });
+      mkdirSync(outside);
+      writeFileSync(join(swapped, 'y', 'z.txt'), 'nothing here\n');
+      writeFileSync(join(outside, 'z.txt'), 'a needle outside the root\n');
+      everyReadInTheWorker();
+      const first = vi.spyOn(WorkerReader.prototype, 'first');
+      // Once the walk has listed y/ (its z.txt queued, not yet opened), y becomes a link to outside/.
+      const swap = (rel: string) => {
+        if (rel !== 'y/') return;
+        renameSync(join(swapped, 'y'), join(base, 'y-was-here'));
+        symlinkSync(outside, join(swapped, 'y'));
+      };
+      const result = await searchContent({ root: swapped, query: 'needle', backend: 'walker', onDirectory: swap });
+      expect(first).toHaveBeenCalledTimes(1);
+      expect(result.hits).toEqual([]);
+      expect(result.skipped).toEqual([{ path: 'y/z.txt', code: 'ELOOP' }]);
+      expect(result.complete).toBe(false);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 
   it('a stop mid-search (maxResults) leaves no descriptor open once the worker has ended', async () => {
