@@ -119,6 +119,35 @@ export function handLoop(root, w) {
   });
 }
 
+/**
+ * The floor of the sync row (issue 31: "<= 1.10x a bare readdirSync loop that sorts its answer"):
+ * `readdirSync(withFileTypes)`, breadth first, paths by concatenation, then one plain sort, since
+ * find-file's answer is sorted and fdir's is not. No errors, limits or links reported.
+ */
+export function handLoopSyncSorted(root, w) {
+  const out = [];
+  const queue = [{ rel: w.base, depth: w.base === '' ? 1 : w.base.split('/').length }];
+  for (let head = 0; head < queue.length && out.length < w.limit; head++) {
+    const { rel, depth } = queue[head];
+    let entries;
+    try {
+      entries = fs.readdirSync(root + '/' + rel, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      if (entry.isFile()) {
+        if (entry.name.endsWith(w.suffix)) out.push(rel + entry.name);
+      } else if (entry.isDirectory() && depth < w.maxDepth) {
+        queue.push({ rel: rel + entry.name + '/', depth: depth + 1 });
+      }
+    }
+  }
+  if (out.length > w.limit) out.length = w.limit;
+  return out.sort();
+}
+
 async function collect(iterable, limit) {
   const out = [];
   for await (const p of iterable) {
@@ -195,6 +224,10 @@ export const TOOLS = [
   {
     name: 'hand loop (floor)',
     run: (root, w) => handLoop(root, w),
+  },
+  {
+    name: 'hand loop sync, sorted (floor)',
+    run: (root, w) => handLoopSyncSorted(root, w),
   },
   ...(previous
     ? [
