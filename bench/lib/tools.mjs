@@ -226,6 +226,11 @@ export const TOOLS = [
     run: (root, w) => handLoop(root, w),
   },
   {
+    // find-file's answer is sorted (the same tree, the same list); fdir's and the hand loop's are not.
+    name: 'hand loop, sorted (floor)',
+    run: async (root, w) => (await handLoop(root, w)).sort(),
+  },
+  {
     name: 'hand loop sync, sorted (floor)',
     run: (root, w) => handLoopSyncSorted(root, w),
   },
