@@ -62,8 +62,13 @@ export class Deadline {
     return this.clock.now() - this.startedAt;
   }
 
+  /**
+   * Perf: with no budget the clock is not read: the walk asks before every directory and every 256
+   * entries, and `process.hrtime` (an array each call) was 4.6 ms of a listing of /usr's 15,675
+   * directories in a profile (docs/performance.md, Round 12).
+   */
   passed(): boolean {
-    return this.elapsed() >= this.ms;
+    return this.ms !== Infinity && this.elapsed() >= this.ms;
   }
 
   /** What is left of the budget (never negative): a fallback engine's budget. */
