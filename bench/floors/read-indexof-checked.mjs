@@ -18,10 +18,9 @@ function readWhole(fd, size) {
     const n = readSync(fd, buf, bytes, buf.length - bytes, null);
     if (n === 0) break;
     bytes += n;
-    if (bytes === buf.length) {
-      if (bytes === size) break;
-      return readSync(fd, Buffer.alloc(1), 0, 1, null) === 0 ? buf : undefined; // grew: skipped, a floor
-    }
+    // At its size (find-file's rule: no second read to learn the end), or the buffer full (a file
+    // that grew is searched as far as its size then said: a floor, not an answer).
+    if (bytes === size || bytes === buf.length) break;
   }
   return buf.subarray(0, bytes);
 }
@@ -39,7 +38,6 @@ while (stack.length) {
         const stats = fstatSync(fd);
         if (!stats.isFile() || readlinkSync(`/proc/self/fd/${fd}`) !== p) continue;
         const buf = readWhole(fd, stats.size);
-        if (buf === undefined) continue;
         let at = buf.indexOf(needle);
         if (at < 0) continue;
         let line = 1, from = 0;
