@@ -275,7 +275,8 @@ export class AsyncDriver {
 
   private startRead(read: PendingRead): void {
     const callback = (error: NodeJS.ErrnoException | null, entries: DirentLike[]) => {
-      if (this.finished) return;
+      // A second answer to one read (an fs that calls back twice) is not news: the first counts.
+      if (this.finished || read.done) return;
       const pause = error ? retryDelay(error, read.attempt) : undefined;
       if (pause !== undefined) {
         read.attempt++;
@@ -302,7 +303,11 @@ export class AsyncDriver {
     const answers: { stats: StatsLike | undefined; error: unknown }[] = new Array(names.length);
     let left = names.length;
     names.forEach((name, i) => {
+      let answered = false;
       const callback = (error: NodeJS.ErrnoException | null, stats: StatsLike) => {
+        // The first answer counts: a second one would be counted as another name's.
+        if (answered) return;
+        answered = true;
         answers[i] = error ? { stats: undefined, error } : { stats, error: undefined };
         if (--left > 0 || this.finished) return;
         names.forEach((n, j) => this.walk.acceptStat(read.task, n, answers[j]!.stats, answers[j]!.error));

@@ -224,6 +224,41 @@ describe('peeks at the depth limit', () => {
   });
 });
 
+describe('answers', () => {
+  it('the first answer of a read counts: an fs that calls back twice changes nothing', async () => {
+    const base = faultyFs(asFs(buildVolume({ a: { 'a.txt': '' }, b: { 'b.txt': '' }, c: { 'c.txt': '' } })));
+    const later = (turns: number, then: () => void) => (turns === 0 ? then() : setImmediate(() => later(turns - 1, then)));
+    const fs: FsLike = {
+      ...base,
+      readdir: (path, opts, callback) => {
+        const entries = base.readdirSync(path, opts);
+        // a/ answers late; b/ answers at once, then again with nothing while it waits behind a/:
+        // a walk that took the second answer would lose b/b.txt.
+        if (path === `${ROOT}/a/`) return later(4, () => callback(null, entries));
+        later(0, () => callback(null, entries));
+        later(1, () => callback(null, []));
+      },
+    };
+    const result = await findFiles(options(fs, { pattern: '*.txt', concurrency: 2 }));
+    expect(result).toMatchObject({ matches: ['a/a.txt', 'b/b.txt', 'c/c.txt'], complete: true });
+  });
+
+  it('an lstat that calls back twice changes nothing either (entries of no type are lstat\'ed)', async () => {
+    const base = faultyFs(asFs(buildVolume({ 'a.txt': '', 'b.txt': '', d: { 'c.txt': '' } })), { untyped: true });
+    const fs: FsLike = {
+      ...base,
+      lstat: (path, callback) =>
+        base.lstat(path, (error, stats) => {
+          callback(error, stats);
+          // Counted as a second name's answer, it would judge a name before its lstat came back.
+          callback(error, stats);
+        }),
+    };
+    const result = await findFiles(options(fs, { pattern: '*.txt' }));
+    expect(result).toMatchObject({ matches: ['a.txt', 'b.txt', 'd/c.txt'], complete: true, skippedCount: 0 });
+  });
+});
+
 describe('the sync walk', () => {
   it('pauses before retrying a read that ran out of file handles (10 ms, then 40 ms)', () => {
     const at: number[] = [];
