@@ -6,11 +6,9 @@
  */
 import { loadBundle } from './load-bundle.mjs';
 
-const { fileURLToPath } = process.getBuiltinModule('node:url');
-
 let main;
 try {
-  ({ main } = loadBundle(fileURLToPath(new URL('../dist/mcp/bundle.cjs', import.meta.url))));
+  ({ main } = loadBundle(new URL('../dist/mcp/bundle.cjs', import.meta.url)));
 } catch (error) {
   process.stderr.write(`find-file mcp: error: cannot load the server: ${error?.message ?? String(error)}\n`);
   process.exit(1);

@@ -6,8 +6,6 @@
  */
 import { loadBundle } from './load-bundle.mjs';
 
-const { fileURLToPath } = process.getBuiltinModule('node:url');
-
 // `find-file mcp ...` is the MCP server (bin/find-file-mcp.mjs), not a search for files named "mcp".
 const mcp = process.argv[2] === 'mcp';
 let main;
@@ -16,7 +14,7 @@ try {
   // once: under a low open-file limit (`ulimit -n 32`) the ES module loader, which opens every file
   // of a module graph together, failed with EMFILE and a stack trace before this file ran. Should
   // loading still fail, the cause is one line and status 1.
-  ({ main } = loadBundle(fileURLToPath(new URL(mcp ? '../dist/mcp/bundle.cjs' : '../dist/cli/bundle.cjs', import.meta.url))));
+  ({ main } = loadBundle(new URL(mcp ? '../dist/mcp/bundle.cjs' : '../dist/cli/bundle.cjs', import.meta.url)));
 } catch (error) {
   const hint = error?.code === 'EMFILE' || error?.code === 'ENFILE' ? ' (too many open files: raise the limit, e.g. ulimit -n 1024)' : '';
   process.stderr.write(`find-file: error: cannot load find-file: ${error?.message ?? String(error)}${hint}\n`);

@@ -24,19 +24,28 @@
 const { readFileSync } = process.getBuiltinModule('node:fs');
 const nodeModule = process.getBuiltinModule('node:module');
 const { dirname } = process.getBuiltinModule('node:path');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 const { Script } = process.getBuiltinModule('node:vm');
 
-/** How a bundle ends: this, then the SHA-256 of everything before it in hex, then a newline. */
+/** How a bundle ends: this, then the SHA-256 of everything before it in hex, then a newline (`markFor`). */
 export const BUNDLE_MARK = '\n//# find-file-bundle-sha256=';
-const MARK_BYTES = BUNDLE_MARK.length + 64 + 1;
+
+/** The mark of a bundle whose content has this SHA-256 (hex): written by scripts/bundle.mjs, read here. */
+export function markFor(sha256Hex) {
+  return `${BUNDLE_MARK}${sha256Hex}\n`;
+}
+
+/** The mark's length in bytes (ASCII). */
+export const MARK_BYTES = markFor('0'.repeat(64)).length;
 
 /** Where the compiled code of `bundle` is kept. */
 export function cachePathOf(bundle) {
   return `${bundle}.v8-cache`;
 }
 
-/** The bundle's exports: on Node >= 22.1 through Node's own compile cache, else with the kept code. */
-export function loadBundle(bundle) {
+/** The exports of the bundle at `url` (a bin's `new URL(..., import.meta.url)`): on Node >= 22.1 through Node's own compile cache, else with the kept code. */
+export function loadBundle(url) {
+  const bundle = fileURLToPath(url);
   if (nodeModule.enableCompileCache !== undefined) {
     nodeModule.enableCompileCache();
     return nodeModule.createRequire(bundle)(bundle);

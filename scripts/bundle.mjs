@@ -22,7 +22,7 @@ import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLE_MARK } from '../bin/load-bundle.mjs';
+import { markFor } from '../bin/load-bundle.mjs';
 
 const dist = resolve(process.argv[2] ?? new URL('../dist', import.meta.url).pathname);
 
@@ -67,7 +67,7 @@ keepCompiledCode(resolve(dist, 'mcp', 'bundle.cjs'), []);
 
 function markBundle(bundle) {
   const text = readFileSync(bundle);
-  appendFileSync(bundle, `${BUNDLE_MARK}${createHash('sha256').update(text).digest('hex')}\n`);
+  appendFileSync(bundle, markFor(createHash('sha256').update(text).digest('hex')));
 }
 
 function keepCompiledCode(bundle, args) {

@@ -16,11 +16,13 @@ interface Compiled {
   kept: 'used' | 'none' | 'stale' | 'rejected';
   script: { runInThisContext(): unknown };
 }
-const { compileBundle, runBundle, cachePathOf, BUNDLE_MARK } = (await import(loader.href)) as {
+const { compileBundle, runBundle, cachePathOf, BUNDLE_MARK, MARK_BYTES, markFor } = (await import(loader.href)) as {
   compileBundle(bundle: string): Compiled;
   runBundle(script: Compiled['script'], bundle: string): { main?: unknown };
   cachePathOf(bundle: string): string;
   BUNDLE_MARK: string;
+  MARK_BYTES: number;
+  markFor(sha256Hex: string): string;
 };
 
 /** The bundle, compiled and run as the bins run it: its `main`, which they call. */
@@ -50,7 +52,7 @@ describe('the bins load their bundle with the code kept at build time', () => {
     const bytes = readFileSync(bundle);
     const markAt = bytes.lastIndexOf(BUNDLE_MARK);
     expect(markAt).toBeGreaterThan(0);
-    const rebuilt = Buffer.concat([bytes.subarray(0, markAt), Buffer.from(`${BUNDLE_MARK}${'0'.repeat(64)}\n`)]);
+    const rebuilt = Buffer.concat([bytes.subarray(0, markAt), Buffer.from(markFor('0'.repeat(64)))]);
     expect(rebuilt.length).toBe(bytes.length);
     writeFileSync(bundle, rebuilt);
     const compiled = compileBundle(bundle);
@@ -61,8 +63,7 @@ describe('the bins load their bundle with the code kept at build time', () => {
   it('compiles from the source when V8 rejects the kept code, or there is none', () => {
     const cache = readFileSync(cachePathOf(bundle));
     // The mark matches, the bytes after it are not V8's: V8 says so, and the source is compiled.
-    const markLength = BUNDLE_MARK.length + 65;
-    writeFileSync(cachePathOf(bundle), Buffer.concat([cache.subarray(0, markLength), Buffer.alloc(cache.length - markLength, 0x5a)]));
+    writeFileSync(cachePathOf(bundle), Buffer.concat([cache.subarray(0, MARK_BYTES), Buffer.alloc(cache.length - MARK_BYTES, 0x5a)]));
     const rejected = compileBundle(bundle);
     expect(rejected.kept).toBe('rejected');
     expect(typeof mainOf(rejected, bundle)).toBe('function');
