@@ -16,7 +16,7 @@
  *   more): rg, the rg-json floor, then the command; there Node's start-up is a small part, and what
  *   is left is the cost per event;
  * - content, pure TS: bench/floors/read-indexof.mjs (readFileSync + Buffer.indexOf, no safety),
- *   read-indexof-checked.mjs (the same with find-file's per-file checks: open O_NOFOLLOW |
+ *   `read-indexof.mjs --checked` (the same with find-file's per-file checks: open O_NOFOLLOW |
  *   O_NONBLOCK, fstat, the /proc/self/fd place check), and the command's pure-TS path
  *   (case-sensitive literal everywhere).
  * The groups' ratios also go to bench/results/waits.svg, a bar chart with each group's target.
@@ -106,7 +106,7 @@ const GROUPS = [
       ['floor: readFileSync + indexOf', node, [path.join(BENCH, 'floors', 'read-indexof.mjs'), contentRoot, query]],
       // The same loop making find-file's checks per file (O_NOFOLLOW | O_NONBLOCK, fstat, the
       // /proc/self/fd place check): what the defences cost before any of find-file's own work.
-      ['floor with the checks: open, fstat, readlink', node, [path.join(BENCH, 'floors', 'read-indexof-checked.mjs'), contentRoot, query]],
+      ['floor with the checks: open, fstat, readlink', node, [path.join(BENCH, 'floors', 'read-indexof.mjs'), contentRoot, query, '--checked']],
       ['find-file --contains --backend walker', node, [CLI, '--contains', query, '-s', '--root', contentRoot, '--backend', 'walker'], true],
     ],
   },
