@@ -36,7 +36,9 @@ export function processCommands() {
   const rg = fs.existsSync('/usr/bin/rg') ? '/usr/bin/rg' : which('rg');
   const fd = which('fdfind') ?? which('fd');
   return [
-    { name: 'find-file CLI', file: node, args: [CLI, '**/*'], missing: fs.existsSync(CLI) ? undefined : 'bin/find-file.mjs does not exist yet' },
+    // `-u`: the command reads ignore files by default (as fd and rg) and leaves `.git/` out; every
+    // other command here lists everything, so find-file does too (same lines, same work).
+    { name: 'find-file CLI', file: node, args: [CLI, '**/*', '-u'], missing: fs.existsSync(CLI) ? undefined : 'bin/find-file.mjs does not exist yet' },
     { name: 'fdir CLI (bench/targets/fdir-cli.mjs)', file: node, args: [path.join(BENCH, 'targets', 'fdir-cli.mjs'), '.'] },
     { name: 'findFilesStream script (bench/targets/stream-cli.mjs)', file: node, args: [path.join(BENCH, 'targets', 'stream-cli.mjs'), '.'] },
     { name: 'GNU find -type f', file: 'find', args: ['.', '-type', 'f'], missing: which('find') ? undefined : 'find is not installed' },

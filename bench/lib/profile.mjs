@@ -21,7 +21,8 @@ export const PROFILE_DIR = path.join(BENCH, 'results', 'profiles');
 
 /** The processes the `cli` workload can profile, each printing every file of the tree it runs in. */
 const CLI_SCRIPTS = {
-  'find-file CLI': [path.join(REPO, 'bin', 'find-file.mjs'), '**/*'],
+  // `-u`: everything, as the other two print (the command leaves ignored files and .git/ out by default).
+  'find-file CLI': [path.join(REPO, 'bin', 'find-file.mjs'), '**/*', '-u'],
   'fdir CLI': [path.join(BENCH, 'targets', 'fdir-cli.mjs'), '.'],
   'stream script': [path.join(BENCH, 'targets', 'stream-cli.mjs'), '.'],
 };
