@@ -8,7 +8,7 @@
  *
  * - start-up: `node -e 0`, `find-file --version`, a search of an empty folder;
  * - listing: bench/floors/list-loop.mjs (readdirSync loop, unsorted, batched writes), the command,
- *   GNU find, fd (every regular file, hidden and ignored included);
+ *   fdir's command (bench/targets/fdir-cli.mjs), GNU find, fd (every regular file, hidden and ignored included);
  * - content through ripgrep: rg itself, then two floors no Node process can beat (bench/floors/
  *   rg-pipe.mjs: spawn rg and pipe its output through; rg-json.mjs: parse `rg --json` and print the
  *   matches), then the command (default backend: auto);
@@ -70,6 +70,8 @@ const GROUPS = [
       // threads read in parallel: not slower than the synchronous loop on this machine.
       ['floor: fs.readdir, 256 in flight', node, [path.join(BENCH, 'floors', 'list-async.mjs'), listRoot, '256']],
       ['find-file', node, [CLI, '*', '--root', listRoot], true],
+      // The JavaScript peer as a command: fdir's promise form, then the paths written in chunks.
+      ['fdir\'s command (bench/targets/fdir-cli.mjs)', node, [path.join(BENCH, 'targets', 'fdir-cli.mjs'), listRoot]],
       ['GNU find', 'find', [listRoot, '-type', 'f']],
       ...(fd === undefined ? [] : [['fd', fd, ['-HI', '-t', 'f', '.', listRoot]]]),
     ],
