@@ -85,14 +85,19 @@ function buildFdir(w, { relative = true } = {}) {
  * are reported: this is what the walk costs before honesty.
  */
 export function handLoop(root, w) {
+  const out = [];
+  return handLoopEach(root, w, (p) => out.push(p)).then(() => out);
+}
+
+/** `handLoop`'s walk, each path handed to `onPath` (it answers how many paths it holds: the limit). */
+function handLoopEach(root, w, onPath) {
   return new Promise((resolve) => {
-    const out = [];
     let pending = 0;
     let done = false;
     const finish = () => {
       if (!done) {
         done = true;
-        resolve(out);
+        resolve();
       }
     };
     const read = (rel, depth) => {
@@ -104,8 +109,7 @@ export function handLoop(root, w) {
             const entry = entries[i];
             if (entry.isFile()) {
               if (entry.name.endsWith(w.suffix)) {
-                out.push(rel + entry.name);
-                if (out.length >= w.limit) return finish();
+                if (onPath(rel + entry.name) >= w.limit) return finish();
               }
             } else if (entry.isDirectory() && depth < w.maxDepth) {
               read(rel + entry.name + '/', depth + 1);
@@ -117,6 +121,42 @@ export function handLoop(root, w) {
     };
     read(w.base, w.base === '' ? 1 : w.base.split('/').length);
   });
+}
+
+/**
+ * The floor of the stream row (issue 31): the hand loop's paths handed over one at a time through
+ * an async iterator and read with `for await`, as `findFilesStream`'s are: a promise and a result
+ * object per path, the least a stream that yields paths one by one costs. Nothing is bounded or
+ * paused, nothing sorted.
+ */
+export function handLoopPerPath(root, w) {
+  let waiting = [];
+  let at = 0;
+  let handed = 0;
+  let ended = false;
+  let wake;
+  const wakeReader = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  const walked = handLoopEach(root, w, (p) => {
+    waiting.push(p);
+    if (wake !== undefined) wakeReader();
+    return ++handed;
+  });
+  walked.then(() => {
+    ended = true;
+    wakeReader();
+  });
+  const next = () => {
+    if (at < waiting.length) return Promise.resolve({ value: waiting[at++], done: false });
+    waiting = [];
+    at = 0;
+    if (ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => (wake = resolve)).then(next);
+  };
+  return { [Symbol.asyncIterator]: () => ({ next }) };
 }
 
 /**
@@ -229,6 +269,11 @@ export const TOOLS = [
     // find-file's answer is sorted (the same tree, the same list); fdir's and the hand loop's are not.
     name: 'hand loop, sorted (floor)',
     run: async (root, w) => (await handLoop(root, w)).sort(),
+  },
+  {
+    // What a stream of single paths costs at least: the row `find-file stream` is read against.
+    name: 'hand loop, per path (floor)',
+    run: (root, w) => collect(handLoopPerPath(root, w), w.limit),
   },
   {
     name: 'hand loop sync, sorted (floor)',

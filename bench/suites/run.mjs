@@ -333,14 +333,14 @@ async function main() {
     const seen = new Set();
     for (const target of results.targets) {
       if (target.met !== false || !target.profile) continue;
-      const { tree, workload, peer } = target.profile;
-      if (seen.has(`${tree}/${workload}`)) continue;
-      seen.add(`${tree}/${workload}`);
+      const { tree, workload, peer, tool: form = 'find-file async' } = target.profile;
+      if (seen.has(`${tree}/${workload}/${form}`)) continue;
+      seen.add(`${tree}/${workload}/${form}`);
       // Enough walks for about 1.5 s of samples, so that start-up does not dominate a short workload.
       const ms = results.inProcess.find((e) => e.tree === tree && e.workload === workload)?.tools[0].medianMs;
       const runs = ms ? Math.min(200, Math.max(5, Math.round(1500 / ms))) : 1;
-      console.log(`profiling ${tree}/${workload} (target ${target.id} missed): find-file${peer ? ` and ${peer}` : ''}, ${runs + 1} walks each ...`);
-      const tools = workload === 'cli' ? ['find-file CLI', 'stream script', peer] : ['find-file async', peer];
+      console.log(`profiling ${tree}/${workload} (target ${target.id} missed): ${form}${peer ? ` and ${peer}` : ''}, ${runs + 1} walks each ...`);
+      const tools = workload === 'cli' ? ['find-file CLI', 'stream script', peer] : [form, peer];
       const summaries = [];
       for (const tool of tools.filter(Boolean)) summaries.push(await profileWorkload({ tree, workload, tool, runs }));
       results.profiles.push({ target: target.id, tree, workload, summaries });
