@@ -4,11 +4,16 @@
  * warm-up each (interleaved, so a noisy neighbour hurts all alike); the median wall time is kept and
  * every command is quoted as a ratio to the group's first (its floor). A text bar chart follows.
  *
- *   node bench/suites/waits.mjs [--rounds=15] [--list=/usr] [--content=/usr/include] [--query=static] [--long=/usr/lib] [--only=start-up,listing]
+ *   node bench/suites/waits.mjs [--rounds=15] [--list=/usr] [--content=/usr/include] [--query=static] [--long=/usr/lib] [--only=start-up,listing] [--cold]
  *
  * - start-up: `node -e 0`, `find-file --version`, a search of an empty folder;
  * - listing: bench/floors/list-loop.mjs (readdirSync loop, unsorted, batched writes), the command,
  *   fdir's command (bench/targets/fdir-cli.mjs), GNU find, fd (every regular file, hidden and ignored included);
+ * - with --cold (root on Linux), the listing again from a cold page cache: before each timed run the
+ *   kernel's caches are dropped (/proc/sys/vm/drop_caches) and the command is run once on an empty
+ *   folder, so its own program files are read back and only the tree's directories are cold. A first
+ *   search of the day, where the disk's latency counts and reads in flight can overlap it. Opt-in:
+ *   it empties the page cache of everything else on the machine too;
  * - content through ripgrep: rg itself, then two floors no Node process can beat (bench/floors/
  *   rg-pipe.mjs: spawn rg and pipe its output through; rg-json.mjs: parse `rg --json` and print the
  *   matches), then the command (default backend: auto);
@@ -49,6 +54,18 @@ const rg = which('rg');
 
 // Each group's first command is its reference (the ratios are to it); `ours` marks find-file's rows;
 // `target` is issue 18's bound for the group's find-file row.
+const LISTING = [
+  ['floor: readdirSync loop', node, [path.join(BENCH, 'floors', 'list-loop.mjs'), listRoot]],
+  // With as many reads in flight as the walk keeps (its default concurrency), the pool's four
+  // threads read in parallel: not slower than the synchronous loop on this machine.
+  ['floor: fs.readdir, 256 in flight', node, [path.join(BENCH, 'floors', 'list-async.mjs'), listRoot, '256']],
+  ['find-file', node, [CLI, '*', '--root', listRoot], true],
+  // The JavaScript peer as a command: fdir's promise form, then the paths written in chunks.
+  ['fdir\'s command (bench/targets/fdir-cli.mjs)', node, [path.join(BENCH, 'targets', 'fdir-cli.mjs'), listRoot]],
+  ['GNU find', 'find', [listRoot, '-type', 'f']],
+  ...(fd === undefined ? [] : [['fd', fd, ['-HI', '-t', 'f', '.', listRoot]]]),
+];
+const DROP_CACHES = '/proc/sys/vm/drop_caches';
 const GROUPS = [
   {
     name: 'start-up',
@@ -64,18 +81,9 @@ const GROUPS = [
   {
     name: `listing ${listRoot}`,
     target: { ratio: 1.25, label: 'target 1.25x' },
-    commands: [
-      ['floor: readdirSync loop', node, [path.join(BENCH, 'floors', 'list-loop.mjs'), listRoot]],
-      // With as many reads in flight as the walk keeps (its default concurrency), the pool's four
-      // threads read in parallel: not slower than the synchronous loop on this machine.
-      ['floor: fs.readdir, 256 in flight', node, [path.join(BENCH, 'floors', 'list-async.mjs'), listRoot, '256']],
-      ['find-file', node, [CLI, '*', '--root', listRoot], true],
-      // The JavaScript peer as a command: fdir's promise form, then the paths written in chunks.
-      ['fdir\'s command (bench/targets/fdir-cli.mjs)', node, [path.join(BENCH, 'targets', 'fdir-cli.mjs'), listRoot]],
-      ['GNU find', 'find', [listRoot, '-type', 'f']],
-      ...(fd === undefined ? [] : [['fd', fd, ['-HI', '-t', 'f', '.', listRoot]]]),
-    ],
+    commands: LISTING,
   },
+  ...(!('cold' in args) ? [] : [{ name: `listing ${listRoot}, cold cache`, target: { ratio: 1.25, label: 'target 1.25x' }, commands: LISTING, cold: true }]),
   ...(rg === undefined
     ? []
     : [
@@ -114,7 +122,17 @@ const GROUPS = [
   },
 ];
 
-function timeOnce(file, argv) {
+/**
+ * Empties the kernel's page, dentry and inode caches, then runs the command once on an empty folder
+ * (its program and modules back in the cache): what is cold is the tree it then lists.
+ */
+function coldStart(file, argv) {
+  fs.writeFileSync(DROP_CACHES, '3');
+  spawnSync(file, argv.map((a) => (a === listRoot ? empty : a)), { stdio: 'ignore' });
+}
+
+function timeOnce(file, argv, cold = false) {
+  if (cold) coldStart(file, argv);
   const start = process.hrtime.bigint();
   const run = spawnSync(file, argv, { stdio: ['ignore', 'ignore', 'ignore'] });
   if (run.error) throw run.error;
@@ -130,9 +148,17 @@ const chartGroups = [];
 // --only=start-up,listing: the groups whose names start so (all by default).
 const only = args.only?.split(',');
 for (const group of GROUPS.filter((g) => only === undefined || only.some((prefix) => g.name.startsWith(prefix)))) {
+  if (group.cold) {
+    try {
+      fs.writeFileSync(DROP_CACHES, '3');
+    } catch (error) {
+      sections.push(`### ${group.name}\n\nNot measured: dropping the page cache needs root on Linux (${DROP_CACHES}: ${error.code}).`);
+      continue;
+    }
+  }
   for (const [, file, argv] of group.commands) timeOnce(file, argv); // warm-up
   const times = group.commands.map(() => []);
-  for (let r = 0; r < rounds; r++) group.commands.forEach(([, file, argv], i) => times[i].push(timeOnce(file, argv)));
+  for (let r = 0; r < rounds; r++) group.commands.forEach(([, file, argv], i) => times[i].push(timeOnce(file, argv, group.cold)));
   const medians = times.map(median);
   const ratios = medians.map((m) => m / medians[0]);
   const widest = Math.max(...ratios);
