@@ -274,9 +274,13 @@ export class AsyncDriver {
   }
 
   private startRead(read: PendingRead): void {
+    // A second answer to one call (an fs that calls back twice) is not news: the first counts. Per
+    // call, not per read: a call that answered EMFILE and then again while its retry waits must not
+    // answer for the retry.
+    let answered = false;
     const callback = (error: NodeJS.ErrnoException | null, entries: DirentLike[]) => {
-      // A second answer to one read (an fs that calls back twice) is not news: the first counts.
-      if (this.finished || read.done) return;
+      if (answered || this.finished) return;
+      answered = true;
       const pause = error ? retryDelay(error, read.attempt) : undefined;
       if (pause !== undefined) {
         read.attempt++;

@@ -243,6 +243,26 @@ describe('answers', () => {
     expect(result).toMatchObject({ matches: ['a/a.txt', 'b/b.txt', 'c/c.txt'], complete: true });
   });
 
+  it('a read that ran out of file handles and answers again before its retry: the retry answers', async () => {
+    const base = faultyFs(asFs(buildVolume({ a: { 'a.txt': '' }, b: { 'b.txt': '' } })));
+    let callsOfB = 0;
+    const fs: FsLike = {
+      ...base,
+      readdir: (path, opts, callback) => {
+        if (path === `${ROOT}/b/` && callsOfB++ === 0) {
+          callback(errno('EMFILE'), []);
+          // Taken as the retry's answer, this empty listing would lose b/b.txt.
+          callback(null, []);
+          return;
+        }
+        base.readdir(path, opts, callback);
+      },
+    };
+    const result = await findFiles(options(fs, { pattern: '*.txt' }));
+    expect(result).toMatchObject({ matches: ['a/a.txt', 'b/b.txt'], complete: true, skippedCount: 0 });
+    expect(callsOfB).toBe(2);
+  });
+
   it('an lstat that calls back twice changes nothing either (entries of no type are lstat\'ed)', async () => {
     const base = faultyFs(asFs(buildVolume({ 'a.txt': '', 'b.txt': '', d: { 'c.txt': '' } })), { untyped: true });
     const fs: FsLike = {
