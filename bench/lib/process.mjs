@@ -30,17 +30,27 @@ export function which(command) {
   return undefined;
 }
 
+/**
+ * The Node scripts that print every file of the tree they run in, by the name `suites/profile.mjs …
+ * cli` knows them: the whole-process table runs them and the `cli` profile profiles them, the same
+ * command lines. `-u`: the command reads ignore files by default (as fd and rg) and leaves `.git/`
+ * out; every other command here lists everything, so find-file does too (same lines, same work).
+ */
+export const NODE_LISTERS = {
+  'find-file CLI': [CLI, '**/*', '-u'],
+  'fdir CLI': [path.join(BENCH, 'targets', 'fdir-cli.mjs'), '.'],
+  'stream script': [path.join(BENCH, 'targets', 'stream-cli.mjs'), '.'],
+};
+
 /** The commands, each printing every regular file of the tree it runs in (cwd = the tree's root). */
 export function processCommands() {
   const node = process.execPath;
   const rg = fs.existsSync('/usr/bin/rg') ? '/usr/bin/rg' : which('rg');
   const fd = which('fdfind') ?? which('fd');
   return [
-    // `-u`: the command reads ignore files by default (as fd and rg) and leaves `.git/` out; every
-    // other command here lists everything, so find-file does too (same lines, same work).
-    { name: 'find-file CLI', file: node, args: [CLI, '**/*', '-u'], missing: fs.existsSync(CLI) ? undefined : 'bin/find-file.mjs does not exist yet' },
-    { name: 'fdir CLI (bench/targets/fdir-cli.mjs)', file: node, args: [path.join(BENCH, 'targets', 'fdir-cli.mjs'), '.'] },
-    { name: 'findFilesStream script (bench/targets/stream-cli.mjs)', file: node, args: [path.join(BENCH, 'targets', 'stream-cli.mjs'), '.'] },
+    { name: 'find-file CLI', file: node, args: NODE_LISTERS['find-file CLI'], missing: fs.existsSync(CLI) ? undefined : 'bin/find-file.mjs does not exist yet' },
+    { name: 'fdir CLI (bench/targets/fdir-cli.mjs)', file: node, args: NODE_LISTERS['fdir CLI'] },
+    { name: 'findFilesStream script (bench/targets/stream-cli.mjs)', file: node, args: NODE_LISTERS['stream script'] },
     { name: 'GNU find -type f', file: 'find', args: ['.', '-type', 'f'], missing: which('find') ? undefined : 'find is not installed' },
     { name: 'rg --files -uu', file: rg ?? 'rg', args: ['--files', '-uu'], missing: rg ? undefined : 'ripgrep is not installed (apt-get install ripgrep)' },
     { name: 'fdfind -u -t f', file: fd ?? 'fdfind', args: ['-u', '-t', 'f'], missing: fd ? undefined : 'fd is not installed (apt-get install fd-find)' },

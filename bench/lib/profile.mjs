@@ -12,20 +12,13 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_LISTERS } from './process.mjs';
 import { renderTable } from './stats.mjs';
 
 const BENCH = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // bench/ (this file is bench/lib/profile.mjs)
 const CHILD = path.join(BENCH, 'targets', 'profile-child.mjs');
 const REPO = path.dirname(BENCH);
 export const PROFILE_DIR = path.join(BENCH, 'results', 'profiles');
-
-/** The processes the `cli` workload can profile, each printing every file of the tree it runs in. */
-const CLI_SCRIPTS = {
-  // `-u`: everything, as the other two print (the command leaves ignored files and .git/ out by default).
-  'find-file CLI': [path.join(REPO, 'bin', 'find-file.mjs'), '**/*', '-u'],
-  'fdir CLI': [path.join(BENCH, 'targets', 'fdir-cli.mjs'), '.'],
-  'stream script': [path.join(BENCH, 'targets', 'stream-cli.mjs'), '.'],
-};
 
 /** Runs the profile and returns `{ name, file, walks, totalMs, top: [...], categories: {...} }`. */
 export async function profileWorkload({ tree, workload, tool = 'find-file async', runs = 5, top = 12 }) {
@@ -34,8 +27,8 @@ export async function profileWorkload({ tree, workload, tool = 'find-file async'
   fs.mkdirSync(PROFILE_DIR, { recursive: true });
   const name = `${tree}-${workload}-${tool.replace(/[^a-z0-9]+/gi, '-')}`;
   const dir = fs.mkdtempSync(path.join(PROFILE_DIR, '.tmp-'));
-  const script = workload === 'cli' ? CLI_SCRIPTS[tool] : [CHILD, root, tree, workload, tool, String(runs)];
-  if (!script) throw new Error(`no CLI named ${tool}: one of ${Object.keys(CLI_SCRIPTS).join(', ')}`);
+  const script = workload === 'cli' ? NODE_LISTERS[tool] : [CHILD, root, tree, workload, tool, String(runs)];
+  if (!script) throw new Error(`no CLI named ${tool}: one of ${Object.keys(NODE_LISTERS).join(', ')}`);
   const args = ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...script];
   const child = spawnSync(process.execPath, args, { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
   if (child.status !== 0) throw new Error(`profiling ${name} failed: ${child.stderr}`);
