@@ -158,8 +158,9 @@ export function evaluateTargets(results) {
         if (floor !== undefined && tool(e, floor) !== undefined) {
           target.measured += `; its floor \`${floor.replace(' (floor)', '')}\` ${formatMs(ms(e, floor))} (${formatRatio(ms(e, floor) / ms(e, 'fdir async'))}x fdir): find-file ${formatRatio(ms(e, name) / ms(e, floor))}x the floor`;
         }
-        // The stream's cost is its own (a promise per path): profiled as itself, beside its floor.
-        target.profile = name === 'find-file stream' ? { tree, workload, tool: name, peer: floor } : { tree, workload, peer: 'fdir async' };
+        // The form the row names is profiled, beside its floor where it has one (the stream's cost is
+        // its own, a promise per path; the sync walk's is not the async one's).
+        target.profile = { tree, workload, tool: name, peer: floor ?? 'fdir async' };
       }
       targets.push(target);
     }
