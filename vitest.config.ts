@@ -37,6 +37,8 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirst },
     // The unprivileged tests' sandboxes copy one compiled tree per run instead of compiling each.
     globalSetup: ['./test/helpers/sandbox-template.ts'],
+    // Each file's CPU, when scripts/suite-cpu.mjs (`npm run test:cpu`) asks for it; nothing otherwise.
+    setupFiles: ['./test/helpers/file-cpu.ts'],
     // Issue 28: a test must check something by expect (one whose only check was "it did not throw"
     // passes whatever the code does), and a skipped test must say why in its name (the reporter fails the run).
     expect: { requireAssertions: true },
