@@ -6,13 +6,12 @@
  * in each place a group can stand (at the root, below a folder, before a name), against
  * `shopt -s extglob dotglob nullglob globstar` in C.UTF-8, regular files only.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles } from '../../src/index.js';
-import { bashVersion } from './oracles.js';
+import { bashSync, bashVersion } from './oracles.js';
 
 const FILES = ['c', 'c2', 'ab', 'a/b', 'x/c', 'x/a/b', 'd/q', 'e/c/q', 'e/c2'];
 const ALTERNATIVES = ['c', 'a/b', 'x/c', 'a', 'b', 'q', 'c*', 'a/*', '*/b', 'x', 'e/c', 'zz', 'a/b/c'];
@@ -27,14 +26,12 @@ while IFS= read -r -d '' p; do
   for f in $p; do [[ -f $f && ! -L $f ]] && printf '%s\\0' "\${f#./}"; done
   printf '\\n'
 done`;
-  const run = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
+  const run = bashSync(['--norc', '--noprofile', '-c', script], patterns.map((p) => `${p}\0`).join(''), {
     cwd: root,
-    input: patterns.map((p) => `${p}\0`).join(''),
-    encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
   });
-  if (run.status !== 0) throw new Error(`bash exited ${run.status}: ${run.stderr}`);
-  return run.stdout.split('\n').slice(0, -1).map((line) => line.split('\0').filter((f) => f !== '').sort());
+  if (run.status !== 0) throw new Error(`bash exited ${run.status}: ${run.stderr.toString()}`);
+  return run.stdout.toString('utf8').split('\n').slice(0, -1).map((line) => line.split('\0').filter((f) => f !== '').sort());
 }
 
 describe(`a / inside a group, as bash ${bashVersion() ?? '(missing: this test needs bash 4+)'} globs it: ${patterns.length} patterns`, () => {
