@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readProcStat } from './proc-stat.mjs';
 
 if (process.platform !== 'linux') {
   console.error('suite-cpu: Linux only (the CPU counts are read from /proc)');
@@ -37,11 +38,7 @@ const manifest = require.resolve('vitest/package.json');
 const vitest = join(dirname(manifest), require(manifest).bin.vitest);
 
 /** This process's reaped children's CPU in seconds: vitest and, as each reaped its own, everything it started. */
-function childrenCpu() {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
+const childrenCpu = () => readProcStat().reaped;
 
 const dir = mkdtempSync(join(tmpdir(), 'ff-suite-cpu-'));
 const log = join(dir, 'files.ndjson');

@@ -9,50 +9,39 @@
  * wall times. Linux only: the counts are /proc's, where a child's CPU is added to its parent's when
  * the parent reaps it, and a child still running is read from its own entry.
  */
-import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
+import { appendFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { readProcStat, type ProcStat } from '../../scripts/proc-stat.mjs';
 
 const LOG = process.env.FF_SUITE_CPU;
 
-/** A process's own CPU and its reaped children's, in clock ticks (100 a second on Linux), and its parent; undefined once it is gone. */
-function readStat(path: string): { ppid: number; own: number; reaped: number } | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(path, 'utf8');
-  } catch {
-    return undefined; // ended between the listing and the read
-  }
-  // The fields after the command name, which may hold spaces and parentheses: it ends at the last ") ".
-  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ').map(Number);
-  // proc(5): ppid is field 4, utime, stime, cutime, cstime 14-17 (1 and 10-13 after the name and state).
-  return { ppid: fields[1]!, own: fields[11]! + fields[12]!, reaped: fields[13]! + fields[14]! };
-}
-
 /**
- * This process's CPU, and its children's in seconds: those reaped (the kernel adds them to their
- * parent's count) and every descendant still running (its own and what it reaped), so a child that
- * outlives its file (a server stopped in `afterAll`, killed and reaped later) counts in each file for
- * the CPU it used during it, not all in the file that reaps it.
+ * This process's CPU, and its children's, in seconds: those reaped (the kernel adds them to their
+ * parent's count) and every descendant not yet reaped, running or ended (its own and what it
+ * reaped), so a child that outlives its file (a server stopped in `afterAll`, killed and reaped
+ * later) counts in each file for the CPU it used during it, not all in the file that reaps it.
  */
 function cpuSeconds(): { self: number; children: number } {
-  const procs = new Map<number, { ppid: number; own: number; reaped: number }>();
+  const procs = new Map<number, ProcStat>();
   const childrenOf = new Map<number, number[]>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    const stat = readStat(`/proc/${name}/stat`);
+    const stat = readProcStat(`/proc/${name}/stat`);
     if (stat === undefined) continue;
     procs.set(Number(name), stat);
-    childrenOf.set(stat.ppid, [...(childrenOf.get(stat.ppid) ?? []), Number(name)]);
+    const siblings = childrenOf.get(stat.ppid);
+    if (siblings === undefined) childrenOf.set(stat.ppid, [Number(name)]);
+    else siblings.push(Number(name));
   }
-  const me = readStat('/proc/self/stat')!;
-  let running = 0;
+  const me = readProcStat()!;
+  let unreaped = 0;
   const stack = [...(childrenOf.get(process.pid) ?? [])];
   while (stack.length > 0) {
     const pid = stack.pop()!;
-    running += procs.get(pid)!.own + procs.get(pid)!.reaped;
+    unreaped += procs.get(pid)!.own + procs.get(pid)!.reaped;
     stack.push(...(childrenOf.get(pid) ?? []));
   }
-  return { self: me.own / 100, children: (me.reaped + running) / 100 };
+  return { self: me.own, children: me.reaped + unreaped };
 }
 
 if (LOG !== undefined && process.platform === 'linux') {
@@ -62,11 +51,9 @@ if (LOG !== undefined && process.platform === 'linux') {
     start = cpuSeconds();
     started = performance.now();
   });
-  afterAll(async () => {
-    // A child that ended during a run of synchronous tests is reaped only when the event loop next
-    // polls (libuv reads SIGCHLD there): the conformance SUTs' 29 s counted in no file until this wait.
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setImmediate(resolve));
+  afterAll(() => {
+    // A child that ended during synchronous tests is reaped only when the event loop next polls;
+    // until then it is a zombie, whose /proc entry still holds its CPU: counted above all the same.
     const end = cpuSeconds();
     const file = expect.getState().testPath ?? '(unknown)';
     const row = { file, self: end.self - start.self, children: end.children - start.children, wall: (performance.now() - started) / 1000 };
