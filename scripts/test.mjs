@@ -47,9 +47,10 @@ function node(args, { lowPriority = false } = {}) {
 }
 
 const built = await node([tsc, '-p', 'tsconfig.json']).then((status) => (status === 0 ? node(['scripts/bundle.mjs']) : status));
+// A failed build fails the run: a type-check now would read the previous build's declarations.
+if (built !== 0) process.exit(built);
 // After the build: the tests import the built declarations (dist/index.d.ts, 'find-file/glob'), so a
 // type-check started beside the build read the previous build's, or failed on a clean tree.
 const checked = node([tsc, '-p', 'test/tsconfig.json', '--noEmit'], { lowPriority: true });
-if (built !== 0) process.exit((await checked, built));
 const tested = await node([vitest, 'run', ...process.argv.slice(2)]);
 process.exit((await checked) || tested);
