@@ -26,10 +26,7 @@ while IFS= read -r -d '' p; do
   for f in $p; do [[ -f $f && ! -L $f ]] && printf '%s\\0' "\${f#./}"; done
   printf '\\n'
 done`;
-  const run = bashSync(['--norc', '--noprofile', '-c', script], patterns.map((p) => `${p}\0`).join(''), {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
-  });
+  const run = bashSync(['--norc', '--noprofile', '-c', script], patterns.map((p) => `${p}\0`).join(''), { cwd: root });
   if (run.status !== 0) throw new Error(`bash exited ${run.status}: ${run.stderr.toString()}`);
   return run.stdout.toString('utf8').split('\n').slice(0, -1).map((line) => line.split('\0').filter((f) => f !== '').sort());
 }

@@ -52,6 +52,9 @@ export interface OracleCase {
 // bash
 // ---------------------------------------------------------------------------------------------
 
+/** The bash oracles' environment: the PATH and the C.UTF-8 locale, nothing of the caller's shell. */
+const BASH_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' };
+
 /**
  * The script is constant: patterns arrive on stdin, one NUL-terminated record each, the first
  * character `C` (case-sensitive) or `I` (nocaseglob), the rest the glob. `IFS=` turns word
@@ -167,7 +170,6 @@ export function bashOracle(root: string, cases: readonly OracleCase[], files: Re
   });
   const run = bashSync(['--norc', '--noprofile', '-c', BASH_SCRIPT], Buffer.concat(records), {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
     maxBuffer: 256 << 20,
   });
   if (run.error !== undefined || run.status !== 0) {
@@ -208,7 +210,6 @@ export function bashBraceExpand(patterns: readonly string[]): string[][] {
   for (const pattern of patterns) script.push(`printf 'W%s\\0' ${braceWord(pattern)}; printf '\\0'`);
   const run = bashSync(['--norc', '--noprofile', '-s'], script.join('\n') + '\n', {
     cwd: tmpdir(),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' },
     maxBuffer: 256 << 20,
   });
   if (run.error !== undefined || run.status !== 0) {
@@ -278,7 +279,7 @@ export function runBashScript(script: string, input: Buffer, what: string): Prom
     const stdin = inputFile(input);
     let child: ChildProcess;
     try {
-      child = spawn('bash', ['--norc', '--noprofile', '-c', script], { stdio: [stdin, 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8' } });
+      child = spawn('bash', ['--norc', '--noprofile', '-c', script], { stdio: [stdin, 'pipe', 'pipe'], env: BASH_ENV });
     } finally {
       // bash has its own copy of the descriptor once spawned.
       closeSync(stdin);
@@ -314,11 +315,11 @@ function inputFile(input: Buffer | string): number {
   }
 }
 
-/** `spawnSync('bash', args)` with `input` on its stdin as a file, not a pipe (`inputFile`). */
-export function bashSync(args: readonly string[], input: Buffer | string, options: SpawnSyncOptions): SpawnSyncReturns<Buffer> {
+/** `spawnSync('bash', args)` in `BASH_ENV`, with `input` on its stdin as a file, not a pipe (`inputFile`). */
+export function bashSync(args: readonly string[], input: Buffer | string, options: Pick<SpawnSyncOptions, 'cwd' | 'maxBuffer'>): SpawnSyncReturns<Buffer> {
   const stdin = inputFile(input);
   try {
-    return spawnSync('bash', args, { ...options, stdio: [stdin, 'pipe', 'pipe'] }) as SpawnSyncReturns<Buffer>;
+    return spawnSync('bash', args, { ...options, env: BASH_ENV, stdio: [stdin, 'pipe', 'pipe'] }) as SpawnSyncReturns<Buffer>;
   } finally {
     closeSync(stdin);
   }
