@@ -5,6 +5,7 @@
  * or `rg --json`.
  */
 import { chooseBackend } from '../backend.js';
+import { defaultFs } from '../fs.js';
 import { HandOff } from '../stream.js';
 import { buildContentPlan, type ContentPlan } from '../plan/content-plan.js';
 import { HitCollector } from './hits.js';
@@ -37,6 +38,22 @@ export async function searchContent(options: ContentOptions): Promise<ContentRes
   return { hits, ...summary };
 }
 
+/**
+ * Tests turn the one-thread engine off (`enabled`) to reach walker.ts's paths on the real disk, or
+ * let it search an injected fs (`anyFs`: a memfs volume has the synchronous calls it makes).
+ */
+export const ONE_THREAD = { enabled: true, anyFs: false };
+
+/**
+ * The pure-TS engine for a plan: one-thread.ts on the real disk with no time budget (faster: no
+ * hand-offs between threads), walker.ts otherwise: with a budget, its reads wait in other threads
+ * so a read that hangs cannot hold the answer past it; an injected fs may have no synchronous
+ * file calls.
+ */
+function oneThreadApplies(plan: ContentPlan): boolean {
+  return ONE_THREAD.enabled && (plan.query.reader === defaultFs || ONE_THREAD.anyFs) && plan.limits.timeBudgetMs === Infinity;
+}
+
 /** Runs the engine `backend` chooses; each engine gets its own hit budget (a fallback starts afresh). */
 async function runContentSearch(plan: ContentPlan, emitHit: (hit: ContentHit) => void, waitForReader?: WaitForReader): Promise<ContentSummary> {
   let lastPath: string | undefined;
@@ -49,8 +66,8 @@ async function runContentSearch(plan: ContentPlan, emitHit: (hit: ContentHit) =>
       lastPath = undefined; // a fallback after ripgrep starts afresh
       // Perf: the pure-TS reader (scanner, decoders) loads only when a content search runs on it, so
       // `import('find-file')` does not pay for it (bench/suites/import.mjs).
-      const { searchWithWalker } = await import('./walker.js');
-      return searchWithWalker(walkerPlan, new HitCollector(plan.query.hits, emit), waitForReader);
+      const search = oneThreadApplies(walkerPlan) ? (await import('./one-thread.js')).searchInOneThread : (await import('./walker.js')).searchWithWalker;
+      return search(walkerPlan, new HitCollector(plan.query.hits, emit), waitForReader);
     },
     ripgrep: async (rg, deadline) => {
       // Perf: the ripgrep modules load only when ripgrep runs, as for file search (src/backend.ts).

@@ -80,6 +80,12 @@ export interface SyncReaderFs {
   readlinkSync(path: string): string;
   readSync(fd: number, buffer: Uint8Array, offset: number, length: number, position: null): number;
   closeSync(fd: number): void;
+  /**
+   * Closes a FIFO or device opened by mistake (a file swapped after the walk listed it), whose
+   * driver may wait on close: the one-thread engine closes those without waiting (the read
+   * worker's thread may wait, so it has none).
+   */
+  closeNonRegular?(fd: number): void;
 }
 
 /**
@@ -118,7 +124,8 @@ export class SyncReader {
     try {
       const stats = this.fs.fstatSync(fd);
       if (!stats.isFile()) {
-        this.closeQuietly(fd);
+        if (this.fs.closeNonRegular !== undefined) this.fs.closeNonRegular(fd);
+        else this.closeQuietly(fd);
         return { id, code: 'EFTYPE', message: 'not a regular file any more' };
       }
       size = stats.size;

@@ -10,14 +10,15 @@
  */
 import { Deadline } from '../limits.js';
 import type { ContentPlan } from '../plan/content-plan.js';
-import { ReasonLog, errorCodeOf, verdictFields, type FindSummary, type IncompleteReason, type SkippedEntry } from '../result.js';
+import { errorCodeOf } from '../result.js';
 import { FileQueue } from './file-queue.js';
 import type { HitCollector } from './hits.js';
 import { buildLineMatcher, type Matcher } from './query.js';
-import { ReadAhead, type Ahead, type First } from './read-ahead.js';
+import { ReadAhead, type Ahead } from './read-ahead.js';
 import { FileScanner, buildNeedle, type ScanState } from './scanner.js';
 import { SearchStop } from './stop.js';
-import type { ContentIncompleteReason, ContentSummary } from './types.js';
+import { SearchTally } from './tally.js';
+import type { ContentSummary } from './types.js';
 
 /** Called before each file and chunk; a promise means "wait: the reader has enough". */
 export type WaitForReader = () => Promise<void> | undefined;
@@ -35,10 +36,7 @@ class WalkerContentSearch {
   private readonly files: FileQueue;
   private readonly stop: SearchStop;
   private readonly ahead: ReadAhead;
-  private readonly fileSkips: SkippedEntry[] = [];
-  private filesSearched = 0;
-  private binarySkipped = 0;
-  private bytesSearched = 0;
+  private readonly tally: SearchTally;
 
   constructor(
     private readonly plan: ContentPlan,
@@ -53,6 +51,7 @@ class WalkerContentSearch {
     this.needle = buildNeedle(plan.query.query);
     this.files = new FileQueue(plan);
     this.stop = new SearchStop(this.deadline, signal, () => this.files.stop());
+    this.tally = new SearchTally(hits, this.stop, this.deadline);
     // The scanner's byte mode (scanner.ts `openDecoder`): the read worker finds a whole file's hits then.
     const byteMode = this.needle !== undefined && !plan.query.query.multiline && !hits.wantsContext;
     this.ahead = new ReadAhead(fs, plan.scope, () => this.files.take(), { needle: this.needle, byteMode });
@@ -89,7 +88,7 @@ class WalkerContentSearch {
     if (!files.ended) files.stop();
     await files.done;
     if (files.error !== undefined && !stop.stopped) throw files.error;
-    return this.summary(files.walk.summary(), files.walk.stopped);
+    return this.tally.summary(files.walk.summary(), files.walk.stopped);
   }
 
   /** One file, chunk by chunk: the first chunk from the read-ahead, the rest as the scanner asks. */
@@ -98,8 +97,8 @@ class WalkerContentSearch {
     const { stop } = this;
     const first = await stop.race(item.first);
     if (first === undefined) return this.ahead.abandon(item);
-    if (!first.ok) return this.skipFile(rel, errorCodeOf(first.error));
-    if (first.verdict !== undefined) return this.takeVerdict(rel, first);
+    if (!first.ok) return this.tally.skipFile(rel, errorCodeOf(first.error));
+    if (first.verdict !== undefined) return this.tally.takeVerdict(rel, first);
     const { eof, rest } = first;
     // The file is closed once no read is pending on it (closing under a read could hit a reused fd).
     let reading: Promise<unknown> = Promise.resolve();
@@ -110,13 +109,13 @@ class WalkerContentSearch {
       let error = first.error;
       for (let isFirst = true; ; isFirst = false) {
         const bytes = data.length;
-        this.bytesSearched += bytes;
+        this.tally.bytesSearched += bytes;
         // The first buffer of a file that ended within it: the end is known, no read needed.
         let state: ScanState = bytes === 0 ? (error === undefined ? scanner.finish() : 'more') : scanner.push(data, isFirst && eof);
         done?.(); // the scanner keeps no view of the chunk: its buffer may be read into again
         if (isFirst && eof && state === 'more') state = scanner.finish();
-        if (isFirst && state !== 'binary' && (bytes > 0 || error === undefined)) this.filesSearched++;
-        if (!this.takeState(rel, state, error)) return;
+        if (isFirst && state !== 'binary' && (bytes > 0 || error === undefined)) this.tally.filesSearched++;
+        if (!this.tally.takeState(rel, state, error)) return;
         const wait = this.waitForReader?.();
         if (wait !== undefined && (await stop.race(wait.then(() => true))) === undefined) return;
         const pending = rest.read();
@@ -131,77 +130,4 @@ class WalkerContentSearch {
       if (!eof) void reading.then(() => rest.close());
     }
   }
-
-  /** A file the read worker decided as the scanner would have: its hits offered, and the state the scanner would have ended in taken as the scanner's is. */
-  private takeVerdict(rel: string, first: Extract<First, { verdict: string }>): void {
-    this.bytesSearched += first.bytes;
-    const state: ScanState = first.verdict === 'binary' ? 'binary' : this.offerHits(rel, first.hits ?? []) ? 'done' : 'stop';
-    if (state !== 'binary') this.filesSearched++;
-    this.takeState(rel, state, undefined);
-  }
-
-  /** Hits as line, column, text; false once the collector says the search must stop. */
-  private offerHits(rel: string, found: readonly (number | string)[]): boolean {
-    for (let i = 0; i < found.length; i += 3) {
-      if (!this.hits.add(rel, found[i] as number, found[i + 1] as number, found[i + 2] as string)) return false;
-    }
-    return true;
-  }
-
-  /** What a scanned chunk means for the file; true when the file goes on (read the next chunk). */
-  private takeState(rel: string, state: ScanState, error: unknown): boolean {
-    // A read error ends the file: the hits of what was read are kept, the file is a gap.
-    if (error !== undefined && (state === 'more' || state === 'done')) {
-      this.skipFile(rel, errorCodeOf(error));
-      return false;
-    }
-    if (state === 'binary' || state === 'binary-late') this.binarySkipped++;
-    else if (state === 'too-long') this.skipFile(rel, 'EFBIG');
-    else if (state === 'stop') this.stop.stop(this.hits.stopReason!);
-    return state === 'more' && !this.stop.shouldStop();
-  }
-
-  private skipFile(rel: string, code: string): void {
-    this.fileSkips.push({ path: rel, code });
-    this.stop.reasons.noteSkipped(code);
-  }
-
-  private summary(walked: FindSummary, walkStopped: boolean): ContentSummary {
-    this.hits.endFile();
-    const skipped = [...walked.skipped, ...this.fileSkips];
-    return {
-      hitCount: this.hits.hitCount,
-      filesSearched: this.filesSearched,
-      binarySkipped: this.binarySkipped,
-      skipped,
-      skippedCount: skipped.length,
-      symlinkSkipped: walked.symlinkSkipped,
-      linksOnTheWay: walked.linksOnTheWay,
-      linkOnTheWayCount: walked.linkOnTheWayCount,
-      linksExamined: true,
-      excludedCount: walked.excludedCount,
-      ignoredCount: walked.ignoredCount,
-      ...verdictFields(mergeReasons(this.stop.reasons, walked.incompleteReasons, walkStopped)),
-      truncated: this.hits.truncated,
-      protocolErrors: 0,
-      stats: { dirsRead: walked.stats.dirsRead, entriesSeen: walked.stats.entriesSeen, elapsedMs: this.deadline.elapsed(), bytesSearched: this.bytesSearched },
-      backend: 'walker',
-    };
-  }
-}
-
-/**
- * The search's reasons and the walk's, in contract order. The walk stops only for what this search
- * also checks (the clock, the signal) or because this search stopped it: its own stop reason is
- * never news.
- */
-function mergeReasons(own: ReasonLog<ContentIncompleteReason>, walked: readonly IncompleteReason[], walkStopped: boolean): ContentIncompleteReason[] {
-  const reasons = new ReasonLog<ContentIncompleteReason>();
-  const ownReasons = own.list();
-  const walkStop = walkStopped ? walked[0] : undefined;
-  if (own.stopped) reasons.stop(ownReasons[0]!);
-  else if (walkStop !== undefined) reasons.stop(walkStop);
-  for (const reason of walkStop === undefined ? walked : walked.slice(1)) reasons.note(reason);
-  for (const reason of ownReasons) reasons.note(reason);
-  return reasons.list();
 }

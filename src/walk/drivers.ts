@@ -9,15 +9,11 @@
  */
 import type * as nodeFs from 'node:fs';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
-import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
+import { retryDelay, setBudgetTimer, sleepSync, type BudgetTimer } from '../limits.js';
 import type { DirTask, Walk } from './engine.js';
 import type { IgnoreRead, IgnoreReads } from './ignore.js';
 
 const WITH_TYPES = { withFileTypes: true } as const;
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 function readdirSyncRetrying(fs: FsLike, path: string): DirentLike[] {
   for (let attempt = 0; ; attempt++) {
@@ -88,36 +84,48 @@ function exactTimes(scope: Walk['plan']['scope']): boolean {
 }
 
 export function runSync(walk: Walk): void {
-  const { fs } = walk.plan.scope;
-  const exact = exactTimes(walk.plan.scope);
-  // An aborted signal or a spent budget does no I/O at all, the ignore files' included.
+  startSync(walk);
+  while (stepSync(walk));
+}
+
+/** The sync walk's first step: the root's parents' ignore files. An aborted signal or a spent budget does no I/O at all, these included. */
+export function startSync(walk: Walk): void {
   const parents = walk.parentIgnoreReads();
-  if (parents !== undefined && !walk.shouldStop()) walk.acceptParentIgnore(answerSync(fs, parents));
-  for (;;) {
-    const task = walk.nextTask();
-    if (task === undefined || walk.shouldStop()) return;
-    const path = walk.pathOf(task);
-    let entries: DirentLike[];
+  if (parents !== undefined && !walk.shouldStop()) walk.acceptParentIgnore(answerSync(walk.plan.scope.fs, parents));
+}
+
+/**
+ * Lists and judges the next queued directory (its matches reach the walk's sink before this
+ * returns); false once the walk is over. One directory at a time: content search's one-thread
+ * path (src/content/one-thread.ts) searches each directory's files before it lists the next.
+ */
+export function stepSync(walk: Walk): boolean {
+  const { fs } = walk.plan.scope;
+  const task = walk.nextTask();
+  if (task === undefined || walk.shouldStop()) return false;
+  const path = walk.pathOf(task);
+  let entries: DirentLike[];
+  try {
+    entries = readdirSyncRetrying(fs, path);
+  } catch (error) {
+    walk.acceptError(task, error);
+    return true;
+  }
+  const ignoreReads = walk.ignoreReadsFor(task, entries);
+  if (ignoreReads !== undefined) walk.acceptIgnoreTexts(task, answerSync(fs, ignoreReads));
+  const unknown = walk.acceptEntries(task, entries);
+  if (unknown === undefined) return true;
+  const exact = exactTimes(walk.plan.scope);
+  for (const name of unknown) {
     try {
-      entries = readdirSyncRetrying(fs, path);
+      const target = path + name;
+      const stats = walk.followsLink(name) ? fs.statSync!(target) : exact ? (fs as typeof nodeFs).lstatSync(target, { bigint: true }) : fs.lstatSync(target);
+      walk.acceptStat(task, name, stats, undefined);
     } catch (error) {
-      walk.acceptError(task, error);
-      continue;
-    }
-    const ignoreReads = walk.ignoreReadsFor(task, entries);
-    if (ignoreReads !== undefined) walk.acceptIgnoreTexts(task, answerSync(fs, ignoreReads));
-    const unknown = walk.acceptEntries(task, entries);
-    if (unknown === undefined) continue;
-    for (const name of unknown) {
-      try {
-        const target = path + name;
-        const stats = walk.followsLink(name) ? fs.statSync!(target) : exact ? (fs as typeof nodeFs).lstatSync(target, { bigint: true }) : fs.lstatSync(target);
-        walk.acceptStat(task, name, stats, undefined);
-      } catch (error) {
-        walk.acceptStat(task, name, undefined, error);
-      }
+      walk.acceptStat(task, name, undefined, error);
     }
   }
+  return true;
 }
 
 interface PendingRead {

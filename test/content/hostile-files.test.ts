@@ -61,47 +61,58 @@ describe.skipIf(process.platform === 'win32')(posixOnly('an entry swapped betwee
   });
 });
 
-describeIf(linux('the place check reads /proc/self/fd'))('a directory on the way swapped for a link (Linux: /proc/self/fd)', () => {
-  /** The walk listed y/ as a directory; before y/z.txt is opened, y becomes a link to `outside` (below base). */
-  async function searchThroughSwap(outside: string) {
-    nodeFs.mkdirSync(join(root, 'y'));
-    writeFileSync(join(root, 'y', 'z.txt'), 'needle in y\n');
-    nodeFs.mkdirSync(join(base, outside), { recursive: true });
-    writeFileSync(join(base, outside, 'z.txt'), 'needle SECRET\n');
-    // The check runs for the real node:fs only, so the real module's open is patched for this test.
-    const realOpen = fsModule.open;
-    fsModule.open = ((path: string, flags: number, callback: (error: NodeJS.ErrnoException | null, fd: number) => void) => {
-      if (path === join(root, 'y', 'z.txt') && !existsSync(join(base, 'y-moved'))) {
-        nodeFs.renameSync(join(root, 'y'), join(base, 'y-moved'));
-        symlinkSync(join(base, outside), join(root, 'y'));
-      }
-      realOpen(path, flags, callback);
-    }) as typeof fsModule.open;
-    syncBuiltinESMExports();
-    try {
-      // The pure-TS path's own defence (the default, auto, would run ripgrep here).
-      return await searchContent({ root, query: 'needle', backend: 'walker' });
-    } finally {
-      fsModule.open = realOpen;
+// Both pure-TS engines: walker.ts opens through the pool (`open`), one-thread.ts synchronously (`openSync`).
+for (const engine of [
+  { name: 'walker.ts, a time budget set', call: 'open', options: { timeBudgetMs: 60_000 } },
+  { name: 'one-thread.ts, no time budget', call: 'openSync', options: {} },
+] as const) {
+  describeIf(linux('the place check reads /proc/self/fd'))(`a directory on the way swapped for a link (Linux: /proc/self/fd), ${engine.name}`, () => {
+    /** The walk listed y/ as a directory; before y/z.txt is opened, y becomes a link to `outside` (below base). */
+    async function searchThroughSwap(outside: string) {
+      nodeFs.mkdirSync(join(root, 'y'));
+      writeFileSync(join(root, 'y', 'z.txt'), 'needle in y\n');
+      nodeFs.mkdirSync(join(base, outside), { recursive: true });
+      writeFileSync(join(base, outside, 'z.txt'), 'needle SECRET\n');
+      // The check runs for the real node:fs only, so the real module's open is patched for this test.
+      const module = fsModule as unknown as Record<string, (path: string, ...rest: unknown[]) => unknown>;
+      const realOpen = module[engine.call]!;
+      let swaps = 0;
+      module[engine.call] = (path: string, ...rest: unknown[]) => {
+        if (path === join(root, 'y', 'z.txt') && !existsSync(join(base, 'y-moved'))) {
+          nodeFs.renameSync(join(root, 'y'), join(base, 'y-moved'));
+          symlinkSync(join(base, outside), join(root, 'y'));
+          swaps++;
+        }
+        return realOpen(path, ...rest);
+      };
       syncBuiltinESMExports();
+      try {
+        // The pure-TS path's own defence (the default, auto, would run ripgrep here).
+        const result = await searchContent({ root, query: 'needle', backend: 'walker', ...engine.options });
+        expect(swaps).toBe(1);
+        return result;
+      } finally {
+        module[engine.call] = realOpen;
+        syncBuiltinESMExports();
+      }
     }
-  }
 
-  it('the file is reached through the link, so it is closed unread: ELOOP, and the file outside the root is never searched', async () => {
-    const result = await searchThroughSwap('outside');
-    expect(JSON.stringify(result)).not.toContain('SECRET');
-    expect(result.skipped).toContainEqual({ path: 'y/z.txt', code: 'ELOOP' });
-    expect(result.complete).toBe(false);
-  });
+    it('the file is reached through the link, so it is closed unread: ELOOP, and the file outside the root is never searched', async () => {
+      const result = await searchThroughSwap('outside');
+      expect(JSON.stringify(result)).not.toContain('SECRET');
+      expect(result.skipped).toContainEqual({ path: 'y/z.txt', code: 'ELOOP' });
+      expect(result.complete).toBe(false);
+    });
 
-  it('a link target that shares the file\'s tail (outside/y/z.txt for y/z.txt) is still not the file: ELOOP, never searched', async () => {
-    // Kills a place check that accepts any target ending in /rel: the opened file must be root/rel exactly.
-    const result = await searchThroughSwap('outside/y');
-    expect(JSON.stringify(result)).not.toContain('SECRET');
-    expect(result.skipped).toContainEqual({ path: 'y/z.txt', code: 'ELOOP' });
-    expect(result.complete).toBe(false);
+    it('a link target that shares the file\'s tail (outside/y/z.txt for y/z.txt) is still not the file: ELOOP, never searched', async () => {
+      // Kills a place check that accepts any target ending in /rel: the opened file must be root/rel exactly.
+      const result = await searchThroughSwap('outside/y');
+      expect(JSON.stringify(result)).not.toContain('SECRET');
+      expect(result.skipped).toContainEqual({ path: 'y/z.txt', code: 'ELOOP' });
+      expect(result.complete).toBe(false);
+    });
   });
-});
+}
 
 describeIf(linux('/proc/kmsg is a Linux file'), [existsSync('/proc/kmsg'), 'no /proc/kmsg here'])('a file that waits for data', () => {
   it('/proc/kmsg: the search returns and the process exits (it used to stay blocked in a libuv thread)', () => {
@@ -122,7 +133,12 @@ describeIf(linux('/proc/kmsg is a Linux file'), [existsSync('/proc/kmsg'), 'no /
 });
 
 describe.skipIf(process.platform === 'win32')(posixOnly('a low open-file limit', 'the limit is set with bash\'s ulimit -n, which Windows has no counterpart of'), () => {
-  it('ulimit -n 32: the read-ahead shrinks instead of turning its own EMFILEs into gaps', () => {
+  // Both pure-TS engines (auto would run ripgrep here): walker.ts's read-ahead holds many files open
+  // at once and must shrink; one-thread.ts holds one.
+  it.each([
+    ['the read-ahead (walker.ts, a time budget set) shrinks instead of turning its own EMFILEs into gaps', { timeBudgetMs: 600_000 }],
+    ['one-thread.ts (no time budget) searches every file', {}],
+  ])('ulimit -n 32: %s', (_name, extra) => {
     // Files larger than one chunk stay open while they wait to be searched: 150 of them.
     for (let d = 0; d < 5; d++) {
       nodeFs.mkdirSync(join(root, `d${d}`));
@@ -131,10 +147,11 @@ describe.skipIf(process.platform === 'win32')(posixOnly('a low open-file limit',
     // Loaded with require, as bin/find-file.mjs loads the command: the ESM loader opens every file of
     // the module graph at once, and under 32 descriptors it fails before the search starts.
     const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+    const options = JSON.stringify({ root, query: 'needle', backend: 'walker', ...extra });
     const script = `
       const { createRequire } = await import('node:module');
       const { searchContent } = createRequire(${JSON.stringify(dist)})(${JSON.stringify(dist)});
-      const r = await searchContent({ root: ${JSON.stringify(root)}, query: 'needle' });
+      const r = await searchContent(${options});
       console.log(JSON.stringify({ hits: r.hitCount, skipped: r.skipped, complete: r.complete }));`;
     const run = spawnSync('bash', ['-c', 'ulimit -n 32 && exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8', timeout: 30_000 });
     expect(run.status, run.stderr).toBe(0);

@@ -18,6 +18,7 @@ import { ByteLines } from '../../src/content/byte-lines.js';
 import { WorkerReader } from '../../src/content/read-worker.js';
 import { HITS_IN_WORKER, SLOTS, SyncReader, TOGETHER, type SyncReaderFs } from '../../src/content/sync-reader.js';
 import { READ_CHUNK_BYTES } from '../../src/content/scanner.js';
+import { ONE_THREAD } from '../../src/content/search.js';
 import { searchContent } from '../../src/index.js';
 import { describeIf, linux, posix } from '../helpers/skip-why.js';
 
@@ -175,8 +176,11 @@ describeIf(linux('descriptors are counted in /proc/self/fd'))('searches with the
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   const saved = { ...READ_WORKER };
+  // walker.ts's paths: with no time budget the real disk is searched by one-thread.ts otherwise.
+  beforeEach(() => (ONE_THREAD.enabled = false));
   afterEach(() => {
     Object.assign(READ_WORKER, saved);
+    ONE_THREAD.enabled = true;
     vi.restoreAllMocks();
   });
   // The worker takes every read from the first file on (the files wait for it to run).
@@ -191,13 +195,20 @@ describeIf(linux('descriptors are counted in /proc/self/fd'))('searches with the
     everyReadInTheWorker();
     const first = vi.spyOn(WorkerReader.prototype, 'first');
     const viaWorker = await searchContent({ root, backend: 'walker', ...options });
-    return { here, viaWorker, workerReads: first.mock.calls.length };
+    const workerReads = first.mock.calls.length;
+    // And the third engine, one-thread.ts (its own synchronous reads, no worker, no pool).
+    ONE_THREAD.enabled = true;
+    const oneThread = await searchContent({ root, backend: 'walker', ...options });
+    ONE_THREAD.enabled = false;
+    expect(first.mock.calls.length).toBe(workerReads);
+    return { here, viaWorker, oneThread, workerReads };
   }
 
   it('byte mode (an exact-case literal): the same hits, skips and verdict as reads on the main thread, every file read by the worker', async () => {
-    const { here, viaWorker, workerReads } = await searchBothWays({ query: 'needle', caseSensitive: true });
+    const { here, viaWorker, oneThread, workerReads } = await searchBothWays({ query: 'needle', caseSensitive: true });
     expect(workerReads).toBe(409);
     expect(withoutElapsed(viaWorker)).toEqual(withoutElapsed(here));
+    expect(withoutElapsed(oneThread)).toEqual(withoutElapsed(here));
     expect(here.hits.map((h) => h.path)).toEqual(expect.arrayContaining(['d3/long.txt', 'd5/straddle.txt', 'd7/exact.txt', 'd2/late-nul.txt', 'd4/utf16.txt']));
     expect(here.hits.filter((h) => h.path === 'd3/long.txt')).toHaveLength(61);
     expect(here.hits.filter((h) => h.path === 'd6/bom.txt').map((h) => [h.line, h.column, h.text])).toEqual([[1, 1, 'needle first'], [2, 6, 'then needle']]);
@@ -209,16 +220,18 @@ describeIf(linux('descriptors are counted in /proc/self/fd'))('searches with the
   });
 
   it('text mode (ignoring case, the default for a lower-case query): the same answer', async () => {
-    const { here, viaWorker, workerReads } = await searchBothWays({ query: 'needle' });
+    const { here, viaWorker, oneThread, workerReads } = await searchBothWays({ query: 'needle' });
     expect(workerReads).toBe(409);
     expect(withoutElapsed(viaWorker)).toEqual(withoutElapsed(here));
+    expect(withoutElapsed(oneThread)).toEqual(withoutElapsed(here));
     expect(viaWorker.hitCount).toBeGreaterThan(400);
   });
 
   it('the same in text mode (a regex, with context), where lines are decoded', async () => {
-    const { here, viaWorker, workerReads } = await searchBothWays({ query: 'need+le', mode: 'regex', contextBefore: 1 });
+    const { here, viaWorker, oneThread, workerReads } = await searchBothWays({ query: 'need+le', mode: 'regex', contextBefore: 1 });
     expect(workerReads).toBe(409);
     expect(viaWorker.hits).toEqual(here.hits);
+    expect(withoutElapsed(oneThread)).toEqual(withoutElapsed(here));
     expect(viaWorker.hitCount).toBeGreaterThan(100);
   });
 
@@ -239,11 +252,12 @@ describeIf(linux('descriptors are counted in /proc/self/fd'))('searches with the
   });
 
   it('a stop inside a file whose hits the worker found: the same hits kept, the same verdict', async () => {
-    const { here, viaWorker } = await searchBothWays({ query: 'needle', caseSensitive: true, maxResults: 3 });
+    const { here, viaWorker, oneThread } = await searchBothWays({ query: 'needle', caseSensitive: true, maxResults: 3 });
     // The files searched and bytes read too: the search stopped where it stops on the main thread.
     // (How far the walk itself got by then, dirsRead and entriesSeen, depends on timing either way.)
     const settled = (r: typeof here) => ({ hits: r.hits, hitCount: r.hitCount, filesSearched: r.filesSearched, binarySkipped: r.binarySkipped, bytes: r.stats.bytesSearched, reasons: r.incompleteReasons, partialFile: r.partialFile });
     expect(settled(viaWorker)).toEqual(settled(here));
+    expect(settled(oneThread)).toEqual(settled(here));
     expect(viaWorker).toMatchObject({ hitCount: 3, complete: false, incompleteReasons: ['result-limit'] });
   });
 

@@ -3,6 +3,7 @@
  * an fs over a memfs volume that can fail chosen opens and reads (the walker's `faultyFs` covers
  * readdir and lstat; content search also opens and reads files).
  */
+import type { SyncReaderFs } from '../../src/content/sync-reader.js';
 import type { FileReaderFs, FsLike } from '../../src/fs.js';
 
 type Json = Record<string, unknown>;
@@ -56,12 +57,16 @@ function errno(code: string, syscall: string, path: string): NodeJS.ErrnoExcepti
   return Object.assign(new Error(`${code}: ${syscall} '${path}'`), { code, syscall, path });
 }
 
-/** Wraps a volume (or any FileReaderFs) so chosen opens and reads fail; records opens, reads and closes. */
+/**
+ * Wraps a volume (or any FileReaderFs) so chosen opens and reads fail; records opens, reads and
+ * closes. The synchronous calls (one-thread.ts's) fail alike; a sync read cannot hang (`hangRead`):
+ * it throws, to say the test ran the wrong engine.
+ */
 export function readFaultyFs(base: unknown, faults: ReadFaults = {}) {
-  const fs = base as FileReaderFs;
+  const fs = base as FileReaderFs & SyncReaderFs;
   const paths = new Map<number, { path: string; read: number }>();
   const log = { opened: [] as string[], reads: 0, closed: 0 };
-  const wrapped: FileReaderFs & { log: typeof log; openFds(): number } = {
+  const wrapped: FileReaderFs & SyncReaderFs & { log: typeof log; openFds(): number } = {
     log,
     openFds: () => paths.size,
     readdir: (p, o, cb) => fs.readdir(p, o, cb),
@@ -93,6 +98,32 @@ export function readFaultyFs(base: unknown, faults: ReadFaults = {}) {
       log.closed++;
       paths.delete(fd);
       fs.close(fd, callback);
+    },
+    openSync(path, flags) {
+      log.opened.push(path);
+      const code = faults.open?.[path];
+      if (code !== undefined) throw errno(code, 'open', path);
+      const fd = fs.openSync(path, flags);
+      paths.set(fd, { path, read: 0 });
+      return fd;
+    },
+    fstatSync: (fd) => fs.fstatSync(fd),
+    readlinkSync: (path) => fs.readlinkSync(path),
+    readSync(fd, buffer, offset, length, position) {
+      log.reads++;
+      const file = paths.get(fd)!;
+      faults.beforeRead?.(file.path);
+      if (faults.hangRead === file.path) throw new Error(`a synchronous read of ${file.path} cannot hang: the test ran the wrong engine`);
+      const fault = faults.read?.[file.path];
+      if (fault !== undefined && file.read >= (fault.afterBytes ?? 0)) throw errno(fault.code, 'read', file.path);
+      const bytes = fs.readSync(fd, buffer, offset, length, position);
+      file.read += bytes;
+      return bytes;
+    },
+    closeSync(fd) {
+      log.closed++;
+      paths.delete(fd);
+      fs.closeSync(fd);
     },
   };
   return wrapped;

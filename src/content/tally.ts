@@ -1,0 +1,106 @@
+/**
+ * What content search's pure-TS engines (walker.ts, over the thread pool and the read worker;
+ * one-thread.ts, synchronous) record per file, and the summary they answer with: the same
+ * bookkeeping for both, so a file counts and fails the same way whichever engine read it.
+ */
+import type { Deadline } from '../limits.js';
+import { ReasonLog, errorCodeOf, verdictFields, type FindSummary, type IncompleteReason, type SkippedEntry } from '../result.js';
+import type { HitCollector } from './hits.js';
+import type { ScanState } from './scanner.js';
+import type { SearchStop } from './stop.js';
+import type { WholeFileVerdict } from './sync-reader.js';
+import type { ContentIncompleteReason, ContentSummary } from './types.js';
+
+/** A file decided whole by `SyncReader` (the read worker's, or the one-thread engine's). */
+export interface FileVerdict {
+  bytes: number;
+  verdict: WholeFileVerdict;
+  /** With `hits`: line, column, text, for each hit in order. */
+  hits?: readonly (number | string)[] | undefined;
+}
+
+export class SearchTally {
+  filesSearched = 0;
+  binarySkipped = 0;
+  bytesSearched = 0;
+  private readonly fileSkips: SkippedEntry[] = [];
+
+  constructor(
+    private readonly hits: HitCollector,
+    private readonly stop: SearchStop,
+    private readonly deadline: Deadline,
+  ) {}
+
+  /** A file the reader decided as the scanner would have: its hits offered, and the state the scanner would have ended in taken as the scanner's is. */
+  takeVerdict(rel: string, decided: FileVerdict): void {
+    this.bytesSearched += decided.bytes;
+    const state: ScanState = decided.verdict === 'binary' ? 'binary' : this.offerHits(rel, decided.hits ?? []) ? 'done' : 'stop';
+    if (state !== 'binary') this.filesSearched++;
+    this.takeState(rel, state, undefined);
+  }
+
+  /** What a scanned chunk means for the file; true when the file goes on (read the next chunk). */
+  takeState(rel: string, state: ScanState, error: unknown): boolean {
+    // A read error ends the file: the hits of what was read are kept, the file is a gap.
+    if (error !== undefined && (state === 'more' || state === 'done')) {
+      this.skipFile(rel, errorCodeOf(error));
+      return false;
+    }
+    if (state === 'binary' || state === 'binary-late') this.binarySkipped++;
+    else if (state === 'too-long') this.skipFile(rel, 'EFBIG');
+    else if (state === 'stop') this.stop.stop(this.hits.stopReason!);
+    return state === 'more' && !this.stop.shouldStop();
+  }
+
+  skipFile(rel: string, code: string): void {
+    this.fileSkips.push({ path: rel, code });
+    this.stop.reasons.noteSkipped(code);
+  }
+
+  summary(walked: FindSummary, walkStopped: boolean): ContentSummary {
+    this.hits.endFile();
+    const skipped = [...walked.skipped, ...this.fileSkips];
+    return {
+      hitCount: this.hits.hitCount,
+      filesSearched: this.filesSearched,
+      binarySkipped: this.binarySkipped,
+      skipped,
+      skippedCount: skipped.length,
+      symlinkSkipped: walked.symlinkSkipped,
+      linksOnTheWay: walked.linksOnTheWay,
+      linkOnTheWayCount: walked.linkOnTheWayCount,
+      linksExamined: true,
+      excludedCount: walked.excludedCount,
+      ignoredCount: walked.ignoredCount,
+      ...verdictFields(mergeReasons(this.stop.reasons, walked.incompleteReasons, walkStopped)),
+      truncated: this.hits.truncated,
+      protocolErrors: 0,
+      stats: { dirsRead: walked.stats.dirsRead, entriesSeen: walked.stats.entriesSeen, elapsedMs: this.deadline.elapsed(), bytesSearched: this.bytesSearched },
+      backend: 'walker',
+    };
+  }
+
+  /** Hits as line, column, text; false once the collector says the search must stop. */
+  private offerHits(rel: string, found: readonly (number | string)[]): boolean {
+    for (let i = 0; i < found.length; i += 3) {
+      if (!this.hits.add(rel, found[i] as number, found[i + 1] as number, found[i + 2] as string)) return false;
+    }
+    return true;
+  }
+}
+
+/**
+ * The search's reasons and the walk's, in contract order. The walk stops only for what this search
+ * also checks (the clock, the signal) or because this search stopped it: its own stop reason is
+ * never news.
+ */
+function mergeReasons(own: ReasonLog<ContentIncompleteReason>, walked: readonly IncompleteReason[], walkStopped: boolean): ContentIncompleteReason[] {
+  const reasons = new ReasonLog<ContentIncompleteReason>();
+  const ownReasons = own.list();
+  const walkStop = walkStopped ? walked[0] : undefined;
+  if (own.stopped) reasons.stop(ownReasons[0]!);
+  else if (walkStop !== undefined) reasons.stop(walkStop);
+  for (const reason of walkStop === undefined ? walked : walked.slice(1)) reasons.note(reason);
+  for (const reason of ownReasons) reasons.note(reason);
+  return reasons.list();
+}
