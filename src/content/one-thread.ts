@@ -26,7 +26,7 @@ import { byteLines } from './byte-lines.js';
 import { OPEN_FLAGS, placePrefix } from './file-io.js';
 import type { HitCollector } from './hits.js';
 import { buildLineMatcher, type Matcher } from './query.js';
-import { FileScanner, READ_CHUNK_BYTES, buildNeedle, type ScanState } from './scanner.js';
+import { FileScanner, READ_CHUNK_BYTES, buildNeedle } from './scanner.js';
 import { SearchStop } from './stop.js';
 import { HITS_IN_WORKER, SyncReader, type SyncReaderFs } from './sync-reader.js';
 import { SearchTally } from './tally.js';
@@ -188,16 +188,12 @@ class OneThreadSearch {
     }
   }
 
-  /** Scans one chunk (walker.ts `searchFile`'s rules, chunk for chunk); true when the file goes on. */
+  /** Scans one chunk (tally.ts `scanChunk`: walker.ts's rule); its slot is free again once scanned. True when the file goes on. */
   private take(rel: string, scanner: FileScanner, chunk: Chunk, isFirst: boolean, eof: boolean): boolean {
-    const { bytes, error, slot } = chunk;
-    this.tally.bytesSearched += bytes;
+    const { slot, bytes, error } = chunk;
     const start = (slot ?? 0) * READ_CHUNK_BYTES;
-    let state: ScanState = bytes === 0 ? (error === undefined ? scanner.finish() : 'more') : scanner.push(this.ring.subarray(start, start + bytes), isFirst && eof);
-    if (slot !== undefined) this.reader.free.push(slot); // the scanner keeps no view of the chunk
-    if (isFirst && eof && state === 'more') state = scanner.finish();
-    if (isFirst && state !== 'binary' && (bytes > 0 || error === undefined)) this.tally.filesSearched++;
-    return this.tally.takeState(rel, state, error);
+    const release = slot === undefined ? undefined : () => this.reader.free.push(slot);
+    return this.tally.scanChunk(rel, scanner, this.ring.subarray(start, start + bytes), isFirst, eof, error, release);
   }
 }
 

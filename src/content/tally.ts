@@ -6,7 +6,7 @@
 import type { Deadline } from '../limits.js';
 import { ReasonLog, errorCodeOf, verdictFields, type FindSummary, type IncompleteReason, type SkippedEntry } from '../result.js';
 import type { HitCollector } from './hits.js';
-import type { ScanState } from './scanner.js';
+import type { FileScanner, ScanState } from './scanner.js';
 import type { SearchStop } from './stop.js';
 import type { WholeFileVerdict } from './sync-reader.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
@@ -37,6 +37,22 @@ export class SearchTally {
     const state: ScanState = decided.verdict === 'binary' ? 'binary' : this.offerHits(rel, decided.hits ?? []) ? 'done' : 'stop';
     if (state !== 'binary') this.filesSearched++;
     this.takeState(rel, state, undefined);
+  }
+
+  /**
+   * One chunk of a file through its scanner (an empty chunk: the file's end, or with `error` the read
+   * that failed). The first chunk of a file known to end within it needs no read to learn the end.
+   * `release` gives the chunk's buffer back once the scanner has taken it (it keeps no view of it).
+   * True when the file goes on (read the next chunk).
+   */
+  scanChunk(rel: string, scanner: FileScanner, data: Uint8Array, isFirst: boolean, eof: boolean, error: unknown, release?: () => void): boolean {
+    const bytes = data.length;
+    this.bytesSearched += bytes;
+    let state: ScanState = bytes === 0 ? (error === undefined ? scanner.finish() : 'more') : scanner.push(data, isFirst && eof);
+    release?.();
+    if (isFirst && eof && state === 'more') state = scanner.finish();
+    if (isFirst && state !== 'binary' && (bytes > 0 || error === undefined)) this.filesSearched++;
+    return this.takeState(rel, state, error);
   }
 
   /** What a scanned chunk means for the file; true when the file goes on (read the next chunk). */

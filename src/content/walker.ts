@@ -15,7 +15,7 @@ import { FileQueue } from './file-queue.js';
 import type { HitCollector } from './hits.js';
 import { buildLineMatcher, type Matcher } from './query.js';
 import { ReadAhead, type Ahead } from './read-ahead.js';
-import { FileScanner, buildNeedle, type ScanState } from './scanner.js';
+import { FileScanner, buildNeedle } from './scanner.js';
 import { SearchStop } from './stop.js';
 import { SearchTally } from './tally.js';
 import type { ContentSummary } from './types.js';
@@ -108,14 +108,7 @@ class WalkerContentSearch {
       let done = first.done;
       let error = first.error;
       for (let isFirst = true; ; isFirst = false) {
-        const bytes = data.length;
-        this.tally.bytesSearched += bytes;
-        // The first buffer of a file that ended within it: the end is known, no read needed.
-        let state: ScanState = bytes === 0 ? (error === undefined ? scanner.finish() : 'more') : scanner.push(data, isFirst && eof);
-        done?.(); // the scanner keeps no view of the chunk: its buffer may be read into again
-        if (isFirst && eof && state === 'more') state = scanner.finish();
-        if (isFirst && state !== 'binary' && (bytes > 0 || error === undefined)) this.tally.filesSearched++;
-        if (!this.tally.takeState(rel, state, error)) return;
+        if (!this.tally.scanChunk(rel, scanner, data, isFirst, eof, error, done)) return;
         const wait = this.waitForReader?.();
         if (wait !== undefined && (await stop.race(wait.then(() => true))) === undefined) return;
         const pending = rest.read();

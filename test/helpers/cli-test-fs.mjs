@@ -1,6 +1,7 @@
 /**
  * Test-only preload for the CLI tests (`node --import ./test/helpers/cli-test-fs.mjs bin/find-file.mjs`).
- * It changes the asynchronous directory read the walker uses, driven by the environment:
+ * It changes the directory reads the walker uses, driven by the environment: the asynchronous one,
+ * and the synchronous one (content search's one-thread path, src/content/one-thread.ts, with no time budget):
  *
  * - FIND_FILE_TEST_SLOW_MS: delay every read by this many milliseconds, so that a search over a
  *   small tree runs long enough to be interrupted or to show its progress line;
@@ -40,6 +41,21 @@ fs.readdir = function testReaddir(dir, ...rest) {
     ? () => answer(Object.assign(new Error(`${code}: injected by the test, scandir '${dir}'`), { code, syscall: 'scandir', path: String(dir) }))
     : () => readdir.call(fs, dir, ...rest);
   setTimeout(read, delayMs);
+};
+const readdirSync = fs.readdirSync;
+fs.readdirSync = function testReaddirSync(dir, ...rest) {
+  if (first && marker) fs.writeFileSync(marker, String(process.pid));
+  first = false;
+  const rel = path.relative(process.cwd(), String(dir)).split(path.sep).join('/') || '.';
+  if (delayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delayMs);
+  const code = failures[rel];
+  try {
+    if (code) throw Object.assign(new Error(`${code}: injected by the test, scandir '${dir}'`), { code, syscall: 'scandir', path: String(dir) });
+    return readdirSync.call(fs, dir, ...rest);
+  } finally {
+    // Appended as the read is answered: the walker handles it before its next read, as it does the async one's.
+    if (marker) fs.appendFileSync(marker, `read ${rel}\n`);
+  }
 };
 // The library reads `node:fs` through its ES module namespace: publish the patched function there too.
 syncBuiltinESMExports();
