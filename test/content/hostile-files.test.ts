@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ONE_THREAD } from '../../src/content/search.js';
 import { searchContent } from '../../src/index.js';
 import { describeIf, linux, posixOnly } from '../helpers/skip-why.js';
 
@@ -28,32 +29,48 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-/** node:fs, except that opening `victim` first replaces it by what `swap` makes. */
+/** node:fs, except that opening `victim` (through `open`, or `openSync` for one-thread.ts) first replaces it by what `swap` makes. */
 function swappingFs(victim: string, swap: (path: string) => void) {
+  const swapIfVictim = (path: string) => {
+    if (path !== victim) return;
+    unlinkSync(path);
+    swap(path);
+  };
   return {
     ...nodeFs,
     open(path: string, flags: string | number, callback: (error: NodeJS.ErrnoException | null, fd: number) => void) {
-      if (path === victim) {
-        unlinkSync(path);
-        swap(path);
-      }
+      swapIfVictim(path);
       nodeFs.open(path, flags, callback);
+    },
+    openSync(path: string, flags: string | number) {
+      swapIfVictim(path);
+      return nodeFs.openSync(path, flags);
     },
   };
 }
 
+// Both pure-TS engines: walker.ts (a time budget) and one-thread.ts (none; an injected fs reaches it through `ONE_THREAD.anyFs`).
+const ENGINES = [
+  { name: 'walker.ts', anyFs: false, options: { timeBudgetMs: 10_000 } },
+  { name: 'one-thread.ts', anyFs: true, options: {} },
+] as const;
+
 describe.skipIf(process.platform === 'win32')(posixOnly('an entry swapped between listing and reading', 'the swaps need mkfifo, and the link case O_NOFOLLOW (ELOOP), which Windows opens do not have'), () => {
-  it('a FIFO swapped in for a file is not read (no blocked thread): skipped as EFTYPE, incomplete', async () => {
+  afterEach(() => (ONE_THREAD.anyFs = false));
+
+  it.each(ENGINES)('a FIFO swapped in for a file is not read (no blocked thread): skipped as EFTYPE, incomplete ($name)', async ({ anyFs, options }) => {
+    ONE_THREAD.anyFs = anyFs;
     const fs = swappingFs(join(root, 'a.txt'), (path) => expect(spawnSync('mkfifo', [path]).status).toBe(0));
-    const result = await searchContent({ root, query: 'needle', fs, timeBudgetMs: 10_000 });
+    const result = await searchContent({ root, query: 'needle', fs, ...options });
     expect(result.hits.map((h) => h.path)).toEqual(['z.txt']);
     expect(result.skipped).toEqual([{ path: 'a.txt', code: 'EFTYPE' }]);
     expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'] });
   });
 
-  it('a link swapped in for a file is not followed: the file outside the root is never read', async () => {
+  it.each(ENGINES)('a link swapped in for a file is not followed: the file outside the root is never read ($name)', async ({ anyFs, options }) => {
+    ONE_THREAD.anyFs = anyFs;
     const fs = swappingFs(join(root, 'z.txt'), (path) => symlinkSync(join(base, 'secret'), path));
-    const result = await searchContent({ root, query: 'needle', fs });
+    const result = await searchContent({ root, query: 'needle', fs, ...options });
     expect(result.hits.map((h) => h.text)).toEqual(['needle in a']);
     expect(JSON.stringify(result)).not.toContain('SECRET');
     expect(result.skipped).toEqual([{ path: 'z.txt', code: 'ELOOP' }]);
