@@ -103,13 +103,13 @@ class OneThreadSearch {
         }
         if (this.nextFile < this.files.length) {
           const rel = this.files[this.nextFile]!;
-          const pause = this.searchFile(rel);
-          if (pause === 'wait') {
+          const searching = this.searchFile(rel);
+          if (searching === 'wait') {
             await this.pause();
             continue;
           }
           this.nextFile++;
-          if (pause !== undefined) await pause;
+          if (searching !== undefined) await searching;
           this.hits.endFile(); // its last hit may wait for after-context lines: the file has no more
         } else {
           this.files = [];
