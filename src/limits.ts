@@ -86,11 +86,6 @@ export class Deadline {
 /** Pauses before retrying a call that ran out of file handles, in milliseconds. */
 export const RETRY_DELAYS_MS: readonly number[] = [10, 40, 160, 640];
 
-/** Blocks the thread for `ms` (a synchronous retry's pause). */
-export function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
 /**
  * The retry rule for directory reads and file opens: EMFILE/ENFILE (out of file handles) is tried
  * again after a growing pause, `RETRY_DELAYS_MS.length` times; then, like any other error, it is

@@ -7,7 +7,8 @@
  *
  * Perf: on this project's two-core machine, walker.ts's hand-offs (the walk's reads through libuv's
  * pool, the files through the read worker, each thread waking the other) cost more than they
- * save: /usr/include's 7,911 files took ~520 ms here against ~900 (docs/performance.md, Round 16).
+ * save: the command over /usr/include's 7,911 files took 651 ms against 1,021 (docs/performance.md,
+ * Round 16).
  *
  * When (search.ts `oneThreadApplies`): on the real disk, with no time budget. A read that hangs (a
  * dead network mount, a cloud file being fetched) holds this thread, and so the answer, as it holds
@@ -104,8 +105,10 @@ class OneThreadSearch {
         if (this.nextFile < this.files.length) {
           const rel = this.files[this.nextFile]!;
           const searching = this.searchFile(rel);
-          if (searching === 'wait') {
-            await this.pause();
+          if (typeof searching === 'number') {
+            // Out of file handles: the same file again after the pause (then its error, like any other).
+            this.retries++;
+            await stop.race(new Promise((resolve) => setTimeout(resolve, searching)));
             continue;
           }
           this.nextFile++;
@@ -130,18 +133,12 @@ class OneThreadSearch {
     this.sliceEnd = monotonicClock.now() + SLICE.ms;
   }
 
-  /** Out of file handles: the same file is tried again after the retry rule's pause (limits.ts `retryDelay`), then its error is kept like any other. */
-  private async pause(): Promise<void> {
-    const delay = retryDelay(OUT_OF_HANDLES, this.retries++)!;
-    await this.stop.race(new Promise((resolve) => setTimeout(resolve, delay)));
-  }
-
   /**
-   * Opens, checks and reads `rel`'s first chunk and searches it; 'wait' when the process is out of
-   * file handles (to be tried again), a promise while a longer file's later chunks are searched
-   * (turns between them), or nothing when the file is done.
+   * Opens, checks and reads `rel`'s first chunk and searches it. Answers the pause before trying
+   * again when the process is out of file handles (limits.ts `retryDelay`), a promise while a
+   * longer file's later chunks are searched (turns between them), or nothing when the file is done.
    */
-  private searchFile(rel: string): 'wait' | Promise<void> | undefined {
+  private searchFile(rel: string): number | Promise<void> | undefined {
     const id = ++this.fileId;
     const first = this.reader.first(id, this.plan.scope.nativePath(rel), this.placePrefix === undefined ? '' : this.placePrefix + rel)!;
     if (first.slot === undefined) {
@@ -150,7 +147,8 @@ class OneThreadSearch {
         this.tally.takeVerdict(rel, { bytes: first.bytes!, verdict: first.verdict, hits: first.hits });
         return undefined;
       }
-      if (retryDelay(first, this.retries) !== undefined) return 'wait';
+      const pause = retryDelay(first, this.retries);
+      if (pause !== undefined) return pause;
       this.retries = 0;
       this.tally.skipFile(rel, first.code!);
       return undefined;
@@ -196,8 +194,6 @@ class OneThreadSearch {
     return this.tally.scanChunk(rel, scanner, this.ring.subarray(start, start + bytes), isFirst, eof, error, release);
   }
 }
-
-const OUT_OF_HANDLES = { code: 'EMFILE' };
 
 /** The reader's synchronous calls on the plan's fs (node:fs on the real disk; a test's memfs volume). */
 function syncCallsOf(fs: unknown): SyncReaderFs {

@@ -9,11 +9,15 @@
  */
 import type * as nodeFs from 'node:fs';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
-import { retryDelay, setBudgetTimer, sleepSync, type BudgetTimer } from '../limits.js';
+import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
 import type { DirTask, Walk } from './engine.js';
 import type { IgnoreRead, IgnoreReads } from './ignore.js';
 
 const WITH_TYPES = { withFileTypes: true } as const;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
 
 function readdirSyncRetrying(fs: FsLike, path: string): DirentLike[] {
   for (let attempt = 0; ; attempt++) {
