@@ -15,7 +15,7 @@
  * ripgrep; with a budget the search runs in walker.ts, whose reads wait in another thread while the
  * budget answers. The search gives the event loop a turn every `SLICE.ms`, so the caller's signal, a
  * stream's reader and the command's Ctrl-C are heard that soon, and waits for a stream's reader
- * before each file as walker.ts does.
+ * before each file and chunk, as walker.ts does.
  */
 import * as nodeFs from 'node:fs';
 import { Deadline, retryDelay } from '../limits.js';
@@ -164,7 +164,7 @@ class OneThreadSearch {
     return this.searchRest(rel, id, scanner);
   }
 
-  /** A file longer than one chunk: `BATCH` chunks at a time, with a turn of the loop between batches once a slice is spent. */
+  /** A file longer than one chunk: `BATCH` chunks read at a time, each scanned once a stream's reader has room, a turn of the loop between batches once a slice is spent. */
   private async searchRest(rel: string, id: number, scanner: FileScanner): Promise<void> {
     try {
       for (;;) {
@@ -173,6 +173,9 @@ class OneThreadSearch {
         if (answer.code !== undefined) chunks.push({ slot: undefined, bytes: 0, error: { code: answer.code, message: answer.message ?? '' } });
         let more = true;
         for (const chunk of chunks) {
+          // Before each chunk, as walker.ts: a file's hits wait for a slow stream reader too.
+          const wait = more ? this.waitForReader?.() : undefined;
+          if (wait !== undefined && (await this.stop.race(wait.then(() => true))) === undefined) more = false;
           if (more) more = this.take(rel, scanner, chunk, false, false);
           else if (chunk.slot !== undefined) this.reader.free.push(chunk.slot);
         }

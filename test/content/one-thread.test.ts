@@ -98,6 +98,23 @@ describe('one-thread.ts on memfs', () => {
     expect(await stream.summary).toMatchObject({ hitCount: 2000, complete: true });
   });
 
+  it('a stream not read, one long file: the search also waits for its reader between the file\'s chunks', async () => {
+    SLICE.ms = 0;
+    // 700,000 bytes of one-line hits: eleven 64 KiB chunks of ~9,360 hits each (the stream holds 1,024).
+    const fs = readFaultyFs(buildVolume({ 'long.txt': 'needle\n'.repeat(100_000) }));
+    const stream = searchContentStream({ root: '/root', query: 'needle', fs, platform: 'posix', maxOutputBytes: Number.MAX_SAFE_INTEGER });
+    const batches = stream.batches()[Symbol.asyncIterator]();
+    let seen = (await batches.next()).value!.length;
+    // Long enough for the whole file, turn by turn, had the search not waited.
+    for (let turn = 0; turn < 400; turn++) await new Promise((resolve) => setImmediate(resolve));
+    // The first chunk, then one batch of four read ahead: the chunks after the one taken wait.
+    expect(fs.log.reads).toBeGreaterThanOrEqual(2);
+    expect(fs.log.reads).toBeLessThanOrEqual(5);
+    for (let next = await batches.next(); !next.done; next = await batches.next()) seen += next.value.length;
+    expect(seen).toBe(100_000);
+    expect(await stream.summary).toMatchObject({ hitCount: 100_000, complete: true });
+  });
+
   it('out of file handles for a while (EMFILE): the same file is opened again after a pause, nothing lost', async () => {
     const volume = buildVolume({ 'a.txt': 'needle a\n', 'b.txt': 'needle b\n' });
     let failures = 2;
