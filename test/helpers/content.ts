@@ -66,6 +66,24 @@ export function readFaultyFs(base: unknown, faults: ReadFaults = {}) {
   const fs = base as FileReaderFs & SyncReaderFs;
   const paths = new Map<number, { path: string; read: number }>();
   const log = { opened: [] as string[], reads: 0, closed: 0 };
+  // Each call logged and its fault chosen once, for the callback form and the synchronous one alike.
+  const openFault = (path: string): NodeJS.ErrnoException | undefined => {
+    log.opened.push(path);
+    const code = faults.open?.[path];
+    return code === undefined ? undefined : errno(code, 'open', path);
+  };
+  const startRead = (fd: number) => {
+    log.reads++;
+    const file = paths.get(fd)!;
+    faults.beforeRead?.(file.path);
+    const fault = faults.read?.[file.path];
+    const error = fault !== undefined && file.read >= (fault.afterBytes ?? 0) ? errno(fault.code, 'read', file.path) : undefined;
+    return { file, error, hangs: faults.hangRead === file.path };
+  };
+  const forget = (fd: number) => {
+    log.closed++;
+    paths.delete(fd);
+  };
   const wrapped: FileReaderFs & SyncReaderFs & { log: typeof log; openFds(): number } = {
     log,
     openFds: () => paths.size,
@@ -74,35 +92,29 @@ export function readFaultyFs(base: unknown, faults: ReadFaults = {}) {
     lstat: (p, cb) => fs.lstat(p, cb),
     lstatSync: (p) => fs.lstatSync(p),
     open(path, flags, callback) {
-      log.opened.push(path);
-      const code = faults.open?.[path];
-      if (code !== undefined) return void setImmediate(() => callback(errno(code, 'open', path), -1));
+      const fault = openFault(path);
+      if (fault !== undefined) return void setImmediate(() => callback(fault, -1));
       fs.open(path, flags, (error, fd) => {
         if (!error) paths.set(fd, { path, read: 0 });
         callback(error, fd);
       });
     },
     read(fd, buffer, offset, length, position, callback) {
-      log.reads++;
-      const file = paths.get(fd)!;
-      faults.beforeRead?.(file.path);
-      if (faults.hangRead === file.path) return;
-      const fault = faults.read?.[file.path];
-      if (fault !== undefined && file.read >= (fault.afterBytes ?? 0)) return void setImmediate(() => callback(errno(fault.code, 'read', file.path), 0));
-      fs.read(fd, buffer, offset, length, position, (error, bytes) => {
+      const { file, error, hangs } = startRead(fd);
+      if (hangs) return;
+      if (error !== undefined) return void setImmediate(() => callback(error, 0));
+      fs.read(fd, buffer, offset, length, position, (readError, bytes) => {
         file.read += bytes ?? 0;
-        callback(error, bytes);
+        callback(readError, bytes);
       });
     },
     close(fd, callback) {
-      log.closed++;
-      paths.delete(fd);
+      forget(fd);
       fs.close(fd, callback);
     },
     openSync(path, flags) {
-      log.opened.push(path);
-      const code = faults.open?.[path];
-      if (code !== undefined) throw errno(code, 'open', path);
+      const fault = openFault(path);
+      if (fault !== undefined) throw fault;
       const fd = fs.openSync(path, flags);
       paths.set(fd, { path, read: 0 });
       return fd;
@@ -110,19 +122,15 @@ export function readFaultyFs(base: unknown, faults: ReadFaults = {}) {
     fstatSync: (fd) => fs.fstatSync(fd),
     readlinkSync: (path) => fs.readlinkSync(path),
     readSync(fd, buffer, offset, length, position) {
-      log.reads++;
-      const file = paths.get(fd)!;
-      faults.beforeRead?.(file.path);
-      if (faults.hangRead === file.path) throw new Error(`a synchronous read of ${file.path} cannot hang: the test ran the wrong engine`);
-      const fault = faults.read?.[file.path];
-      if (fault !== undefined && file.read >= (fault.afterBytes ?? 0)) throw errno(fault.code, 'read', file.path);
+      const { file, error, hangs } = startRead(fd);
+      if (hangs) throw new Error(`a synchronous read of ${file.path} cannot hang: the test ran the wrong engine`);
+      if (error !== undefined) throw error;
       const bytes = fs.readSync(fd, buffer, offset, length, position);
       file.read += bytes;
       return bytes;
     },
     closeSync(fd) {
-      log.closed++;
-      paths.delete(fd);
+      forget(fd);
       fs.closeSync(fd);
     },
   };
