@@ -21,40 +21,46 @@ const delayMs = Number(process.env.FIND_FILE_TEST_SLOW_MS ?? '0');
 const failures = JSON.parse(process.env.FIND_FILE_TEST_FAIL ?? '{}');
 const marker = process.env.FIND_FILE_TEST_MARKER;
 const readdir = fs.readdir;
+const readdirSync = fs.readdirSync;
 let first = true;
 
-fs.readdir = function testReaddir(dir, ...rest) {
+/** A directory read begins: the marker's first write, the directory's name as the tests write it, and the failure injected for it, if any. */
+function beginRead(dir) {
   if (first && marker) fs.writeFileSync(marker, String(process.pid));
   first = false;
-  const callback = rest[rest.length - 1];
   const rel = path.relative(process.cwd(), String(dir)).split(path.sep).join('/') || '.';
+  const code = failures[rel];
+  const failure = code ? Object.assign(new Error(`${code}: injected by the test, scandir '${dir}'`), { code, syscall: 'scandir', path: String(dir) }) : undefined;
+  return { rel, failure };
+}
+
+function noteHandled(rel) {
+  if (marker) fs.appendFileSync(marker, `read ${rel}\n`);
+}
+
+fs.readdir = function testReaddir(dir, ...rest) {
+  const { rel, failure } = beginRead(dir);
+  const callback = rest[rest.length - 1];
   // The walker has handled an answer once its callback returns (the matches in it counted).
   const answer = marker
     ? (...args) => {
         callback(...args);
-        fs.appendFileSync(marker, `read ${rel}\n`);
+        noteHandled(rel);
       }
     : callback;
   rest[rest.length - 1] = answer;
-  const code = failures[rel];
-  const read = code
-    ? () => answer(Object.assign(new Error(`${code}: injected by the test, scandir '${dir}'`), { code, syscall: 'scandir', path: String(dir) }))
-    : () => readdir.call(fs, dir, ...rest);
+  const read = failure ? () => answer(failure) : () => readdir.call(fs, dir, ...rest);
   setTimeout(read, delayMs);
 };
-const readdirSync = fs.readdirSync;
 fs.readdirSync = function testReaddirSync(dir, ...rest) {
-  if (first && marker) fs.writeFileSync(marker, String(process.pid));
-  first = false;
-  const rel = path.relative(process.cwd(), String(dir)).split(path.sep).join('/') || '.';
+  const { rel, failure } = beginRead(dir);
   if (delayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delayMs);
-  const code = failures[rel];
   try {
-    if (code) throw Object.assign(new Error(`${code}: injected by the test, scandir '${dir}'`), { code, syscall: 'scandir', path: String(dir) });
+    if (failure) throw failure;
     return readdirSync.call(fs, dir, ...rest);
   } finally {
-    // Appended as the read is answered: the walker handles it before its next read, as it does the async one's.
-    if (marker) fs.appendFileSync(marker, `read ${rel}\n`);
+    // Noted as the read is answered: the walker handles it before its next read, and before a signal can be heard.
+    noteHandled(rel);
   }
 };
 // The library reads `node:fs` through its ES module namespace: publish the patched function there too.
