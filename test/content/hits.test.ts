@@ -107,12 +107,12 @@ describe('HitCollector context', () => {
   });
 
   it('before: a cut context line is flagged, and so is the search; its bytes count toward maxOutputBytes', () => {
-    const { hits, collector } = collect({ before: 1, maxLineChars: 2 });
+    // 'a' + 'ok' + 'lo' = 5 bytes: they fit a cap of 5 exactly (a cap of 4 stops the search: below).
+    const { hits, collector } = collect({ before: 1, maxLineChars: 2, maxOutputBytes: 5 });
     collector.context('a', 1, 'long');
-    collector.add('a', 2, 1, 'ok');
+    expect(collector.add('a', 2, 1, 'ok')).toBe(true);
     expect(hits[0]!.before).toEqual([{ line: 1, text: 'lo', textTruncated: true }]);
     expect(collector.truncated).toBe(true);
-    // 'a' + 'ok' + 'lo' = 5 bytes.
     expect(collector.outputBytes).toBe(5);
     // One cut line among several is enough to flag the search.
     const some = collect({ before: 2, maxLineChars: 2 });
