@@ -9,7 +9,7 @@ import { policyOf, workspacePath } from '../../src/agent/answer.js';
 import { readContext } from '../../src/agent/context.js';
 import { FakeClock, asFs, buildVolume, faultyFs, win32Fs, type Tree } from '../helpers/memfs.js';
 import { W, manyFiles, workspace } from '../helpers/agent.js';
-import { FakeRipgrep, makeFakeInstall, nul } from '../helpers/rg-fake.js';
+import { FakeRipgrep, nul, useFakeInstall } from '../helpers/rg-fake.js';
 
 const project: Tree = {
   '.git': { HEAD: '' },
@@ -496,8 +496,11 @@ describe('sort: relevance', () => {
 });
 
 describe('other backends', () => {
+  let rgPath = '';
+  let root = '';
+  useFakeInstall((install) => ({ rgPath, root } = install));
+
   it('passes the ripgrep backend through, and gives the overview without similar names (no walk to draw them from)', async () => {
-    const { rgPath, root } = makeFakeInstall();
     writeFileSync(join(root, 'loginService.ts'), '');
     const fake = new FakeRipgrep([{ stdout: nul('loginService.ts') }, { exit: 0 }], [{ exit: 1 }]);
     // The real filesystem and the running platform: ripgrep cannot read an injected fs.

@@ -34,7 +34,8 @@ function spansOf(log: string): Map<string, Span[]> {
 describeIf(linux('the index watches with inotify'))('answers while the tree changes', () => {
   it('every path returned existed at some moment during its query', async () => {
     const base = makeTree(['d0/keep.ts', 'd1/', 'd2/']);
-    const logFile = join(makeTree(), 'log');
+    const logDir = makeTree();
+    const logFile = join(logDir, 'log');
     const index = await openIndex({ root: base });
     try {
       const mutator = spawn(process.execPath, [fileURLToPath(new URL('./mutator.mjs', import.meta.url)), base, '6000', '7', logFile], { stdio: 'inherit' });
@@ -69,6 +70,7 @@ describeIf(linux('the index watches with inotify'))('answers while the tree chan
     } finally {
       index.close();
       removeTree(base);
+      removeTree(logDir);
     }
   }, 120_000);
 });
