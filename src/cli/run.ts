@@ -61,21 +61,15 @@ interface Paints {
 }
 
 /**
- * Directory reads in flight for the command's stream. Its reader prints, and reads far ahead of a
- * printer only sit in memory: 64 printed /usr and the 200k-file tree as fast as 256 or 1,024 did,
- * with 5-15 MiB less peak RSS. (The library's stream keeps the default, 256: a reader that does not
- * print took 8-15% less time with it.)
- */
-const CLI_STREAM_CONCURRENCY = 64;
-
-/**
  * The walker streams its matches (flat memory however many there are). ripgrep and auto run only
  * in the library's promise form, and so do `--sort` (an order is known at the end) and
  * `--stats`: their matches arrive together when the search ends.
  */
 function searchFiles(options: FindOptions): Search<string> {
   if (isStreamable(options)) {
-    const stream = findFilesStream({ ...options, concurrency: CLI_STREAM_CONCURRENCY });
+    // The library's default window (256 reads in flight or waiting): 64, this command's until round
+    // 17, kept ~4 MiB of peak RSS off a listing of /usr and cost it 6-11% of its time (docs/performance.md).
+    const stream = findFilesStream(options);
     return { batches: stream.batches(), summary: () => stream.summary, live: true };
   }
   return searchWhole(options, (result) => result.matches);
