@@ -13,8 +13,7 @@
  * - Memory: one chunk, plus the unfinished line (whole text, for a multi-line query). Past
  *   `MAX_HELD_CHARS` the file is given up (`too-long`): the caller records it as skipped.
  */
-import { StringDecoder } from 'node:string_decoder';
-import { TextDecoder } from 'node:util';
+import { utf16Decoder, utf8Decoder, type Decoder } from './decoders.js';
 import { dropCr, type HitCollector } from './hits.js';
 import { byteLines } from './byte-lines.js';
 import type { Matcher } from './query.js';
@@ -38,29 +37,6 @@ export type ScanState =
   | 'too-long'
   /** The whole file was searched. */
   | 'done';
-
-/** Text out of a file's bytes, chunk by chunk: `write` each chunk, `end` for the rest (and a last piece). */
-interface Decoder {
-  write(bytes: Uint8Array): string;
-  end(bytes?: Uint8Array): string;
-}
-
-/**
- * UTF-8 through Node's `StringDecoder`: it keeps a BOM (the scanner drops the file's own) and gives
- * the same U+FFFD as `TextDecoder` for any invalid or cut sequence (test/content/scanner.test.ts
- * compares it with byte mode, whose hit lines `TextDecoder` decodes). Perf: on Node 20 a streaming
- * `TextDecoder` goes through ICU's converter: 6,000 files of /usr/include (66 MB) decoded in
- * 75-112 ms against 18-28, and a smart-case search of /usr/include spent ~170 ms of ~1,160 in it.
- */
-function utf8Decoder(): Decoder {
-  return new StringDecoder('utf8');
-}
-
-/** UTF-16 (rare) through `TextDecoder`, which drops the BOM that chose it; `StringDecoder` has no big-endian form. */
-function utf16Decoder(label: 'utf-16le' | 'utf-16be'): Decoder {
-  const decoder = new TextDecoder(label);
-  return { write: (bytes) => decoder.decode(bytes, { stream: true }), end: (bytes) => decoder.decode(bytes) };
-}
 
 export class FileScanner {
   private decoder: Decoder | undefined;
