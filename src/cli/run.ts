@@ -68,7 +68,7 @@ interface Paints {
 function searchFiles(options: FindOptions): Search<string> {
   if (isStreamable(options)) {
     // The library's default window (256 reads in flight or waiting): 64, this command's until round
-    // 17, kept ~4 MiB of peak RSS off a listing of /usr and cost it 6-11% of its time (docs/performance.md).
+    // 17, kept ~3 MiB of peak RSS off a listing of /usr and cost it 6-11% of its time (docs/performance.md).
     const stream = findFilesStream(options);
     return { batches: stream.batches(), summary: () => stream.summary, live: true };
   }
