@@ -61,17 +61,13 @@ export async function resolveRipgrep(input: ResolveInput): Promise<ResolvedRipgr
       : { path: undefined, why: `FIND_FILE_RG ${fromEnv} is not an executable file` };
   }
   const name = input.platform === 'win32' ? 'rg.exe' : 'rg';
-  const dirs = readPathEntries(input);
-  // Perf: every PATH folder's candidate is looked at together, and so are the bases' real paths; the
-  // first in PATH order that passes still wins. One after another, the ~10 folders of a usual PATH
-  // took ~4-6 ms of the command's start before ripgrep was spawned (a round trip to the pool each).
-  const [isBanned, executable] = await Promise.all([buildBannedCheck(input), Promise.all(dirs.map((dir) => isExecutableFile(paths.join(dir, name), input.platform)))]);
+  const isBanned = await buildBannedCheck(input);
   const refused: string[] = [];
-  for (const [i, dir] of dirs.entries()) {
-    if (!executable[i]) continue;
+  for (const dir of readPathEntries(input)) {
     const candidate = paths.join(dir, name);
+    if (!(await isExecutableFile(candidate, input.platform))) continue;
     // Both the folder and the file by real path: a link can lead into the tree from either.
-    if (isBanned(dir) || (await Promise.all([realPath(dir, paths), realPath(candidate, paths)])).some(isBanned)) {
+    if (isBanned(dir) || isBanned(await realPath(dir, paths)) || isBanned(await realPath(candidate, paths))) {
       refused.push(candidate);
       continue;
     }
@@ -115,9 +111,12 @@ function bannedBases(input: Omit<ResolveInput, 'rgPath'>): string[] {
 /** True for a path at or inside one of the bases, as written and by real path. */
 async function buildBannedCheck(input: ResolveInput): Promise<(p: string) => boolean> {
   const paths = input.platform === 'win32' ? path.win32 : path.posix;
-  const resolved = bannedBases(input).map((base) => paths.resolve(base));
-  const real = await Promise.all(resolved.map((base) => realPath(base, paths)));
-  return buildInsideCheck([...resolved, ...real], input.platform);
+  const bases: string[] = [];
+  for (const base of bannedBases(input)) {
+    const resolved = paths.resolve(base);
+    bases.push(resolved, await realPath(resolved, paths));
+  }
+  return buildInsideCheck(bases, input.platform);
 }
 
 /** A test of whether a path is one of `bases` or inside one, compared as written (on win32 without case, `/` as `\\`). */
