@@ -288,6 +288,17 @@ describe('exit statuses (shared with file listing)', () => {
     expect(result).toMatchObject({ hitCount: 4, complete: true, recovery: { retryTriggered: true, retrySucceeded: true } });
     expect(events).toEqual([{ type: 'ripgrep-recovery', selectionMode: 'explicit', retryTriggered: true, retrySucceeded: true }]);
   });
+
+  it('EAGAIN after hits in several files: none of them is given twice, whichever file the cut was in', async () => {
+    const given = matchEvent('./a.txt', 'needle\n', 1, 0) + matchEvent('./a.txt', 'needle\n', 2, 0) + matchEvent('./b.txt', 'needle\n', 4, 0);
+    const rest = matchEvent('./b.txt', 'needle\n', 6, 0) + matchEvent('./c.txt', 'needle\n', 1, 0);
+    const { result } = await search([
+      [{ stdout: given }, { stderr: EAGAIN_PANIC }, { exit: 101 }],
+      [{ stdout: given + rest }, { exit: 0 }],
+    ]);
+    expect(result.hits.map((h) => `${h.path}:${h.line}`)).toEqual(['a.txt:1', 'a.txt:2', 'b.txt:4', 'b.txt:6', 'c.txt:1']);
+    expect(result).toMatchObject({ hitCount: 5, complete: true });
+  });
 });
 
 describe('budgets in the stream kill the child', () => {
