@@ -88,9 +88,10 @@ export class FileScanner {
   }
 
   private take(chunk: Uint8Array, first: boolean): ScanState {
+    // A UTF-8 file's BOM is dropped at its start, whichever mode searches it (UTF-16's decoder drops its own).
+    if (first && !this.utf16) chunk = byteLines.withoutBom(chunk);
     if (this.bytes) {
       if (byteLines.nulAt(chunk) >= 0) return this.binary(first, '');
-      if (first) chunk = byteLines.withoutBom(chunk);
       return (this.state = this.takeLineBytes(chunk));
     }
     let text: string;
@@ -101,7 +102,7 @@ export class FileScanner {
     } else {
       const nul = byteLines.nulAt(chunk);
       if (nul >= 0) return this.binary(first, this.decoder!.end(chunk.subarray(0, nul)));
-      text = this.decoder!.write(first ? byteLines.withoutBom(chunk) : chunk);
+      text = this.decoder!.write(chunk);
     }
     return (this.state = this.multiline ? this.hold(text) : this.takeLines(text));
   }
