@@ -107,7 +107,6 @@ class OneThreadSearch {
           const searching = this.searchFile(rel);
           if (typeof searching === 'number') {
             // Out of file handles: the same file again after the pause (then its error, like any other).
-            this.retries++;
             await stop.race(new Promise((resolve) => setTimeout(resolve, searching)));
             continue;
           }
@@ -141,19 +140,18 @@ class OneThreadSearch {
   private searchFile(rel: string): number | Promise<void> | undefined {
     const id = ++this.fileId;
     const first = this.reader.first(id, this.plan.scope.nativePath(rel), this.placePrefix === undefined ? '' : this.placePrefix + rel)!;
-    if (first.slot === undefined) {
-      if (first.verdict !== undefined) {
-        this.retries = 0;
-        this.tally.takeVerdict(rel, { bytes: first.bytes!, verdict: first.verdict, hits: first.hits });
-        return undefined;
-      }
-      const pause = retryDelay(first, this.retries);
-      if (pause !== undefined) return pause;
-      this.retries = 0;
-      this.tally.skipFile(rel, first.code!);
-      return undefined;
+    const opened = first.slot !== undefined || first.verdict !== undefined;
+    const pause = opened ? undefined : retryDelay(first, this.retries);
+    if (pause !== undefined) {
+      this.retries++;
+      return pause;
     }
     this.retries = 0;
+    if (first.slot === undefined) {
+      if (first.verdict !== undefined) this.tally.takeVerdict(rel, { bytes: first.bytes!, verdict: first.verdict, hits: first.hits });
+      else this.tally.skipFile(rel, first.code!);
+      return undefined;
+    }
     const scanner = new FileScanner(rel, this.matcher, this.plan.query.query.multiline, this.hits, this.needle);
     const eof = first.eof === true;
     const error = first.code === undefined ? undefined : { code: first.code, message: first.message ?? '' };
