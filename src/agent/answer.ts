@@ -48,6 +48,8 @@ export interface PolicyCounts {
   excludedCount: number;
   symlinkSkipped: number;
   binarySkipped?: number;
+  /** grep: false when ripgrep answered (`binarySkipped` is then a lower bound). */
+  binaryCounted?: boolean;
   linkMatches?: readonly string[];
   linkMatchedCount?: number;
   linksExamined?: boolean;
@@ -63,7 +65,7 @@ export interface PolicyCounts {
  * same thing when the search root is the workspace root).
  */
 export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: (rel: string) => string = (rel) => rel, ignoreFiles = false): Policy {
-  const { excludedCount, symlinkSkipped, binarySkipped, linkMatches, linkMatchedCount, linksExamined, linksOnTheWay, linkOnTheWayCount } = counts;
+  const { excludedCount, symlinkSkipped, binarySkipped, binaryCounted, linkMatches, linkMatchedCount, linksExamined, linksOnTheWay, linkOnTheWayCount } = counts;
   // ripgrep applies the ignore files itself and does not count what they left out.
   const ignored = ignoreFiles ? { count: counts.ignoredCount, counted: counts.backend === 'walker' } : undefined;
   const onTheWay = { paths: (linksOnTheWay ?? []).map(toWorkspace), count: linkOnTheWayCount ?? 0 };
@@ -72,7 +74,7 @@ export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: 
     exclude: settings.exclude,
     excludedCount,
     symlinkSkipped,
-    ...(binarySkipped === undefined ? {} : { binarySkipped }),
+    ...(binarySkipped === undefined ? {} : { binarySkipped, binaryCounted: binaryCounted !== false }),
     ...(links === undefined ? {} : { links }),
     ...(ignored === undefined ? {} : { ignored }),
   };

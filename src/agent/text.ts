@@ -30,6 +30,7 @@ import { escapeText } from '../text-escape.js';
 import type { RefusalKind } from './paths.js';
 import { describeReason, isCoverageGap, nextStep, reasonLabels, statedReasons, type Gaps } from './text-reasons.js';
 import { LISTED_PATHS, count, queryText, quote } from './text-words.js';
+import { afterEmptyAnswer, policyLine } from './text-policy.js';
 
 /** How many matches exist, as far as the search knows. */
 export interface Total {
@@ -49,6 +50,8 @@ export interface Policy {
   symlinkSkipped: number;
   /** grep only: files not searched (or searched up to there) because they hold binary data. */
   binarySkipped?: number;
+  /** grep only: false when the engine does not count binary files (ripgrep): `binarySkipped` is then a lower bound. */
+  binaryCounted?: boolean;
   /** Symlinks whose path matches (file search only): not followed, never results, but named. */
   links?: LinkMatches;
   /** Present when ignore files applied (`respect_git_ignore`): how many paths they left out, if the engine counted them (ripgrep does not). */
@@ -227,9 +230,7 @@ export function renderAnswer(facts: AnswerFacts): string {
   if (steps.length > 0) out.push(`Next: ${steps.join('; ')}.`);
   const policy = policyLine(facts.policy);
   if (policy !== undefined) out.push(policy);
-  const ignored = facts.policy.ignored;
-  // Said only when something may have been left out: a walk that counted none has nothing to add.
-  if (facts.lines.length === 0 && !gap && ignored !== undefined && (ignored.count > 0 || !ignored.counted)) out.push(ignoredNote(ignored));
+  if (facts.lines.length === 0 && !gap) out.push(...afterEmptyAnswer(facts.policy));
   if (facts.limitRequested !== undefined) out.push(`(limit ${facts.limitRequested} is above the maximum: capped at ${facts.limit})`);
   out.push(...(facts.notes ?? []), ...(facts.guidance ?? []));
   return out.join('\n');
@@ -268,21 +269,6 @@ export function summaryLine(
     return `No ${many} ${rest} (search complete${links?.examined === false ? '; symlinks not examined' : ''})`;
   }
   return `${counted} ${rest}${linkCountText === undefined ? '' : `; also ${linkCountText} (not followed)`}`;
-}
-
-/** After a complete answer that found nothing: what the ignore files left out, so it never reads as absence of an ignored file. */
-function ignoredNote(ignored: NonNullable<Policy['ignored']>): string {
-  const what = ignored.counted ? `Ignore files left out ${count(ignored.count, 'path')}` : 'Ignore files were applied (ripgrep does not count what they left out)';
-  return `${what}: search again with respect_git_ignore: false to include ignored files.`;
-}
-
-function policyLine(policy: Policy): string | undefined {
-  const parts: string[] = [];
-  if (policy.excludedCount > 0) parts.push(`${count(policy.excludedCount, 'entry', 'entries')} matching the excludes ${policy.exclude.join(', ')}`);
-  if (policy.symlinkSkipped > 0) parts.push(`${count(policy.symlinkSkipped, 'symbolic link')} not followed`);
-  if ((policy.binarySkipped ?? 0) > 0) parts.push(`${count(policy.binarySkipped!, 'binary file')} skipped`);
-  if ((policy.ignored?.count ?? 0) > 0) parts.push(`${count(policy.ignored!.count, 'path')} ignored by ignore files (.gitignore, .ignore)`);
-  return parts.length === 0 ? undefined : `Left out by policy: ${parts.join('; ')}.`;
 }
 
 /** A grep hit's place, `path:line:column` (the path workspace-relative). */

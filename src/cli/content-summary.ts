@@ -16,11 +16,11 @@ const EVERY_FILE = new Set(['*', '**', '**/*']);
  * Which files were read, in the words of the headline: "every file", or "every file matching
  * '*.ts'" when a pattern chose them, so absence is never claimed for files nobody opened; "every
  * text file" when binary files were left unsearched (the policy line counts them), so the
- * headline never contradicts it.
+ * headline never contradicts it, and always after ripgrep, which leaves binary files without a word.
  */
 function filesSearched(summary: ContentSummary, ctx: SummaryContext): { files: string; all: boolean } {
   const patterns = ctx.patterns ?? [];
-  const every = summary.binarySkipped > 0 ? 'every text file' : 'every file';
+  const every = summary.binarySkipped > 0 || !summary.binaryCounted ? 'every text file' : 'every file';
   if (patterns.every((p) => EVERY_FILE.has(p))) return { files: every, all: true };
   return { files: `${every} matching ${patterns.map((p) => `'${p}'`).join(' or ')}`, all: false };
 }
@@ -45,14 +45,28 @@ function headline(summary: ContentSummary, ctx: SummaryContext): string {
   return `${searched}, ${absent}${aside}${onTheWay ? `; ${onTheWaySentence(summary, ctx)}` : ''}`;
 }
 
-/** After the headline: the links on the way (the headline names them for an empty complete answer), or ripgrep's blind spot. */
-function linkDetails(summary: ContentSummary, ctx: SummaryContext): string[] {
+/**
+ * After the headline: the links on the way (the headline names them for an empty complete answer),
+ * or ripgrep's blind spots: the symlinked directories it does not see, and for an empty answer
+ * the binary files it leaves without a word (the text may be inside one).
+ */
+function details(summary: ContentSummary, ctx: SummaryContext): string[] {
   const empty = summary.complete && summary.hitCount === 0;
-  if (summary.linkOnTheWayCount > 0) return [empty ? '  search its target to look inside' : `  also ${onTheWaySentence(summary, ctx)}; search its target to look inside`];
-  return empty && !summary.linksExamined ? [`  ${CONTENT_LINKS_UNEXAMINED}`] : [];
+  const lines: string[] = [];
+  if (summary.linkOnTheWayCount > 0) lines.push(empty ? '  search its target to look inside' : `  also ${onTheWaySentence(summary, ctx)}; search its target to look inside`);
+  else if (empty && !summary.linksExamined) lines.push(`  ${CONTENT_LINKS_UNEXAMINED}`);
+  if (empty && !summary.binaryCounted && summary.binarySkipped === 0) lines.push(`  ${BINARY_UNCOUNTED}`);
+  return lines;
 }
 
 export const CONTENT_LINKS_UNEXAMINED = 'symlinked directories were not examined (ripgrep does not see them): --backend walker names them';
+export const BINARY_UNCOUNTED = 'binary files were not searched, and ripgrep does not count them: --backend walker counts them';
+
+/** The policy line's binary count: a lower bound after ripgrep. */
+function binaryPolicy(summary: ContentSummary): string[] {
+  if (summary.binarySkipped === 0) return [];
+  return [`${summary.binaryCounted ? '' : 'at least '}${count(summary.binarySkipped, 'binary file', 'binary files')} not searched`];
+}
 
 /** An io-error no skipped path explains: ripgrep failed, or its output could not be read. */
 function explainContentReason(reason: string, summary: ContentSummary, ctx: SummaryContext): string {
@@ -69,10 +83,10 @@ export function formatContentSummary(summary: ContentSummary, raw: SummaryContex
   const ctx = escapedContext(raw);
   return layoutSummary(summary, ctx, {
     headline: headline(summary, ctx),
-    details: linkDetails(summary, ctx),
+    details: details(summary, ctx),
     explain: (reason) => explainContentReason(reason, summary, ctx),
     notes: summary.truncated ? ['  truncated: some hit text was cut or left out for length (not a coverage gap; --json flags each cut line)'] : [],
-    policy: summary.binarySkipped > 0 ? [count(summary.binarySkipped, 'binary file', 'binary files') + ' not searched'] : [],
+    policy: binaryPolicy(summary),
     foundNothing: summary.complete && summary.hitCount === 0,
   });
 }

@@ -113,6 +113,8 @@ function buildSummary(
     hitCount: hits.hitCount,
     filesSearched: events?.filesWithHits ?? 0,
     binarySkipped: events?.binarySkipped ?? 0,
+    // Nor the binary files it quit without a hit: that count is a lower bound.
+    binaryCounted: false,
     skipped,
     skippedCount: skipped.length,
     // ripgrep does not report the links it passes over, nor what its own globs left out.

@@ -80,6 +80,7 @@ export class SearchTally {
       hitCount: this.hits.hitCount,
       filesSearched: this.filesSearched,
       binarySkipped: this.binarySkipped,
+      binaryCounted: true,
       skipped,
       skippedCount: skipped.length,
       symlinkSkipped: walked.symlinkSkipped,

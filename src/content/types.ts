@@ -180,6 +180,12 @@ export interface ContentSummary {
    * ripgrep reports only the second kind. Policy, not a coverage gap.
    */
   binarySkipped: number;
+  /**
+   * False when ripgrep answered: it leaves a binary file without a word unless it printed hits
+   * in it first, so `binarySkipped` is a lower bound, and 0 does not mean that no file was left
+   * unsearched. True on the pure-TS path, which counts every one.
+   */
+  binaryCounted: boolean;
   /** Directories and files that could not be read: directories first, then files, each in the order met. */
   skipped: SkippedEntry[];
   /** `skipped.length`. */

@@ -98,7 +98,8 @@ export function structuredAnswer(answer: GlobToolResult | GrepToolResult): Struc
       excluded: policy.excludedCount,
       symlinksNotFollowed: policy.symlinkSkipped,
       ...(policy.ignored?.counted ? { ignored: policy.ignored.count } : {}),
-      ...(policy.binarySkipped === undefined ? {} : { binarySkipped: policy.binarySkipped }),
+      // Only a count that counts: ripgrep's is a lower bound (the text answer says so), as with `ignored`.
+      ...(policy.binarySkipped === undefined || policy.binaryCounted === false ? {} : { binarySkipped: policy.binarySkipped }),
     },
   };
   // glob and grep alike: a complete empty answer proves absence only outside these.

@@ -116,6 +116,16 @@ describe('the page, the limit and the policy', () => {
       'No files matching "x" under /w (search complete).\nLeft out by policy: 1 entry matching the excludes a.\n' +
         'Ignore files were applied (ripgrep does not count what they left out): search again with respect_git_ignore: false to include ignored files.',
     );
+    // ripgrep leaves binary files without a word: after an empty answer the text may be in one, and its count is a lower bound.
+    expect(renderAnswer({ ...base, policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0, binarySkipped: 0, binaryCounted: false } })).toBe(
+      'No files matching "x" under /w (search complete).\n' +
+        'Binary files are not searched, and ripgrep does not say which it left out: text inside a binary file is not found by this search.',
+    );
+    expect(renderAnswer({ ...base, policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0, binarySkipped: 2, binaryCounted: false } })).toBe(
+      'No files matching "x" under /w (search complete).\nLeft out by policy: at least 2 binary files skipped.',
+    );
+    // Hits, or a gap, claim no absence: nothing to add.
+    expect(renderAnswer({ ...base, lines: ['a'], total: { count: 1, kind: 'exact' }, policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0, binarySkipped: 0, binaryCounted: false } })).toBe('a');
     // A walk that counted nothing ignored has nothing to add.
     expect(renderAnswer({ ...base, policy: { exclude: [], excludedCount: 0, symlinkSkipped: 0, ignored: { count: 0, counted: true } } })).toBe('No files matching "x" under /w (search complete).');
   });

@@ -6,7 +6,7 @@
  * could not see those: issue 28, the CLI's verdict wording.)
  */
 import { describe, expect, it } from 'vitest';
-import { CONTENT_LINKS_UNEXAMINED, formatContentSummary } from '../../src/cli/content-summary.js';
+import { BINARY_UNCOUNTED, CONTENT_LINKS_UNEXAMINED, formatContentSummary } from '../../src/cli/content-summary.js';
 import { stylesFor, type SummaryContext } from '../../src/cli/summary.js';
 import type { ContentSummary } from '../../src/content/types.js';
 
@@ -16,6 +16,7 @@ function summaryOf(overrides: Partial<ContentSummary>): ContentSummary {
     hitCount: 0,
     filesSearched: 3,
     binarySkipped: 0,
+    binaryCounted: true,
     skipped: [],
     skippedCount: overrides.skipped?.length ?? 0,
     symlinkSkipped: 0,
@@ -55,6 +56,28 @@ describe('a complete answer: which files the text is absent from', () => {
     expect(lines[0]).toBe('find-file: no hits under /w: complete, every text file was searched, so the text does not occur there');
     expect(lines).toContain('  2 binary files not searched (by policy, not coverage gaps)');
     expect(linesOf({ binarySkipped: 1 })).toContain('  1 binary file not searched (by policy, not coverage gaps)');
+  });
+
+  it('after ripgrep, which leaves binary files without a word: every text file, and why the text may still be in one', () => {
+    const rg = { binaryCounted: false, linksExamined: true } as const;
+    const empty = linesOf(rg);
+    expect(empty[0]).toBe('find-file: no hits under /w: complete, every text file was searched, so the text does not occur there');
+    expect(empty).toContain(`  ${BINARY_UNCOUNTED}`);
+    expect(BINARY_UNCOUNTED).toBe('binary files were not searched, and ripgrep does not count them: --backend walker counts them');
+    // The files a pattern chose are text files too.
+    expect(linesOf(rg, { patterns: ['*.ts'] })[0]).toBe("find-file: no hits under /w: complete, every text file matching '*.ts' was searched, and the text does not occur in them");
+    // A binary file it stopped in after hits is counted, as at least that many.
+    const some = linesOf({ ...rg, binarySkipped: 2 });
+    expect(some).toContain('  at least 2 binary files not searched (by policy, not coverage gaps)');
+    expect(some).not.toContain(`  ${BINARY_UNCOUNTED}`);
+    // With hits: no claim of absence, so no note; the headline still says which files were read.
+    const hits = linesOf({ ...rg, hitCount: 2 });
+    expect(hits[0]).toBe('find-file: 2 hits under /w: complete, every text file was searched');
+    expect(hits).not.toContain(`  ${BINARY_UNCOUNTED}`);
+    // An incomplete answer claims nothing of the kind.
+    expect(linesOf({ ...rg, incompleteReasons: ['time-budget'] })).not.toContain(`  ${BINARY_UNCOUNTED}`);
+    // The pure-TS path counted them all: "every file" when it left none out.
+    expect(linesOf({})).not.toContain(`  ${BINARY_UNCOUNTED}`);
   });
 
   it('with hits: the count, and no claim of absence', () => {

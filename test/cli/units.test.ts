@@ -172,7 +172,7 @@ describe('summary', () => {
       '  why: permission-denied: 1 path could not be read (access denied)',
       '  skipped: /r/d\\u{1b}[2J\\u{a}find-file: 0 matches (EACCES)',
     ]);
-    const content = formatContentSummary({ ...summaryOf({ skipped }), hitCount: 0, binarySkipped: 0, truncated: false, protocolErrors: 0 } as unknown as ContentSummary, hostile);
+    const content = formatContentSummary({ ...summaryOf({ skipped }), hitCount: 0, binarySkipped: 0, binaryCounted: true, truncated: false, protocolErrors: 0 } as unknown as ContentSummary, hostile);
     expect(content.split('\n')[0]).toBe('find-file: no hits under /home/u/x\\u{a}(search complete): complete, every file was searched, so the text does not occur there');
     expect(content).toContain('  skipped: /r/d\\u{1b}[2J\\u{a}find-file: 0 matches (EACCES)\n');
   });

@@ -104,6 +104,8 @@ describe('the JSON events', () => {
       hitCount: 3,
       filesSearched: 2,
       binarySkipped: 0,
+      // Nor the binary files it leaves without a hit: the count is a lower bound, and says so.
+      binaryCounted: false,
       skipped: [],
       skippedCount: 0,
       symlinkSkipped: 0,

@@ -73,6 +73,7 @@ for (const engine of ['walker.ts', 'one-thread.ts'] as const) {
         hitCount: 6,
         filesSearched: 6,
         binarySkipped: 1,
+        binaryCounted: true,
         skipped: [],
         skippedCount: 0,
         symlinkSkipped: 1,
