@@ -51,6 +51,8 @@ export interface SegmentNfa {
   matches(name: string): boolean;
   /** Could the name match in some byte reading of its U+FFFD and non-ASCII characters? */
   couldMatch(name: string): boolean;
+  /** The program's size, `!(...)`'s own programs included: linear in the pattern's length (test/glob/nfa.test.ts). */
+  readonly states: number;
 }
 
 export function compileNfa(nodes: readonly GlobNode[], caseSensitive: boolean): SegmentNfa {
@@ -59,7 +61,12 @@ export function compileNfa(nodes: readonly GlobNode[], caseSensitive: boolean): 
   return {
     matches: (name) => run.matches(codePoints(name)),
     couldMatch: (name) => run.couldMatch(codePoints(name), undecodedReadings(name)),
+    states: sizeOf(program),
   };
+}
+
+function sizeOf(program: Program): number {
+  return program.op.length + program.nots.reduce((sum, not) => sum + sizeOf(not), 0);
 }
 
 function compileProgram(nodes: readonly GlobNode[], caseSensitive: boolean): Program {
@@ -102,8 +109,13 @@ function compileProgram(nodes: readonly GlobNode[], caseSensitive: boolean): Pro
         if (n.op === '@') return emit(OP_SPLIT, 0, -1, alternatives(next));
         if (n.op === '?') return emit(OP_SPLIT, 0, -1, [...alternatives(next), next]);
         if (n.op === '*') return loop(alternatives, next);
-        const tail = loop(alternatives, next);
-        return emit(OP_SPLIT, 0, -1, alternatives(tail));
+        // `+(..)`: the alternatives once, then back to them or on. Compiled once, not once before
+        // a `*(..)` loop and again inside it: that doubled the program at each level of nesting
+        // (`+(+(+(...a)))` 25 deep: 2^25 nodes, a minute, then out of memory).
+        const again = emit(OP_SPLIT, 0, -1);
+        const entries = alternatives(again);
+        p.outs[again] = [...entries, next];
+        return emit(OP_SPLIT, 0, -1, entries);
       }
     }
   };

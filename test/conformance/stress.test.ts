@@ -106,6 +106,36 @@ function generateCases(count: number): StressCase[] {
   return [...out].map(([glob, regex]) => ({ glob, regex }));
 }
 
+/**
+ * Extglobs nested 8 to 60 deep (the parser's limit is 100), each level one of `+ * ? @` around
+ * the level inside it, sometimes beside a second alternative. An adversary's `+(+(+(...a)))` 25
+ * deep ran a minute, then out of memory, past every budget: the program was compiled twice per
+ * `+(` level. Every form must answer these within the deadline too.
+ */
+const NESTED = Number(process.env.FF_STRESS_NESTED ?? 40);
+const QUANTIFIER: Record<string, string> = { '+': '+', '*': '*', '?': '?', '@': '' };
+const INNERMOST: Record<string, string> = { a: 'a', aa: 'aa', '?': S, '*': `${S}*`, b: 'b', 'a*': `a${S}*` };
+const SIBLINGS: Record<string, string> = { a: 'a', ab: 'ab', b: 'b', '?': S };
+
+function generateNested(count: number): StressCase[] {
+  const rng = new Rng(20261206);
+  const out = new Map<string, string>();
+  while (out.size < count) {
+    let glob = rng.pick(Object.keys(INNERMOST));
+    let regex = INNERMOST[glob]!;
+    for (let depth = rng.range(8, 60); depth > 0; depth--) {
+      const op = rng.pick(Object.keys(QUANTIFIER));
+      const sibling = rng.range(0, 3) === 0 ? rng.pick(Object.keys(SIBLINGS)) : undefined;
+      glob = `${op}(${glob}${sibling === undefined ? '' : `|${sibling}`})`;
+      regex = `(?:${regex}${sibling === undefined ? '' : `|${SIBLINGS[sibling]!}`})${QUANTIFIER[op]!}`;
+    }
+    const end = rng.pick(['x', 'b', '', '.txt']);
+    const prefix = rng.pick(['', '**/']);
+    out.set(prefix + glob + end, `^${PREFIXES[prefix]!}${regex}${ENDS[end]!}$`);
+  }
+  return [...out].map(([glob, regex]) => ({ glob, regex }));
+}
+
 /** The files the RE2 translation matches. */
 function re2Answer(c: StressCase, files: readonly string[]): string[] {
   const re = RE2JS.compile(c.regex);
@@ -137,7 +167,7 @@ function bashAnswer(glob: string): string[] | undefined {
   return [...new Set(run.stdout.toString('utf8').split('\0').filter((p) => p !== ''))].sort();
 }
 
-describe.skipIf(onWindows)(posixOnly(`stress family: ${CASES} hostile globs over long repetitive names`, 'bash is the oracle'), () => {
+describe.skipIf(onWindows)(posixOnly(`stress family: ${CASES} hostile globs and ${NESTED} nested extglobs over long repetitive names`, 'bash is the oracle'), () => {
   it('answers every case within the deadline on every API form, as the oracle does', async () => {
     const failures: string[] = [];
     const files = listRegularFiles(root);
@@ -145,7 +175,10 @@ describe.skipIf(onWindows)(posixOnly(`stress family: ${CASES} hostile globs over
     let bashSilent = 0;
     let bashSpent = 0;
     let worst = 0;
-    for (const [index, c] of generateCases(CASES).entries()) {
+    const cases = [...generateCases(CASES), ...generateNested(NESTED)];
+    // The family must hold the deep shapes it is about.
+    expect(cases.filter((c) => /^(\*\*\/)?([+*?@]\(){8}/.test(c.glob))).toHaveLength(NESTED);
+    for (const [index, c] of cases.entries()) {
       const { glob } = c;
       const modes: Mode[] = index % RG_EVERY === 0 ? [...MODES, 'ripgrep'] : MODES;
       const started = performance.now();
@@ -170,8 +203,8 @@ describe.skipIf(onWindows)(posixOnly(`stress family: ${CASES} hostile globs over
         } else if (!answer.complete) failures.push(`${mode} ${JSON.stringify(glob)}: not complete (${answer.reasons.join(', ')})`);
       }
     }
-    console.log(`[stress] ${CASES} cases (ripgrep on every ${RG_EVERY}th); slowest case, all forms: ${worst.toFixed(0)} ms; bash agreed with the RE2 oracle on ${bashChecked}, gave no answer within ${BASH_DEADLINE_MS} ms on ${bashSilent}`);
+    console.log(`[stress] ${CASES} + ${NESTED} nested cases (ripgrep on every ${RG_EVERY}th); slowest case, all forms: ${worst.toFixed(0)} ms; bash agreed with the RE2 oracle on ${bashChecked}, gave no answer within ${BASH_DEADLINE_MS} ms on ${bashSilent}`);
     expect(failures.slice(0, 10)).toEqual([]);
     expect(bashChecked).toBeGreaterThanOrEqual(BASH_MIN_CHECKED);
-  }, CASES * CASE_DEADLINE_MS + 2 * BASH_SHARE_MS);
+  }, (CASES + NESTED) * CASE_DEADLINE_MS + 2 * BASH_SHARE_MS);
 });

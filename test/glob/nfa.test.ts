@@ -112,6 +112,31 @@ describe('hostile shapes stay bounded', () => {
   }
 });
 
+describe('nested extglobs compile to a program linear in the pattern', () => {
+  // An adversary's `+(+(+(...a)))` 25 deep: `+(..)` compiled its alternatives twice, so the
+  // program doubled at each level (a minute, then out of memory). A size, not a time: no clock.
+  it('every operator nested up to the parser\'s 100 levels, alternatives beside, `!(...)` around: at most 3 states per pattern character', () => {
+    const rng = new Rng(20261206);
+    let deepest = 0;
+    for (let g = 0; g < 300; g++) {
+      let glob = rng.pick(['a', '?', '*', '[ab]', 'ab']);
+      // Shallow first: a program that grows too fast fails here at a small depth, never hangs deeper on.
+      const depth = 1 + Math.floor(g / 3);
+      for (let d = 0; d < depth; d++) {
+        const op = rng.pick(['+', '*', '?', '@', '+']);
+        glob = `${op}(${glob}${rng.range(0, 3) === 0 ? `|${rng.pick(['a', 'b?', '*b'])}` : ''})`;
+      }
+      // `!(...)` is taken only at a segment's end, outside other groups: around the whole, at times.
+      if (rng.range(0, 2) === 0) glob = `a!(${glob})`;
+      const compiled = nfa(glob);
+      expect(compiled.states, glob).toBeLessThanOrEqual(3 * glob.length);
+      expect(typeof compiled.matches('a'.repeat(40))).toBe('boolean');
+      deepest = Math.max(deepest, depth);
+    }
+    expect(deepest).toBe(100);
+  });
+});
+
 describe('names that did not decode (U+FFFD): could some reading of their bytes match?', () => {
   it('a U+FFFD may be one to three bytes, each one character for ?', () => {
     // `\xe2\x82.txt` decodes to `\uFFFD.txt`; bash matches `??.txt` against its bytes.
