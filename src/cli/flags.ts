@@ -6,6 +6,7 @@
  * checks that they agree.
  */
 import type { CliArgs } from './args.js';
+import { FindFileError } from '../errors.js';
 import { BACKEND_OPTIONS } from '../options.js';
 import { SORT_OPTIONS } from '../plan/select.js';
 import { COLOR_CHOICES, type ColorChoice } from './color.js';
@@ -171,6 +172,38 @@ export function splitGluedValues(argv: readonly string[]): string[] {
     else out.push(word);
   }
   return out;
+}
+
+/**
+ * A switch given a value (`--strict=1`, `--json=yes`, `-a=1`, `-a.log`) is a usage error. yargs
+ * reads any value but `true` as false, so `--strict=1` turned strict off and exited 0 on an
+ * incomplete search: the partial answer passing as complete that --strict exists to prevent (fd
+ * refuses `--hidden=yes` too). `=true` and `=false` keep yargs' meaning. Applied to argv before
+ * either parser sees it (src/cli/main.ts), up to `--`; a flag's value (`--contains --strict=1`) is text.
+ */
+export function refuseValuedSwitches(argv: readonly string[]): void {
+  const flags = Object.entries(buildFlags(0));
+  const switches = new Set(flags.filter(([, spec]) => spec.type === 'boolean').map(([name]) => name));
+  const shortSwitches = new Set(flags.filter(([, spec]) => spec.type === 'boolean' && spec.alias !== undefined).map(([, spec]) => spec.alias!));
+  const valued = new Set([...flags.filter(([, spec]) => spec.requiresArg === true).flatMap(([name, spec]) => [`--${name}`, ...(spec.alias === undefined ? [] : [`-${spec.alias}`])])]);
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === '--') return;
+    if (valued.has(word)) {
+      i++; // the next word is this flag's value, whatever it looks like
+      continue;
+    }
+    const long = /^--(?:no-)?([^=]+)=(.*)$/s.exec(word);
+    if (long !== null && switches.has(long[1]!) && long[2] !== 'true' && long[2] !== 'false') {
+      throw new FindFileError('FF_INVALID_OPTION', `--${long[1]} is a switch and takes no value, got ${JSON.stringify(word)}: write --${long[1]}, or --no-${long[1]} to turn it off`, long[1]);
+    }
+    // A cluster of short switches (`-Ha`) ends at its first character that is not a letter: a value glued to the last one.
+    const short = /^-([A-Za-z]+)([^A-Za-z].*)$/s.exec(word);
+    if (short !== null && shortSwitches.has(short[1]!.at(-1)!)) {
+      const flag = short[1]!.at(-1)!;
+      throw new FindFileError('FF_INVALID_OPTION', `-${flag} is a switch and takes no value, got ${JSON.stringify(word)}`, flag);
+    }
+  }
 }
 
 /** `-e ts -e .tsx`: the extensions without their dot; one holding a `/` or nothing is a usage error. */

@@ -13,7 +13,7 @@ import type { Argv } from 'yargs';
 import { describeUnknownFlags, flagNames, toCliRequest, type CliArgs } from './args.js';
 import { parseFast } from './fast-args.js';
 import { takeExecCommand } from './exec.js';
-import { splitGluedValues } from './flags.js';
+import { refuseValuedSwitches, splitGluedValues } from './flags.js';
 import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
 import { runSearch } from './run.js';
 import { escapeText } from '../text-escape.js';
@@ -42,6 +42,7 @@ export async function main(typed: readonly string[]): Promise<void> {
   try {
     const taken = takeExecCommand(typed);
     argv = splitGluedValues(taken.argv);
+    refuseValuedSwitches(argv);
     execWords = taken.exec?.words;
     // Perf: a valid command line needs no yargs (fast-args.ts); everything else is yargs' to answer.
     const fast = parseFast(argv, now);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { splitRoot, toCliRequest, type CliArgs } from '../../src/cli/args.js';
-import { splitGluedValues } from '../../src/cli/flags.js';
+import { buildFlags, refuseValuedSwitches, splitGluedValues } from '../../src/cli/flags.js';
 import { buildParser } from '../../src/cli/parser.js';
 
 class UsageError extends Error {}
@@ -92,6 +92,42 @@ describe('a short flag glued to its value (rg and fd habits, issue 27)', () => {
     }
     // A glued value that is wrong stays wrong, with the flag's own message.
     expect(() => parse(splitGluedValues(['*', '-tq']))).toThrow(/--type must be f \(file\), d \(directory\), .* got "q"/);
+  });
+});
+
+describe('a switch given a value (an adversarial run: --strict=1 read as false, exit 0 on an incomplete search)', () => {
+  const flags = Object.entries(buildFlags(0));
+  const switches = flags.filter(([, spec]) => spec.type === 'boolean');
+  const valuedFlags = flags.filter(([, spec]) => spec.requiresArg === true);
+
+  it('every switch, long and short, refuses any value but true and false, naming itself', () => {
+    expect(switches.length).toBeGreaterThanOrEqual(15);
+    for (const [name, spec] of switches) {
+      for (const value of ['1', '0', 'yes', 'no', '', 'TRUE', 'on']) {
+        expect(() => refuseValuedSwitches(['x', `--${name}=${value}`]), `--${name}=${value}`).toThrow(new RegExp(`^--${name} is a switch and takes no value`));
+      }
+      for (const value of ['true', 'false']) expect(() => refuseValuedSwitches(['x', `--${name}=${value}`])).not.toThrow();
+      expect(() => refuseValuedSwitches(['x', `--${name}`])).not.toThrow();
+      if (spec.alias === undefined || !/^[A-Za-z]$/.test(spec.alias)) continue;
+      for (const glued of ['=1', '.log', '1', '-x']) {
+        expect(() => refuseValuedSwitches(['x', `-${spec.alias}${glued}`]), `-${spec.alias}${glued}`).toThrow(new RegExp(`^-${spec.alias} is a switch and takes no value`));
+        // At the end of a cluster of switches too.
+        expect(() => refuseValuedSwitches(['x', `-H${spec.alias}${glued}`]), `-H${spec.alias}${glued}`).toThrow(/is a switch and takes no value/);
+      }
+    }
+    // The error is the library's usage kind: status 2.
+    expect(() => refuseValuedSwitches(['--strict=1'])).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION' }));
+  });
+
+  it('leaves clusters of switches, every flag\'s value and everything after -- as text', () => {
+    expect(() => refuseValuedSwitches(['x', '-Ha', '-0', '-aH'])).not.toThrow();
+    for (const [name, spec] of valuedFlags) {
+      for (const flag of [`--${name}`, ...(spec.alias === undefined ? [] : [`-${spec.alias}`])]) {
+        expect(() => refuseValuedSwitches(['x', flag, '--strict=1']), `${flag} --strict=1`).not.toThrow();
+      }
+    }
+    expect(() => refuseValuedSwitches(['x', '--', '--strict=1', '-a.log'])).not.toThrow();
+    expect(() => refuseValuedSwitches(['x', '--contains=--json=1'])).not.toThrow();
   });
 });
 

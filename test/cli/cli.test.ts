@@ -430,6 +430,10 @@ describe('exit statuses', () => {
       [['*.md', '--backend', 'fast'], /backend must be one of .*got "fast"/],
       [['../*.md'], /climbs out of the root/],
       [['*.md', '!*.ts'], /negation/],
+      // A switch given a value: yargs read any but "true" as false, so --strict=1 exited 0 on an incomplete search.
+      [['*.md', '--max-depth', '0', '--strict=1'], /--strict is a switch and takes no value, got "--strict=1"/],
+      [['*.md', '--json=yes'], /--json is a switch and takes no value/],
+      [['*.md', '-a.log'], /-a is a switch and takes no value, got "-a\.log"/],
     ];
     for (const [args, problem] of cases) {
       const run = ff(args);
