@@ -5,7 +5,7 @@
  *
  * - every trailing whitespace character is dropped (a tab too), unless the line ends in `\ `;
  * - `[[:alpha:]]` is no POSIX class: a set `[[:alph]` then a literal `]`;
- * - `{a,b}` are alternatives;
+ * - `{a,b}` are alternatives, an empty one dropped (`a{b,}` ignores `ab`, not `a`; `x{,}y` is `xy`);
  * - a lone `!` re-includes everything (its glob is `**`);
  * - a line that is not a valid glob (`c[`, `[z-a]`, a dangling `\`) is skipped, the rest apply;
  * - a UTF-8 BOM is part of the first pattern;
@@ -109,7 +109,7 @@ export function testIgnoreRules(rules: readonly IgnoreRule[], path: string, isDi
 /**
  * globset's syntax with a literal separator, as regex source: `*` and `?` never match `/`; `**` as
  * a whole segment matches any number of segments; `[...]` (`[!...]`, `[^...]`) sets with ranges;
- * `{a,b}` alternatives (not nested; a `}` with no `{` open is dropped); `\` escapes the next character
+ * `{a,b}` alternatives (not nested; an empty one dropped, as globset drops it; a `}` with no `{` open is dropped); `\` escapes the next character
  * outside a set, and is itself inside one. Undefined for a glob globset
  * refuses.
  */
@@ -119,6 +119,10 @@ function translateGlob(glob: string): string | undefined {
   if (glob === '**/') return '.*';
   let out = '';
   let inBraces = false;
+  // Inside `{...}`: the alternatives so far, and the one being read (regex source).
+  let alternatives: string[] = [];
+  let alt = '';
+  const emit = (source: string) => (inBraces ? (alt += source) : (out += source));
   // Inside `{...}`: the current alternative has nothing yet (right after `{` or `,`).
   let altEmpty = false;
   for (let i = 0; i < chars.length; i++) {
@@ -127,47 +131,53 @@ function translateGlob(glob: string): string | undefined {
     altEmpty = false;
     if (c === '\\') {
       if (i + 1 >= chars.length) return undefined; // a dangling escape
-      out += escapeRegex(chars[++i]!);
+      emit(escapeRegex(chars[++i]!));
     } else if (c === '*') {
       let end = i;
       while (chars[end + 1] === '*') end++;
       const atSegmentStart = i === 0 || chars[i - 1] === '/';
       const atSegmentEnd = end + 1 === chars.length || chars[end + 1] === '/';
       if (end > i && atSegmentStart && atSegmentEnd && !inBraces) {
-        if (end + 1 === chars.length) out += '.*';
+        if (end + 1 === chars.length) emit('.*');
         else {
-          out += '(?:.*/)?';
+          emit('(?:.*/)?');
           end++; // the `/` after `**` is part of it
         }
       } else if (end === i + 1 && inBraces) {
         const globstar = globstarInBraces(wasEmpty, chars[i - 1], chars[end + 1]);
-        out += globstar.source;
+        emit(globstar.source);
         if (globstar.takesSlash) end++;
       } else {
-        out += '[^/]*';
+        emit('[^/]*');
       }
       i = end;
     } else if (c === '?') {
-      out += '[^/]';
+      emit('[^/]');
     } else if (c === '[') {
       const set = translateSet(chars, i);
       if (set === undefined) return undefined;
-      out += set.source;
+      emit(set.source);
       i = set.end;
     } else if (c === '{') {
       if (inBraces) return undefined; // globset does not nest alternatives
       inBraces = true;
       altEmpty = true;
-      out += '(?:';
+      alternatives = [];
+      alt = '';
     } else if (c === '}') {
       // globset closes a group even when none is open: an empty one, which matches nothing, so `x}` is `x`.
-      if (inBraces) out += ')';
-      inBraces = false;
+      if (inBraces) {
+        // globset drops an empty alternative (`a{b,}` is `ab` only, never `a`); all empty, the group is nothing (`x{,}y` is `xy`).
+        const parts = [...alternatives, alt].filter((part) => part !== '');
+        inBraces = false;
+        if (parts.length > 0) emit(`(?:${parts.join('|')})`);
+      }
     } else if (c === ',' && inBraces) {
       altEmpty = true;
-      out += '|';
+      alternatives.push(alt);
+      alt = '';
     } else {
-      out += escapeRegex(c);
+      emit(escapeRegex(c));
     }
   }
   return inBraces ? undefined : out;
