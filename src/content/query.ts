@@ -121,11 +121,22 @@ export function buildLineMatcher(query: Query, overBudget?: () => boolean): Matc
 
 /** An RE2 regex of the caller's, compiled now; a bad one is a `FindFileError` naming `option` (the query, or `nameRegex`). */
 export function compileRe2(source: string, flags: number, code: 'FF_INVALID_QUERY' | 'FF_INVALID_OPTION' = 'FF_INVALID_QUERY', option = 'query'): RE2JS {
+  const RE2 = loadRe2();
   try {
-    return loadRe2().compile(source, flags);
+    return RE2.compile(source, flags);
   } catch (error) {
+    // re2js names the case flag in the part it quotes (`(?i)a(`), a flag smart case chose, not the
+    // user: the reason is asked again without it, so the message quotes what was typed.
+    let reason = error as Error;
+    if ((flags & RE2.CASE_INSENSITIVE) !== 0) {
+      try {
+        RE2.compile(source, flags & ~RE2.CASE_INSENSITIVE);
+      } catch (plain) {
+        reason = plain as Error;
+      }
+    }
     // re2js says "error parsing regexp: <reason>: `<part>`": keep it, it names the bad part.
-    const message = (error as Error).message.replace(/^error parsing regexp: /, '');
+    const message = reason.message.replace(/^error parsing regexp: /, '');
     throw new FindFileError(code, `${option} is not a valid regex (RE2 syntax, as ripgrep's): ${message}`, option);
   }
 }

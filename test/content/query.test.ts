@@ -177,6 +177,21 @@ describe('long queries', () => {
     expect(() => readQuery({ query: 'a(b', mode: 'regex' }, true)).toThrow(/^query is not a valid regex \(RE2 syntax, as ripgrep's\): missing closing \)/);
   });
 
+  it('a bad regex is quoted as typed: never with the (?i) that smart case or -i chose (an adversarial run saw `(?i)a(`)', () => {
+    for (const [query, caseSensitive] of [['a(', undefined], ['a(', false], ['A(', false], ['x[b', undefined], ['(?P<n', false]] as const) {
+      let message = '';
+      try {
+        readQuery({ query, mode: 'regex', ...(caseSensitive === undefined ? {} : { caseSensitive }) }, true);
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message, query).toMatch(/^query is not a valid regex \(RE2 syntax, as ripgrep's\): /);
+      expect(message, query).not.toContain('(?i)');
+    }
+    // A (?i) the user wrote is theirs, and stays in the quote.
+    expect(() => readQuery({ query: '(?i)a(', mode: 'regex' }, true)).toThrow(/`\(\?i\)a\(`/);
+  });
+
   it('matches a catastrophic-backtracking regex in linear time: (a+)+$ over 100,000 a\'s and a ! returns at once', () => {
     const m = buildLineMatcher(readQuery({ query: '(a+)+$', mode: 'regex' }, true));
     expect(m.find(`${'a'.repeat(100_000)}!`, 0)).toBe(-1);
