@@ -201,10 +201,12 @@ export class FileScanner {
 
   private binary(first: boolean, before: string): ScanState {
     if (first) return (this.state = 'binary');
-    // Multi-line: ripgrep searches the text before the NUL; line by line, nothing of this chunk.
+    // Multi-line: ripgrep searches the lines before the NUL's (a match may not reach into it, nor
+    // context come from it: an adversarial run's parity suite); line by line, nothing of this chunk.
     if (this.multiline) {
       if (this.hold(before) !== 'more') return this.state;
-      if (!this.searchWhole(this.parts.join(''))) return (this.state = 'stop');
+      const text = this.parts.join('');
+      if (!this.searchWhole(text.slice(0, text.lastIndexOf('\n') + 1))) return (this.state = 'stop');
     }
     return (this.state = 'binary-late');
   }

@@ -2,7 +2,7 @@
  * Parity with the real ripgrep on a real temp tree: for the same root, query and options, the
  * pure-TS path and `rg --json` return the same hits (path, line, column, text), and `auto` runs
  * ripgrep. The tree holds what tends to break a content search: Chinese and emoji before a match,
- * CRLF files, a binary file, a file without a trailing newline, BOMs (UTF-8, UTF-16), invalid
+ * CRLF files, a binary file (and one whose NUL is past the first chunk), a file without a trailing newline, BOMs (UTF-8, UTF-16), invalid
  * UTF-8, a long line, several matches on one line, hidden and nested files.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,8 @@ const FILES: Record<string, string | Buffer> = {
   'long.txt': 'x'.repeat(3000) + ' needle ' + 'y'.repeat(3000) + '\n',
   'multi.txt': 'end\nstart\nmiddle\nend\nstart\n',
   '.hidden/secret.txt': 'hidden needle\n',
+  // A NUL past the first 64 KiB, on a line with the text before it: both engines stop before the 64 KiB that holds it (rg's binary_offset).
+  'late-nul.log': Buffer.concat([Buffer.from('needle 0\nend\nstart\n'.repeat(6000)), Buffer.from('needle 5\0 needle\nneedle 8\n')]),
   'src/deep/er/code.ts': 'export const needle = "中文";\n// TODO needle\n',
   'src/empty.ts': '',
   'dir with space/file one.txt': 'needle in a spaced path\n',
@@ -87,6 +89,9 @@ describeIf(needsRg)('the pure-TS path and rg --json agree', () => {
     expect(at('bom-utf16le.txt')).toEqual([[1, 4, 'zz needle'], [2, 3, '中 needle']]);
     expect(at('invalid-utf8.txt')).toEqual([[2, 5, 'a\uFFFD\uFFFD needle']]);
     expect(at('binary.bin')).toEqual([]);
+    // ripgrep stops before its buffer that holds the NUL: the first 64 KiB here, 3,449 of the 6,001 lines with the text before the NUL.
+    expect(at('late-nul.log')).toHaveLength(3449);
+    expect(at('late-nul.log').at(-1)).toEqual([10345, 1, 'needle 0']);
     expect(at('long.txt')).toEqual([[1, 3002, 'x'.repeat(500)]]);
     expect(hits.find((h) => h.path === 'long.txt')).toMatchObject({ textTruncated: true });
   });

@@ -177,13 +177,14 @@ describe('binary files', () => {
     expect(scan(bytes, 'hello').state).toBe('binary');
   });
 
-  it('a multi-line search with a late NUL searches the text before the NUL', () => {
+  it('a multi-line search with a late NUL searches the lines before the NUL\'s: a match may not reach into it (rg --json 13: only line 1)', () => {
     const first = Buffer.from('a\nb\n' + 'x'.repeat(READ_CHUNK_BYTES) + '\n');
     const second = Buffer.from('a\nb\0a\nb\n');
-    expect(scan(Buffer.concat([first, second]), 'a\nb', { chunks: [first, second] })).toEqual({
-      state: 'binary-late',
-      hits: [[1, 1, 'a'], [4, 1, 'a']],
-    });
+    expect(scan(Buffer.concat([first, second]), 'a\nb', { chunks: [first, second] })).toEqual({ state: 'binary-late', hits: [[1, 1, 'a']] });
+    // Wholly before the NUL's line, it is found. (rg 13 may stop sooner, at its own buffer's edge: on
+    // these bytes it reports line 1 only; docs/content-search.md, "Binary files".)
+    const third = Buffer.from('a\nb\nc\0a\nb\n');
+    expect(scan(Buffer.concat([first, third]), 'a\nb', { chunks: [first, third] })).toEqual({ state: 'binary-late', hits: [[1, 1, 'a'], [4, 1, 'a']] });
   });
 });
 
