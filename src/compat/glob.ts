@@ -112,12 +112,15 @@ function namesCwd(pattern: string): boolean {
  * node-glob's `x/**` also names `x` (find-file's needs one more segment). Written `x/.`, which
  * find-file reads as `x`, so that a brace alternative of `x` ending in `/` (`a{/,b}/**`) stays valid.
  */
-function expand(pattern: string): string[] {
+function expand(pattern: string, nodir = false): string[] {
   const p = bare(pattern);
   if (p === '' || namesCwd(p)) return p === '' ? [] : [anchor(p)];
   if (!p.endsWith('/**')) return [anchor(p)];
   let base = p;
   while (base.endsWith('/**')) base = base.slice(0, -3);
+  // Under nodir node-glob names a file `x` for a literal `x/**` only (`index.js/**`), never for a
+  // wildcard one: `*/**` with nodir gave the top-level `a.js` (an adversarial run).
+  if (nodir && /[*?[\]{}()!+@]/.test(base)) return [anchor(p)];
   return [anchor(p), anchor(`${base}/.`)];
 }
 
@@ -167,7 +170,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   // node-glob: a directory-only pattern under nodir names nothing.
   if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [], entries: () => [], ...answer };
   const withCwd = !nodir && list.some(namesCwd);
-  const pattern = list.flatMap(expand);
+  const pattern = list.flatMap((p) => expand(p, nodir));
   const depth = readDepth(opts.maxDepth, 'maxDepth');
   const nocase = opts.nocase ?? (process.platform === 'darwin' || process.platform === 'win32');
   const dotNamed = opts.dot !== true && list.some(namesDotSegment);
@@ -177,7 +180,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const options: FindOptions = {
     root,
     pattern,
-    exclude: toList(opts.ignore).flatMap(expand),
+    exclude: toList(opts.ignore).flatMap((p) => expand(p)),
     hidden: opts.dot === true || dotNamed,
     type: dirOnly.length > 0 ? 'directory' : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
     caseSensitive: !nocase,

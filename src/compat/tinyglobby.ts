@@ -79,8 +79,36 @@ function toList(value: Patterns | undefined | null): string[] {
   return typeof value === 'string' ? [value] : [...value];
 }
 
+/**
+ * picomatch's brackets: `[id]` matches the set's characters or the text `[id]` itself, when the
+ * set holds none of `-*+?.^${}()|[]\` (picomatch `literalBrackets` unset). An adversarial run:
+ * `app/[id]/*` found nothing (complete) where tinyglobby returns Next.js's `app/[id]/page.tsx`.
+ * Written as find-file's `@([id]|\[id\])`: one more alternative per set, never a product of them.
+ */
+function withLiteralBrackets(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      out += pattern.slice(i, i + 2);
+      i++;
+      continue;
+    }
+    const close = c === '[' ? pattern.indexOf(']', i + 1) : -1;
+    const set = close > i + 1 ? pattern.slice(i + 1, close) : '';
+    if (set === '' || /[-*+?.^${}()|[\]\\/!]/.test(set)) {
+      out += c;
+      continue;
+    }
+    out += `@([${set}]|\\[${set}\\])`;
+    i = close;
+  }
+  return out;
+}
+
 /** tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): `src/` is `src`, and `src` is `src` and `src/**`. */
 function expand(pattern: string, expandDirectories: boolean): string[] {
+  pattern = withLiteralBrackets(pattern);
   const bare = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
   const anchored = anchor(bare);
   if (expandDirectories && !bare.endsWith('*')) return [anchored, `${anchored}/**`];

@@ -153,3 +153,13 @@ describe('find-file/glob: the honest verdict where the peer answers silently (a 
     }
   });
 });
+
+describe('x/** under nodir: the files below x only, never a file that x names', () => {
+  // An adversarial run: `*/**` with nodir returned the top-level `index.js`: `x/**` names `x` too
+  // (written `x/.`), and with a wildcard `x` that is a file. node-glob names only directories there,
+  // and under nodir none of them is returned.
+  it.each(['*/**', 'src/*/**', '*.js/**', '**/lib/**', 'src/**', '*/*/**', 'index.js/**'])('%s', async (pattern) => {
+    const { ours, theirs } = await both(pattern, { nodir: true });
+    expect(ours).toEqual(theirs);
+  });
+});

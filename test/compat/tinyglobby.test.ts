@@ -143,3 +143,36 @@ describe('find-file/tinyglobby: the honest verdict where the peer answers silent
     }
   });
 });
+
+describe('brackets as picomatch reads them: the set, or its own text (Next.js routes)', () => {
+  // An adversarial run: `app/[id]/*` found nothing, complete, where tinyglobby returns
+  // `app/[id]/page.tsx`. picomatch lets `[id]` match `i`, `d` or the text `[id]` itself, when the
+  // set holds no regex character; a family of such patterns against the real tinyglobby.
+  const ROUTES = ['app/[id]/page.tsx', 'app/[slug]/[id].tsx', 'app/i/x.tsx', 'app/d/page.tsx', 'app/s/y.tsx', 'pages/[...all].tsx', 'pages/a.tsx', 'a[b].js', 'ab.js', 'x[a-c].md', 'xb.md'];
+  let routes: string;
+  beforeAll(() => {
+    routes = buildTree(ROUTES);
+  });
+  afterAll(() => removeTree(routes));
+
+  const SETS = ['[id]', '[slug]', '[i]', '[d]', '[b]', '[a-c]', '[!x]', '[...all]', '[s]'];
+  const SHAPES = (set: string) => [`app/${set}/*`, `app/${set}/page.tsx`, `app/${set}`, `**/${set}/*`, `app/*/${set}.tsx`, `a${set}.js`, `x${set}.md`, `pages/${set}.tsx`, `app/${set}/*.tsx`, `**/${set}*`];
+  const patterns = SETS.flatMap(SHAPES);
+
+  it(`${patterns.length} patterns: the same files as tinyglobby, the literal route among them where picomatch reads it so`, async () => {
+    const failures: string[] = [];
+    let literalHits = 0;
+    for (const pattern of patterns) {
+      const theirs = sorted(await peer.glob(pattern, { cwd: routes }));
+      const ours = sorted(await glob(pattern, { cwd: routes }));
+      // find-file's own rule, more never less (docs/compat.md): a pattern whose text names a path also matches it (`x[a-c].md`).
+      const extra = ours.filter((path) => !theirs.includes(path));
+      if (extra.length === 1 && extra[0] === pattern && theirs.every((path) => ours.includes(path))) continue;
+      if (JSON.stringify(ours) !== JSON.stringify(theirs)) failures.push(`${pattern}: ours ${JSON.stringify(ours)}, tinyglobby ${JSON.stringify(theirs)}`);
+      if (theirs.some((path) => path.includes('['))) literalHits++;
+    }
+    expect(failures).toEqual([]);
+    // The family holds the shape it is about: answers that name a bracketed path literally.
+    expect(literalHits).toBeGreaterThanOrEqual(10);
+  });
+});
