@@ -137,8 +137,10 @@ export class Snapshot {
     return {
       readdir: (path, options, callback) => this.readdir(path, options, coverage, callback),
       readdirSync: (path, options) => (uncovered(), disk.readdirSync(path, options)),
-      lstat: (path, callback) => (file(path), disk.lstat(path, callback)),
-      lstatSync: (path) => (uncovered(), disk.lstatSync(path)),
+      // With the walk's options too (`bigint` for a time filter): a view that dropped them failed
+      // every candidate of a modifiedAfter query with ERR_INVALID_ARG_TYPE (an adversarial run).
+      lstat: ((path: string, ...rest: unknown[]) => (file(path), (disk.lstat as (...args: unknown[]) => void)(path, ...rest))) as FsLike['lstat'],
+      lstatSync: ((path: string, ...rest: unknown[]) => (uncovered(), (disk.lstatSync as (...args: unknown[]) => StatsLike)(path, ...rest))) as FsLike['lstatSync'],
       ...(disk.stat && disk.statSync
         ? { stat: (p: string, cb: Callback<StatsLike>) => this.coverLink(p, coverage, () => disk.stat!(p, cb)), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
         : {}),
@@ -182,6 +184,10 @@ export class Snapshot {
       if (unresolved) return done(false);
       nodeFs.readlink(link, (unreadable, target) => {
         if (unreadable) return done(false);
+        // `..` after another segment (`s/../t`) is resolved by the kernel through `s` (a link, maybe),
+        // not by text: the hop read here could be the wrong place (an adversarial run: `s -> E/deep`
+        // made it E/t, not root/t). Such a chain is not covered: its answers are not kept.
+        if (/(^|\/)(?!\.\.(\/|$))[^/]+\/\.\.(\/|$)/.test(target)) return done(false);
         const next = posix.resolve(realDir, target);
         // The link by its path and by its real one, and the next hop.
         this.coverPaths([link, posix.join(realDir, posix.basename(link)), next], coverage, (covered) => {

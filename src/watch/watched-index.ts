@@ -5,6 +5,7 @@
  * (src/watch/watcher.ts), and the query, which syncs with a cookie (src/watch/cookie.ts) and then
  * runs the project's own walker over the view. See docs/index.md.
  */
+import { access, constants as nodeConstants } from 'node:fs';
 import { FindFileError } from '../errors.js';
 import { walkAsync } from '../find.js';
 import { defaultFs } from '../fs.js';
@@ -134,6 +135,8 @@ class WatchedIndex implements FileIndex {
   private syncFailures = 0;
   private readonly syncWaitMs: number;
   private readonly stopOverflow: () => void;
+  /** The root, as the walk opens it (native, with its separator). */
+  private readonly rootDir: string;
 
   constructor(
     private readonly tree: IndexOptions,
@@ -143,6 +146,7 @@ class WatchedIndex implements FileIndex {
     const watcher = deps.watcher ?? nodeWatcher();
     this.syncWaitMs = deps.syncWaitMs ?? DEFAULT_SYNC_WAIT_MS;
     const { rootPrefix } = plan.scope;
+    this.rootDir = rootPrefix;
     // The cookie's directory vanished (the root removed, `.git` deleted): nothing kept can be trusted.
     this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, () => this.forgetAll(), deps.cookieIo);
     this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie);
@@ -180,6 +184,10 @@ class WatchedIndex implements FileIndex {
       else this.forgetAll();
     }
     await this.jar.settled();
+    // No watch sees the root's ancestors: one made unsearchable (chmod 000 on the parent) hides the
+    // whole tree from a walk, and the kept listings must not answer for it (an adversarial run:
+    // complete, from memory, where a walk said EACCES). One access() per query; failing, the disk answers.
+    if (!(await reachable(this.rootDir))) this.forgetAll();
     const result = await this.walk(plan, left, outcome.synced ? answerKey(query) : undefined);
     this.queries++;
     result.stats = { ...result.stats, elapsedMs: clock.now() - started };
@@ -225,6 +233,11 @@ class WatchedIndex implements FileIndex {
 }
 
 /** Inside `.git/` when the root has one (git ignores unknown files there), else the root. */
+/** Whether the process can still list and enter the root (every ancestor searchable, the root readable). */
+function reachable(dir: string): Promise<boolean> {
+  return new Promise((resolve) => access(dir, nodeConstants.R_OK | nodeConstants.X_OK, (error) => resolve(error === null)));
+}
+
 function cookieDir(rootPrefix: string): string {
   try {
     if (defaultFs.lstatSync(rootPrefix + '.git').isDirectory()) return rootPrefix + '.git';

@@ -108,6 +108,23 @@ describeIf(linux('the index watches with inotify'))('find() answers as a fresh w
     expect((await index.find({ pattern: '*' })).matches).toEqual(['b.ts', 'c.ts']);
   });
 
+  it('a link whose target climbs out of another link (`s/../t`): resolved as the kernel does, never by text', async () => {
+    // An adversarial run: `s -> outside/deep`, `link -> s/../t` is outside/t for the kernel, but
+    // root/t as text: the index watched the wrong place and kept naming the link once outside/t
+    // became a file. Such a chain is not covered now: its answer is read afresh.
+    const root = tree([]);
+    const outside = tree(['deep/keep']);
+    mkdirSync(join(outside, 't'));
+    symlinkSync(join(outside, 'deep'), join(root, 's'));
+    symlinkSync('s/../t', join(root, 'link'));
+    const index = await open(root);
+    const query = { pattern: 'link/*.ts' };
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual(['link']);
+    rmSync(join(outside, 't'), { recursive: true });
+    writeFileSync(join(outside, 't'), 'a file now');
+    expect((await expectSameAnswer(index, { root }, query)).linksOnTheWay).toEqual([]);
+  });
+
   it('a link out of the root: its target appearing or going changes the answer, though nothing in the tree changed', async () => {
     const root = tree(['a.ts']);
     const outside = tree([]);

@@ -4,8 +4,8 @@
  * library passed in, so the same run works in-process (from src/) and as `nobody` from the
  * unprivileged sandbox's build (test/helpers/unprivileged.ts), where `chmod 000` really denies.
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 /**
@@ -26,7 +26,8 @@ export function prng(seed) {
 const DIR_NAMES = ['a', 'b', 'c', '.d'];
 const FILE_NAMES = ['x.ts', 'y.md', 'z.ts', '.h.ts', 'a'];
 // Links out of the root (into `outside`, where directories are moved out and back): only a watch set up for the link sees their targets change.
-const LINK_TARGETS = ['..', 'a', 'x.ts', 'nowhere', '../b', '../outside/out0', '../outside/out1', '../../outside/out2'];
+// `l0/../out1`: a `..` after a link (to `../outside/out0`: it lands in `outside/out1`, which toggles), resolved by the kernel through the link (an adversarial run: read as text, a stale answer).
+const LINK_TARGETS = ['..', 'a', 'x.ts', 'nowhere', '../b', '../outside/out0', '../outside/out1', '../../outside/out2', 'l0/../b', 'l1/../x.ts', 'l0/../out1', 'l2/../out2'];
 
 /** The queries each operation is checked with (one per operation, in turn). */
 export const QUERIES = [
@@ -38,6 +39,12 @@ export const QUERIES = [
   { pattern: '**', type: 'symlink' },
   { pattern: '**/*', maxDepth: 2, type: 'any' },
   { pattern: '{a,b}/*/*.ts' },
+  // Metadata, which a write through a hard link from outside changes with no event on a watched
+  // directory (an adversarial run: a kept answer said "none of 2 bytes or more"), and a time filter
+  // (the index's view once refused the walk's bigint lstat: every candidate a gap).
+  { pattern: '**', minSize: 2 },
+  { pattern: '**/*.ts', stats: true },
+  { pattern: '**', modifiedAfter: 1 },
 ];
 
 /** Every path under `root` (relative), directories with a trailing `/`; unreadable ones are not entered. */
@@ -70,7 +77,6 @@ function randomOp(ctx) {
   const pick = (list) => list[Math.floor(random() * list.length)];
   const tree = listTree(root);
   const dir = () => pick(tree.dirs);
-  const roll = random();
   const attempt = (what, fn) => {
     try {
       fn();
@@ -79,6 +85,25 @@ function randomOp(ctx) {
       return `${what} (${error.code ?? error.message})`;
     }
   };
+  if (ctx.parentLocked) {
+    // The root's parent was made unsearchable for one query: open it again first.
+    ctx.parentLocked = false;
+    return attempt('chmod 755 the root\'s parent', () => chmodSync(dirname(root), 0o755));
+  }
+  const roll = random();
+  if (roll < 0.06 && tree.files.length > 0) {
+    // A hard link out of the root, then writes through it: the file changes, its directory hears nothing.
+    const from = pick(tree.files);
+    const linked = readdirSync(outside).filter((name) => name.startsWith('hl'));
+    if (linked.length === 0 || random() < 0.4) return attempt(`ln ${from} outside/hl${ctx.serial}`, () => linkSync(join(root, from), join(outside, `hl${ctx.serial++}`)));
+    const via = pick(linked);
+    return attempt(`write via outside/${via}`, () => writeFileSync(join(outside, via), 'y'.repeat(Math.floor(random() * 5))));
+  }
+  if (chmod && roll > 0.985) {
+    // No watch sees the root's ancestors (an adversarial run: answers from memory after this).
+    ctx.parentLocked = true;
+    return attempt('chmod 000 the root\'s parent', () => chmodSync(dirname(root), 0o000));
+  }
   if (roll < 0.2) {
     const path = dir() + pick(FILE_NAMES);
     return attempt(`create ${path}`, () => writeFileSync(join(root, path), 'x'));
@@ -161,7 +186,7 @@ function comparable(result) {
  * directory denied by `chmod 000`), so a test can tell that the gaps were exercised.
  */
 export async function runOracle({ openIndex, findFiles, root, outside, seed, ops, chmod, tree = {}, maxDiffs = 3 }) {
-  const ctx = { root, outside, random: prng(seed), chmod, locked: new Set(), serial: 0 };
+  const ctx = { root, outside, random: prng(seed), chmod, locked: new Set(), serial: 0, parentLocked: false };
   const treeOptions = { root, ...tree };
   const index = await openIndex(treeOptions);
   const diffs = [];
@@ -195,6 +220,7 @@ export async function runOracle({ openIndex, findFiles, root, outside, seed, ops
       else if (!isDeepStrictEqual(again, fresh)) diffs.push({ op: i, query, again: true, indexed: again, fresh, lastOps: history.slice(-8) });
     }
   } finally {
+    if (ctx.parentLocked) chmodSync(dirname(root), 0o755);
     for (const path of ctx.locked) {
       try {
         chmodSync(join(root, path), 0o755);
