@@ -10,7 +10,7 @@
  * segment's own bounded test deciding a step (cost: depth × segments × one segment test).
  */
 import { REPLACEMENT_CHAR } from '../fs.js';
-import { GLOBSTAR_SOURCE } from './regex.js';
+import { GLOBSTAR_SOURCE, compiledRegex } from './regex.js';
 import { splitSegments } from './parse.js';
 import { compileSegment, type SegmentGlob } from './segment.js';
 
@@ -63,10 +63,8 @@ const possibly: NameTest = (segment, name) => (name.includes(REPLACEMENT_CHAR) ?
 export function buildPathTest(segments: readonly PathSegment[], forFiles: boolean, caseSensitive: boolean): (rel: string) => boolean {
   const globstars = segments.filter((s) => s === GLOBSTAR).length;
   const source = globstars <= 1 ? pathSource(segments, forFiles) : undefined;
-  if (source !== undefined) {
-    const re = new RegExp(source, caseSensitive ? '' : 'i');
-    return (rel) => re.test(rel);
-  }
+  const re = source === undefined ? undefined : compiledRegex(source, caseSensitive ? '' : 'i');
+  if (re !== undefined) return (rel) => re.test(rel);
   const stepper = new PathStepper(segments, forFiles);
   return (rel) => stepper.accepts(rel, exactly);
 }

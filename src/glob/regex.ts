@@ -28,6 +28,23 @@ export function isLinearInV8(nodes: readonly GlobNode[]): boolean {
   return stars <= 1;
 }
 
+/**
+ * A V8 regex for a glob's source, compiled now; undefined when V8 cannot compile it. Its compiler
+ * recurses per node, and a linear source of thousands of pieces (`?` 7,000 times: a surrogate
+ * pair or one unit, each) overflows its stack at the first match ("Invalid regular expression:
+ * Stack overflow", an adversarial run through the agent tools): thrown mid-walk, it rejected the
+ * search. The caller then matches another way (the state sets, the path stepper).
+ */
+export function compiledRegex(source: string, flags: string): RegExp | undefined {
+  try {
+    const re = new RegExp(source, flags);
+    re.test(''); // V8 compiles on the first match
+    return re;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Regex source (no anchors) for nodes `isLinearInV8` accepts. */
 export function regexSource(nodes: readonly GlobNode[]): string {
   let source = '';

@@ -6,7 +6,7 @@
  */
 import { compileNfa, type SegmentNfa } from './nfa.js';
 import { parseSegment, type GlobNode } from './parse.js';
-import { isLinearInV8, regexSource } from './regex.js';
+import { compiledRegex, isLinearInV8, regexSource } from './regex.js';
 
 export interface SegmentGlob {
   /** The segment's characters when it has no magic (escapes resolved). */
@@ -28,11 +28,8 @@ export function compileSegment(glob: string, escapes: boolean, raw: string, case
   const lazyNfa = () => (nfa ??= compileNfa(nodes, caseSensitive));
   // Perf: compiled on first use; a brace set's thousand alternatives are often only ever asked merged (src/glob/set.ts).
   let test = (name: string): boolean => {
-    if (source === undefined) test = lazyNfa().matches;
-    else {
-      const re = new RegExp(`^${source}$`, caseSensitive ? '' : 'i');
-      test = (n) => re.test(n);
-    }
+    const re = source === undefined ? undefined : compiledRegex(`^${source}$`, caseSensitive ? '' : 'i');
+    test = re === undefined ? lazyNfa().matches : (n) => re.test(n);
     return test(name);
   };
   return { literal, source, nodes, test: (name) => test(name), couldMatch: (name) => lazyNfa().couldMatch(name) };

@@ -8,6 +8,7 @@
 import { REPLACEMENT_CHAR } from '../fs.js';
 import { buildPartialTest, buildPathTest, buildUndecodedPathTest, compilePath, GLOBSTAR, pathSource, type PathSegment } from './path.js';
 import type { SegmentGlob } from './segment.js';
+import { compiledRegex } from './regex.js';
 
 export type Test = (text: string) => boolean;
 
@@ -66,7 +67,7 @@ export function compileSet(globs: readonly string[], caseSensitive: boolean, esc
 function nameTest(segments: readonly SegmentGlob[], caseSensitive: boolean): Test {
   const literals = new Set<string>();
   const suffixes: string[] = [];
-  const sources: string[] = [];
+  const sources: Alternative[] = [];
   const others: Test[] = [];
   for (const segment of segments) {
     // Perf: literals and `*.js` are string checks, no regex (PERF-NOTES: matching is not free). Only
@@ -74,7 +75,7 @@ function nameTest(segments: readonly SegmentGlob[], caseSensitive: boolean): Tes
     const suffix = caseSensitive ? literalSuffix(segment) : undefined;
     if (caseSensitive && segment.literal !== undefined) literals.add(segment.literal);
     else if (suffix !== undefined) suffixes.push(suffix);
-    else if (segment.source !== undefined) sources.push(segment.source);
+    else if (segment.source !== undefined) sources.push({ source: segment.source, alone: () => segment.test });
     else others.push(segment.test);
   }
   const tests: Test[] = [...merged(sources, caseSensitive), ...others];
@@ -92,23 +93,33 @@ function literalSuffix(segment: SegmentGlob): string | undefined {
 
 /** One test for every path alternative: whole-path regexes merged where each is linear, the rest one by one. */
 function pathTest(paths: readonly PathSegment[][], caseSensitive: boolean, forFiles: boolean): Test {
-  const sources: string[] = [];
+  const sources: Alternative[] = [];
   const others: Test[] = [];
   for (const segments of paths) {
     const source = segments.filter((s) => s === GLOBSTAR).length <= 1 ? pathSource(segments, forFiles) : undefined;
-    if (source !== undefined) sources.push(source.slice(1, -1));
+    if (source !== undefined) sources.push({ source: source.slice(1, -1), alone: () => buildPathTest(segments, forFiles, caseSensitive) });
     else others.push(buildPathTest(segments, forFiles, caseSensitive));
   }
   return anyOf([...merged(sources, caseSensitive), ...others]);
 }
 
-/** Anchored alternations of `sources`, `MERGE` at a time. */
-function merged(sources: readonly string[], caseSensitive: boolean): Test[] {
+/** An alternative's linear regex source, and how it is tested alone (its own regex, or another way). */
+interface Alternative {
+  source: string;
+  alone: () => Test;
+}
+
+/**
+ * Anchored alternations of the sources, `MERGE` at a time. A chunk V8 cannot compile (its stack,
+ * `compiledRegex`) is tested one alternative at a time instead, each the way it is tested alone.
+ */
+function merged(alternatives: readonly Alternative[], caseSensitive: boolean): Test[] {
   const tests: Test[] = [];
-  for (let i = 0; i < sources.length; i += MERGE) {
-    const chunk = sources.slice(i, i + MERGE);
-    const re = new RegExp(chunk.length === 1 ? `^${chunk[0]}$` : `^(?:${chunk.join('|')})$`, caseSensitive ? '' : 'i');
-    tests.push((text) => re.test(text));
+  for (let i = 0; i < alternatives.length; i += MERGE) {
+    const chunk = alternatives.slice(i, i + MERGE);
+    const re = compiledRegex(chunk.length === 1 ? `^${chunk[0]!.source}$` : `^(?:${chunk.map((a) => a.source).join('|')})$`, caseSensitive ? '' : 'i');
+    if (re !== undefined) tests.push((text) => re.test(text));
+    else tests.push(...chunk.map((alternative) => alternative.alone()));
   }
   return tests;
 }
