@@ -23,8 +23,38 @@ import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@mode
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
 
-/** As the SDK's stdio transport: a line longer than this ends the session (a client gone wrong). */
-const MAX_LINE_CHARS = 10 * 1024 * 1024;
+/**
+ * The longest line read: one longer is dropped, up to its newline, with a `-32600` reply (`id:
+ * null`: it was never parsed), and the session goes on. It ended the session once, as the SDK's
+ * transport does, but left stdin open: an adversarial run's client got no answer to anything
+ * after, from a server that never exited.
+ */
+export const MAX_LINE_CHARS = 10 * 1024 * 1024;
+
+/**
+ * Request ids the SDK cannot cancel: its `notifications/cancelled` handler drops a falsy
+ * `requestId` (`0`, `""`), so a client that numbers from 0 could not cancel that request (an
+ * adversarial run: the search ran its whole budget and answered). Inside the server they are
+ * carried as these strings (a NUL first: no client writes one), and restored on the way out.
+ */
+const INNER_IDS = new Map<RequestId, string>([
+  [0, '\u0000find-file:0'],
+  ['', '\u0000find-file:""'],
+]);
+const OUTER_IDS = new Map<RequestId, RequestId>([...INNER_IDS].map(([outer, inner]) => [inner, outer]));
+
+/**
+ * A client's request with a falsy id (and a cancellation of one) carried as its inner string. A
+ * response keeps its id: it answers one of the server's own requests (`roots/list`), numbered by the SDK from 0.
+ */
+function inward(message: JSONRPCMessage): JSONRPCMessage {
+  if ('method' in message && 'id' in message && message.id !== undefined && INNER_IDS.has(message.id)) return { ...message, id: INNER_IDS.get(message.id)! } as JSONRPCMessage;
+  if ('method' in message && message.method === 'notifications/cancelled') {
+    const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+    if (requestId !== undefined && INNER_IDS.has(requestId)) return { ...message, params: { ...message.params, requestId: INNER_IDS.get(requestId)! } };
+  }
+  return message;
+}
 
 /** The requests a client may send before `initialize`. */
 const BEFORE_INITIALIZE: ReadonlySet<string> = new Set(['initialize', 'ping']);
@@ -35,6 +65,8 @@ export class LineTransport implements Transport {
   onclose?: () => void;
   private readonly decoder = new StringDecoder('utf8');
   private pending = '';
+  /** Inside a line over the cap: its rest is dropped up to its newline. */
+  private skipping = false;
   private initialized = false;
   /** The ids of `initialize` requests not answered yet: an error reply to one closes the session again. */
   private readonly initializeIds = new Set<RequestId>();
@@ -58,7 +90,8 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (('result' in message || 'error' in message) && message.id !== undefined && this.initializeIds.delete(message.id)) this.initialized = 'result' in message;
-    return this.write(message);
+    const outer = 'id' in message && message.id !== undefined ? OUTER_IDS.get(message.id) : undefined;
+    return this.write(outer === undefined ? message : { ...message, id: outer });
   }
 
   private readonly onInputError = (error: Error) => this.onerror?.(error);
@@ -66,14 +99,22 @@ export class LineTransport implements Transport {
   private readonly onData = (chunk: Buffer | string) => {
     // A StringDecoder keeps a character split across two chunks whole.
     this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    if (this.skipping) {
+      const end = this.pending.indexOf('\n');
+      this.pending = end < 0 ? '' : this.pending.slice(end + 1);
+      if (end < 0) return;
+      this.skipping = false;
+    }
     for (let newline = this.pending.indexOf('\n'); newline >= 0; newline = this.pending.indexOf('\n')) {
       const line = this.pending.slice(0, newline).replace(/\r$/, '');
       this.pending = this.pending.slice(newline + 1);
       this.accept(line);
     }
     if (this.pending.length > MAX_LINE_CHARS) {
-      this.onerror?.(new Error(`a message longer than ${MAX_LINE_CHARS} characters: closing the session`));
-      void this.close();
+      this.pending = '';
+      this.skipping = true;
+      this.onerror?.(new Error(`a message longer than ${MAX_LINE_CHARS} characters was dropped`));
+      void this.reply(null, INVALID_REQUEST, `Invalid Request: a line longer than ${MAX_LINE_CHARS} characters was dropped (MCP sends one message per line)`);
     }
   };
 
@@ -94,7 +135,7 @@ export class LineTransport implements Transport {
       void this.reply(Array.isArray(value) ? null : usable, INVALID_REQUEST, Array.isArray(value) ? 'Invalid Request: batches are not supported (MCP sends one message per line)' : 'Invalid Request: not a JSON-RPC 2.0 message');
       return;
     }
-    const message = parsed.data;
+    const message = inward(parsed.data);
     if (!this.initialized && 'method' in message && !BEFORE_INITIALIZE.has(message.method)) {
       // A notification gets no answer: it is dropped (`notifications/initialized` before `initialize` would start the session's roots).
       if ('id' in message) void this.reply(message.id, INVALID_REQUEST, `Server not initialized: send "initialize" before "${message.method}"`);

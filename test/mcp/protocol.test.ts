@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LineTransport } from '../../src/mcp/stdio.js';
-import { MCP_BIN } from './helpers.js';
+import { LineTransport, MAX_LINE_CHARS } from '../../src/mcp/stdio.js';
+import { MCP_BIN, serverCommand, type Spawn } from './helpers.js';
 
 let base: string;
 let child: ChildProcessWithoutNullStreams | undefined;
@@ -20,6 +20,8 @@ beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), 'ff-mcp-protocol-'));
   mkdirSync(join(base, 'src'));
   writeFileSync(join(base, 'src', 'a.ts'), '');
+  // A chain of folders for a search that is still running when it is cancelled (the preload makes each read slow).
+  mkdirSync(join(base, 'chain', ...Array.from({ length: 30 }, () => 'd')), { recursive: true });
 });
 
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -32,8 +34,14 @@ afterEach(async () => {
 });
 
 /** The real server; `next()` resolves with its next stdout line, parsed. */
-function startServer() {
-  child = spawn(process.execPath, [MCP_BIN, '--root', base], { stdio: ['pipe', 'pipe', 'pipe'] });
+function startServer(command: Spawn = { command: process.execPath, args: [MCP_BIN, '--root', base], env: {} }) {
+  child = spawn(command.command, command.args, { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', ...command.env } });
+  let stderr = '';
+  const stderrWaiters: { text: string; resolve: () => void }[] = [];
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    for (const w of stderrWaiters.splice(0)) (stderr.includes(w.text) ? w.resolve() : stderrWaiters.push(w));
+  });
   const lines: unknown[] = [];
   const waiting: ((line: unknown) => void)[] = [];
   let buffer = '';
@@ -52,6 +60,7 @@ function startServer() {
     write,
     send: (message: object) => write(JSON.stringify({ jsonrpc: '2.0', ...message })),
     next: (): Promise<any> => (lines.length > 0 ? Promise.resolve(lines.shift()) : new Promise((resolve) => waiting.push(resolve))),
+    stderrHas: (text: string): Promise<void> => (stderr.includes(text) ? Promise.resolve() : new Promise((resolve) => stderrWaiters.push({ text, resolve }))),
   };
 }
 
@@ -103,7 +112,65 @@ describe('the server at the JSON-RPC edge', () => {
   });
 });
 
+describe('request ids 0 and "" (an adversarial run: the SDK drops a falsy requestId, so they could not be cancelled)', () => {
+  it('a call with each is cancelled by notifications/cancelled: no answer, the cancel line on stderr; the session goes on', async () => {
+    for (const id of [0, '']) {
+      const server = startServer(serverCommand(['--root', base], 200));
+      server.send({ id: 1, ...INITIALIZE });
+      expect(await server.next()).toMatchObject({ id: 1 });
+      server.send({ method: 'notifications/initialized' });
+      // Progress proves the search is under way; each directory read takes 200 ms (the test preload).
+      server.send({ id, method: 'tools/call', params: { name: 'glob', arguments: { pattern: '**/*.ts', path: 'chain' }, _meta: { progressToken: 'p' } } });
+      expect(await server.next()).toMatchObject({ method: 'notifications/progress' });
+      server.send({ method: 'notifications/cancelled', params: { requestId: id } });
+      await server.stderrHas('glob cancelled by the client');
+      // The next answer is the ping's: the cancelled call got none.
+      server.send({ id: 7, method: 'ping' });
+      let next = await server.next();
+      while (next.method === 'notifications/progress') next = await server.next();
+      expect(next, JSON.stringify(id)).toMatchObject({ id: 7, result: {} });
+      child!.stdin.end();
+      await new Promise((resolve) => child!.on('close', resolve));
+      child = undefined;
+    }
+  }, 60_000);
+
+  it('a response keeps its id (the server\'s own requests are numbered from 0); a request with id 0 is answered with id 0', () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const transport = new LineTransport(input, output);
+    const got: any[] = [];
+    transport.onmessage = (message) => void got.push(message);
+    void transport.start();
+    input.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n');
+    input.write('{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}\n');
+    expect(got[0].id).not.toBe(0);
+    expect(got[1]).toEqual({ jsonrpc: '2.0', id: 0, result: { roots: [] } });
+    void transport.send({ jsonrpc: '2.0', id: got[0].id, result: {} });
+    expect(JSON.parse(String(output.read()))).toEqual({ jsonrpc: '2.0', id: 0, result: {} });
+  });
+});
+
 describe('LineTransport', () => {
+  it('a line over the cap is dropped up to its newline with -32600 (id null), and the session goes on (an adversarial run: deaf after it)', async () => {
+    const input = new PassThrough({ highWaterMark: 1 << 24 });
+    const output = new PassThrough();
+    const transport = new LineTransport(input, output);
+    const got: unknown[] = [];
+    transport.onmessage = (message) => void got.push(message);
+    await transport.start();
+    const ping = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`;
+    input.write(ping(1));
+    // A valid message too long, in pieces, its newline in a later chunk with the next message behind it.
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping', params: { pad: 'x'.repeat(MAX_LINE_CHARS) } });
+    for (let at = 0; at < huge.length; at += 1 << 20) input.write(huge.slice(at, at + (1 << 20)));
+    input.write('\n' + ping(3));
+    input.write(ping(4));
+    expect(got).toEqual([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 3, method: 'ping' }, { jsonrpc: '2.0', id: 4, method: 'ping' }]);
+    const replies = String(output.read()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(replies).toEqual([{ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request: a line longer than 10485760 characters was dropped/) } }]);
+  });
+
   it('a notification before initialize is dropped; a character split across two chunks arrives whole; an initialize answered with an error closes the session again', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
