@@ -162,12 +162,16 @@ export function splitGluedValues(argv: readonly string[]): string[] {
   const flags = Object.entries(buildFlags(0)).filter(([, spec]) => spec.requiresArg === true);
   const shortValued = new Set(flags.map(([, spec]) => spec.alias).filter((alias) => alias !== undefined));
   const valued = new Set([...flags.map(([name]) => `--${name}`), ...[...shortValued].map((alias) => `-${alias}`)]);
+  const shortSwitches = new Set(Object.values(buildFlags(0)).filter((spec) => spec.type === 'boolean' && spec.alias !== undefined).map((spec) => spec.alias!));
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return [...out, ...argv.slice(i)];
     const glued = /^-(.)(\w.*)$/s.exec(word);
-    if (glued !== null && shortValued.has(glued[1]!)) out.push(`-${glued[1]}`, glued[2]!);
+    // fd's `-H0`: switches then `-0` (--print0), which yargs-parser would read as the value `0` of `-H`.
+    const endsInPrint0 = /^-([A-Za-z]+)0$/.exec(word);
+    if (endsInPrint0 !== null && [...endsInPrint0[1]!].every((letter) => shortSwitches.has(letter))) out.push(`-${endsInPrint0[1]}`, '-0');
+    else if (glued !== null && shortValued.has(glued[1]!)) out.push(`-${glued[1]}`, glued[2]!);
     else if (valued.has(word) && i + 1 < argv.length) out.push(word, argv[++i]!);
     else out.push(word);
   }

@@ -119,6 +119,14 @@ describe('a switch given a value (an adversarial run: --strict=1 read as false, 
     expect(() => refuseValuedSwitches(['--strict=1'])).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION' }));
   });
 
+  it('fd\'s -H0 and -aH0: the switches, then -0 (--print0), never the value 0 of the last switch', () => {
+    expect(splitGluedValues(['*', '-H0', '-aH0', '--', '-H0'])).toEqual(['*', '-H', '-0', '-aH', '-0', '--', '-H0']);
+    expect(parse(splitGluedValues(['*', '-aH0']))).toMatchObject({ absolute: true, hidden: true, print0: true });
+    expect(() => refuseValuedSwitches(splitGluedValues(['*', '-H0']))).not.toThrow();
+    // A letter that takes a value is glued to its value as before: -d0 is --max-depth 0.
+    expect(splitGluedValues(['*', '-d0'])).toEqual(['*', '-d', '0']);
+  });
+
   it('leaves clusters of switches, every flag\'s value and everything after -- as text', () => {
     expect(() => refuseValuedSwitches(['x', '-Ha', '-0', '-aH'])).not.toThrow();
     for (const [name, spec] of valuedFlags) {
