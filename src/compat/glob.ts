@@ -18,7 +18,6 @@ import { findFiles, findFilesSync } from '../find.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
-import { buildMatcher, normalizePatternList, type GlobFlavor, type PathMatcher } from '../patterns.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
 import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
 
@@ -149,15 +148,6 @@ interface Compiled {
 }
 
 /** Notes the kind of each listed entry that is not a regular file (`undefined`: the listing did not say). */
-/** The patterns as written, as a matcher, when one is `x/**` with a wildcard `x`; else undefined. */
-function wildcardSelf(list: readonly string[], flavor: GlobFlavor): PathMatcher | undefined {
-  const wild = list.some((p) => {
-    const b = bare(p);
-    return b.endsWith('/**') && /[*?[\]{}()!+@]/.test(b.replace(/(\/\*\*)+$/, ''));
-  });
-  return wild ? buildMatcher(normalizePatternList(list.map((p) => anchor(bare(p))), flavor, 'pattern', false), flavor) : undefined;
-}
-
 function recordKinds(kinds: Map<string, EntryType | undefined>, dir: string, entries: readonly DirentLike[]): void {
   for (const entry of entries) if (!entry.isFile()) kinds.set(dir + entry.name, kindOf(entry));
 }
@@ -186,12 +176,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const dotNamed = opts.dot !== true && list.some(namesDotSegment);
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
-  // `x/**` names `x` too (written `x/.`, which the walk reads as `x`, files too): with a wildcard
-  // `x`, a file it names came only through that alternative, where node-glob names directories
-  // only (`src/*/**` returned `src/top.js`, an adversarial run). Such a file is dropped unless the
-  // patterns as written match it: the kinds tell files from the rest.
-  const selfFiles = nodir ? undefined : wildcardSelf(list, { platform: process.platform === 'win32' ? 'win32' : 'posix', caseSensitive: !nocase });
-  const kinds = (withFileTypes && !statAll) || selfFiles !== undefined ? new Map<string, EntryType | undefined>() : undefined;
+  const kinds = withFileTypes && !statAll ? new Map<string, EntryType | undefined>() : undefined;
   const options: FindOptions = {
     root,
     pattern,
@@ -206,11 +191,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   };
   const keep = dotNamed ? buildDotFilter(pattern) : undefined;
   const rel = buildRelative(root, absolute);
-  const isSelfFile = selfFiles === undefined ? undefined : (r: string) => !kinds!.has(r) && !selfFiles.matches(r, r.slice(r.lastIndexOf('/') + 1));
-  const found = (result: FindResult): string[] => {
-    const kept = keep ? result.matches.filter((m) => keep(rel(m))) : result.matches;
-    return isSelfFile ? kept.filter((m) => !isSelfFile(rel(m))) : kept;
-  };
+  const found = (result: FindResult): string[] => (keep ? result.matches.filter((m) => keep(rel(m))) : result.matches);
   const toPeer = absolute || sep === '/' ? (p: string) => p : (p: string) => p.replaceAll('/', sep);
   const shape = (result: FindResult): string[] => {
     const paths = found(result).map(toPeer);
