@@ -187,6 +187,8 @@ export function splitRoot(
 
 /** The search the command line asks for: a file listing, or with `--contains` a content search. */
 export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boolean): CliRequest {
+  // Before the root rule: `-lx echo` left `echo` among the positionals, where it read as a missing root (status 1).
+  refuseGluedExec(args);
   // A content search, -e or --name-regex needs no pattern: one positional may be the root.
   const needed = args.contains === undefined && args.extension === undefined && args.nameRegex === undefined ? 1 : 0;
   const { patterns, root } = splitRoot(args._.map(String), args.root, isDir, undefined, needed);
@@ -249,9 +251,14 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
 /** `-x`/`-X` with their words; `-j` defaults to the number of cores, as fd. */
 function execPlan(args: CliArgs): ExecPlan | undefined {
   if (args.exec !== true && args.execBatch !== true) return undefined;
-  // `-lx echo` (yargs reads -l -x): the words went to the patterns, so refuse rather than guess.
-  if (args.execWords === undefined) throw new FindFileError('FF_INVALID_OPTION', 'give -x/-X as a word of its own, followed by the command: -x CMD [ARGS...]', 'exec');
-  return { batch: args.execBatch === true, words: args.execWords, jobs: args.jobs ?? availableParallelism() };
+  return { batch: args.execBatch === true, words: args.execWords!, jobs: args.jobs ?? availableParallelism() };
+}
+
+/** `-lx echo` (yargs reads -l -x): the words went to the patterns, so refuse rather than guess (a usage error, status 2). */
+function refuseGluedExec(args: CliArgs): void {
+  if ((args.exec === true || args.execBatch === true) && args.execWords === undefined) {
+    throw new FindFileError('FF_INVALID_OPTION', 'give -x/-X as a word of its own, followed by the command: -x CMD [ARGS...]', 'exec');
+  }
 }
 
 /**

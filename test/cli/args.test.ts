@@ -139,6 +139,14 @@ describe('a switch given a value (an adversarial run: --strict=1 read as false, 
   });
 });
 
+describe('-x glued to another short flag (an adversarial run: status 1, "root echo does not exist")', () => {
+  it('is refused as a usage error before the root rule reads the command as a root, whatever exists', () => {
+    for (const argv of [['--contains', 'TODO', '-lx', 'echo'], ['*', '-ax', 'echo'], ['*', '-Hx', 'printf'], ['*', '-aX', 'echo']]) {
+      expect(() => toCliRequest(parse(argv), () => false), argv.join(' ')).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', message: expect.stringMatching(/^give -x\/-X as a word of its own/) }));
+    }
+  });
+});
+
 describe('usage errors', () => {
   it.each([
     [['*.md', '--max-results', '1.5'], '--max-results must be a non-negative integer, got "1.5"'],
