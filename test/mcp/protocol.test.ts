@@ -64,6 +64,17 @@ function startServer(command: Spawn = { command: process.execPath, args: [MCP_BI
   };
 }
 
+/** A transport over in-memory streams, started; `got`: the messages it passed on. */
+async function openTransport(highWaterMark?: number) {
+  const input = new PassThrough(highWaterMark === undefined ? {} : { highWaterMark });
+  const output = new PassThrough();
+  const transport = new LineTransport(input, output);
+  const got: any[] = [];
+  transport.onmessage = (message) => void got.push(message);
+  await transport.start();
+  return { input, output, transport, got };
+}
+
 const INITIALIZE = { method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 const CALL = { method: 'tools/call', params: { name: 'glob', arguments: { pattern: '*.ts' } } };
 
@@ -135,13 +146,8 @@ describe('request ids 0 and "" (an adversarial run: the SDK drops a falsy reques
     }
   }, 60_000);
 
-  it('a response keeps its id (the server\'s own requests are numbered from 0); a request with id 0 is answered with id 0', () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const transport = new LineTransport(input, output);
-    const got: any[] = [];
-    transport.onmessage = (message) => void got.push(message);
-    void transport.start();
+  it('a response keeps its id (the server\'s own requests are numbered from 0); a request with id 0 is answered with id 0', async () => {
+    const { input, output, transport, got } = await openTransport();
     input.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n');
     input.write('{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}\n');
     expect(got[0].id).not.toBe(0);
@@ -153,12 +159,7 @@ describe('request ids 0 and "" (an adversarial run: the SDK drops a falsy reques
 
 describe('LineTransport', () => {
   it('a line over the cap is dropped up to its newline with -32600 (id null), and the session goes on (an adversarial run: deaf after it)', async () => {
-    const input = new PassThrough({ highWaterMark: 1 << 24 });
-    const output = new PassThrough();
-    const transport = new LineTransport(input, output);
-    const got: unknown[] = [];
-    transport.onmessage = (message) => void got.push(message);
-    await transport.start();
+    const { input, output, got } = await openTransport(1 << 24);
     const ping = (id: number) => `{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`;
     input.write(ping(1));
     // A valid message too long, in pieces, its newline in a later chunk with the next message behind it.
@@ -172,12 +173,7 @@ describe('LineTransport', () => {
   });
 
   it('a notification before initialize is dropped; a character split across two chunks arrives whole; an initialize answered with an error closes the session again', async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const transport = new LineTransport(input, output);
-    const got: unknown[] = [];
-    transport.onmessage = (message) => void got.push(message);
-    await transport.start();
+    const { input, output, transport, got } = await openTransport();
     // A notification before initialize is dropped.
     input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     expect(got).toEqual([]);
