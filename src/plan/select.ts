@@ -154,6 +154,10 @@ export function readOrder(options: { sort?: unknown; stats?: unknown }): { sort:
 export function walkerOnlyReason(select: EntrySelection, order: { sort: SortOption; stats: boolean }): 'entry-types' | 'metadata' | undefined {
   // ripgrep lists regular files only (`rg --files` never lists a directory, a link or a FIFO).
   if (!select.file || ENTRY_TYPES.some((t) => t !== 'file' && select[t])) return 'entry-types';
-  if (select.filter !== undefined || order.sort === 'mtime' || order.stats) return 'metadata';
-  return undefined;
+  return readsMetadata(select, order) ? 'metadata' : undefined;
+}
+
+/** Whether the answer depends on entries' metadata (an lstat each): a size or time filter, newest first, or `stats`. */
+export function readsMetadata(select: EntrySelection, order: { sort: SortOption; stats: boolean }): boolean {
+  return select.filter !== undefined || order.sort === 'mtime' || order.stats;
 }

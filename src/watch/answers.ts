@@ -22,19 +22,9 @@ const TIMING_REASONS: readonly IncompleteReason[] = ['time-budget', 'aborted'];
  */
 export function answerKey(query: IndexQuery): string | undefined {
   if (query.onDirectory !== undefined) return undefined;
-  // An answer that read metadata is never reused: a write through a hard link from outside the
-  // root changes a file's size and time with no event on any watched directory (inotify names the
-  // directory of the path written). An adversarial run: minSize answered from a kept answer,
-  // complete and empty, after the file grew. The listings are still kept; the lstats are fresh.
-  if (readsMetadata(query)) return undefined;
   const { signal: _signal, clock: _clock, timeBudgetMs: _budget, ...shaping } = query;
   const modified = (value: Date | number | undefined) => (value instanceof Date ? value.getTime() : value);
   return JSON.stringify({ ...shaping, modifiedAfter: modified(shaping.modifiedAfter), modifiedBefore: modified(shaping.modifiedBefore) });
-}
-
-function readsMetadata(query: IndexQuery): boolean {
-  const { modifiedAfter, modifiedBefore, minSize, maxSize, sort, stats } = query;
-  return [modifiedAfter, modifiedBefore, minSize, maxSize].some((bound) => bound !== undefined) || sort === 'mtime' || stats === true;
 }
 
 /** A copy the caller may change without changing the kept one. */

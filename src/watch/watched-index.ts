@@ -11,6 +11,7 @@ import { walkAsync } from '../find.js';
 import { defaultFs } from '../fs.js';
 import type { FindOptions } from '../options.js';
 import { buildFindPlan, type FindPlan } from '../plan/search-plan.js';
+import { readsMetadata } from '../plan/select.js';
 import type { FindResult } from '../result.js';
 import { AnswerCache, answerKey } from './answers.js';
 import { CookieJar, DEFAULT_SYNC_WAIT_MS, type CookieIo } from './cookie.js';
@@ -188,7 +189,12 @@ class WatchedIndex implements FileIndex {
     // whole tree from a walk, and the kept listings must not answer for it (an adversarial run:
     // complete, from memory, where a walk said EACCES). One access() per query; failing, the disk answers.
     if (!(await reachable(this.rootDir))) this.forgetAll();
-    const result = await this.walk(plan, left, outcome.synced ? answerKey(query) : undefined);
+    // An answer that read metadata is never reused: a write through a hard link from outside the
+    // root changes a file's size and time with no event on any watched directory (inotify names the
+    // directory of the path written). An adversarial run: minSize answered from a kept answer,
+    // complete and empty, after the file grew. Its listings still come from memory; the lstats are fresh.
+    const reusable = outcome.synced && !readsMetadata(plan.scope.select, plan.query);
+    const result = await this.walk(plan, left, reusable ? answerKey(query) : undefined);
     this.queries++;
     result.stats = { ...result.stats, elapsedMs: clock.now() - started };
     return result;
