@@ -150,6 +150,35 @@ export const FILES_ONLY: [keyof CliArgs, string][] = [
   ['stats', '--stats'],
 ];
 
+/** The flag table's words as the argv passes below read them; made once (the table does not change). */
+interface ArgvWords {
+  /** Every spelling of a flag that takes a value (`--max-depth`, `-d`): the next word is its value. */
+  valued: Set<string>;
+  /** The short letters of those flags (`d`, `t`, `A`). */
+  shortValued: Set<string>;
+  /** The long names of the switches (flags without a value: `strict`, `json`). */
+  switches: Set<string>;
+  /** Their short letters and digits (`a`, `H`, `0`). */
+  shortSwitches: Set<string>;
+}
+
+let words: ArgvWords | undefined;
+
+function argvWords(): ArgvWords {
+  if (words !== undefined) return words;
+  const flags = Object.entries(buildFlags(0));
+  const takingValues = flags.filter(([, spec]) => spec.requiresArg === true);
+  const switchFlags = flags.filter(([, spec]) => spec.type === 'boolean');
+  const shortValued = new Set(takingValues.flatMap(([, spec]) => (spec.alias === undefined ? [] : [spec.alias])));
+  words = {
+    valued: new Set([...takingValues.map(([name]) => `--${name}`), ...[...shortValued].map((alias) => `-${alias}`)]),
+    shortValued,
+    switches: new Set(switchFlags.map(([name]) => name)),
+    shortSwitches: new Set(switchFlags.flatMap(([, spec]) => (spec.alias === undefined ? [] : [spec.alias]))),
+  };
+  return words;
+}
+
 /**
  * rg's and fd's habit of gluing a short flag to its value (`-tf`, `-td`, `-A0`, `-C2`) as the two
  * words yargs reads (`-t f`): yargs-parser reads `-tf` as the flags `-t` and `-f`, and `-A0` as
@@ -159,10 +188,7 @@ export const FILES_ONLY: [keyof CliArgs, string][] = [
  * untouched, and `-S+10k` or `-t=f` already parse.
  */
 export function splitGluedValues(argv: readonly string[]): string[] {
-  const flags = Object.entries(buildFlags(0)).filter(([, spec]) => spec.requiresArg === true);
-  const shortValued = new Set(flags.map(([, spec]) => spec.alias).filter((alias) => alias !== undefined));
-  const valued = new Set([...flags.map(([name]) => `--${name}`), ...[...shortValued].map((alias) => `-${alias}`)]);
-  const shortSwitches = new Set(Object.values(buildFlags(0)).filter((spec) => spec.type === 'boolean' && spec.alias !== undefined).map((spec) => spec.alias!));
+  const { valued, shortValued, shortSwitches } = argvWords();
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
@@ -186,10 +212,7 @@ export function splitGluedValues(argv: readonly string[]): string[] {
  * either parser sees it (src/cli/main.ts), up to `--`; a flag's value (`--contains --strict=1`) is text.
  */
 export function refuseValuedSwitches(argv: readonly string[]): void {
-  const flags = Object.entries(buildFlags(0));
-  const switches = new Set(flags.filter(([, spec]) => spec.type === 'boolean').map(([name]) => name));
-  const shortSwitches = new Set(flags.filter(([, spec]) => spec.type === 'boolean' && spec.alias !== undefined).map(([, spec]) => spec.alias!));
-  const valued = new Set([...flags.filter(([, spec]) => spec.requiresArg === true).flatMap(([name, spec]) => [`--${name}`, ...(spec.alias === undefined ? [] : [`-${spec.alias}`])])]);
+  const { valued, switches, shortSwitches } = argvWords();
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return;
