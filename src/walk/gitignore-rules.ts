@@ -123,12 +123,8 @@ function translateGlob(glob: string): string | undefined {
   let alternatives: string[] = [];
   let alt = '';
   const emit = (source: string) => (inBraces ? (alt += source) : (out += source));
-  // Inside `{...}`: the current alternative has nothing yet (right after `{` or `,`).
-  let altEmpty = false;
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
-    const wasEmpty = altEmpty;
-    altEmpty = false;
     if (c === '\\') {
       if (i + 1 >= chars.length) return undefined; // a dangling escape
       emit(escapeRegex(chars[++i]!));
@@ -144,7 +140,8 @@ function translateGlob(glob: string): string | undefined {
           end++; // the `/` after `**` is part of it
         }
       } else if (end === i + 1 && inBraces) {
-        const globstar = globstarInBraces(wasEmpty, chars[i - 1], chars[end + 1]);
+        // First in its alternative: nothing read of it yet (every piece read adds to it).
+        const globstar = globstarInBraces(alt === '', chars[i - 1], chars[end + 1]);
         emit(globstar.source);
         if (globstar.takesSlash) end++;
       } else {
@@ -161,7 +158,6 @@ function translateGlob(glob: string): string | undefined {
     } else if (c === '{') {
       if (inBraces) return undefined; // globset does not nest alternatives
       inBraces = true;
-      altEmpty = true;
       alternatives = [];
       alt = '';
     } else if (c === '}') {
@@ -173,7 +169,6 @@ function translateGlob(glob: string): string | undefined {
         if (parts.length > 0) emit(`(?:${parts.join('|')})`);
       }
     } else if (c === ',' && inBraces) {
-      altEmpty = true;
       alternatives.push(alt);
       alt = '';
     } else {
