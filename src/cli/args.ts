@@ -76,6 +76,8 @@ export interface CliArgs {
   regex?: boolean | undefined;
   filesWithMatches?: boolean | undefined;
   count?: boolean | undefined;
+  /** `-m N`: at most N hits per file. */
+  maxCount?: number | undefined;
   beforeContext?: number | undefined;
   afterContext?: number | undefined;
   context?: number | undefined;
@@ -235,6 +237,8 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     ...fileSet,
     query: args.contains,
     mode: args.regex === true ? 'regex' : undefined,
+    // -l and -x need one hit a file: the rest of each file is not read (as `rg -l`).
+    maxHitsPerFile: args.filesWithMatches === true || args.exec === true || args.execBatch === true ? 1 : args.maxCount,
     // As rg: -A and -B override -C, whatever their order.
     contextBefore: args.beforeContext ?? args.context,
     contextAfter: args.afterContext ?? args.context,

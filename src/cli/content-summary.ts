@@ -32,7 +32,7 @@ function filesSearched(summary: ContentSummary, ctx: SummaryContext): { files: s
  */
 function headline(summary: ContentSummary, ctx: SummaryContext): string {
   const { good } = ctx.styles;
-  const found = summary.hitCount === 0 ? 'no hits' : count(summary.hitCount, 'hit', 'hits');
+  const found = summary.hitCount === 0 ? 'no hits' : ctx.filesOnly === true ? count(summary.hitCount, 'file with a hit', 'files with a hit') : count(summary.hitCount, 'hit', 'hits');
   if (!summary.complete) return incompleteHeadline(found, summary.hitCount === 0, ctx);
   const { files, all } = filesSearched(summary, ctx);
   const onTheWay = summary.linkOnTheWayCount > 0;
@@ -56,6 +56,9 @@ function details(summary: ContentSummary, ctx: SummaryContext): string[] {
   if (summary.linkOnTheWayCount > 0) lines.push(empty ? '  search its target to look inside' : `  also ${onTheWaySentence(summary, ctx)}; search its target to look inside`);
   else if (empty && !summary.linksExamined) lines.push(`  ${CONTENT_LINKS_UNEXAMINED}`);
   if (empty && !summary.binaryCounted && summary.binarySkipped === 0) lines.push(`  ${BINARY_UNCOUNTED}`);
+  // A count printed for such a file is its first N hits, not all of them: said, as a lower bound.
+  const capped = summary.filesAtHitCap ?? 0;
+  if (capped > 0 && ctx.maxCount !== undefined) lines.push(`  ${count(capped, 'file', 'files')} reached --max-count ${ctx.maxCount}: the rest of ${capped === 1 ? 'it was' : 'each was'} not read`);
   return lines;
 }
 

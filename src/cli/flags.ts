@@ -48,6 +48,7 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     regex: { type: 'boolean', describe: 'With --contains: TEXT is a regular expression (RE2 syntax, as ripgrep\'s) [default: literal text]' },
     'files-with-matches': { alias: 'l', type: 'boolean', describe: 'With --contains: print each file with a hit once, not the hits' },
     count: { alias: 'c', type: 'boolean', describe: 'With --contains: print each file with a hit as path:N (its number of matching lines), not the hits' },
+    'max-count': { alias: 'm', type: 'string', requiresArg: true, coerce: positiveCountOf('--max-count'), describe: 'With --contains: at most N hits in each file, the rest of it not read (as grep -m, rg -m); with -c each count is at most N' },
     'before-context': { alias: 'B', type: 'string', requiresArg: true, coerce: countOf('--before-context'), describe: 'With --contains: also print N lines before each hit (overrides -C)' },
     'after-context': { alias: 'A', type: 'string', requiresArg: true, coerce: countOf('--after-context'), describe: 'With --contains: also print N lines after each hit (overrides -C)' },
     context: { alias: 'C', type: 'string', requiresArg: true, coerce: countOf('--context'), describe: 'With --contains: also print N lines before and after each hit; each line once, groups apart by "--", as rg' },
@@ -77,10 +78,16 @@ function colorOf(value: string | string[]): ColorChoice {
 }
 
 /** `-j N`: at least one run at a time. */
-function jobsOf(value: string | string[]): number {
-  const n = countOf('--jobs')(value);
-  if (n === 0) throw new Error('--jobs must be at least 1');
-  return n;
+const jobsOf = positiveCountOf('--jobs');
+
+/** A count of at least 1 (0 would do nothing: `-j 0` runs no command, `-m 0` searches no file). */
+function positiveCountOf(flag: string): (value: string | string[]) => number {
+  const read = countOf(flag);
+  return (value) => {
+    const n = read(value);
+    if (n === 0) throw new Error(`${flag} must be at least 1`);
+    return n;
+  };
 }
 
 /** How yargs (and the fast path) read the command line. */
@@ -93,7 +100,7 @@ export const PARSER_CONFIGURATION = {
 } as const;
 
 export const FLAG_GROUPS: [string[], string][] = [
-  [['root', 'exclude', 'hidden', 'gitignore', 'unrestricted', 'ignore-file', 'extension', 'name-regex', 'fixed-strings', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'before-context', 'after-context', 'context'], 'Search:'],
+  [['root', 'exclude', 'hidden', 'gitignore', 'unrestricted', 'ignore-file', 'extension', 'name-regex', 'fixed-strings', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'max-count', 'before-context', 'after-context', 'context'], 'Search:'],
   [['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:'],
   [['json', 'ndjson', 'absolute', 'print0', 'sort', 'stats'], 'Output:'],
   [['color'], 'Output:'],
@@ -132,6 +139,7 @@ export const CONTENT_ONLY: [keyof CliArgs, string][] = [
   ['regex', '--regex'],
   ['filesWithMatches', '--files-with-matches'],
   ['count', '--count'],
+  ['maxCount', '--max-count'],
   ['beforeContext', '--before-context'],
   ['afterContext', '--after-context'],
   ['context', '--context'],

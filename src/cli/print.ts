@@ -35,6 +35,10 @@ export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' 
   linksRelative?: boolean;
   /** The patterns that chose the files (absent for `--contains` alone: every file). */
   pattern?: FindOptions['pattern'] | undefined;
+  /** `-m N` as given (not the one hit a file `-l` reads): the summary says which files it cut. */
+  maxCount?: number | undefined;
+  /** `-l` or `-x` with `--contains`: one hit a file was read, so the headline counts files. */
+  filesOnly?: boolean;
   /** How stderr is painted (the summary and the progress line): color.ts `shouldColor` for stderr. */
   styles: Styles;
 };
@@ -111,6 +115,8 @@ function summaryContext(scope: SummaryScope): SummaryContext {
     maxResults: scope.maxResults,
     maxDepth: scope.maxDepth,
     timeBudgetMs: scope.timeBudgetMs,
+    maxCount: scope.maxCount,
+    filesOnly: scope.filesOnly === true,
     hiddenLeftOut: scope.hidden === false,
     ignoreFiles: scope.gitignore === true,
     noun: nounOf(scope.type),

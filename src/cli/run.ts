@@ -192,7 +192,8 @@ async function printContent(options: ContentOptions, request: Extract<CliRequest
   const pathStyle = color ? (text: string) => paint(RG_STYLES.path, text) : (text: string) => text;
   const sep = output === 'print0' ? '\0' : ':'; // as `rg -0`: a NUL after the path
   const end = output === 'print0' ? '\0' : '\n';
-  const scope = { ...options, absolute, linksRelative: true, styles: paints.stderr };
+  const filesOnly = lines === 'files' || request.exec !== undefined;
+  const scope = { ...options, absolute, linksRelative: true, styles: paints.stderr, filesOnly, maxCount: filesOnly ? undefined : options.maxHitsPerFile };
   if (request.exec !== undefined) return execOn(filesWithHits(start(options)), request.exec, display, options.signal, formatContentSummary, scope);
   if (lines === 'count') {
     const counter = countEach((path, n) => `${pathStyle(shown(display(path)))}${sep}${n}${end}`);

@@ -37,6 +37,10 @@ export interface SummaryContext {
   maxResults?: number | undefined;
   maxDepth?: number | undefined;
   timeBudgetMs?: number | undefined;
+  /** `--max-count` as given: at most this many hits were read in each file. */
+  maxCount?: number | undefined;
+  /** `-l` or `-x` with `--contains`: the hits are the files' first, one a file, so they are counted as files. */
+  filesOnly?: boolean;
   /** True when entries were left out by choice (`--no-hidden`): absence is then claimed only for the rest. */
   hiddenLeftOut: boolean;
   /** True when ignore files were applied (`--gitignore`): absence is then claimed only for what they did not leave out. */

@@ -19,6 +19,8 @@ export interface HitLimits {
   maxResults: number;
   maxLineChars: number;
   maxOutputBytes: number;
+  /** Hits kept per file (`maxHitsPerFile`); Infinity for no cap. */
+  perFile: number;
   /** Context lines before and after each hit; 0 for none. */
   before: number;
   after: number;
@@ -32,12 +34,15 @@ export class HitCollector {
   outputBytes = 0;
   truncated = false;
   stopReason: HitStop | undefined;
+  /** Files whose hits reached `perFile`: read no further, they may hold more matching lines. */
+  filesAtCap = 0;
   /** True when the engines must offer the lines around hits (`context`). */
   readonly wantsContext: boolean;
 
   /** The file the lines offered belong to, and its path's size in UTF-8 (counted once per file). */
   private file: string | undefined;
   private fileBytes = 0;
+  private fileHits = 0;
   /**
    * Perf: hits' sizes are counted only under a cap that can be reached. The command passes
    * `Number.MAX_SAFE_INTEGER` (no cap), and two `Buffer.byteLength` calls per hit were 8-10 ms of a
@@ -65,6 +70,9 @@ export class HitCollector {
   add(path: string, line: number, column: number, text: string, endLine = line): boolean {
     if (this.stopReason !== undefined) return false;
     if (path !== this.file) this.startFile(path);
+    // Past the file's cap a matching line is only a line: shown as after-context if one is still
+    // owed (as grep -m; ripgrep 13 sends such lines as matches), never a hit, never the limit's.
+    if (this.fileHits >= this.limits.perFile) return this.context(path, line, text);
     if (this.hitCount >= this.limits.maxResults) return this.stop('result-limit');
     this.flushPending();
     const cut = cutText(text, this.limits.maxLineChars);
@@ -76,6 +84,7 @@ export class HitCollector {
       this.outputBytes += bytes;
     }
     this.hitCount++;
+    if (++this.fileHits === this.limits.perFile) this.filesAtCap++;
     const hit: ContentHit = { path, line, column, text: cut };
     if (cut.length < text.length) {
       this.truncated = true;
@@ -128,6 +137,17 @@ export class HitCollector {
     if (path !== this.file) this.startFile(path);
     this.flushPending();
     this.recent = [];
+    this.fileHits++; // counted toward the file's cap (already counted in filesAtCap if it reached it)
+  }
+
+  /** True when the current file can give nothing more: its hits reached the cap and their after-context is complete. Engines stop reading it. */
+  get fileFull(): boolean {
+    return this.fileHits >= this.limits.perFile && this.pending === undefined;
+  }
+
+  /** The summary's `filesAtHitCap`, present only when a cap was asked for. */
+  capField(): { filesAtHitCap?: number } {
+    return Number.isFinite(this.limits.perFile) ? { filesAtHitCap: this.filesAtCap } : {};
   }
 
   /** The file's lines end here (or the search does): the waiting hit is handed on. */
@@ -140,6 +160,7 @@ export class HitCollector {
   private startFile(path: string): void {
     this.endFile();
     this.file = path;
+    this.fileHits = 0;
     this.fileBytes = this.counting ? Buffer.byteLength(path, 'utf8') : 0;
   }
 

@@ -66,6 +66,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
       literal: query.mode === 'literal',
       caseMode: query.caseMode,
       multiline: query.multiline,
+      perFile: plan.query.hits.perFile,
       before: plan.query.hits.before,
       after: plan.query.hits.after,
     }),
@@ -115,6 +116,7 @@ function buildSummary(
     binarySkipped: events?.binarySkipped ?? 0,
     // Nor the binary files it quit without a hit: that count is a lower bound.
     binaryCounted: false,
+    ...hits.capField(),
     skipped,
     skippedCount: skipped.length,
     // ripgrep does not report the links it passes over, nor what its own globs left out.

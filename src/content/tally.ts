@@ -65,7 +65,8 @@ export class SearchTally {
     if (state === 'binary' || state === 'binary-late') this.binarySkipped++;
     else if (state === 'too-long') this.skipFile(rel, 'EFBIG');
     else if (state === 'stop') this.stop.stop(this.hits.stopReason!);
-    return state === 'more' && !this.stop.shouldStop();
+    // A file whose hits reached `maxHitsPerFile` (and their after-context) is read no further.
+    return state === 'more' && !this.hits.fileFull && !this.stop.shouldStop();
   }
 
   skipFile(rel: string, code: string): void {
@@ -81,6 +82,7 @@ export class SearchTally {
       filesSearched: this.filesSearched,
       binarySkipped: this.binarySkipped,
       binaryCounted: true,
+      ...this.hits.capField(),
       skipped,
       skippedCount: skipped.length,
       symlinkSkipped: walked.symlinkSkipped,

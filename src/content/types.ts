@@ -48,6 +48,13 @@ export interface ContentOptions {
   /** At most this many hits (matching lines); the search stops when it sees one more. @default unlimited */
   maxResults?: number;
   /**
+   * At most this many hits in each file (`grep -m`, `rg --max-count`), at least 1: the rest of a file
+   * that reached it is not read, except for the last hit's `contextAfter` lines, where a matching
+   * line is shown as a context line, never a hit (as grep does). A cap asked for, not a coverage
+   * gap: the search stays complete; `filesAtHitCap` counts the files it cut. @default unlimited
+   */
+  maxHitsPerFile?: number;
+  /**
    * Lines shown before each hit (`rg -B`), in the hit's `before`. A line is shown once: the lines
    * of one file are handed out in order, so a line already shown (a hit, or the context of an
    * earlier hit) is never repeated, and a matching line is always a hit, never context. Context
@@ -186,6 +193,11 @@ export interface ContentSummary {
    * unsearched. True on the pure-TS path, which counts every one.
    */
   binaryCounted: boolean;
+  /**
+   * With `maxHitsPerFile`: the files whose hits reached it. They were read no further, so each may
+   * hold more matching lines than its hits show (a lower bound). Absent without the option.
+   */
+  filesAtHitCap?: number;
   /** Directories and files that could not be read: directories first, then files, each in the order met. */
   skipped: SkippedEntry[];
   /** `skipped.length`. */

@@ -13,7 +13,7 @@ import { checkOptionsObject, readLimit } from './read.js';
 import { buildSearchPlan, type SearchPlan } from './search-plan.js';
 
 export const CONTENT_OPTION_NAMES: readonly string[] = [
-  'root', 'query', 'mode', 'caseSensitive', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreGitDirs', 'ignoreFiles', 'maxResults', 'contextBefore', 'contextAfter', 'maxLineChars',
+  'root', 'query', 'mode', 'caseSensitive', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreGitDirs', 'ignoreFiles', 'maxResults', 'maxHitsPerFile', 'contextBefore', 'contextAfter', 'maxLineChars',
   'maxOutputBytes', 'timeBudgetMs', 'maxDepth', 'signal', 'backend', 'fs', 'clock', 'platform', 'rgPath',
   'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
 ];
@@ -49,11 +49,19 @@ export function buildContentPlan(options: ContentOptions): ContentPlan {
         maxResults,
         maxLineChars: options.maxLineChars === undefined ? DEFAULT_MAX_LINE_CHARS : readLimit(options.maxLineChars, 'maxLineChars'),
         maxOutputBytes: options.maxOutputBytes === undefined ? DEFAULT_MAX_OUTPUT_BYTES : readLimit(options.maxOutputBytes, 'maxOutputBytes'),
+        perFile: readPerFileCap(options.maxHitsPerFile),
         before: options.contextBefore === undefined ? 0 : readLimit(options.contextBefore, 'contextBefore'),
         after: options.contextAfter === undefined ? 0 : readLimit(options.contextAfter, 'contextAfter'),
       },
     }),
   });
+}
+
+/** `maxHitsPerFile`: a positive integer (0 would search nothing, as `grep -m 0`: refused as a mistake). */
+function readPerFileCap(value: unknown): number {
+  const cap = readLimit(value, 'maxHitsPerFile');
+  if (cap === 0) throw new FindFileError('FF_INVALID_LIMIT', 'maxHitsPerFile must be at least 1 (0 would search no file)', 'maxHitsPerFile');
+  return cap;
 }
 
 function readerOf(fs: FsLike): FileReaderFs {

@@ -69,6 +69,8 @@ export interface ContentArgvInput extends FilesArgvInput {
   caseMode: 'sensitive' | 'ignore' | 'smart';
   /** The query can match a line break: `--multiline`. */
   multiline: boolean;
+  /** `maxHitsPerFile`: `--max-count`, so ripgrep stops reading a file at it (Infinity: none). */
+  perFile: number;
   /** Context lines asked for; ripgrep sends them as `context` events (0: none). */
   before: number;
   after: number;
@@ -89,6 +91,7 @@ export function buildContentArgv(input: ContentArgvInput): string[] {
   argv.push(CASE_FLAGS[input.caseMode]);
   if (input.literal) argv.push('--fixed-strings');
   if (input.multiline) argv.push('--multiline');
+  if (Number.isFinite(input.perFile)) argv.push('--max-count', String(input.perFile));
   if (input.before > 0) argv.push('--before-context', String(input.before));
   if (input.after > 0) argv.push('--after-context', String(input.after));
   argv.push(...ignoreFileArgs(input), ...buildGlobArgs(input));

@@ -43,7 +43,7 @@ describe('the request a command line becomes', () => {
 
   it('--contains alone searches every file (no pattern option); --regex sets the mode; -l the printer', () => {
     const request = toCliRequest(parse(['--contains', 'a+b', '--regex', '-l']), onlySrc);
-    expect(request).toStrictEqual({ kind: 'content', options: { root: '.', gitignore: true, ignoreGitDirs: true, query: 'a+b', mode: 'regex', maxOutputBytes: Number.MAX_SAFE_INTEGER }, output: 'human', strict: false, absolute: false, filesWithMatches: true, count: false });
+    expect(request).toStrictEqual({ kind: 'content', options: { root: '.', gitignore: true, ignoreGitDirs: true, query: 'a+b', mode: 'regex', maxHitsPerFile: 1, maxOutputBytes: Number.MAX_SAFE_INTEGER }, output: 'human', strict: false, absolute: false, filesWithMatches: true, count: false });
   });
 
   it('takes the last value of a flag given twice, and -0 for the output', () => {

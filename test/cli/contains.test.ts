@@ -214,6 +214,41 @@ describe('--contains without a pattern, --regex, -l', () => {
   });
 });
 
+describe('-m / --max-count', () => {
+  it.each(hasRg ? ['walker', 'ripgrep'] : ['walker'])('at most N hits a file, with -c each count at most N; the summary names the files it cut, complete (%s)', (backend) => {
+    writeTree(tree, { 'many.txt': 'TODO\nTODO\nno\nTODO\n' });
+    try {
+      const counts = ff(['--contains', 'TODO', '-c', '-m', '2', '--backend', backend]);
+      expect(counts.status).toBe(0);
+      expect(counts.stdout.split('\n').filter(Boolean).sort()).toEqual([`${native('many.txt')}:2`, `${native('notes.md')}:1`, `${native('src/a.ts')}:1`, `${native('src/中文.ts')}:1`].sort());
+      expect(counts.stderr).toMatch(/^find-file: 5 hits under .*: complete, /);
+      expect(counts.stderr).toContain('  1 file reached --max-count 2: the rest of it was not read');
+      const hits = ff(['many.txt', '--contains', 'TODO', '--max-count=1', '--backend', backend]);
+      expect(hits.stdout).toBe(`${native('many.txt')}:1:1: TODO\n`);
+      // -l reads one hit a file whatever -m says, and counts files.
+      const files = ff(['--contains', 'TODO', '-l', '-m', '3', '--backend', backend]);
+      expect(files.stdout.split('\n').filter(Boolean)).toHaveLength(4);
+      expect(files.stderr).toMatch(/^find-file: 4 files with a hit under .*: complete, /);
+      expect(files.stderr).not.toContain('--max-count');
+    } finally {
+      rmSync(join(tree, 'many.txt'));
+    }
+  });
+
+  it('is a usage error (status 2) at 0, without a number, or without --contains', () => {
+    for (const [args, message] of [
+      [['--contains', 'TODO', '-m', '0'], '--max-count must be at least 1'],
+      [['--contains', 'TODO', '--max-count', 'x'], '--max-count must be a non-negative integer'],
+      [['*', '-m', '1'], '--max-count needs --contains TEXT'],
+    ] as const) {
+      const run = ff([...args]);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(run.stdout).toBe('');
+    }
+  });
+});
+
 describe('-c', () => {
   it('prints each file with a hit as path:N; it needs --contains and cannot go with -l or --json', () => {
     writeTree(tree, { 'many.txt': 'TODO\nTODO\nno\nTODO\n' });

@@ -173,11 +173,11 @@ describe('-x/-X with --contains: the files with a hit, as `rg -l | xargs`', () =
     writeTree(texts, { 'two-hits.md': 'TODO one\nTODO two\n', 'src/one-hit.ts': 'x // TODO\n', 'none.md': 'done\n', '-rf.txt': 'TODO\n' });
   });
 
-  it('-x: one run per file with a hit (a file with two hits runs once), none for a file without; the content summary on stderr', () => {
+  it('-x: one run per file with a hit (a file with two hits runs once, read only to its first), none for a file without; the content summary on stderr', () => {
     const run = ff(['--contains', 'TODO', '-j', '1', '-x', process.execPath, printArgs, 'own'], { cwd: texts });
     expect(run.status).toBe(0);
     expect(argvLines(run).sort()).toEqual([['own', './-rf.txt'], ['own', './src/one-hit.ts'], ['own', './two-hits.md']].map(([own, file]) => [own!, file!.replace('/src/', `${sep}src${sep}`)]));
-    expect(run.stderr).toMatch(/^find-file: 4 hits under .*: complete, every (text )?file was searched/);
+    expect(run.stderr).toMatch(/^find-file: 3 files with a hit under .*: complete, every (text )?file was searched/);
   });
 
   it('-X: one run with every file with a hit; the patterns still choose the files searched', () => {

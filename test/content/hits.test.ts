@@ -18,13 +18,62 @@ import {
 } from '../../src/content/hits.js';
 import type { ContentHit } from '../../src/content/types.js';
 
-const NO_LIMITS: HitLimits = { maxResults: Infinity, maxLineChars: Infinity, maxOutputBytes: Infinity, before: 0, after: 0 };
+const NO_LIMITS: HitLimits = { maxResults: Infinity, maxLineChars: Infinity, maxOutputBytes: Infinity, perFile: Infinity, before: 0, after: 0 };
 
 function collect(limits: Partial<HitLimits>) {
   const hits: ContentHit[] = [];
   const collector = new HitCollector({ ...NO_LIMITS, ...limits }, (hit) => hits.push(hit));
   return { hits, collector };
 }
+
+describe('HitCollector: hits per file (maxHitsPerFile)', () => {
+  it('keeps the first N hits of each file, counts the files it cut, and says a file is full once it reaches N', () => {
+    const { hits, collector } = collect({ perFile: 2 });
+    expect(collector.add('a', 1, 1, 'x')).toBe(true);
+    expect(collector.fileFull).toBe(false);
+    expect(collector.add('a', 2, 1, 'x')).toBe(true);
+    expect(collector.fileFull).toBe(true);
+    // A third is no hit, and no stop: the engine merely reads no further.
+    expect(collector.add('a', 3, 1, 'x')).toBe(true);
+    expect(collector.add('b', 7, 1, 'x')).toBe(true);
+    expect(collector.fileFull).toBe(false);
+    collector.endFile();
+    expect(hits.map((h) => `${h.path}:${h.line}`)).toEqual(['a:1', 'a:2', 'b:7']);
+    expect(collector).toMatchObject({ hitCount: 3, filesAtCap: 1, stopReason: undefined });
+    expect(collector.capField()).toEqual({ filesAtHitCap: 1 });
+    expect(collect({}).collector.capField()).toEqual({});
+  });
+
+  it('a capped file\'s later hits are not maxResults\' "one more": the search goes on to the next file', () => {
+    const { hits, collector } = collect({ perFile: 1, maxResults: 2 });
+    expect([collector.add('a', 1, 1, 'x'), collector.add('a', 2, 1, 'x'), collector.add('b', 1, 1, 'x')]).toEqual([true, true, true]);
+    expect(collector.stopReason).toBeUndefined();
+    expect(collector.add('c', 1, 1, 'x')).toBe(false);
+    expect(collector.stopReason).toBe('result-limit');
+    expect(hits.map((h) => h.path)).toEqual(['a', 'b']);
+  });
+
+  it('after the Nth hit, its after-context is still taken, a matching line in it as context (as grep -m), and only then is the file full', () => {
+    const { hits, collector } = collect({ perFile: 1, after: 2 });
+    collector.add('a', 1, 1, 'hit one');
+    expect(collector.fileFull).toBe(false);
+    expect(collector.add('a', 2, 1, 'hit two')).toBe(true);
+    expect(collector.fileFull).toBe(false);
+    collector.context('a', 3, 'plain');
+    expect(collector.fileFull).toBe(true);
+    expect(hits).toEqual([{ path: 'a', line: 1, column: 1, text: 'hit one', after: [{ line: 2, text: 'hit two' }, { line: 3, text: 'plain' }] }]);
+    expect(collector.hitCount).toBe(1);
+  });
+
+  it('hits a retried run passes over count toward the cap (ripgrep\'s --max-count counts them too)', () => {
+    const { hits, collector } = collect({ perFile: 2 });
+    collector.passOver('a');
+    collector.add('a', 5, 1, 'x');
+    expect(collector.fileFull).toBe(true);
+    collector.add('a', 6, 1, 'x');
+    expect(hits.map((h) => h.line)).toEqual([5]);
+  });
+});
 
 describe('HitCollector limits', () => {
   it('maxResults: takes exactly that many, and stops (result-limit) only on seeing one more', () => {

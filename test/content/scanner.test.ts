@@ -30,7 +30,7 @@ function scan(bytes: Uint8Array | string, query: string, options: { chunks?: Uin
 
 function scanWith(q: Query, chunks: Uint8Array[], maxResults = Infinity, needle: Uint8Array | undefined, endKnown = false) {
   const hits: ContentHit[] = [];
-  const collector = new HitCollector({ maxResults, maxLineChars: Infinity, maxOutputBytes: Infinity, before: 0, after: 0 }, (h) => hits.push(h));
+  const collector = new HitCollector({ maxResults, maxLineChars: Infinity, maxOutputBytes: Infinity, perFile: Infinity, before: 0, after: 0 }, (h) => hits.push(h));
   const scanner = new FileScanner('f', buildLineMatcher(q), q.multiline, collector, needle);
   let state: ScanState = 'more';
   for (const [i, chunk] of chunks.entries()) {

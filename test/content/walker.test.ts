@@ -54,6 +54,18 @@ for (const engine of ['walker.ts', 'one-thread.ts'] as const) {
     beforeAll(() => Object.assign(ONE_THREAD, { enabled: engine === 'one-thread.ts', anyFs: engine === 'one-thread.ts' }));
     afterAll(() => Object.assign(ONE_THREAD, { enabled: true, anyFs: false }));
 
+  describe('maxHitsPerFile', () => {
+    it('keeps the first N hits of each file and reads no further in it: a 1 MiB file of hits is read one chunk (64 KiB), not whole', async () => {
+      const big = 'needle\n'.repeat(150_000); // 1,050,000 bytes, every line a hit
+      const result = await search({ maxHitsPerFile: 2 }, { 'big.txt': big, 'small.txt': 'needle\nno\nneedle\nneedle\n', 'one.txt': 'needle\n' });
+      expect(result.hits.map((h) => `${h.path}:${h.line}`)).toEqual(['big.txt:1', 'big.txt:2', 'one.txt:1', 'small.txt:1', 'small.txt:3']);
+      expect(result).toMatchObject({ complete: true, filesAtHitCap: 2, filesSearched: 3 });
+      expect(result.stats.bytesSearched).toBe(64 * 1024 + 7 + 24); // one chunk of big.txt, the two small files whole
+      await expect(search({ maxHitsPerFile: 0 })).rejects.toMatchObject({ code: 'FF_INVALID_LIMIT', message: expect.stringContaining('maxHitsPerFile must be at least 1') });
+      await expect(search({ maxHitsPerFile: 1.5 })).rejects.toMatchObject({ code: 'FF_INVALID_LIMIT' });
+    });
+  });
+
   describe('a complete search', () => {
     it('names a symlinked directory it would have searched in, matching the pattern or not, never a link to a file (issue 27)', async () => {
       const tree: Tree = { 'a.txt': 'no\n', real: { 'r.txt': 'needle\n' }, linked: { link: '/root/real' }, 'file-link': { link: '/root/a.txt' } };

@@ -22,7 +22,7 @@ describe('buildFilesArgv', () => {
   it('gitignore: ripgrep\'s own ignore files, never the global gitignore (an answer must not depend on the machine)', () => {
     const argv = buildFilesArgv({ ...base, gitignore: true });
     expect(argv).toEqual(FIXED.map((flag) => (flag === '--no-ignore' ? '--no-ignore-global' : flag)));
-    expect(buildContentArgv({ ...base, gitignore: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false, before: 0, after: 0 })).toContain('--no-ignore-global');
+    expect(buildContentArgv({ ...base, gitignore: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false, perFile: Infinity, before: 0, after: 0 })).toContain('--no-ignore-global');
   });
 
   it('ignoreFiles: one --ignore-file=<path> element each, also with --no-ignore (which does not turn them off)', () => {
@@ -33,7 +33,15 @@ describe('buildFilesArgv', () => {
   it('ignoreGitDirs: one --glob=!.git/ (a directory at any depth, the exact name, as the walker), in both searches', () => {
     expect(buildFilesArgv({ ...base, gitDirsIgnored: true })).toEqual([...FIXED, '--glob=!.git/']);
     expect(buildFilesArgv({ ...base, gitDirsIgnored: true, caseSensitive: false })).toEqual([...FIXED, '--glob=!.git/']);
-    expect(buildContentArgv({ ...base, gitDirsIgnored: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false, before: 0, after: 0 })).toContain('--glob=!.git/');
+    expect(buildContentArgv({ ...base, gitDirsIgnored: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false, perFile: Infinity, before: 0, after: 0 })).toContain('--glob=!.git/');
+  });
+
+  it('maxHitsPerFile as --max-count, so ripgrep reads no further in a file; none without a cap', () => {
+    const content = { ...base, query: 'x', literal: true, caseMode: 'sensitive' as const, multiline: false, before: 0, after: 0 };
+    const capped = buildContentArgv({ ...content, perFile: 3 });
+    expect(capped.slice(capped.indexOf('--max-count'), capped.indexOf('--max-count') + 2)).toEqual(['--max-count', '3']);
+    expect(capped.indexOf('--max-count')).toBeLessThan(capped.indexOf('--'));
+    expect(buildContentArgv({ ...content, perFile: Infinity })).not.toContain('--max-count');
   });
 
   it('passes maxDepth as --max-depth', () => {
