@@ -61,7 +61,7 @@ export interface FileCount {
   path: string;
   /** Matching lines the search counted in it. */
   count: number;
-  /** Present when the search stopped inside this file: `count` is a lower bound. */
+  /** Present when the search stopped inside this file, or read it only to its first hit (`files_with_matches`): `count` is a lower bound. */
   atLeast?: true;
 }
 
@@ -143,7 +143,9 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
         unit: mode === 'content' ? 'match' : 'file',
         subject: `${mode === 'content' ? 'for' : 'with matches for'} ${JSON.stringify(query)}${includeText(include)}`,
       },
-      search: () => searchContent({ ...base, contextBefore: context.before, contextAfter: context.after, maxResults: settings.countCap }),
+      // Files with matches need a file's first hit only: the rest of it is not read, and the cap
+      // counts files (one file of countCap hits no longer hides every other file).
+      search: () => searchContent({ ...base, contextBefore: context.before, contextAfter: context.after, maxResults: settings.countCap, ...(mode === 'files_with_matches' ? { maxHitsPerFile: 1 } : {}) }),
       async page(result) {
         const all = result.hits.map((h) => ({ ...h, path: toWorkspace(h.path) }));
         const found = capPerFile(all, input.max_matches_per_file);
@@ -233,8 +235,9 @@ function capPerFile(hits: ContentHit[], cap: number | undefined): ContentHit[] {
 function filesPage(hits: readonly ContentHit[], mode: 'files_with_matches' | 'count', limit: number, asked: { query: string; include: string | undefined; regex: boolean }, partial: string | undefined) {
   const counts = new Map<string, number>();
   for (const h of hits) counts.set(h.path, (counts.get(h.path) ?? 0) + 1);
+  // files_with_matches read each file to its first hit only: every count is then "at least".
   const files: FileCount[] = [...counts]
-    .map(([path, count]): FileCount => (path === partial ? { path, count, atLeast: true } : { path, count }))
+    .map(([path, count]): FileCount => (path === partial || mode === 'files_with_matches' ? { path, count, atLeast: true } : { path, count }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const page = files.slice(0, limit);
   return {

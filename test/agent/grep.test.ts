@@ -267,9 +267,18 @@ describe('output_mode and max_matches_per_file', () => {
     const files = await grepTool({ query: 'x', output_mode: 'files_with_matches' }, workspace(code));
     expect(files.content).toBe(['src/a.ts', 'src/b.ts'].join('\n'));
     expect(files.summary).toBe('2 files with matches for "x"');
-    expect(ok(files)).toMatchObject({ outputMode: 'files_with_matches', hits: [], files: [{ path: 'src/a.ts', count: 3 }, { path: 'src/b.ts', count: 1 }], total: { count: 2, kind: 'exact' } });
+    // Each file read to its first hit only: its count is at least 1.
+    expect(ok(files)).toMatchObject({ outputMode: 'files_with_matches', hits: [], files: [{ path: 'src/a.ts', count: 1, atLeast: true }, { path: 'src/b.ts', count: 1, atLeast: true }], total: { count: 2, kind: 'exact' } });
     const counts = await grepTool({ query: 'x', output_mode: 'count' }, workspace(code));
     expect(counts.content).toBe(['src/a.ts:3', 'src/b.ts:1'].join('\n'));
+  });
+
+  it('files_with_matches: the hit cap counts files, so one file of many hits does not hide the others', async () => {
+    const lines = (n: number) => 'Q\n'.repeat(n);
+    const tree = { 'a.txt': lines(50), 'b.txt': lines(2000), 'c.txt': lines(1), 'd.txt': 'none\n' }; // b.txt alone passes the cap of hits
+    const result = await grepTool({ query: 'Q', output_mode: 'files_with_matches' }, workspace(tree, { countCap: 501 }));
+    expect(result.content).toBe(['a.txt', 'b.txt', 'c.txt'].join('\n'));
+    expect(ok(result)).toMatchObject({ complete: true, total: { count: 3, kind: 'exact' } });
   });
 
   it('count past the hit cap: the file the search stopped inside reads N+, with how to get the exact number', async () => {
