@@ -15,23 +15,12 @@
  *   `(a+)+$` over `aaaa…!` would hold the event loop for minutes, past any time budget. RE2 matches
  *   in linear time, and its syntax is close to ripgrep's (no lookaround, no backreferences).
  */
-import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
 import { FindFileError } from '../errors.js';
 import { describe, readChoice } from '../plan/read.js';
 import { escapeRegex } from '../regex-escape.js';
 import { readRegexSyntax, type RegexSyntax } from './regex-syntax.js';
-
-/**
- * RE2 is loaded the first time a regex is compiled, not with the library: most hosts never search
- * by regex, and re2js was most of `import('find-file')`'s time (bench/suites/import.mjs). `require`
- * keeps compiling synchronous (re2js ships a CommonJS build).
- */
-const requireModule = createRequire(import.meta.url);
-let re2: typeof RE2JS | undefined;
-export function loadRe2(): typeof RE2JS {
-  return (re2 ??= (requireModule('re2js') as typeof import('re2js')).RE2JS);
-}
+import { loadRe2 } from '../re2.js';
 
 /** Longest query accepted, in UTF-8 bytes: far above any real search, far below argv limits. */
 export const MAX_QUERY_BYTES = 64 * 1024;

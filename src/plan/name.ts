@@ -6,7 +6,8 @@
  * and the ripgrep listing (which filters its paths through the same matcher) apply it alike. A
  * name filter only narrows what matches: the verdict rules (complete, incomplete) are the glob's.
  */
-import { compileRe2, loadRe2 } from '../content/query.js';
+import { compileRe2 } from '../content/query.js';
+import { loadRe2 } from '../re2.js';
 import { FindFileError } from '../errors.js';
 import type { PathMatcher } from '../patterns.js';
 import { describe } from './read.js';

@@ -46,11 +46,18 @@ function failed(read: IgnoreRead): ReadAnswer {
   return read.kind === 'text' ? undefined : read.kind === 'exists' ? false : read.path;
 }
 
+/*
+ * An ignore file (or a `.git` file) is read only when it is a regular file, its links followed: a
+ * named pipe called `.git` or `.gitignore` would hold the read (and a pool thread) until a writer
+ * came, past every budget. `exists` follows links too: a `.git` link that leads nowhere is no
+ * repository (rg 13 asks `Path::exists`, which follows it). An fs without `stat` is asked as before.
+ */
 function readSync(fs: FsLike, read: IgnoreRead): ReadAnswer {
   try {
-    if (read.kind === 'text') return fs.readFileSync!(read.path);
+    if (read.kind === 'text') return fs.statSync === undefined || fs.statSync(read.path).isFile() ? fs.readFileSync!(read.path) : undefined;
     if (read.kind === 'realpath') return fs.realpathSync?.(read.path) ?? read.path;
-    fs.lstatSync(read.path);
+    if (fs.statSync !== undefined) fs.statSync(read.path);
+    else fs.lstatSync(read.path);
     return true;
   } catch {
     return failed(read);
@@ -67,14 +74,24 @@ async function answerAsync<T>(fs: FsLike, reads: IgnoreReads<T>): Promise<T> {
 
 function readAsync(fs: FsLike, read: IgnoreRead): Promise<ReadAnswer> {
   return new Promise((resolve) => {
-    try {
-      if (read.kind === 'text') fs.readFile!(read.path, (error, contents) => resolve(error ? undefined : contents));
-      else if (read.kind === 'exists') fs.lstat(read.path, (error) => resolve(!error));
-      else if (fs.realpath === undefined) resolve(read.path);
+    const attempt = (call: () => void) => {
+      try {
+        call();
+      } catch {
+        resolve(failed(read));
+      }
+    };
+    const readFile = () => attempt(() => fs.readFile!(read.path, (error, contents) => resolve(error ? undefined : contents)));
+    attempt(() => {
+      if (read.kind === 'text') {
+        if (fs.stat === undefined) readFile();
+        else fs.stat(read.path, (error, stats) => (error || !stats.isFile() ? resolve(undefined) : readFile()));
+      } else if (read.kind === 'exists') {
+        if (fs.stat !== undefined) fs.stat(read.path, (error) => resolve(!error));
+        else fs.lstat(read.path, (error) => resolve(!error));
+      } else if (fs.realpath === undefined) resolve(read.path);
       else fs.realpath(read.path, (error, real) => resolve(error ? read.path : real));
-    } catch {
-      resolve(failed(read));
-    }
+    });
   });
 }
 

@@ -11,7 +11,10 @@
  * - a UTF-8 BOM is part of the first pattern;
  * - a line that is not valid UTF-8 ends the file: the rules before it apply, none after it (ripgrep
  *   reads line by line and stops at the first decoding error, silently);
- * - `**` that is not a whole path segment is `*`.
+ * - `**` that is not a whole path segment is `*`, and so is a run of three or more stars, a whole segment or not;
+ * - `**` does not match a newline in a name (`*` and `?` do): ripgrep's set of rules is one regex
+ *   set, built without `dot_matches_new_line`. (globset answers some rules without a regex, by the
+ *   name or its extension, and those do span a newline, or miss a name ending in `.`: not followed.)
  *
  * A rule matches the path relative to the file's directory (a directory without its trailing
  * `/`); the last rule that matches decides (an `!` rule re-includes). A rule ending in `/`
@@ -20,12 +23,23 @@
  */
 
 import { escapeClassChar, escapeRegex } from '../regex-escape.js';
+import { loadRe2 } from '../re2.js';
 
 export interface IgnoreRule {
-  regex: RegExp;
+  /** True when the rule's glob matches the path (relative to the file's directory). */
+  test: (path: string) => boolean;
   whitelist: boolean;
   onlyDirectory: boolean;
 }
+
+/**
+ * A rule with more unbounded pieces than this (`*`, `**`, the `**\/` an unanchored rule starts
+ * with) runs on RE2, in linear time: V8's backtracking took minutes for `*?*?*?*?*?*?*?*?*b` over a
+ * 50-character name, and an ignore file is text from the tree, not from the user, so a search must
+ * not hang on one. Up to two (`*.log` is `**\/` then `*`) V8's regex costs at most (path length)²
+ * steps and is several times faster.
+ */
+const MAX_BACKTRACKING_PIECES = 2;
 
 /** Unicode White_Space, which Rust's `trim_end` drops (JavaScript's also drops U+FEFF). */
 // Stryker disable next-line Regex: its `\v` -> `\V` mutant is a SyntaxError under the u flag at load, which fails every test file that imports the module (issue 28's "No tests were found")
@@ -89,11 +103,26 @@ function parseLine(raw: string): IgnoreRule | undefined {
     line = line.slice(0, -1);
   }
   let glob = line;
-  // Without a slash a rule matches at any depth; with one it is anchored at the file's directory.
-  // (`dir/**` needs no case: its `**` at the end is `.*` after `dir/`, what is inside, never `dir`.)
-  if (!absolute && !line.includes('/')) glob = `**/${glob}`;
-  const source = translateGlob(glob);
-  return source === undefined ? undefined : { regex: new RegExp(`^${source}$`, 'u'), whitelist, onlyDirectory };
+  // Without a slash a rule matches at any depth (`**` alone already does); with one it is anchored
+  // at the file's directory.
+  if (!absolute && !line.includes('/') && line !== '**') glob = `**/${glob}`;
+  // As the ignore crate: `dir/**` is `dir/**/*`, what is inside and never `dir`; the last segment is
+  // then `*`, which spans a newline in a name where `**` does not.
+  if (glob.endsWith('/**')) glob += '/*';
+  const translated = translateGlob(glob);
+  if (translated === undefined) return undefined;
+  return { test: compileRule(translated.source, translated.unbounded), whitelist, onlyDirectory };
+}
+
+/** A rule's matcher: V8's regex when it cannot backtrack far, RE2 otherwise, the same answers. */
+function compileRule(source: string, unbounded: number): (path: string) => boolean {
+  if (unbounded <= MAX_BACKTRACKING_PIECES) {
+    const regex = new RegExp(`^${source}$`, 'u');
+    return (path) => regex.test(path);
+  }
+  const RE2 = loadRe2();
+  const re2 = RE2.compile(`^${source}$`);
+  return (path) => re2.matches(path);
 }
 
 /** `ignore`, `whitelist` (an `!` rule matched last) or undefined (no rule matched). */
@@ -101,7 +130,7 @@ export function testIgnoreRules(rules: readonly IgnoreRule[], path: string, isDi
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
     if (rule.onlyDirectory && !isDirectory) continue;
-    if (rule.regex.test(path)) return rule.whitelist ? 'whitelist' : 'ignore';
+    if (rule.test(path)) return rule.whitelist ? 'whitelist' : 'ignore';
   }
   return undefined;
 }
@@ -111,18 +140,23 @@ export function testIgnoreRules(rules: readonly IgnoreRule[], path: string, isDi
  * a whole segment matches any number of segments; `[...]` (`[!...]`, `[^...]`) sets with ranges;
  * `{a,b}` alternatives (not nested; an empty one dropped, as globset drops it; a `}` with no `{` open is dropped); `\` escapes the next character
  * outside a set, and is itself inside one. Undefined for a glob globset
- * refuses.
+ * refuses. `unbounded`: how many pieces of the source can match any length (see `compileRule`).
  */
-function translateGlob(glob: string): string | undefined {
+function translateGlob(glob: string): { source: string; unbounded: number } | undefined {
   const chars = [...glob];
   // A lone `!` leaves `**/`: ripgrep 13 reads it as everything (`**` needs no case: it is `.*` below).
-  if (glob === '**/') return '.*';
+  if (glob === '**/') return { source: '.*', unbounded: 1 };
   let out = '';
+  let unbounded = 0;
   let inBraces = false;
   // Inside `{...}`: the alternatives so far, and the one being read (regex source).
   let alternatives: string[] = [];
   let alt = '';
-  const emit = (source: string) => (inBraces ? (alt += source) : (out += source));
+  const emit = (source: string, anyLength = false) => {
+    if (anyLength) unbounded++;
+    if (inBraces) alt += source;
+    else out += source;
+  };
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
     if (c === '\\') {
@@ -133,19 +167,20 @@ function translateGlob(glob: string): string | undefined {
       while (chars[end + 1] === '*') end++;
       const atSegmentStart = i === 0 || chars[i - 1] === '/';
       const atSegmentEnd = end + 1 === chars.length || chars[end + 1] === '/';
-      if (end > i && atSegmentStart && atSegmentEnd && !inBraces) {
-        if (end + 1 === chars.length) emit('.*');
+      // Exactly two: globset reads `**` then a third `*` as two stars within a segment.
+      if (end === i + 1 && atSegmentStart && atSegmentEnd && !inBraces) {
+        if (end + 1 === chars.length) emit('.*', true);
         else {
-          emit('(?:.*/)?');
+          emit('(?:.*/)?', true);
           end++; // the `/` after `**` is part of it
         }
       } else if (end === i + 1 && inBraces) {
         // First in its alternative: nothing read of it yet (every piece read adds to it).
         const globstar = globstarInBraces(alt === '', chars[i - 1], chars[end + 1]);
-        emit(globstar.source);
+        emit(globstar.source, true);
         if (globstar.takesSlash) end++;
       } else {
-        emit('[^/]*');
+        emit('[^/]*', true);
       }
       i = end;
     } else if (c === '?') {
@@ -175,7 +210,7 @@ function translateGlob(glob: string): string | undefined {
       emit(escapeRegex(c));
     }
   }
-  return inBraces ? undefined : out;
+  return inBraces ? undefined : { source: out, unbounded };
 }
 
 /**

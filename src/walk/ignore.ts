@@ -129,7 +129,8 @@ export function* readDirectoryTexts(dirPath: string, sep: string, present: Reado
   const rgignore = yield* text('.rgignore');
   const ignoreText = yield* text('.ignore');
   const gitignore = yield* text('.gitignore');
-  const hasGit = present.has(GIT_DIR);
+  // Listed is not enough: a `.git` link must lead somewhere (see drivers.ts `readSync`).
+  const hasGit = present.has(GIT_DIR) && (yield { kind: 'exists', path: dirPath + GIT_DIR }) === true;
   const exclude = hasGit ? yield* readGitExclude(dirPath, sep, cwd) : undefined;
   return { rgignore, ignore: ignoreText, gitignore, exclude, hasGit };
 }

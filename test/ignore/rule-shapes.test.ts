@@ -1,0 +1,114 @@
+/**
+ * Ignore rules in shapes an adversary found the walker misreading, each a generated family judged
+ * by the real rg (`rg --files`):
+ *
+ * - names holding a newline, under rules ripgrep answers with its regex set (no name or extension
+ *   shortcut: see src/walk/gitignore-rules.ts), by both of the walker's engines (V8's regex, RE2
+ *   for rules with many stars): `*` and `?` span a newline, `**` does not;
+ * - runs of three or more stars: globset reads `***` as `*` (`***\/a` ignores `s/a`, never `a` or
+ *   `s/t/a`), the walker read it as `**`;
+ * - rules a backtracking regex takes minutes over (`*?*?*?*?*?*?*?*?*b` against a 50-character
+ *   name): a repository's `.gitignore` held every search, past its time budget. These run through
+ *   the command, a process with a deadline, so a regression fails instead of holding the suite.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../conformance/generate.js';
+import { runFindFile } from '../helpers/cli.js';
+import { searchForms } from '../helpers/forms.js';
+import { buildTrees, files, rgFiles, type Trees } from '../helpers/ignore-trees.js';
+import { realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
+
+requireRipgrepInCi();
+
+// No name with a dot, and no rule that is a literal, a `**/`-literal or a `/**`-literal: globset answers those without its regex set.
+const NEWLINE_NAMES = ['d\ne/keep', 'd\ne/a', 'a/\n\n', 'x\ny', 'plain', 'keep', 'a/b\nc/d', 's/t\n/a', 'q\nq/r\nr/s', 'ab\nab/e'];
+const NEWLINE_RULES = ['d*', '*/*', 's/**/a', '**/a/**', '*e', '?', 'x*', '*a*b*', '**/*e*p*', 'q*/**/s', '*/*/*'];
+const STAR_NAMES = ['a', 's/a', 's/t/a', 's/t/u/a', 'ab', 's/ab', 'x/y', 'x/s/a', 'aaa/a'];
+
+/** Pairs of a rule and a `!` rule, and single rules: a rule that ignores, and one that takes a name back. */
+function newlineRules(): string[] {
+  const rng = new Rng(20261206);
+  const rules = new Set<string>(NEWLINE_RULES);
+  while (rules.size < 40) rules.add(`${rng.pick(NEWLINE_RULES)}\n!${rng.pick(['*p', 'd*', '**/k*', '*/*/*', '*a*b*e*'])}`);
+  return [...rules];
+}
+
+/** Star runs of 3 to 5 in every place a segment can hold them. */
+function starRules(): string[] {
+  const rules = new Set<string>();
+  for (const run of ['***', '****', '*****']) {
+    for (const shape of ['R/a', 's/R/a', '**/R/a', 'R/**', 'R', 'aR', 'R/t/a', '/R/a', 'x/R']) rules.add(shape.replace('R', run));
+  }
+  return [...rules];
+}
+
+/** Rules whose regex backtracks without bound over a long name or a deep path, by size. */
+function backtrackingRules(): string[] {
+  const rules: string[] = [];
+  for (const k of [4, 8, 12]) rules.push(`${'*?'.repeat(k)}*b`, `${'*a'.repeat(k)}*b`, `${'**/'.repeat(k)}b`, `${'*'.repeat(2)}/${'*a'.repeat(k)}b`);
+  return rules;
+}
+
+const LONG = 'a'.repeat(50);
+const DEEP = `${Array.from({ length: 20 }, () => 'a').join('/')}/aab`;
+
+const families = {
+  newline: newlineRules(),
+  stars: starRules(),
+  backtracking: backtrackingRules(),
+};
+let trees: Trees;
+const oracle = new Map<string, string[]>();
+const treeName = (family: string, i: number) => `${family}-${i}`;
+
+beforeAll(() => {
+  const specs: Record<string, Record<string, string>> = {};
+  families.newline.forEach((rule, i) => (specs[treeName('newline', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...NEWLINE_NAMES) }));
+  families.stars.forEach((rule, i) => {
+    specs[treeName('stars', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...STAR_NAMES) };
+    // The same rule read from a subfolder's ignore file.
+    specs[treeName('stars-sub', i)] = { '.git/': '', 'x/.gitignore': `${rule}\n`, ...files(...STAR_NAMES.map((name) => `x/${name}`)) };
+  });
+  families.backtracking.forEach((rule, i) => (specs[treeName('backtracking', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(LONG, `${LONG}b`, DEEP, 'b') }));
+  trees = buildTrees('ff-ignore-shapes-', specs);
+  for (const name of Object.keys(specs)) oracle.set(name, rgFiles(trees.dirOf(name)));
+});
+
+afterAll(() => trees?.cleanup());
+
+describe('the families hold the shapes they are about', () => {
+  it('rg ignores some newline names and keeps others; a star run ignores something; a backtracking rule keeps the long names', () => {
+    const ignoresANewlineName = families.newline.filter((_rule, i) => NEWLINE_NAMES.some((name) => name.includes('\n') && !oracle.get(treeName('newline', i))!.includes(name)));
+    const keepsANewlineName = families.newline.filter((_rule, i) => NEWLINE_NAMES.some((name) => name.includes('\n') && oracle.get(treeName('newline', i))!.includes(name)));
+    expect(ignoresANewlineName.length).toBeGreaterThanOrEqual(10);
+    expect(keepsANewlineName.length).toBeGreaterThanOrEqual(10);
+    expect(families.stars.filter((_rule, i) => oracle.get(treeName('stars', i))!.length < STAR_NAMES.length + 1).length).toBeGreaterThanOrEqual(8);
+    expect(families.backtracking.filter((_rule, i) => oracle.get(treeName('backtracking', i))!.includes(LONG)).length).toBeGreaterThanOrEqual(6);
+  });
+});
+
+// `auto` is ripgrep again where rg is installed.
+describe.each(searchForms(realRg.path).filter(([form]) => form !== 'auto'))('%s lists what rg lists', (_form, search) => {
+  const cases = [
+    ...families.newline.map((rule, i) => [`newline: ${JSON.stringify(rule)}`, treeName('newline', i)] as const),
+    ...families.stars.flatMap((rule, i) => [[`stars: ${rule}`, treeName('stars', i)] as const, [`stars in x/: ${rule}`, treeName('stars-sub', i)] as const]),
+  ];
+  it.each(cases)('%s', async (_label, name) => {
+    const result = await search({ root: trees.dirOf(name), pattern: '**', gitignore: true });
+    expect([...result.matches].sort()).toEqual(oracle.get(name));
+    expect(result.complete).toBe(true);
+  });
+});
+
+describe('rules a backtracking regex would take minutes over', () => {
+  // The command, a process with a deadline (test/helpers/cli.ts): a regression fails, never hangs the suite.
+  it.each(families.backtracking.map((rule, i) => [rule, i] as const))('%s: the command lists what rg lists, complete', (_rule, i) => {
+    const root = trees.dirOf(treeName('backtracking', i));
+    for (const args of [['**', '-0'], ['**', '-0', '--backend', 'walker', '--time-budget-ms', '60000']]) {
+      const run = runFindFile(args, { cwd: root });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout.split('\0').filter(Boolean).sort()).toEqual(oracle.get(treeName('backtracking', i)));
+      expect(run.stderr).toMatch(/: complete, /);
+    }
+  });
+});
