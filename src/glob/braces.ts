@@ -10,7 +10,8 @@
  *   expands (`{a{b,c}` is `{ab {ac`).
  * - A sequence is `{x..y}` or `{x..y..step}`: integers (zero-padded to the wider end when either
  *   is written with a leading zero) or single letters.
- * - `${` starts no set (a parameter expansion in bash), `\` escapes one character (posix only).
+ * - `${` starts no set (a parameter expansion in bash) unless its `$` is escaped (`\${a,b}` is
+ *   `\$a \$b`), `\` escapes one character (posix only).
  * - Empty alternatives of the whole pattern are dropped, as bash drops empty words.
  */
 import { FindFileError } from '../errors.js';
@@ -68,16 +69,24 @@ function parse(text: string, escapes: boolean): Part[] {
   }
 }
 
-/** The first `{` that can start a set (not escaped, not after `$`); `${...}` is skipped whole. */
+/**
+ * The first `{` that can start a set (not escaped, not after an unescaped `$`); `${...}` is skipped
+ * whole. An escaped `$` is a plain character to bash, so `\${a,b}` is `\$a \$b`: looking back at
+ * `text[i - 1]` alone would see its `$` and refuse the set.
+ */
 function findOpen(text: string, escapes: boolean): number {
+  let dollar = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '\\' && escapes) i++;
-    else if (c === '{') {
-      if (text[i - 1] !== '$') return i;
+    if (c === '\\' && escapes) {
+      i++;
+      dollar = false;
+    } else if (c === '{') {
+      if (!dollar) return i;
       const inner = gobble(text, i + 1, escapes, true);
       if (inner !== undefined) i = inner.close;
-    }
+      dollar = false;
+    } else dollar = c === '$';
   }
   return -1;
 }
