@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findFiles, findFilesSync } from '../../src/index.js';
-import { expandBraces, MAX_BRACE_ALTERNATIVES } from '../../src/glob/braces.js';
-import { normalizePatternList } from '../../src/patterns.js';
+import { expandBraces, MAX_BRACE_ALTERNATIVES, MAX_BRACE_NESTING } from '../../src/glob/braces.js';
+import { MAX_PATTERN_LENGTH, normalizePatternList } from '../../src/patterns.js';
 import { Rng } from '../conformance/generate.js';
 import { bashBraceExpand, bashSync } from '../conformance/oracles.js';
 import { onWindows, posixOnly } from '../helpers/skip-why.js';
@@ -189,3 +189,62 @@ describe('the limit', () => {
     }
   });
 });
+
+// Sets nested about 1,600 deep (a pattern within the length limit) overflowed the stack: a bare
+// RangeError from findFilesSync and findFiles, where the contract promises FindFileError only.
+describe('sets nested deeper than MAX_BRACE_NESTING are refused, never a stack overflow', () => {
+  const TREE = ['a', 'b', 'a1', 'a2', 'c', 'xxb', 'xxx', 'xxxxb'];
+  // Each shape nests `depth` sets; `matches`: what it finds in TREE when within the limit.
+  const SHAPES = [
+    { name: 'nested last', make: (d: number) => '{a,'.repeat(d) + 'b' + '}'.repeat(d), matches: () => ['a', 'b'] },
+    { name: 'nested first', make: (d: number) => '{'.repeat(d) + 'b' + ',a}'.repeat(d), matches: () => ['a', 'b'] },
+    { name: 'with sequences', make: (d: number) => '{a{1..2},'.repeat(d) + 'b' + '}'.repeat(d), matches: () => ['a1', 'a2', 'b'] },
+    // `x{x{b,},}` (depth 2) is `xxb xx x` in bash: x^k for k in 1..d, and x^d b.
+    { name: 'after text', make: (d: number) => 'x{'.repeat(d) + 'b' + ',}'.repeat(d), matches: (d: number) => TREE.filter((n) => /^x+$/.test(n) ? n.length <= d : n === 'x'.repeat(d) + 'b').sort() },
+  ];
+  const DEPTHS = [1, 2, 3, 7, 50, MAX_BRACE_NESTING - 1, MAX_BRACE_NESTING, MAX_BRACE_NESTING + 1, MAX_BRACE_NESTING + 2];
+  for (let d = 150; d <= 3000; d += 97) DEPTHS.push(d);
+  DEPTHS.push(1599, 1600, 1601, 2399, 2400, 2499, 2500, 3000);
+
+  it(`${SHAPES.length} shapes at ${DEPTHS.length} depths from 1 to 3,000: matched up to the limit, refused past it (sync and async)`, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ff-braces-deep-'));
+    try {
+      for (const name of TREE) writeFileSync(join(root, name), '');
+      const wrong: string[] = [];
+      for (const shape of SHAPES) {
+        for (const depth of DEPTHS) {
+          const pattern = shape.make(depth);
+          const tooLong = pattern.length > MAX_PATTERN_LENGTH;
+          const why = tooLong ? `over the limit of ${MAX_PATTERN_LENGTH.toLocaleString('en-US')}` : `brace sets nested more than ${MAX_BRACE_NESTING} deep`;
+          const answers: [string, () => Promise<unknown>][] = [
+            ['sync', async () => findFilesSync({ root, pattern }).matches],
+            ['async', async () => (await findFiles({ root, pattern })).matches],
+          ];
+          for (const [flavour, run] of answers) {
+            const seen = await run().then(
+              (matches) => JSON.stringify(matches),
+              (e: unknown) => `${(e as { code?: string }).code ?? (e as Error).name}: ${(e as Error).message.slice(-60)}`,
+            );
+            const expected = depth <= MAX_BRACE_NESTING ? JSON.stringify(shape.matches(depth)) : `FF_PATTERN_TOO_LARGE: ${why}`;
+            const ok = depth <= MAX_BRACE_NESTING ? seen === expected : seen.startsWith('FF_PATTERN_TOO_LARGE') && seen.includes(why);
+            if (!ok) wrong.push(`${shape.name} ${depth} ${flavour}: ${seen}, expected ${expected}`);
+          }
+        }
+      }
+      expect(wrong.slice(0, 10)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('names the pattern (cut) and the limit, and counts only sets: literal braces and sibling sets nest nothing', () => {
+    const deep = '{a,'.repeat(MAX_BRACE_NESTING + 1) + 'b' + '}'.repeat(MAX_BRACE_NESTING + 1);
+    expect(() => expandBraces(deep, true, 'exclude[2]', deep)).toThrow(
+      expect.objectContaining({ code: 'FF_PATTERN_TOO_LARGE', option: 'exclude[2]', message: `exclude[2] "${deep.slice(0, 77)}...": brace sets nested more than 100 deep` }),
+    );
+    const literal = '{'.repeat(2000) + 'a' + '}'.repeat(2000);
+    expect(expandBraces(literal, true, 'pattern', 'p')).toEqual([literal]);
+    expect(expandBraces('{a,b}'.repeat(13), true, 'pattern', 'p')).toHaveLength(2 ** 13);
+  });
+});
+
