@@ -84,6 +84,8 @@ function toList(value: Patterns | undefined | null): string[] {
  * set holds none of `-*+?.^${}()|[]\` (picomatch `literalBrackets` unset). An adversarial run:
  * `app/[id]/*` found nothing (complete) where tinyglobby returns Next.js's `app/[id]/page.tsx`.
  * Written as find-file's `@([id]|\[id\])`: one more alternative per set, never a product of them.
+ * Any other set is copied whole: read from its inside, `[[:digit:]]` once became
+ * `[@([:digit:]|\[:digit:\])]`, a set of `@`, `(`, `|`... that matched `@a` and `(x`.
  */
 function withLiteralBrackets(pattern: string): string {
   let out = '';
@@ -94,16 +96,29 @@ function withLiteralBrackets(pattern: string): string {
       i++;
       continue;
     }
-    const close = c === '[' ? pattern.indexOf(']', i + 1) : -1;
+    const close = c === '[' ? closeOfSet(pattern, i) : -1;
     const set = close > i + 1 ? pattern.slice(i + 1, close) : '';
-    if (set === '' || /[-*+?.^${}()|[\]\\/!]/.test(set)) {
-      out += c;
-      continue;
-    }
-    out += `@([${set}]|\\[${set}\\])`;
-    i = close;
+    if (set === '') out += c;
+    else if (/[-*+?.^${}()|[\]\\/!]/.test(set)) out += pattern.slice(i, close + 1);
+    else out += `@([${set}]|\\[${set}\\])`;
+    if (set !== '') i = close;
   }
   return out;
+}
+
+const POSIX_CLASS = /\[:[a-z]+:\]/y;
+
+/**
+ * The `]` closing the set opened at `open`, past any `[:alpha:]` inside it; -1 when none. (`[.x.]`
+ * and `[=x=]` need no care: find-file refuses them whatever their text is cut into.)
+ */
+function closeOfSet(pattern: string, open: number): number {
+  for (let j = open + 1; j < pattern.length; j++) {
+    if (pattern[j] === ']') return j;
+    POSIX_CLASS.lastIndex = j;
+    if (POSIX_CLASS.test(pattern)) j = POSIX_CLASS.lastIndex - 1;
+  }
+  return -1;
 }
 
 /** tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): `src/` is `src`, and `src` is `src` and `src/**`. */

@@ -10,13 +10,29 @@
  *   expands (`{a{b,c}` is `{ab {ac`).
  * - A sequence is `{x..y}` or `{x..y..step}`: integers (zero-padded to the wider end when either
  *   is written with a leading zero) or single letters.
- * - `${` starts no set (a parameter expansion in bash), `\` escapes one character (posix only).
+ * - `${` starts no set (a parameter expansion in bash) unless its `$` is escaped (`\${a,b}` is
+ *   `\$a \$b`), `\` escapes one character (posix only).
  * - Empty alternatives of the whole pattern are dropped, as bash drops empty words.
+ * Sets nested more than `MAX_BRACE_NESTING` deep are refused too (bash has no such limit).
  */
 import { FindFileError } from '../errors.js';
 
 /** Alternatives one pattern (or a whole pattern list) may expand to. */
 export const MAX_BRACE_ALTERNATIVES = 10_000;
+
+/**
+ * Sets nested deeper are refused (`FF_PATTERN_TOO_LARGE`) while parsing, before the next level is
+ * read: parsing, counting and expanding recurse once per level, and about 1,600 levels (a 6,400
+ * character pattern, within the length limit) overflowed the stack: a bare RangeError, "unexpected
+ * failure" from the command. The same bound as extglob groups (`MAX_GROUP_NESTING`).
+ */
+export const MAX_BRACE_NESTING = 100;
+
+interface Reading {
+  escapes: boolean;
+  /** Throws the refusal that names the pattern and the nesting limit. */
+  tooDeep: () => never;
+}
 
 type Part = string | { alternatives: Part[][] } | { sequence: Sequence };
 
@@ -30,20 +46,25 @@ interface Sequence {
 
 /** The pattern's alternatives in bash's order (duplicates kept), or a refusal past the limit. */
 export function expandBraces(pattern: string, escapes: boolean, option: string, raw: string, budget = MAX_BRACE_ALTERNATIVES): string[] {
-  const parts = parse(pattern, escapes);
+  const shown = JSON.stringify(raw.length > 80 ? `${raw.slice(0, 77)}...` : raw);
+  const tooDeep = (): never => {
+    throw new FindFileError('FF_PATTERN_TOO_LARGE', `${option} ${shown}: brace sets nested more than ${MAX_BRACE_NESTING} deep`, option);
+  };
+  const parts = parse(pattern, { escapes, tooDeep }, 0);
   const count = countOf(parts);
   if (count > budget) {
     throw new FindFileError(
       'FF_PATTERN_TOO_LARGE',
-      `${option} ${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 77)}...` : raw)} expands to ${count > 1e15 ? 'more than 10^15' : count.toLocaleString('en-US')} alternatives, over the limit of ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')}${budget < MAX_BRACE_ALTERNATIVES ? ' for all patterns together' : ''}: use a shorter range or a glob (e.g. "[0-9]*" for "{1..100000}")`,
+      `${option} ${shown} expands to ${count > 1e15 ? 'more than 10^15' : count.toLocaleString('en-US')} alternatives, over the limit of ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')}${budget < MAX_BRACE_ALTERNATIVES ? ' for all patterns together' : ''}: use a shorter range or a glob (e.g. "[0-9]*" for "{1..100000}")`,
       option,
     );
   }
   return expand(parts).filter((alternative) => alternative !== '');
 }
 
-/** The parts of `text`: literal runs, sets and sequences, in order. */
-function parse(text: string, escapes: boolean): Part[] {
+/** The parts of `text`: literal runs, sets and sequences, in order; `depth`: the sets around `text`. */
+function parse(text: string, reading: Reading, depth: number): Part[] {
+  const { escapes } = reading;
   const parts: Part[] = [];
   let rest = text;
   for (;;) {
@@ -63,21 +84,32 @@ function parse(text: string, escapes: boolean): Part[] {
     const body = rest.slice(open + 1, group.close);
     const sequence = group.commas.length === 0 ? readSequence(body) : undefined;
     if (sequence !== undefined) parts.push({ sequence });
-    else parts.push({ alternatives: splitAt(body, group.commas, open + 1).map((alt) => parse(alt, escapes)) });
+    else {
+      if (depth >= MAX_BRACE_NESTING) reading.tooDeep();
+      parts.push({ alternatives: splitAt(body, group.commas, open + 1).map((alt) => parse(alt, reading, depth + 1)) });
+    }
     rest = rest.slice(group.close + 1);
   }
 }
 
-/** The first `{` that can start a set (not escaped, not after `$`); `${...}` is skipped whole. */
+/**
+ * The first `{` that can start a set (not escaped, not after an unescaped `$`); `${...}` is skipped
+ * whole. An escaped `$` is a plain character to bash, so `\${a,b}` is `\$a \$b`: looking back at
+ * `text[i - 1]` alone would see its `$` and refuse the set.
+ */
 function findOpen(text: string, escapes: boolean): number {
+  let dollar = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '\\' && escapes) i++;
-    else if (c === '{') {
-      if (text[i - 1] !== '$') return i;
+    if (c === '\\' && escapes) {
+      i++;
+      dollar = false;
+    } else if (c === '{') {
+      if (!dollar) return i;
       const inner = gobble(text, i + 1, escapes, true);
       if (inner !== undefined) i = inner.close;
-    }
+      dollar = false;
+    } else dollar = c === '$';
   }
   return -1;
 }

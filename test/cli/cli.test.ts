@@ -118,6 +118,20 @@ describe('human output', () => {
     expect(lines(run.stderr).at(-1)).toMatch(/^find-file: error: pattern ".*": groups nested more than 100 deep$/);
   });
 
+  it('brace sets nested past 100 are a usage error naming the limit, at any depth within the length limit (from 1,600 it was a stack overflow, exit 1)', () => {
+    for (const depth of [1, 100, 101, 102, 500, 1600, 2000, 2400, 2497]) {
+      const run = ff(['{a,'.repeat(depth) + 'README.md' + '}'.repeat(depth), '--exclude', 'node_modules']);
+      if (depth <= 100) {
+        expect(run.status, `depth ${depth}`).toBe(0);
+        expect(lines(run.stdout), `depth ${depth}`).toEqual(['README.md']);
+        continue;
+      }
+      expect(run.status, `depth ${depth}`).toBe(2);
+      expect(run.stdout, `depth ${depth}`).toBe('');
+      expect(lines(run.stderr).at(-1), `depth ${depth}`).toMatch(/^find-file: error: pattern ".*\.\.\.": brace sets nested more than 100 deep$/);
+    }
+  });
+
   it('prints NUL-separated paths with -0 / --print0, and nothing else on stdout', () => {
     for (const flag of ['-0', '--print0']) {
       const run = ff(['*.md', flag]);

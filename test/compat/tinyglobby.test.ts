@@ -176,3 +176,34 @@ describe('brackets as picomatch reads them: the set, or its own text (Next.js ro
     expect(literalHits).toBeGreaterThanOrEqual(10);
   });
 });
+
+describe.skipIf(process.platform === 'win32')(posixOnly('POSIX classes: the same files as tinyglobby, on names of punctuation', 'names such as `|` and `:` cannot be made on Windows'), () => {
+  // `[[:digit:]]*` once returned `@`, `(x`, `|`: the literal-bracket rewrite read the class's own
+  // brackets as a set of plain characters, and wrapped `@(`...`|`...`)` inside the outer set.
+  const CHARS = ['@', '|', '(', ')', '!', '#', '%', '&', '+', ',', '-', ';', '=', '~', '_', '^', '$', "'", '[', ']', '{', '}', ':', ' ', 'a', 'z', 'A', 'Z', '0', '9', 'f', 'G'];
+  const NAMES = [...new Set(CHARS.flatMap((c) => [c, `x${c}`, `${c}x`, `${c}1`, `A${c}`]))];
+  const CLASSES = ['[:alpha:]', '[:digit:]', '[:upper:]', '[:lower:]', '[:alnum:]', '[:space:]', '[:punct:]', '[:xdigit:]', '[:blank:]'];
+  const SETS = CLASSES.flatMap((c) => [`[${c}]`, `[!${c}]`, `[a${c}]`, `[${c}_]`, `[!x${c}]`, `[${c}${c === '[:digit:]' ? '[:upper:]' : '[:digit:]'}]`]);
+  const SHAPES = (set: string) => [`${set}*`, `*${set}`, `x${set}`, `${set}x`, `${set}1`, `A${set}`, `?${set}`, `${set}`];
+  const patterns = SETS.flatMap(SHAPES);
+  let names: string;
+  beforeAll(() => {
+    names = buildTree(NAMES);
+  });
+  afterAll(() => removeTree(names));
+
+  it(`${patterns.length} patterns over ${NAMES.length} names: the same arrays as tinyglobby, sync and async`, async () => {
+    const failures: string[] = [];
+    let found = 0;
+    for (const pattern of patterns) {
+      const theirs = sorted(await peer.glob(pattern, { cwd: names }));
+      const ours = sorted(await glob(pattern, { cwd: names }));
+      const oursSync = sorted(globSync(pattern, { cwd: names }));
+      if (JSON.stringify(ours) !== JSON.stringify(theirs)) failures.push(`${pattern}: ours ${JSON.stringify(ours)}, tinyglobby ${JSON.stringify(theirs)}`);
+      if (JSON.stringify(oursSync) !== JSON.stringify(ours)) failures.push(`${pattern}: globSync ${JSON.stringify(oursSync)}, glob ${JSON.stringify(ours)}`);
+      found += theirs.length;
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+    expect(found).toBeGreaterThan(patterns.length); // the family is about matches, not only empty answers
+  });
+});

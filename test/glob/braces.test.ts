@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findFiles } from '../../src/index.js';
-import { expandBraces, MAX_BRACE_ALTERNATIVES } from '../../src/glob/braces.js';
-import { normalizePatternList } from '../../src/patterns.js';
+import { findFiles, findFilesSync } from '../../src/index.js';
+import { expandBraces, MAX_BRACE_ALTERNATIVES, MAX_BRACE_NESTING } from '../../src/glob/braces.js';
+import { MAX_PATTERN_LENGTH, normalizePatternList } from '../../src/patterns.js';
 import { Rng } from '../conformance/generate.js';
-import { bashBraceExpand } from '../conformance/oracles.js';
+import { bashBraceExpand, bashSync } from '../conformance/oracles.js';
 import { onWindows, posixOnly } from '../helpers/skip-why.js';
 
 const TOKENS = ['{', '}', ',', 'a', 'b', '1', '2', '9', '..', '-', '0', 'x', '{1..3}', '{a,b}', '{01..10..3}', '{c..a}', '\\{', '\\,'];
@@ -48,11 +48,78 @@ describe.skipIf(onWindows)(posixOnly('brace expansion is bash\'s', 'bash is the 
   });
 });
 
+// An escaped `$` is a plain character: the set after it expands (only an unescaped `$` makes `${`
+// a parameter expansion). It was refused as `${`, and a search for `\${a,b}` said "no match, complete".
+describe.skipIf(onWindows)(posixOnly('a set after an escaped `$` expands, as in bash', 'bash is the oracle'), () => {
+  // The oracle writes `\$` single-quoted ('\$'), which bash reads as a plain `$` too.
+  const DOLLAR_TOKENS = ['\\$', '\\$', '\\\\', '{a,b}', '{a..c}', '{', '}', ',', 'a', 'x', '\\{', '{x,{a,b}}'];
+
+  it('on 1,000 generated patterns around `\\$` (bash 5, one process)', () => {
+    const rng = new Rng(20261206);
+    const patterns = new Set<string>();
+    while (patterns.size < 1000) {
+      let text = '';
+      for (let i = rng.range(1, 6); i > 0; i--) text += rng.pick(DOLLAR_TOKENS);
+      if (text.includes('\\${')) patterns.add(text);
+    }
+    const list = [...patterns];
+    const bash = bashBraceExpand(list);
+    const differ: string[] = [];
+    list.forEach((p, i) => {
+      const ours = expandBraces(p, true, 'pattern', p);
+      const words = bash[i]!.length === 1 && bash[i]![0] === '' ? [] : bash[i];
+      if (JSON.stringify(ours) !== JSON.stringify(words)) differ.push(`${JSON.stringify(p)}: ours ${JSON.stringify(ours)}, bash ${JSON.stringify(words)}`);
+    });
+    expect(differ.slice(0, 10)).toEqual([]);
+  });
+
+  it('finds the files bash globs, sync and async, on a tree of `$` names', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ff-braces-dollar-'));
+    try {
+      const names = ['$a', '$b', '$c', '$ab', 'x$a', 'x$b', 'a', 'b', 'xa', '$', 'x$'];
+      for (const name of names) writeFileSync(join(root, name), '');
+      const patterns: string[] = [];
+      for (const head of ['', 'x', '?', '*']) {
+        for (const body of ['{a,b}', '{a..c}', '{a,{b,c}}', '{a,b}{,b}', '{,a}', '{a,b}*']) patterns.push(`${head}\\$${body}`);
+      }
+      // Every `$` is escaped, so the pattern can be written into the script as it is.
+      const script = ['shopt -s globstar extglob dotglob nullglob', ...patterns.map((p) => `printf 'W%s\\0' ${p}; printf '\\0'`)].join('\n');
+      const run = bashSync(['--norc', '--noprofile', '-s'], script + '\n', { cwd: root });
+      expect(run.status).toBe(0);
+      const groups: string[][] = [[]];
+      for (const item of run.stdout.toString('utf8').split('\0').slice(0, -1)) {
+        if (item === '') groups.push([]);
+        else if (item !== 'W') groups.at(-1)!.push(item.slice(1));
+      }
+      const differ: string[] = [];
+      for (const [i, pattern] of patterns.entries()) {
+        // A word with no wildcard is printed whether or not it names a file: only files count.
+        const theirs = [...new Set(groups[i])].filter((name) => names.includes(name)).sort();
+        const sync = findFilesSync({ root, pattern });
+        const async = await findFiles({ root, pattern });
+        expect(sync.complete && async.complete).toBe(true);
+        if (JSON.stringify(sync.matches) !== JSON.stringify(theirs)) differ.push(`sync ${pattern}: ours ${JSON.stringify(sync.matches)}, bash ${JSON.stringify(theirs)}`);
+        if (JSON.stringify(async.matches) !== JSON.stringify(theirs)) differ.push(`async ${pattern}: ours ${JSON.stringify(async.matches)}, bash ${JSON.stringify(theirs)}`);
+      }
+      expect(differ).toEqual([]);
+      expect(groups.flat().length).toBeGreaterThan(patterns.length); // the family finds files, not only absences
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('what bash leaves alone or drops (checked by hand in bash 5: the oracle quotes `$` and a backquote)', () => {
   it('`${` starts no set, and a set inside it is part of it', () => {
     expect(expandBraces('${x{a,b}}', true, 'pattern', 'p')).toEqual(['${x{a,b}}']);
     expect(expandBraces('${x}{a,b}', true, 'pattern', 'p')).toEqual(['${x}a', '${x}b']);
     expect(expandBraces('${a,b}c{d,e}', true, 'pattern', 'p')).toEqual(['${a,b}cd', '${a,b}ce']);
+    // Only an unescaped `$` blocks: `\\$` is an escaped backslash, then a `$` of its own (bash: `\\${a,b}` is `\`).
+    expect(expandBraces('\\\\${a,b}', true, 'pattern', 'p')).toEqual(['\\\\${a,b}']);
+    expect(expandBraces('\\$${a,b}', true, 'pattern', 'p')).toEqual(['\\$${a,b}']);
+    expect(expandBraces('$\\{a,b}', true, 'pattern', 'p')).toEqual(['$\\{a,b}']);
+    // A backslash is no escape on Windows: there `\\` is a separator and the `$` still blocks.
+    expect(expandBraces('x\\${a,b}', false, 'pattern', 'p')).toEqual(['x\\${a,b}']);
   });
 
   it('a letter sequence through `\\` gives nothing for it (bash: `x{Z..a}` is xZ x[ x x] ...): no glob escaping what follows', () => {
@@ -122,3 +189,62 @@ describe('the limit', () => {
     }
   });
 });
+
+// Sets nested about 1,600 deep (a pattern within the length limit) overflowed the stack: a bare
+// RangeError from findFilesSync and findFiles, where the contract promises FindFileError only.
+describe('sets nested deeper than MAX_BRACE_NESTING are refused, never a stack overflow', () => {
+  const TREE = ['a', 'b', 'a1', 'a2', 'c', 'xxb', 'xxx', 'xxxxb'];
+  // Each shape nests `depth` sets; `matches`: what it finds in TREE when within the limit.
+  const SHAPES = [
+    { name: 'nested last', make: (d: number) => '{a,'.repeat(d) + 'b' + '}'.repeat(d), matches: () => ['a', 'b'] },
+    { name: 'nested first', make: (d: number) => '{'.repeat(d) + 'b' + ',a}'.repeat(d), matches: () => ['a', 'b'] },
+    { name: 'with sequences', make: (d: number) => '{a{1..2},'.repeat(d) + 'b' + '}'.repeat(d), matches: () => ['a1', 'a2', 'b'] },
+    // `x{x{b,},}` (depth 2) is `xxb xx x` in bash: x^k for k in 1..d, and x^d b.
+    { name: 'after text', make: (d: number) => 'x{'.repeat(d) + 'b' + ',}'.repeat(d), matches: (d: number) => TREE.filter((n) => /^x+$/.test(n) ? n.length <= d : n === 'x'.repeat(d) + 'b').sort() },
+  ];
+  const DEPTHS = [1, 2, 3, 7, 50, MAX_BRACE_NESTING - 1, MAX_BRACE_NESTING, MAX_BRACE_NESTING + 1, MAX_BRACE_NESTING + 2];
+  for (let d = 150; d <= 3000; d += 97) DEPTHS.push(d);
+  DEPTHS.push(1599, 1600, 1601, 2399, 2400, 2499, 2500, 3000);
+
+  it(`${SHAPES.length} shapes at ${DEPTHS.length} depths from 1 to 3,000: matched up to the limit, refused past it (sync and async)`, async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ff-braces-deep-'));
+    try {
+      for (const name of TREE) writeFileSync(join(root, name), '');
+      const wrong: string[] = [];
+      for (const shape of SHAPES) {
+        for (const depth of DEPTHS) {
+          const pattern = shape.make(depth);
+          const tooLong = pattern.length > MAX_PATTERN_LENGTH;
+          const why = tooLong ? `over the limit of ${MAX_PATTERN_LENGTH.toLocaleString('en-US')}` : `brace sets nested more than ${MAX_BRACE_NESTING} deep`;
+          const answers: [string, () => Promise<unknown>][] = [
+            ['sync', async () => findFilesSync({ root, pattern }).matches],
+            ['async', async () => (await findFiles({ root, pattern })).matches],
+          ];
+          for (const [flavour, run] of answers) {
+            const seen = await run().then(
+              (matches) => JSON.stringify(matches),
+              (e: unknown) => `${(e as { code?: string }).code ?? (e as Error).name}: ${(e as Error).message.slice(-60)}`,
+            );
+            const expected = depth <= MAX_BRACE_NESTING ? JSON.stringify(shape.matches(depth)) : `FF_PATTERN_TOO_LARGE: ${why}`;
+            const ok = depth <= MAX_BRACE_NESTING ? seen === expected : seen.startsWith('FF_PATTERN_TOO_LARGE') && seen.includes(why);
+            if (!ok) wrong.push(`${shape.name} ${depth} ${flavour}: ${seen}, expected ${expected}`);
+          }
+        }
+      }
+      expect(wrong.slice(0, 10)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('names the pattern (cut) and the limit, and counts only sets: literal braces and sibling sets nest nothing', () => {
+    const deep = '{a,'.repeat(MAX_BRACE_NESTING + 1) + 'b' + '}'.repeat(MAX_BRACE_NESTING + 1);
+    expect(() => expandBraces(deep, true, 'exclude[2]', deep)).toThrow(
+      expect.objectContaining({ code: 'FF_PATTERN_TOO_LARGE', option: 'exclude[2]', message: `exclude[2] "${deep.slice(0, 77)}...": brace sets nested more than 100 deep` }),
+    );
+    const literal = '{'.repeat(2000) + 'a' + '}'.repeat(2000);
+    expect(expandBraces(literal, true, 'pattern', 'p')).toEqual([literal]);
+    expect(expandBraces('{a,b}'.repeat(13), true, 'pattern', 'p')).toHaveLength(2 ** 13);
+  });
+});
+
