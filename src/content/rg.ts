@@ -19,7 +19,11 @@
  *   never "no matches". The search goes on: later lines are still read.
  * - The hit's column is the first submatch's byte offset converted to a UTF-16 index, plus one; its
  *   text is the first line of `lines` without its line ending.
+ * - `submatches` must be an array, but an empty one is valid: ripgrep 13 prints a `match` with no
+ *   submatch for some zero-width matches. The hit is kept; its column is found by our own line
+ *   matcher (`columnWithoutSubmatch`).
  */
+import { FindFileError } from '../errors.js';
 import type { ContentPlan } from '../plan/content-plan.js';
 import { verdictFields, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { buildContentArgv, defaultThreads } from '../rg/argv.js';
@@ -28,6 +32,7 @@ import { checkIgnoreFiles, checkRoot, runRequest, stoppedBeforeStart, type Ripgr
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
 import { WalkRules } from '../walk/rules.js';
 import { decodeUtf8, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
+import { buildLineMatcher, type Matcher, type Query } from './query.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
 
 /**
@@ -74,8 +79,8 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
     maxRecordBytes: run.maxRecordBytes ?? MAX_EVENT_BYTES,
     newConsumer: () => {
       runs++;
-      if (runs === 1) return (firstRun = new JsonEventConsumer(rules, hits, new Map(), undefined));
-      return new JsonEventConsumer(rules, hits, undefined, firstRun!.handedOn());
+      if (runs === 1) return (firstRun = new JsonEventConsumer(rules, hits, query, new Map(), undefined));
+      return new JsonEventConsumer(rules, hits, query, undefined, firstRun!.handedOn());
     },
   });
   const events = outcome.consumer;
@@ -189,10 +194,13 @@ export class JsonEventConsumer implements RecordConsumer {
    * took through this consumer, warm.
    */
   private lastHitLine = 0;
+  private matcher: Matcher | null | undefined;
 
   constructor(
     rules: WalkRules,
     private readonly hits: HitCollector,
+    /** The query ripgrep runs, for a match event that gives no column. */
+    private readonly query: Query,
     /** Where this run records its hits, when a retry may need to skip them. */
     private readonly remember: HandedOn | undefined,
     /** Hits an earlier run already handed on. */
@@ -226,12 +234,15 @@ export class JsonEventConsumer implements RecordConsumer {
     const event = this.readLineEvent(data);
     if (event === undefined) return this.fail();
     const { submatches } = data as Record<string, unknown>;
-    if (!Array.isArray(submatches) || submatches.length === 0) return this.fail();
-    const first = submatches[0] as { start?: unknown; end?: unknown } | null;
-    if (typeof first !== 'object' || first === null || !isCount(first.start) || !isCount(first.end) || first.end < first.start) return this.fail();
+    if (!Array.isArray(submatches)) return this.fail();
     const { lines, lineNumber } = event;
-    const index = lines.text !== undefined ? utf16IndexOfByteOffset(lines.text, first.start) : utf16IndexOfByteOffsetIn(lines.bytes, first.start);
-    if (index === undefined) return this.fail();
+    let index: number | undefined = -1; // -1: no submatch
+    if (submatches.length > 0) {
+      const first = submatches[0] as { start?: unknown; end?: unknown } | null;
+      if (typeof first !== 'object' || first === null || !isCount(first.start) || !isCount(first.end) || first.end < first.start) return this.fail();
+      index = lines.text !== undefined ? utf16IndexOfByteOffset(lines.text, first.start) : utf16IndexOfByteOffsetIn(lines.bytes, first.start);
+      if (index === undefined) return this.fail();
+    }
     const rel = this.fileOf(event);
     if (rel === undefined) return true;
     const whole = lines.text ?? decodeUtf8(lines.bytes!);
@@ -241,7 +252,37 @@ export class JsonEventConsumer implements RecordConsumer {
       return true;
     }
     this.lastHitLine = lineNumber;
-    return this.hits.add(rel, lineNumber, index + 1, firstLine(whole), endLine);
+    const column = index >= 0 ? index + 1 : this.columnWithoutSubmatch(whole);
+    return this.hits.add(rel, lineNumber, column, firstLine(whole), endLine);
+  }
+
+  /**
+   * The column of a match event with no submatch. ripgrep 13 prints one for some zero-width matches:
+   * at the end of a last line with no line break (`$`, ` *$`, `\z`), and for `\A` on lines after the
+   * first (it picks the line, then looks for the match within the whole buffer, where `\A` is not).
+   * It gave no offset, so our line matcher finds the column on the event's lines, as the pure-TS path
+   * would (`\r` kept: matching sees it there too). Where it finds none on the first line (a dialect
+   * difference, or a regex RE2 does not compile), the column is that of a zero-width match at the
+   * line's end, where most of ripgrep's come from: never a dropped hit.
+   */
+  private columnWithoutSubmatch(whole: string): number {
+    const nl = whole.indexOf('\n');
+    const line = nl < 0 ? whole : whole.slice(0, nl);
+    const at = this.lineMatcher()?.find(this.query.multiline ? whole : line, 0) ?? -1;
+    return (at >= 0 && at <= line.length ? at : line.length) + 1;
+  }
+
+  /** Built on first use: most runs never need it, and RE2 is slow to load. Null: RE2 rejects the query (only ripgrep compiled it). */
+  private lineMatcher(): Matcher | undefined {
+    if (this.matcher === undefined) {
+      try {
+        this.matcher = buildLineMatcher(this.query);
+      } catch (error) {
+        if (!(error instanceof FindFileError)) throw error;
+        this.matcher = null;
+      }
+    }
+    return this.matcher ?? undefined;
   }
 
   private context(data: unknown): boolean {

@@ -211,7 +211,10 @@ describe('a malformed line is a protocol failure: counted, incomplete, never "no
     // Kills line_number accepted without being an integer: a hit at line 1.5 names no line of the file.
     ['line_number not an integer', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1.5,"submatches":[{"start":0,"end":1}]}}'],
     ['line_number past 2^53', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":9007199254740993,"submatches":[{"start":0,"end":1}]}}'],
-    ['no submatches', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1,"submatches":[]}}'],
+    // An empty array is valid (a zero-width match, see below); no array at all is not.
+    ['no submatches field', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1}}'],
+    ['submatches not an array', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1,"submatches":{"start":0,"end":0}}}'],
+    ['a null first submatch', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1,"submatches":[null]}}'],
     ['start past the line', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"a"},"line_number":1,"submatches":[{"start":5,"end":6}]}}'],
     ['start inside a character', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"中"},"line_number":1,"submatches":[{"start":1,"end":2}]}}'],
     ['end before start', '{"type":"match","data":{"path":{"text":"./a"},"lines":{"text":"ab"},"line_number":1,"submatches":[{"start":1,"end":0}]}}'],
@@ -242,6 +245,39 @@ describe('a malformed line is a protocol failure: counted, incomplete, never "no
   it('counts every bad line, and a real failure keeps its own kind', async () => {
     const { result } = await search([[{ stdout: 'x\ny\n' + good }, { stderr: 'rg: boom\n' }, { exit: 2 }]]);
     expect(result).toMatchObject({ protocolErrors: 2, hitCount: 1, recovery: { failureKind: 'exit' }, incompleteReasons: ['io-error'] });
+  });
+});
+
+describe('a match event with no submatch (ripgrep 13, some zero-width matches) is a hit, its column found by our matcher', () => {
+  /** What ripgrep 13 prints for ` *$` on `bar` with no final line break: a match, `submatches: []`. */
+  const bare = (lines: string | { bytes: string }, lineNumber = 2) =>
+    JSON.stringify({ type: 'match', data: { path: { text: './f.txt' }, lines: typeof lines === 'string' ? { text: lines } : lines, line_number: lineNumber, absolute_offset: 6, submatches: [] } }) + '\n';
+  const hitOf = async (query: string, lines: string | { bytes: string }, options: Partial<ContentOptions> = {}) => {
+    const { result } = await search([[{ stdout: matchEvent('./f.txt', 'foo  \n', 1, 3, 5) + bare(lines) + endEvent('./f.txt') + summaryEvent(9) }, { exit: 0 }]], { query, mode: 'regex', ...options });
+    expect(result).toMatchObject({ hitCount: 2, protocolErrors: 0, complete: true, incompleteReasons: [] });
+    expect(result.recovery?.failureKind).toBeUndefined();
+    return result.hits[1]!;
+  };
+
+  it('kept, complete, with the column our line matcher finds (the zero-width match at the end, or where \\A is)', async () => {
+    expect(await hitOf(' *$', 'bar')).toEqual({ path: 'f.txt', line: 2, column: 4, text: 'bar' });
+    expect(await hitOf('\\s*$', 'ba  ')).toMatchObject({ column: 3, text: 'ba  ' });
+    expect(await hitOf('\\A', '\ta.baa\n')).toMatchObject({ column: 1, text: '\ta.baa' });
+    expect(await hitOf('(?i)B', 'abc\n')).toMatchObject({ column: 2 });
+    // Columns count UTF-16 units of the decoded line, for `bytes` lines too.
+    expect(await hitOf('$', '中😀')).toMatchObject({ column: 4, text: '中😀' });
+    expect(await hitOf('$', { bytes: Buffer.from('a\xffb', 'latin1').toString('base64') })).toMatchObject({ column: 4, text: 'a\ufffdb' });
+    // The matcher sees the `\r`, as the pure-TS path's does: `$` is after it.
+    expect(await hitOf('$', 'b\r')).toMatchObject({ column: 3, text: 'b' });
+    // A multi-line query is matched over the event's lines, as the pure-TS path matches the file.
+    expect(await hitOf('x\n*$', 'ax\nb\n')).toMatchObject({ column: 2, text: 'ax', endLine: 3 });
+  });
+
+  it('where our matcher finds nothing on the line, the column of a zero-width match at its end: never a dropped hit', async () => {
+    expect(await hitOf('zzz$', 'bar')).toMatchObject({ line: 2, column: 4, text: 'bar' });
+    expect(await hitOf('x\nb', 'a\nb\n')).toMatchObject({ column: 2, text: 'a', endLine: 3 });
+    // RE2 does not compile `(?u)` (ripgrep does, and only ripgrep runs): no matcher at all.
+    expect(await hitOf('(?u)$', 'bar\r')).toMatchObject({ column: 5, text: 'bar' });
   });
 });
 
