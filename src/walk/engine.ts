@@ -40,21 +40,23 @@ export interface DirTask {
 export type UnknownEntries = string[] | undefined;
 
 /**
- * How often, in entries, a large directory checks the clock and the signal: every 256 entries for
- * plain patterns, more often as one match costs more (a long extglob, thousands of brace
- * alternatives), so no pattern keeps the walk from its budget for long (issue: a match is bounded,
- * but 256 bounded matches of a 10,000-character pattern are not short).
+ * When a large directory checks the clock and the signal: every 256 entries, or sooner once the
+ * matching done since the last check may have been long. One match costs about (pattern cost ×
+ * path length), and a `**` pattern tries each depth: 256 matches of a 241-character `*a*a…b` over
+ * 205-character names overshot a 50 ms budget by 360 ms, and over a path 15 names of 250
+ * characters deep, a 1 s budget by 15 s (an adversarial run). Counted in these units, a check
+ * comes after at most about 1M, a few milliseconds of matching on this machine.
  */
-function checkInterval(matchCost: number): number {
-  return Math.max(1, Math.min(256, Math.floor(65_536 / Math.max(1, matchCost))));
-}
+const CHECK_EVERY_ENTRIES = 256;
+const MATCH_WORK_PER_CHECK = 1 << 20;
 
 export class Walk {
   readonly plan: SearchPlan<unknown>;
   /** The budget, from the walk's start. */
   readonly deadline: Deadline;
   private readonly rules: WalkRules;
-  private readonly checkEvery: number;
+  /** What one match costs per character of the path: the patterns' `cost`. */
+  private readonly matchCost: number;
   private readonly queue: DirTask[] = [];
   private head = 0;
   private readonly reasons = new ReasonLog();
@@ -77,7 +79,7 @@ export class Walk {
     this.plan = plan;
     this.matches = new MatchTaker(plan.scope.select, matchPolicy, onMatch, this.reasons, (path, code) => this.skip(path, code));
     this.rules = new WalkRules(plan.scope);
-    this.checkEvery = checkInterval(plan.scope.matcher.cost + plan.scope.excluder.cost);
+    this.matchCost = Math.max(1, plan.scope.matcher.cost + plan.scope.excluder.cost);
     this.deadline = new Deadline(plan.limits.clock, plan.limits.timeBudgetMs);
     if (plan.limits.signal?.aborted) this.reasons.stop('aborted');
     const rootIsBoundary = plan.scope.maxDepth === 0;
@@ -182,14 +184,20 @@ export class Walk {
     const base = task.rel;
     let unknown: UnknownEntries;
     let undecodable: Set<string> | undefined;
-    const checkEvery = this.checkEvery;
+    // Each match here costs about (cost × path length), once per depth a `**` may stand for.
+    const workPerChar = this.matchCost * (task.depth + 1);
+    let work = 0;
     this.statDirs = undefined;
     this.matches.probes = undefined;
     let i = 0;
     for (; i < entries.length; i++) {
-      if (i % checkEvery === checkEvery - 1 && this.shouldStop()) break;
       const entry = entries[i]!;
       const name = entry.name;
+      work += workPerChar * (base.length + name.length + 1);
+      if (work >= MATCH_WORK_PER_CHECK || i % CHECK_EVERY_ENTRIES === CHECK_EVERY_ENTRIES - 1) {
+        work = 0;
+        if (this.shouldStop()) break;
+      }
       if (rules.isHiddenName(name)) continue;
       // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is
       // what the string opens. The first is handled as usual (a read or an lstat then finds which it

@@ -25,7 +25,9 @@ function entriesSeenWithin3Looks(extra: Partial<FindOptions>): number {
 }
 
 describe('a large directory looks at the clock as often as one match costs', () => {
-  // A glob of 1,000 characters costs 1,000: the clock every floor(65,536 / 1,000) = 65 entries, not 256.
+  // A check comes after about 1M units of matching, one match costing (pattern cost × (depth + 1) ×
+  // path length), or after 256 entries. A glob of 1,000 characters over names of 6-9 characters at
+  // the root: 7,000-10,000 a match, so the clock every 105-150 entries, not 256.
   const costly = `*${'q'.repeat(999)}`;
 
   it('a plain pattern: every 256 entries', () => {
@@ -34,16 +36,51 @@ describe('a large directory looks at the clock as often as one match costs', () 
     expect(seen).toBeLessThanOrEqual(2 * 256);
   });
 
-  it('a costly pattern: every 65 entries', () => {
+  it('a costly pattern: every 105-150 entries', () => {
     const seen = entriesSeenWithin3Looks({ pattern: costly });
-    expect(seen).toBeGreaterThanOrEqual(65);
-    expect(seen).toBeLessThanOrEqual(2 * 65);
+    expect(seen).toBeGreaterThanOrEqual(105);
+    expect(seen).toBeLessThanOrEqual(2 * 150);
   });
 
-  it('a costly exclusion with a cheap pattern: every 65 entries or fewer (the two costs add up)', () => {
+  it('a costly exclusion with a cheap pattern: as often or more (the two costs add up)', () => {
     const seen = entriesSeenWithin3Looks({ pattern: '*', exclude: [costly] });
     expect(seen).toBeGreaterThanOrEqual(1);
-    expect(seen).toBeLessThanOrEqual(2 * 65);
+    expect(seen).toBeLessThanOrEqual(2 * 150);
+  });
+
+  // An adversarial run: 256 matches of a 241-character `*a*a…b` over 205-character names overshot
+  // a 50 ms budget by 360 ms; over a path 15 names of 250 characters deep, a 1 s budget by 15 s.
+  // The pattern's length alone cannot tell: long names and deep paths make each match dearer.
+  describe.each([
+    { nameLength: 205, depth: 0, stars: 120 },
+    { nameLength: 200, depth: 0, stars: 100 },
+    { nameLength: 250, depth: 15, stars: 60 },
+    { nameLength: 60, depth: 8, stars: 20 },
+    { nameLength: 20, depth: 20, stars: 40 },
+  ])('names of $nameLength characters, $depth directories deep, `*a` × $stars', ({ nameLength, depth, stars }) => {
+    const dirs = Array.from({ length: depth }, (_, i) => `${String(i).padStart(2, '0')}${'a'.repeat(nameLength - 2)}`);
+    const leaf: Tree = {};
+    for (let i = 0; i < 600; i++) leaf[`${String(i).padStart(3, '0')}${'a'.repeat(nameLength - 3)}`] = '';
+    const tree = dirs.reduceRight<Tree>((inner, dir) => ({ [dir]: inner }), leaf);
+    const volume = buildVolume(tree);
+    const pattern = `${depth > 0 ? '**/' : ''}${'*a'.repeat(stars)}b`;
+
+    it('the matching done before the budget is seen stays within a few checks\' worth', () => {
+      // Time moves 1 ms a look, once the walk is in the big directory: the budget passes at its third look there.
+      let now = 0;
+      let inLeaf = false;
+      const clock = { now: () => (inLeaf ? now++ : 0) };
+      const onDirectory = (_dir: string, entries: readonly unknown[]) => void (inLeaf ||= entries.length > 1);
+      const result = findFilesSync({ root: ROOT, platform: 'posix', pattern, fs: asFs(volume), clock, timeBudgetMs: 3, onDirectory });
+      expect(result).toMatchObject({ complete: false, incompleteReason: 'time-budget' });
+      const leafSeen = result.stats.entriesSeen - depth;
+      const perMatch = pattern.length * (depth + 1) * (depth * (nameLength + 1) + nameLength + 1);
+      // A few checks' worth of matching in the big directory (each check after ~1M units; the
+      // 256-entry rule alone let 10-200M through here).
+      expect(leafSeen * perMatch).toBeLessThanOrEqual(5 * (1 << 20) + 5 * perMatch);
+      expect(leafSeen).toBeGreaterThanOrEqual(1); // the budget passed inside the big directory
+      expect(leafSeen).toBeLessThan(256);
+    });
   });
 });
 
