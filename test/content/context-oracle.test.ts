@@ -6,14 +6,15 @@
  * backend must return the same hits as the pure-TS path.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
-import { searchContent, type ContentHit } from '../../src/index.js';
+import { searchContent } from '../../src/index.js';
 import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { describeIf } from '../helpers/skip-why.js';
+import { shownLines, writeLineFiles } from '../helpers/line-files.js';
 
 requireRipgrepInCi();
 
@@ -56,20 +57,6 @@ function ripgrepLines(dir: string, query: (typeof QUERIES)[number], before: numb
   return files;
 }
 
-/** Our hits read in order, as ripgrep would print them. */
-function ourLines(hits: readonly ContentHit[]): Map<string, Shown[]> {
-  const files = new Map<string, Shown[]>();
-  for (const hit of hits) {
-    const shown = files.get(hit.path) ?? [];
-    for (const c of hit.before ?? []) shown.push(`c${c.line}:${c.text}`);
-    shown.push(`m${hit.line}:${hit.text}`);
-    for (let n = hit.line + 1; n <= (hit.endLine ?? hit.line); n++) shown.push(`m${n}`);
-    for (const c of hit.after ?? []) shown.push(`c${c.line}:${c.text}`);
-    files.set(hit.path, shown);
-  }
-  return files;
-}
-
 let runs = 0;
 
 describeIf(needsRg)('context lines agree with rg --json -B/-A', () => {
@@ -77,15 +64,11 @@ describeIf(needsRg)('context lines agree with rg --json -B/-A', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(FILE, { minLength: 1, maxLength: 3 }), fc.constantFrom(...QUERIES), fc.nat(3), fc.nat(3), async (files, query, before, after) => {
         const dir = join(scratch, String(runs++));
-        mkdirSync(dir);
-        files.forEach((file, i) => {
-          const eol = file.crlf ? '\r\n' : '\n';
-          writeFileSync(join(dir, `f${i}.txt`), file.lines.join(eol) + (file.finalNewline && file.lines.length > 0 ? eol : ''));
-        });
+        writeLineFiles(dir, files);
         const options = { root: dir, ...query, caseSensitive: true, contextBefore: before, contextAfter: after, rgPath: realRg.path };
         const walker = await searchContent({ ...options, backend: 'walker' });
         expect(walker.complete).toBe(true);
-        expect(ourLines(walker.hits)).toEqual(ripgrepLines(dir, query, before, after));
+        expect(shownLines(walker.hits)).toEqual(ripgrepLines(dir, query, before, after));
         const ripgrep = await searchContent({ ...options, backend: 'ripgrep' });
         expect(ripgrep).toMatchObject({ backend: 'ripgrep', complete: true, protocolErrors: 0 });
         expect(ripgrep.hits).toEqual(walker.hits);

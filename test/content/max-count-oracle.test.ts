@@ -8,14 +8,15 @@
  * files with at least N matching lines, as `grep -c` counts them.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
-import { searchContent, type ContentHit } from '../../src/index.js';
+import { searchContent } from '../../src/index.js';
 import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { describeIf } from '../helpers/skip-why.js';
+import { shownLines, writeLineFiles } from '../helpers/line-files.js';
 
 requireRipgrepInCi();
 
@@ -54,18 +55,6 @@ function filesReachingCap(dir: string, files: string[], query: (typeof QUERIES)[
   return grep(dir, ['-c', query.grep, '--', query.query, ...files]).filter((line) => Number(line.slice(line.lastIndexOf(':') + 1)) >= cap).length;
 }
 
-function ourLines(hits: readonly ContentHit[]): Map<string, Shown[]> {
-  const files = new Map<string, Shown[]>();
-  for (const hit of hits) {
-    const shown = files.get(hit.path) ?? [];
-    for (const c of hit.before ?? []) shown.push(`c${c.line}:${c.text}`);
-    shown.push(`m${hit.line}:${hit.text}`);
-    for (const c of hit.after ?? []) shown.push(`c${c.line}:${c.text}`);
-    files.set(hit.path, shown);
-  }
-  return files;
-}
-
 let runs = 0;
 
 describeIf(needsRg)('maxHitsPerFile agrees with grep -m, on both paths', () => {
@@ -73,17 +62,12 @@ describeIf(needsRg)('maxHitsPerFile agrees with grep -m, on both paths', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(FILE, { minLength: 1, maxLength: 3 }), fc.constantFrom(...QUERIES), fc.integer({ min: 1, max: 3 }), fc.nat(2), fc.nat(2), async (files, query, cap, before, after) => {
         const dir = join(scratch, String(runs++));
-        mkdirSync(dir);
-        const names = files.map((file, i) => {
-          const eol = file.crlf ? '\r\n' : '\n';
-          writeFileSync(join(dir, `f${i}.txt`), file.lines.join(eol) + (file.finalNewline && file.lines.length > 0 ? eol : ''));
-          return `f${i}.txt`;
-        });
+        const names = writeLineFiles(dir, files);
         const options = { root: dir, query: query.query, mode: query.mode, caseSensitive: true, maxHitsPerFile: cap, contextBefore: before, contextAfter: after, rgPath: realRg.path };
         const expected = { lines: grepLines(dir, names, query, cap, before, after), atCap: filesReachingCap(dir, names, query, cap) };
         const walker = await searchContent({ ...options, backend: 'walker' });
         expect(walker).toMatchObject({ complete: true, filesAtHitCap: expected.atCap });
-        expect(ourLines(walker.hits)).toEqual(expected.lines);
+        expect(shownLines(walker.hits)).toEqual(expected.lines);
         const ripgrep = await searchContent({ ...options, backend: 'ripgrep' });
         expect(ripgrep).toMatchObject({ backend: 'ripgrep', complete: true, protocolErrors: 0, filesAtHitCap: expected.atCap });
         expect(ripgrep.hits).toEqual(walker.hits);
