@@ -40,12 +40,10 @@ export interface DirTask {
 export type UnknownEntries = string[] | undefined;
 
 /**
- * When a large directory checks the clock and the signal: every 256 entries, or sooner once the
- * matching done since the last check may have been long. One match costs about (pattern cost ×
- * path length), and a `**` pattern tries each depth: 256 matches of a 241-character `*a*a…b` over
- * 205-character names overshot a 50 ms budget by 360 ms, and over a path 15 names of 250
- * characters deep, a 1 s budget by 15 s (an adversarial run). Counted in these units, a check
- * comes after at most about 1M, a few milliseconds of matching on this machine.
+ * A large directory checks the clock and the signal every 256 entries, or sooner once the matching
+ * since the last check may have been long: one match costs about (pattern cost × path length) per
+ * depth a `**` may stand for. By the pattern alone, a 1 s budget overshot by 15 s over long names
+ * 15 deep (an adversarial run). A check comes after about 1M units: milliseconds of matching.
  */
 const CHECK_EVERY_ENTRIES = 256;
 const MATCH_WORK_PER_CHECK = 1 << 20;
@@ -184,7 +182,6 @@ export class Walk {
     const base = task.rel;
     let unknown: UnknownEntries;
     let undecodable: Set<string> | undefined;
-    // Each match here costs about (cost × path length), once per depth a `**` may stand for.
     const workPerChar = this.matchCost * (task.depth + 1);
     let work = 0;
     this.statDirs = undefined;
