@@ -40,10 +40,9 @@ export interface DirTask {
 export type UnknownEntries = string[] | undefined;
 
 /**
- * A large directory checks the clock and the signal every 256 entries, or sooner once the matching
- * since the last check may have been long: one match costs about (pattern cost × path length) per
- * depth a `**` may stand for. By the pattern alone, a 1 s budget overshot by 15 s over long names
- * 15 deep (an adversarial run). A check comes after about 1M units: milliseconds of matching.
+ * A large directory checks the clock and the signal every 256 entries, or after about 1M units of
+ * matching (one match: pattern cost × path length, per depth a `**` may stand for): by the pattern
+ * alone, a 1 s budget overshot by 15 s over long names 15 deep (an adversarial run).
  */
 const CHECK_EVERY_ENTRIES = 256;
 const MATCH_WORK_PER_CHECK = 1 << 20;
