@@ -72,6 +72,7 @@ export class HitCollector {
     if (path !== this.file) this.startFile(path);
     // Past the file's cap a matching line is only a line: shown as after-context if one is still
     // owed (as grep -m; ripgrep 13 sends such lines as matches), never a hit, never the limit's.
+    // (An engine offers a match spanning lines as its lines: `atCap`.)
     if (this.fileHits >= this.limits.perFile) return this.context(path, line, text);
     if (this.hitCount >= this.limits.maxResults) return this.stop('result-limit');
     this.flushPending();
@@ -140,9 +141,14 @@ export class HitCollector {
     this.fileHits++; // counted toward the file's cap (already counted in filesAtCap if it reached it)
   }
 
-  /** True when the current file can give nothing more: its hits reached the cap and their after-context is complete. Engines stop reading it. */
-  get fileFull(): boolean {
-    return this.fileHits >= this.limits.perFile && this.pending === undefined;
+  /** True when `path`'s hits reached the cap: a match there is offered as context lines, each of its lines (`context`). */
+  atCap(path: string): boolean {
+    return path === this.file && this.fileHits >= this.limits.perFile;
+  }
+
+  /** True when `path` can give nothing more: its hits reached the cap and their after-context is complete. Engines stop reading it. */
+  isFull(path: string): boolean {
+    return this.atCap(path) && this.pending === undefined;
   }
 
   /** The summary's `filesAtHitCap`, present only when a cap was asked for. */

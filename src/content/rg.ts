@@ -31,7 +31,7 @@ import { collectReasons, type Verdict } from '../rg/exit.js';
 import { checkIgnoreFiles, checkRoot, runRequest, stoppedBeforeStart, type RipgrepRun } from '../rg/files.js';
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
 import { WalkRules } from '../walk/rules.js';
-import { decodeUtf8, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
+import { decodeUtf8, dropCr, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
 import { buildLineMatcher, type Matcher, type Query } from './query.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
 
@@ -252,8 +252,16 @@ export class JsonEventConsumer implements RecordConsumer {
       return true;
     }
     this.lastHitLine = lineNumber;
+    if (this.hits.atCap(rel)) return this.capped(rel, lineNumber, whole);
     const column = index >= 0 ? index + 1 : this.columnWithoutSubmatch(whole);
     return this.hits.add(rel, lineNumber, column, firstLine(whole), endLine);
+  }
+
+  /** A match past `maxHitsPerFile` (ripgrep 13 sends those in the trailing context): each of its lines a context line. */
+  private capped(rel: string, lineNumber: number, whole: string): boolean {
+    const lines = whole.split('\n');
+    if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+    return lines.every((text, i) => this.hits.context(rel, lineNumber + i, dropCr(text)));
   }
 
   /**

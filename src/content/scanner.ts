@@ -302,6 +302,8 @@ export class FileScanner {
   private addGroup(lines: LineCursor, group: Group): boolean {
     const { hits, path } = this;
     if (hits.wantsContext && !this.offerLines(lines, group.start)) return false;
+    // Past `maxHitsPerFile` a match is its lines, each a context line (every line of it, not its first only).
+    if (hits.atCap(path)) return this.offerLines(lines, group.rangeEnd);
     const line = lines.moveTo(group.start);
     const text = lines.text;
     const lineEnd = text.indexOf('\n', group.start);

@@ -66,7 +66,7 @@ export class SearchTally {
     else if (state === 'too-long') this.skipFile(rel, 'EFBIG');
     else if (state === 'stop') this.stop.stop(this.hits.stopReason!);
     // A file whose hits reached `maxHitsPerFile` (and their after-context) is read no further.
-    return state === 'more' && !this.hits.fileFull && !this.stop.shouldStop();
+    return state === 'more' && !this.hits.isFull(rel) && !this.stop.shouldStop();
   }
 
   skipFile(rel: string, code: string): void {

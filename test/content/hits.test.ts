@@ -30,13 +30,13 @@ describe('HitCollector: hits per file (maxHitsPerFile)', () => {
   it('keeps the first N hits of each file, counts the files it cut, and says a file is full once it reaches N', () => {
     const { hits, collector } = collect({ perFile: 2 });
     expect(collector.add('a', 1, 1, 'x')).toBe(true);
-    expect(collector.fileFull).toBe(false);
+    expect(collector.isFull('a')).toBe(false);
     expect(collector.add('a', 2, 1, 'x')).toBe(true);
-    expect(collector.fileFull).toBe(true);
+    expect(collector.isFull('a')).toBe(true);
     // A third is no hit, and no stop: the engine merely reads no further.
     expect(collector.add('a', 3, 1, 'x')).toBe(true);
     expect(collector.add('b', 7, 1, 'x')).toBe(true);
-    expect(collector.fileFull).toBe(false);
+    expect(collector.isFull('a')).toBe(false);
     collector.endFile();
     expect(hits.map((h) => `${h.path}:${h.line}`)).toEqual(['a:1', 'a:2', 'b:7']);
     expect(collector).toMatchObject({ hitCount: 3, filesAtCap: 1, stopReason: undefined });
@@ -56,11 +56,11 @@ describe('HitCollector: hits per file (maxHitsPerFile)', () => {
   it('after the Nth hit, its after-context is still taken, a matching line in it as context (as grep -m), and only then is the file full', () => {
     const { hits, collector } = collect({ perFile: 1, after: 2 });
     collector.add('a', 1, 1, 'hit one');
-    expect(collector.fileFull).toBe(false);
+    expect(collector.isFull('a')).toBe(false);
     expect(collector.add('a', 2, 1, 'hit two')).toBe(true);
-    expect(collector.fileFull).toBe(false);
+    expect(collector.isFull('a')).toBe(false);
     collector.context('a', 3, 'plain');
-    expect(collector.fileFull).toBe(true);
+    expect(collector.isFull('a')).toBe(true);
     expect(hits).toEqual([{ path: 'a', line: 1, column: 1, text: 'hit one', after: [{ line: 2, text: 'hit two' }, { line: 3, text: 'plain' }] }]);
     expect(collector.hitCount).toBe(1);
   });
@@ -69,7 +69,7 @@ describe('HitCollector: hits per file (maxHitsPerFile)', () => {
     const { hits, collector } = collect({ perFile: 2 });
     collector.passOver('a');
     collector.add('a', 5, 1, 'x');
-    expect(collector.fileFull).toBe(true);
+    expect(collector.isFull('a')).toBe(true);
     collector.add('a', 6, 1, 'x');
     expect(hits.map((h) => h.line)).toEqual([5]);
   });

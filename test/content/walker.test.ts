@@ -57,10 +57,13 @@ for (const engine of ['walker.ts', 'one-thread.ts'] as const) {
   describe('maxHitsPerFile', () => {
     it('keeps the first N hits of each file and reads no further in it: a 1 MiB file of hits is read one chunk (64 KiB), not whole', async () => {
       const big = 'needle\n'.repeat(150_000); // 1,050,000 bytes, every line a hit
-      const result = await search({ maxHitsPerFile: 2 }, { 'big.txt': big, 'small.txt': 'needle\nno\nneedle\nneedle\n', 'one.txt': 'needle\n' });
-      expect(result.hits.map((h) => `${h.path}:${h.line}`)).toEqual(['big.txt:1', 'big.txt:2', 'one.txt:1', 'small.txt:1', 'small.txt:3']);
-      expect(result).toMatchObject({ complete: true, filesAtHitCap: 2, filesSearched: 3 });
-      expect(result.stats.bytesSearched).toBe(64 * 1024 + 7 + 24); // one chunk of big.txt, the two small files whole
+      // late.txt, after the capped big.txt, holds its only hit past its first chunk: read on, as any file.
+      const late = 'y\n'.repeat(40_000) + 'needle\n';
+      const result = await search({ maxHitsPerFile: 2 }, { 'big.txt': big, 'late.txt': late, 'small.txt': 'needle\nno\nneedle\nneedle\n', 'one.txt': 'needle\n' });
+      expect(result.hits.map((h) => `${h.path}:${h.line}`)).toEqual(['big.txt:1', 'big.txt:2', 'late.txt:40001', 'one.txt:1', 'small.txt:1', 'small.txt:3']);
+      expect(result).toMatchObject({ complete: true, filesAtHitCap: 2, filesSearched: 4 });
+      // One chunk of big.txt; late.txt and the two small files whole.
+      expect(result.stats.bytesSearched).toBe(64 * 1024 + late.length + 7 + 24);
       await expect(search({ maxHitsPerFile: 0 })).rejects.toMatchObject({ code: 'FF_INVALID_LIMIT', message: expect.stringContaining('maxHitsPerFile must be at least 1') });
       await expect(search({ maxHitsPerFile: 1.5 })).rejects.toMatchObject({ code: 'FF_INVALID_LIMIT' });
     });
