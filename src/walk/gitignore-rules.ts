@@ -120,6 +120,8 @@ function compileRule(source: string, unbounded: number): (path: string) => boole
     const regex = new RegExp(`^${source}$`, 'u');
     return (path) => regex.test(path);
   }
+  // No fallback if RE2 refused: the source holds escaped characters and the constructs above only,
+  // which both engines read alike (`setChar`); test/ignore/rule-shapes.test.ts holds them to rg.
   const RE2 = loadRe2();
   const re2 = RE2.compile(`^${source}$`);
   return (path) => re2.matches(path);
@@ -229,6 +231,15 @@ function globstarInBraces(first: boolean, before: string | undefined, after: str
   return { source: '[^/]*', takesSlash: false };
 }
 
+/**
+ * A set's character as regex source: `[` escaped too, for RE2 reads `[[:digit:]` as a POSIX class
+ * where globset (and V8) read the characters `[`, `:`, `d`... (`*[[:digit:]]*b*` ignored `ab`;
+ * `[[:foo:]]` made RE2 throw and the search fail).
+ */
+function setChar(c: string): string {
+  return c === '[' ? '\\[' : escapeClassChar(c);
+}
+
 /** A `[...]` set starting at `chars[start]`: its regex and the index of its `]`. */
 function translateSet(chars: readonly string[], start: number): { source: string; end: number } | undefined {
   let i = start + 1;
@@ -249,10 +260,10 @@ function translateSet(chars: readonly string[], start: number): { source: string
     if (chars[i + 1] === '-' && i + 2 < chars.length && chars[i + 2] !== ']') {
       const to = chars[i + 2]!;
       if (to.codePointAt(0)! < c.codePointAt(0)!) return undefined; // an invalid range
-      body += `${escapeClassChar(c)}-${escapeClassChar(to)}`;
+      body += `${setChar(c)}-${setChar(to)}`;
       i += 2;
     } else {
-      body += escapeClassChar(c);
+      body += setChar(c);
     }
   }
   return undefined; // no closing `]`

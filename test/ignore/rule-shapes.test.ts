@@ -7,6 +7,8 @@
  *   for rules with many stars): `*` and `?` span a newline, `**` does not;
  * - runs of three or more stars: globset reads `***` as `*` (`***\/a` ignores `s/a`, never `a` or
  *   `s/t/a`), the walker read it as `**`;
+ * - sets in rules with many stars, which run on RE2: RE2 read `[[:digit:]` as a POSIX class
+ *   (`*[[:digit:]]*b*` ignored `ab`; `*[[:foo:]]*b*` threw, and the search failed);
  * - rules a backtracking regex takes minutes over (`*?*?*?*?*?*?*?*?*b` against a 50-character
  *   name): a repository's `.gitignore` held every search, past its time budget. These run through
  *   the command, a process with a deadline, so a regression fails instead of holding the suite.
@@ -49,6 +51,14 @@ function backtrackingRules(): string[] {
   return rules;
 }
 
+/** Sets (globset reads `[[:digit:]]` as the set `[[:digit:]` then `]`) in rules with many stars, which run on RE2, and few, on V8. */
+const SETS = ['[[:digit:]]', '[[:alpha:]x]', '[x[:digit:]]', '[!x[:digit:]]', '[\\[:digit:]]', '[[:alpha:]', '[[:foo:]]', '[[:^alpha:]]', '[]a]', '[!]]', '[a-c]', '[^b]', '[\\]]', '[-a]', '[a-]', '[[]', '[[-]]'];
+const SET_NAMES = ['ab', 'ab.txt', 'd]b', '1b', 'xb', ':b', '[b', 'a[b', '-b', 'b', 'zzb', ']b', 'x/y/1/q/y', 'x1/y'];
+
+function setRules(): string[] {
+  return SETS.flatMap((set) => [`*${set}*b*`, `${set}*b`, `**/x*/${set}/**/y`, `*${set}*`]);
+}
+
 const LONG = 'a'.repeat(50);
 const DEEP = `${Array.from({ length: 20 }, () => 'a').join('/')}/aab`;
 
@@ -56,6 +66,7 @@ const families = {
   newline: newlineRules(),
   stars: starRules(),
   backtracking: backtrackingRules(),
+  sets: setRules(),
 };
 let trees: Trees;
 const oracle = new Map<string, string[]>();
@@ -69,6 +80,7 @@ beforeAll(() => {
     // The same rule read from a subfolder's ignore file.
     specs[treeName('stars-sub', i)] = { '.git/': '', 'x/.gitignore': `${rule}\n`, ...files(...STAR_NAMES.map((name) => `x/${name}`)) };
   });
+  families.sets.forEach((rule, i) => (specs[treeName('sets', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...SET_NAMES) }));
   families.backtracking.forEach((rule, i) => (specs[treeName('backtracking', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(LONG, `${LONG}b`, DEEP, 'b') }));
   trees = buildTrees('ff-ignore-shapes-', specs);
   for (const name of Object.keys(specs)) oracle.set(name, rgFiles(trees.dirOf(name)));
@@ -92,6 +104,7 @@ describe.each(searchForms(realRg.path).filter(([form]) => form !== 'auto'))('%s 
   const cases = [
     ...families.newline.map((rule, i) => [`newline: ${JSON.stringify(rule)}`, treeName('newline', i)] as const),
     ...families.stars.flatMap((rule, i) => [[`stars: ${rule}`, treeName('stars', i)] as const, [`stars in x/: ${rule}`, treeName('stars-sub', i)] as const]),
+    ...families.sets.map((rule, i) => [`sets: ${rule}`, treeName('sets', i)] as const),
   ];
   it.each(cases)('%s', async (_label, name) => {
     const result = await search({ root: trees.dirOf(name), pattern: '**', gitignore: true });
