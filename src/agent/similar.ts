@@ -34,21 +34,29 @@ export function literalOf(pattern: string): Literal | undefined {
   return { text, fragment: /[*?[]/.test(last) };
 }
 
-function bigrams(s: string): Map<string, number> {
-  const grams = new Map<string, number>();
+/**
+ * A bigram as a number (its two UTF-16 units); a string shorter than two characters is one gram of
+ * its own. Perf: numbers, not two-character strings, as map keys (see `closestNames`).
+ */
+function gramAt(t: string, i: number): number {
+  return t.charCodeAt(i) * 0x10000 + t.charCodeAt(i + 1);
+}
+
+function bigrams(s: string): Map<number, number> {
+  const grams = new Map<number, number>();
   const t = s.toLowerCase();
   if (t.length < 2) {
-    grams.set(t, 1);
+    grams.set(-1 - (t.charCodeAt(0) || 0), 1);
     return grams;
   }
   for (let i = 0; i < t.length - 1; i++) {
-    const g = t.slice(i, i + 2);
+    const g = gramAt(t, i);
     grams.set(g, (grams.get(g) ?? 0) + 1);
   }
   return grams;
 }
 
-function diceOf(a: Map<string, number>, sizeA: number, b: string): number {
+function diceOf(a: Map<number, number>, sizeA: number, b: string): number {
   const gb = bigrams(b);
   let sizeB = 0;
   let shared = 0;
@@ -65,10 +73,48 @@ export function dice(a: string, b: string): number {
   return diceOf(ga, sizeOf(ga), b);
 }
 
-function sizeOf(grams: Map<string, number>): number {
+function sizeOf(grams: Map<number, number>): number {
   let n = 0;
   for (const v of grams.values()) n += v;
   return n;
+}
+
+/**
+ * The best Dice score of a window of `name` (case-folded: `lower`) of width `len - 1` to `len + 1`.
+ * Each width slides once, its bigram counts kept as it goes (one gram in, one out), so a name costs
+ * (its length × 3) steps: building each window's bigrams anew made a 214-character name cost 34,000,
+ * and the agent's glob froze an MCP server 90 s over 50,000 such names (an adversarial run). Only
+ * the literal's own bigrams are counted: no other can be shared.
+ */
+function bestWindowScore(grams: Map<number, number>, size: number, lower: string, len: number): number {
+  let best = 0;
+  for (let w = Math.max(2, len - 1); w <= len + 1 && w <= lower.length; w++) {
+    const counts = new Map<number, number>();
+    let shared = 0;
+    const add = (g: number) => {
+      const want = grams.get(g);
+      if (want === undefined) return;
+      const had = counts.get(g) ?? 0;
+      if (had < want) shared++;
+      counts.set(g, had + 1);
+    };
+    const remove = (g: number) => {
+      const want = grams.get(g);
+      if (want === undefined) return;
+      const left = counts.get(g)! - 1;
+      if (left < want) shared--;
+      counts.set(g, left);
+    };
+    for (let j = 0; j < w - 1; j++) add(gramAt(lower, j));
+    const denominator = size + w - 1;
+    best = Math.max(best, (2 * shared) / denominator);
+    for (let i = 1; i + w <= lower.length; i++) {
+      remove(gramAt(lower, i - 1));
+      add(gramAt(lower, i + w - 2));
+      best = Math.max(best, (2 * shared) / denominator);
+    }
+  }
+  return best;
 }
 
 /**
@@ -83,11 +129,7 @@ export function closestNames(literal: Literal, paths: readonly string[], k = SIM
   for (const path of paths) {
     const name = path.slice(path.lastIndexOf('/') + 1);
     let score = diceOf(grams, size, name);
-    if (literal.fragment && name.length > len) {
-      for (let w = Math.max(2, len - 1); w <= len + 1; w++) {
-        for (let i = 0; i + w <= name.length; i++) score = Math.max(score, diceOf(grams, size, name.slice(i, i + w)));
-      }
-    }
+    if (literal.fragment && name.length > len) score = Math.max(score, bestWindowScore(grams, size, name.toLowerCase(), len));
     if (score >= SIMILARITY_THRESHOLD) scored.push({ path, score });
   }
   scored.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -2,9 +2,11 @@
  * The pure parts of the guidance and the relevance order: similarity, literal parts, words, test
  * subjects and the grouping of tests with their code.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { groupTests, refinePage, relevanceOrder, scorePath, testSubject, wordsOf } from '../../src/agent/rank.js';
 import { closestNames, dice, literalOf } from '../../src/agent/similar.js';
+import { SCORED_NAME_CHARS, buildSimilarNames } from '../../src/agent/guidance.js';
 
 describe('similar names', () => {
   it('Dice over bigrams forgives a dropped letter and ignores case', () => {
@@ -31,6 +33,51 @@ describe('similar names', () => {
     const pool = ['a/loginService.ts', 'b/loginService.ts', 'deep/er/loginService.ts', 'x/logoutService.ts', 'unrelated.md'];
     expect(closestNames({ text: 'loginServce.ts', fragment: false }, pool)).toEqual(['a/loginService.ts', 'b/loginService.ts', 'deep/er/loginService.ts']);
     expect(closestNames({ text: 'zzzz', fragment: false }, pool)).toEqual([]);
+  });
+});
+
+describe('similar names: sliding windows scored as they slide', () => {
+  /** The reading before: each window's bigrams built anew (a name cost length × 3 × window steps). */
+  function naiveClosest(literal: { text: string; fragment: boolean }, paths: readonly string[]): string[] {
+    const len = literal.text.length;
+    const scored = paths.map((path) => {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      let score = dice(literal.text, name);
+      if (literal.fragment && name.length > len) {
+        for (let w = Math.max(2, len - 1); w <= len + 1; w++) for (let i = 0; i + w <= name.length; i++) score = Math.max(score, dice(literal.text, name.slice(i, i + w)));
+      }
+      return { path, score };
+    });
+    const kept = scored.filter((s) => s.score >= 0.5);
+    kept.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return kept.slice(0, 3).map((s) => s.path);
+  }
+
+  it('gives the answer the window-by-window reading gives, on 300 generated pools', () => {
+    const name = fc.stringMatching(/^[abAB.x]{0,24}$/);
+    fc.assert(
+      fc.property(fc.stringMatching(/^[abAB.x]{1,8}$/), fc.boolean(), fc.array(name, { minLength: 1, maxLength: 30 }), (text, fragment, names) => {
+        const paths = names.map((n, i) => `d${i}/${n}`);
+        expect(closestNames({ text, fragment }, paths)).toEqual(naiveClosest({ text, fragment }, paths));
+      }),
+      { numRuns: 300, seed: 20261206 },
+    );
+  });
+});
+
+describe('similar names: a bounded pool', () => {
+  const seenOf = (paths: string[]) => ({ paths, special: new Map(), capped: false, rootEntries: undefined, onDirectory: () => {} });
+
+  it('compares at most SCORED_NAME_CHARS characters of names, the first seen, and says it cut (50,000 names of 214 characters froze an MCP server 90 s)', () => {
+    const long = Array.from({ length: 50_000 }, (_, i) => `d/${'a'.repeat(200)}${i}.txt`);
+    const similar = buildSimilarNames(`*${'a'.repeat(100)}q*`, seenOf(long), (rel) => rel)!;
+    const perName = long[0]!.length - 2;
+    expect(similar.seen).toBeLessThanOrEqual(Math.ceil(SCORED_NAME_CHARS / perName));
+    expect(similar.seen).toBeGreaterThan(Math.floor(SCORED_NAME_CHARS / (perName + 4)) - 1);
+    expect(similar.poolCapped).toBe(true);
+    // Names of a real tree fit whole: nothing cut, nothing said.
+    const short = Array.from({ length: 50_000 }, (_, i) => `src/file${i}.ts`);
+    expect(buildSimilarNames('**/fil9999.ts', seenOf(short), (rel) => rel)).toMatchObject({ seen: 50_000, poolCapped: false, paths: ['src/file9999.ts', 'src/file19999.ts', 'src/file29999.ts'] });
   });
 });
 
