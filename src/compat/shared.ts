@@ -34,8 +34,13 @@ export function anchor(pattern: string): string {
   return pattern.startsWith('./') || ABSOLUTE.test(pattern) ? pattern : `./${pattern}`;
 }
 
-/** A pattern, or a first-level brace alternative, that is absolute: left as written, for find-file to refuse (`./` would make it relative). */
-const ABSOLUTE = /^\{*(?:\/|\\|[A-Za-z]:)|^\{[^}]*,\{*(?:\/|\\|[A-Za-z]:)/;
+/**
+ * A pattern, or a first-level brace alternative, that is absolute: left as written, for find-file to
+ * refuse (`./` would make it relative). A leading `\` or `C:` is a root on Windows only: elsewhere
+ * `\a` escapes `a`, and left unanchored it matched `d/a` too (an adversarial run).
+ */
+const ABSOLUTE =
+  process.platform === 'win32' ? /^\{*(?:\/|\\|[A-Za-z]:)|^\{[^}]*,\{*(?:\/|\\|[A-Za-z]:)/ : /^\{*\/|^\{[^}]*,\{*\//;
 
 /** The peer's `cwd` (a string, a `file:` URL, or the current directory) as an absolute path. */
 export function resolveCwd(cwd: unknown, option = 'cwd'): string {

@@ -121,9 +121,17 @@ function closeOfSet(pattern: string, open: number): number {
   return -1;
 }
 
+/**
+ * picomatch expands a set after `$` (`${a,b}` is `$a` and `$b`), where bash and find-file read
+ * `${` as no set: the `$` escaped, find-file expands it too. (A `$` already escaped stays.)
+ */
+function withDollarSets(pattern: string): string {
+  return pattern.replace(/(^|[^\\])\$\{/g, '$1\\${');
+}
+
 /** tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): `src/` is `src`, and `src` is `src` and `src/**`. */
 function expand(pattern: string, expandDirectories: boolean): string[] {
-  pattern = withLiteralBrackets(pattern);
+  pattern = withLiteralBrackets(withDollarSets(pattern));
   const bare = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
   const anchored = anchor(bare);
   if (expandDirectories && !bare.endsWith('*')) return [anchored, `${anchored}/**`];

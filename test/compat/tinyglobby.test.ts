@@ -13,6 +13,7 @@ import { glob, globSync, type GlobOptions } from '../../src/compat/tinyglobby.js
 import { buildUndecodableTree } from '../helpers/names.js';
 import { itIf, linux, posixOnly } from '../helpers/skip-why.js';
 import { PROJECT, buildTree, removeTree, sorted } from './tree.js';
+import { Rng } from '../conformance/generate.js';
 
 let root: string;
 beforeAll(() => {
@@ -205,5 +206,36 @@ describe.skipIf(process.platform === 'win32')(posixOnly('POSIX classes: the same
     }
     expect(failures.slice(0, 10)).toEqual([]);
     expect(found).toBeGreaterThan(patterns.length); // the family is about matches, not only empty answers
+  });
+});
+
+describe.skipIf(process.platform === 'win32')(posixOnly('escapes and `${`: the same files as tinyglobby', 'on Windows `\\` is a separator'), () => {
+  // `\a` was read as a Windows root and left unanchored, so it matched `d/a` too; `${a,b}` was no
+  // set (bash's reading) where picomatch expands it (an adversarial run).
+  const NAMES = ['a', 'ab', '$a', '$b', '$$a', 'x.js', '*', '{a}', 'd/a', 'd/ab', 'd/$a', 'd/x.js', 'd/$b'];
+  const TOKENS = ['\\a', '\\$', '$', '{a,b}', '{\\a,x.js}', 'a', '*', '\\*', 'x.js', 'd/', '\\{', '}', '{$a,\\$b}', 'b'];
+  const rng = new Rng(20261206);
+  const generated = new Set<string>(['\\a', '\\a*', '\\$a', '\\${a,b}', '{\\a,x.js}', '{$a,\\$b}', '${a,b}', 'd/${a,b}', '$${a,b}', 'd/\\a*']);
+  while (generated.size < 150) generated.add(Array.from({ length: rng.range(1, 4) }, () => rng.pick(TOKENS)).join(''));
+  const patterns = [...generated];
+  let names: string;
+  beforeAll(() => {
+    names = buildTree(NAMES);
+  });
+  afterAll(() => removeTree(names));
+
+  it(`${patterns.length} patterns: the same arrays as tinyglobby, sync and async`, async () => {
+    const failures: string[] = [];
+    let found = 0;
+    for (const pattern of patterns) {
+      const theirs = sorted(await peer.glob(pattern, { cwd: names }));
+      const ours = sorted(await glob(pattern, { cwd: names }));
+      const oursSync = sorted(globSync(pattern, { cwd: names }));
+      if (JSON.stringify(ours) !== JSON.stringify(theirs)) failures.push(`${pattern}: ours ${JSON.stringify(ours)}, tinyglobby ${JSON.stringify(theirs)}`);
+      if (JSON.stringify(oursSync) !== JSON.stringify(ours)) failures.push(`${pattern}: globSync ${JSON.stringify(oursSync)}, glob ${JSON.stringify(ours)}`);
+      found += theirs.length;
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+    expect(found).toBeGreaterThan(40); // the family is about matches, not only empty answers
   });
 });
