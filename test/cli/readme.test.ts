@@ -107,6 +107,15 @@ const EXPECTED: Record<string, (run: Run & { piped?: Run }) => void> = {
     expect(run.status).toBe(0);
     expect(lines(run.stdout)).toEqual([`${native('src/a.ts')}:1:4: // TODO: one thing`]);
   },
+  "find-file --contains 'TODO' -l": (run) => {
+    expect(run.status).toBe(0);
+    expect(lines(run.stdout).sort()).toEqual([native('node_modules/pkg/b.ts'), native('src/a.ts')]);
+    expect(run.stderr).toMatch(/^find-file: 2 files with a hit under .*: complete, /);
+  },
+  "find-file --contains 'TODO' -c -m 5": (run) => {
+    expect(run.status).toBe(0);
+    expect(lines(run.stdout).sort()).toEqual([`${native('node_modules/pkg/b.ts')}:1`, `${native('src/a.ts')}:1`]);
+  },
 };
 
 beforeAll(() => {
