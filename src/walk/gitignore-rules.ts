@@ -22,6 +22,7 @@
  * one, and the search root itself is never judged (as ripgrep).
  */
 
+import { compiledRegex } from '../glob/regex.js';
 import { escapeClassChar, escapeRegex } from '../regex-escape.js';
 import { loadRe2 } from '../re2.js';
 
@@ -114,12 +115,14 @@ function parseLine(raw: string): IgnoreRule | undefined {
   return { test: compileRule(translated.source, translated.unbounded), whitelist, onlyDirectory };
 }
 
-/** A rule's matcher: V8's regex when it cannot backtrack far, RE2 otherwise, the same answers. */
+/**
+ * A rule's matcher: V8's regex when it cannot backtrack far and V8 compiles it, RE2 otherwise, the
+ * same answers. (`compiledRegex`, the glob engine's: V8's compiler overflows its stack on a source
+ * of thousands of pieces, and a rule of 20,000 `?` made every search in its tree fail.)
+ */
 function compileRule(source: string, unbounded: number): (path: string) => boolean {
-  if (unbounded <= MAX_BACKTRACKING_PIECES) {
-    const regex = new RegExp(`^${source}$`, 'u');
-    return (path) => regex.test(path);
-  }
+  const regex = unbounded <= MAX_BACKTRACKING_PIECES ? compiledRegex(`^${source}$`, 'u') : undefined;
+  if (regex !== undefined) return (path) => regex.test(path);
   // No fallback if RE2 refused: the source holds escaped characters and the constructs above only,
   // which both engines read alike (`setChar`); test/ignore/rule-shapes.test.ts holds them to rg.
   const RE2 = loadRe2();

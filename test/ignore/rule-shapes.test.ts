@@ -9,6 +9,8 @@
  *   `s/t/a`), the walker read it as `**`;
  * - sets in rules with many stars, which run on RE2: RE2 read `[[:digit:]` as a POSIX class
  *   (`*[[:digit:]]*b*` ignored `ab`; `*[[:foo:]]*b*` threw, and the search failed);
+ * - rules of thousands of pieces, which V8's regex compiler cannot compile (a stack overflow: the
+ *   search failed);
  * - rules a backtracking regex takes minutes over (`*?*?*?*?*?*?*?*?*b` against a 50-character
  *   name): a repository's `.gitignore` held every search, past its time budget. These run through
  *   the command, a process with a deadline, so a regression fails instead of holding the suite.
@@ -59,6 +61,11 @@ function setRules(): string[] {
   return SETS.flatMap((set) => [`*${set}*b*`, `${set}*b`, `**/x*/${set}/**/y`, `*${set}*`]);
 }
 
+/** Rules of thousands of pieces: V8's regex compiler overflowed its stack on them, and every search in the tree failed. */
+function longRules(): string[] {
+  return [7_000, 20_000].flatMap((n) => [`${'a'.repeat(10)}${'?'.repeat(n)}`, `${'?'.repeat(n)}`, `*${'[ab]'.repeat(n / 4)}`, `/${'a'.repeat(n)}`]);
+}
+
 const LONG = 'a'.repeat(50);
 const DEEP = `${Array.from({ length: 20 }, () => 'a').join('/')}/aab`;
 
@@ -67,6 +74,7 @@ const families = {
   stars: starRules(),
   backtracking: backtrackingRules(),
   sets: setRules(),
+  long: longRules(),
 };
 let trees: Trees;
 const oracle = new Map<string, string[]>();
@@ -80,6 +88,7 @@ beforeAll(() => {
     // The same rule read from a subfolder's ignore file.
     specs[treeName('stars-sub', i)] = { '.git/': '', 'x/.gitignore': `${rule}\n`, ...files(...STAR_NAMES.map((name) => `x/${name}`)) };
   });
+  families.long.forEach((rule, i) => (specs[treeName('long', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files('a', 'ab', 'b'.repeat(200)) }));
   families.sets.forEach((rule, i) => (specs[treeName('sets', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...SET_NAMES) }));
   families.backtracking.forEach((rule, i) => (specs[treeName('backtracking', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(LONG, `${LONG}b`, DEEP, 'b') }));
   trees = buildTrees('ff-ignore-shapes-', specs);
@@ -107,6 +116,7 @@ describe.each(searchForms(realRg.path).filter(([form]) => form !== 'auto' && for
     ...families.newline.map((rule, i) => [`newline: ${JSON.stringify(rule)}`, treeName('newline', i)] as const),
     ...families.stars.flatMap((rule, i) => [[`stars: ${rule}`, treeName('stars', i)] as const, [`stars in x/: ${rule}`, treeName('stars-sub', i)] as const]),
     ...families.sets.map((rule, i) => [`sets: ${rule}`, treeName('sets', i)] as const),
+    ...families.long.map((rule, i) => [`long: ${rule.length} characters, ${rule.slice(0, 12)}...`, treeName('long', i)] as const),
   ];
   it.each(cases)('%s', async (_label, name) => {
     const result = await search({ root: trees.dirOf(name), pattern: '**', gitignore: true });
