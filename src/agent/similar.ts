@@ -43,8 +43,12 @@ function gramAt(t: string, i: number): number {
 }
 
 function bigrams(s: string): Map<number, number> {
+  return bigramsOfFolded(s.toLowerCase());
+}
+
+/** The bigrams of a string already case-folded. */
+function bigramsOfFolded(t: string): Map<number, number> {
   const grams = new Map<number, number>();
-  const t = s.toLowerCase();
   if (t.length < 2) {
     grams.set(-1 - (t.charCodeAt(0) || 0), 1);
     return grams;
@@ -56,8 +60,9 @@ function bigrams(s: string): Map<number, number> {
   return grams;
 }
 
+/** Dice of `a` (its bigrams and their number) and `b`, already case-folded. */
 function diceOf(a: Map<number, number>, sizeA: number, b: string): number {
-  const gb = bigrams(b);
+  const gb = bigramsOfFolded(b);
   let sizeB = 0;
   let shared = 0;
   for (const [g, n] of gb) {
@@ -70,7 +75,7 @@ function diceOf(a: Map<number, number>, sizeA: number, b: string): number {
 /** The Dice coefficient of two strings over character bigrams, case-folded. */
 export function dice(a: string, b: string): number {
   const ga = bigrams(a);
-  return diceOf(ga, sizeOf(ga), b);
+  return diceOf(ga, sizeOf(ga), b.toLowerCase());
 }
 
 function sizeOf(grams: Map<number, number>): number {
@@ -128,8 +133,9 @@ export function closestNames(literal: Literal, paths: readonly string[], k = SIM
   const scored: { path: string; score: number }[] = [];
   for (const path of paths) {
     const name = path.slice(path.lastIndexOf('/') + 1);
-    let score = diceOf(grams, size, name);
-    if (literal.fragment && name.length > len) score = Math.max(score, bestWindowScore(grams, size, name.toLowerCase(), len));
+    const folded = name.toLowerCase();
+    let score = diceOf(grams, size, folded);
+    if (literal.fragment && name.length > len) score = Math.max(score, bestWindowScore(grams, size, folded, len));
     if (score >= SIMILARITY_THRESHOLD) scored.push({ path, score });
   }
   scored.sort((a, b) => b.score - a.score || a.path.length - b.path.length || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
