@@ -10,7 +10,7 @@
 import type * as nodeFs from 'node:fs';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
-import type { DirTask, Walk } from './engine.js';
+import { PAUSED, type DirTask, type Walk } from './engine.js';
 import type { IgnoreRead, IgnoreReads } from './ignore.js';
 
 const WITH_TYPES = { withFileTypes: true } as const;
@@ -271,11 +271,34 @@ export class AsyncDriver {
       if (head.entries === undefined) {
         walk.acceptError(head.task, head.error);
       } else {
-        const unknown = walk.acceptEntries(head.task, head.entries);
+        const unknown = walk.acceptEntries(head.task, head.entries, true);
+        if (unknown === PAUSED) return this.judgeLater(head);
         if (unknown !== undefined) this.statUnknown(head, unknown);
       }
       if (head.task.peek) this.peekDone();
     }
+  }
+
+  /**
+   * The engine paused in the middle of a large listing: the event loop runs (a timer's abort, a
+   * server's ping, a stream's reader), then the judging goes on where it stopped. Nothing else is
+   * judged meanwhile, so the order, and the answer, are the sync walk's.
+   */
+  private judgeLater(head: PendingRead): void {
+    this.waitingForIo = true;
+    setImmediate(() => {
+      if (this.finished) return;
+      try {
+        const unknown = this.walk.resumeEntries();
+        if (unknown === PAUSED) return this.judgeLater(head);
+        this.waitingForIo = false;
+        if (unknown !== undefined) this.statUnknown(head, unknown);
+        if (head.task.peek) this.peekDone();
+      } catch (error) {
+        return this.finish(error);
+      }
+      this.pump();
+    });
   }
 
   /**

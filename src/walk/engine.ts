@@ -12,37 +12,19 @@ import { REPLACEMENT_CHAR, addressableCode, canFollowLinks, kindOf, specialKindO
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
-import { IGNORE_FILE_NAMES, GIT_DIR, buildIgnoreLevel, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
+import { buildIgnoreLevel, ignoreNamesIn, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
 import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
+import { PAUSED, type DirTask, type OpenListing, type UnknownEntries } from './task.js';
 
 export type { MatchPolicy, MatchSink } from './rules.js';
-
-/** A directory the walk has decided to list. */
-export interface DirTask {
-  /** Root-relative path with `/`, ending in `/`; `''` for the root. */
-  rel: string;
-  /** The directory's own depth: 0 for the root. */
-  depth: number;
-  /**
-   * A directory at the depth limit: it is listed only to learn whether something the pattern
-   * could match lies beyond the limit (then the result is incomplete, `depth-limit`), and
-   * nothing in it is returned.
-   */
-  peek: boolean;
-  /**
-   * `gitignore: true`: the ignore rules for this directory's entries: its parent's, then, once the
-   * driver has read them (`ignoreReadsFor`), extended by its own files.
-   */
-  ignore?: IgnoreLevel | undefined;
-}
-
-/** Entries whose type the filesystem did not report; the driver lstats them. */
-export type UnknownEntries = string[] | undefined;
+export { PAUSED, type DirTask, type UnknownEntries } from './task.js';
 
 /**
  * A large directory checks the clock and the signal every 256 entries, or after about 1M units of
  * matching (one match: pattern cost × path length, per depth a `**` may stand for): by the pattern
- * alone, a 1 s budget overshot by 15 s over long names 15 deep (an adversarial run).
+ * alone, a 1 s budget overshot by 15 s over long names 15 deep (an adversarial run). A check made
+ * by work is also where the async walk pauses (`PAUSED`): the event loop then runs, so a signal
+ * fired by a timer (an MCP cancellation) is heard there, not once the directory is judged.
  */
 const CHECK_EVERY_ENTRIES = 256;
 const MATCH_WORK_PER_CHECK = 1 << 20;
@@ -66,6 +48,7 @@ export class Walk {
   private dirsRead = 0;
   private dirsPeeked = 0;
   private entriesSeen = 0;
+  private open: OpenListing | undefined;
 
   /**
    * `policy`: a number is the matches to return before the walk stops (`result-limit`): the plan's
@@ -154,13 +137,7 @@ export class Walk {
   ignoreReadsFor(task: DirTask, entries: readonly DirentLike[]): IgnoreReads<IgnoreTexts> | undefined {
     // Only `gitignore: true` reads each directory's files (`ignoreFiles` alone are read once, at the top).
     if (this.plan.scope.ignore?.defaults !== true) return undefined;
-    let present: Set<string> | undefined;
-    // Perf: every such name starts with a dot, and most names do not: no hash of them is computed
-    // (readdir's names are new strings, each hashed once asked: 13 ms a walk of /usr's 140,000 entries).
-    for (const entry of entries) {
-      const { name } = entry;
-      if (name.charCodeAt(0) === DOT && IGNORE_ENTRY_NAMES.has(name)) (present ??= new Set()).add(name);
-    }
+    const present = ignoreNamesIn(entries);
     return present === undefined ? undefined : readDirectoryTexts(this.pathOf(task), this.plan.scope.sep, present, this.plan.scope.root);
   }
 
@@ -171,28 +148,53 @@ export class Walk {
   /**
    * Takes the entries of a listed directory. Returns the names to lstat (types the filesystem did
    * not report, candidates waiting for their metadata): the driver must lstat each and call
-   * `acceptStat`, in order, before the next task.
+   * `acceptStat`, in order, before the next task. `pausable` (the async driver): may return
+   * `PAUSED` instead, after some matching; the driver then calls `resumeEntries`, and nothing else,
+   * on a later turn of the event loop.
    */
-  acceptEntries(task: DirTask, entries: DirentLike[]): UnknownEntries {
+  acceptEntries(task: DirTask, entries: DirentLike[]): UnknownEntries;
+  acceptEntries(task: DirTask, entries: DirentLike[], pausable: boolean): UnknownEntries | typeof PAUSED;
+  acceptEntries(task: DirTask, entries: DirentLike[], pausable = false): UnknownEntries | typeof PAUSED {
     if (task.peek) return this.acceptPeek(task, entries);
     this.dirsRead++;
     this.plan.walk.onDirectory?.(task.rel, entries);
-    const rules = this.rules;
-    const base = task.rel;
-    let unknown: UnknownEntries;
-    let undecodable: Set<string> | undefined;
-    const workPerChar = this.matchCost * (task.depth + 1);
-    let work = 0;
     this.statDirs = undefined;
     this.matches.probes = undefined;
-    let i = 0;
+    this.open = { task, entries, next: 0, unknown: undefined, undecodable: undefined };
+    return this.judgeEntries(pausable);
+  }
+
+  /** Goes on judging the listing `acceptEntries` paused; answers as it does. */
+  resumeEntries(): UnknownEntries | typeof PAUSED {
+    return this.judgeEntries(true);
+  }
+
+  private judgeEntries(pausable: false): UnknownEntries;
+  private judgeEntries(pausable: boolean): UnknownEntries | typeof PAUSED;
+  private judgeEntries(pausable: boolean): UnknownEntries | typeof PAUSED {
+    const open = this.open!;
+    const { task, entries } = open;
+    const rules = this.rules;
+    const base = task.rel;
+    let { unknown, undecodable } = open;
+    const workPerChar = this.matchCost * (task.depth + 1);
+    let work = 0;
+    const from = open.next;
+    let i = from;
     for (; i < entries.length; i++) {
       const entry = entries[i]!;
       const name = entry.name;
       work += workPerChar * (base.length + name.length + 1);
       if (work >= MATCH_WORK_PER_CHECK || i % CHECK_EVERY_ENTRIES === CHECK_EVERY_ENTRIES - 1) {
+        const byWork = work >= MATCH_WORK_PER_CHECK;
         work = 0;
         if (this.shouldStop()) break;
+        // At least one entry a turn, however dear: a pause must never be all a turn does.
+        if (byWork && pausable && i > from) {
+          Object.assign(open, { next: i, unknown, undecodable });
+          this.entriesSeen += i - from;
+          return PAUSED;
+        }
       }
       if (rules.isHiddenName(name)) continue;
       // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is
@@ -242,7 +244,8 @@ export class Walk {
       }
       if (!taken) break;
     }
-    this.entriesSeen += i;
+    this.entriesSeen += i - from;
+    this.open = undefined;
     return this.stopped ? undefined : unknown;
   }
 
@@ -393,7 +396,3 @@ export class Walk {
     this.reasons.noteSkipped(code);
   }
 }
-
-/** The entry names that hold or mark ignore rules (`.git`: a repository's top, with its `info/exclude`). */
-const IGNORE_ENTRY_NAMES: ReadonlySet<string> = new Set([...IGNORE_FILE_NAMES, GIT_DIR]);
-const DOT = 0x2e;
