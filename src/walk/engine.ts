@@ -14,7 +14,7 @@ import type { SearchPlan } from '../plan/search-plan.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 import { buildIgnoreLevel, ignoreNamesIn, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
 import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
-import { PAUSED, type DirTask, type OpenListing, type UnknownEntries } from './task.js';
+import { PAUSED, type DirTask, type EntryVerdict, type OpenListing, type UnknownEntries } from './task.js';
 
 export type { MatchPolicy, MatchSink } from './rules.js';
 export { PAUSED, type DirTask, type UnknownEntries } from './task.js';
@@ -155,11 +155,16 @@ export class Walk {
   acceptEntries(task: DirTask, entries: DirentLike[]): UnknownEntries;
   acceptEntries(task: DirTask, entries: DirentLike[], pausable: boolean): UnknownEntries | typeof PAUSED;
   acceptEntries(task: DirTask, entries: DirentLike[], pausable = false): UnknownEntries | typeof PAUSED {
-    if (task.peek) return this.acceptPeek(task, entries);
-    this.dirsRead++;
-    this.plan.walk.onDirectory?.(task.rel, entries);
+    if (task.peek) {
+      // A read issued before another peek proved the point has nothing left to prove.
+      if (this.reasons.has('depth-limit')) return undefined;
+      this.dirsPeeked++;
+    } else {
+      this.dirsRead++;
+      this.plan.walk.onDirectory?.(task.rel, entries);
+    }
     this.statDirs = undefined;
-    this.matches.probes = undefined;
+    this.matches.probes = undefined; // a name probed in the last listing is not this one's
     this.open = { task, entries, next: 0, unknown: undefined, undecodable: undefined };
     return this.judgeEntries(pausable);
   }
@@ -174,7 +179,6 @@ export class Walk {
   private judgeEntries(pausable: boolean): UnknownEntries | typeof PAUSED {
     const open = this.open!;
     const { task, entries } = open;
-    const rules = this.rules;
     const base = task.rel;
     let { unknown, undecodable } = open;
     const workPerChar = this.matchCost * (task.depth + 1);
@@ -192,61 +196,80 @@ export class Walk {
         // At least one entry a turn, however dear: a pause must never be all a turn does.
         if (byWork && pausable && i > from) {
           Object.assign(open, { next: i, unknown, undecodable });
-          this.entriesSeen += i - from;
+          if (!task.peek) this.entriesSeen += i - from;
           return PAUSED;
         }
       }
-      if (rules.isHiddenName(name)) continue;
-      // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is
-      // what the string opens. The first is handled as usual (a read or an lstat then finds which it
-      // is); every later one can never be opened: a gap, never a second copy of the first.
-      const maybeUndecodable = name.includes(REPLACEMENT_CHAR);
-      if (maybeUndecodable) {
-        if ((undecodable ??= new Set()).has(name)) {
-          this.skipTwin(base + name, name, task.ignore);
-          continue;
+      if (this.rules.isHiddenName(name)) continue;
+      let verdict: EntryVerdict;
+      if (task.peek) verdict = this.peekAt(task, entry);
+      else {
+        // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is
+        // what the string opens. The first is handled as usual (a read or an lstat then finds which it
+        // is); every later one can never be opened: a gap, never a second copy of the first.
+        const maybeUndecodable = name.includes(REPLACEMENT_CHAR);
+        if (maybeUndecodable) {
+          if ((undecodable ??= new Set()).has(name)) {
+            this.skipTwin(base + name, name, task.ignore);
+            continue;
+          }
+          undecodable.add(name);
         }
-        undecodable.add(name);
+        // A name that was not valid UTF-8 may not round-trip, and a filter needs metadata: such a
+        // candidate is lstat'ed before it is returned (`acceptStat` then judges it again).
+        verdict = this.judgeEntry(task, entry, maybeUndecodable || this.matches.needsStat);
       }
-      // A name that was not valid UTF-8 may not round-trip, and a filter needs metadata: such a
-      // candidate is lstat'ed before it is returned (`acceptStat` then judges it again).
-      const mustStat = maybeUndecodable || this.matches.needsStat;
-      let taken = true;
-      // A regular file or a special one (FIFO, socket, device): matched by name alike, never opened.
-      const fileKind = entry.isFile() ? 'file' : specialKindOf(entry);
-      if (fileKind !== undefined) {
-        const verdict = rules.file(base, name, task.ignore);
-        if (verdict === 'excluded') this.excludedCount++;
-        else if (verdict === 'ignored') this.ignoredCount++;
-        else if (verdict === 'match' && this.matches.select[fileKind]) {
-          if (mustStat) (unknown ??= []).push(name);
-          else taken = this.matches.add(base, name);
-        } else if (verdict === 'undecoded' && this.matches.select[fileKind]) {
-          // lstat tells: a real name (`acceptStat` judges it again: no match) or a gap (EILSEQ).
-          (unknown ??= []).push(name);
-        }
-      } else if (entry.isDirectory()) {
-        if (this.addDir(base + name, name, task.depth + 1, task.ignore) && rules.isDirectoryMatch(base + name, name)) {
-          if (mustStat) {
-            (this.statDirs ??= new Set()).add(name);
-            (unknown ??= []).push(name);
-          } else taken = this.matches.add(base, name);
-        }
-      } else if (entry.isSymbolicLink()) {
-        const link = this.judgeLink(base, name, task, true);
-        if (link === 'candidate') {
-          if (mustStat) (unknown ??= []).push(name);
-          else taken = this.matches.add(base, name);
-        } else if (link === 'probe') (unknown ??= []).push(name);
-      } else {
-        // The filesystem did not say what it is (DT_UNKNOWN): lstat tells.
-        (unknown ??= []).push(name);
+      if (verdict === 'lstat') (unknown ??= []).push(name);
+      else if (verdict === 'stop') {
+        unknown = undefined;
+        break;
       }
-      if (!taken) break;
     }
-    this.entriesSeen += i - from;
+    if (!task.peek) this.entriesSeen += i - from;
     this.open = undefined;
     return this.stopped ? undefined : unknown;
+  }
+
+  /** One entry of a listing: taken as a match, queued, counted or left out here; `lstat` when only its metadata can tell. */
+  private judgeEntry(task: DirTask, entry: DirentLike, mustStat: boolean): EntryVerdict {
+    const rules = this.rules;
+    const { rel: base } = task;
+    const { name } = entry;
+    // A regular file or a special one (FIFO, socket, device): matched by name alike, never opened.
+    const fileKind = entry.isFile() ? 'file' : specialKindOf(entry);
+    if (fileKind !== undefined) {
+      const verdict = rules.file(base, name, task.ignore);
+      if (verdict === 'excluded') this.excludedCount++;
+      else if (verdict === 'ignored') this.ignoredCount++;
+      else if (verdict === 'match' && this.matches.select[fileKind]) return mustStat ? 'lstat' : this.take(base, name);
+      // lstat tells: a real name (`acceptStat` judges it again: no match) or a gap (EILSEQ).
+      else if (verdict === 'undecoded' && this.matches.select[fileKind]) return 'lstat';
+      return undefined;
+    }
+    if (entry.isDirectory()) {
+      if (!this.addDir(base + name, name, task.depth + 1, task.ignore) || !rules.isDirectoryMatch(base + name, name)) return undefined;
+      if (!mustStat) return this.take(base, name);
+      (this.statDirs ??= new Set()).add(name);
+      return 'lstat';
+    }
+    if (entry.isSymbolicLink()) {
+      const link = this.judgeLink(base, name, task, true);
+      if (link === 'candidate') return mustStat ? 'lstat' : this.take(base, name);
+      return link === 'probe' ? 'lstat' : undefined;
+    }
+    return 'lstat'; // the filesystem did not say what it is (DT_UNKNOWN)
+  }
+
+  /** A match taken; `stop` when it was one too many (the result limit). */
+  private take = (base: string, name: string): EntryVerdict => (this.matches.add(base, name) ? undefined : 'stop');
+
+  /** An entry beyond the depth limit: nothing is returned, and the first that could match proves the gap. */
+  private peekAt(task: DirTask, entry: DirentLike): EntryVerdict {
+    const kind = kindOf(entry);
+    if (kind === undefined) return 'lstat'; // type unknown (DT_UNKNOWN)
+    if (!this.rules.isBeyondLimit(task.rel + entry.name, entry.name, kind, task.ignore)) return undefined;
+    this.reasons.note('depth-limit');
+    return 'stop';
   }
 
   /**
@@ -358,29 +381,6 @@ export class Walk {
     else if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false, ignore });
     else if (verdict === 'limit' && !this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true, ignore });
     return verdict !== 'excluded' && verdict !== 'ignored';
-  }
-
-  private acceptPeek(task: DirTask, entries: DirentLike[]): UnknownEntries {
-    // A read issued before another peek proved the point has nothing left to prove.
-    if (this.reasons.has('depth-limit')) return undefined;
-    this.dirsPeeked++;
-    this.statDirs = undefined;
-    this.matches.probes = undefined; // a name probed in the last listing is not this one's
-    let unknown: UnknownEntries;
-    for (const entry of entries) {
-      const name = entry.name;
-      if (this.rules.isHiddenName(name)) continue;
-      const kind = kindOf(entry);
-      if (kind !== undefined) {
-        if (this.rules.isBeyondLimit(task.rel + name, name, kind, task.ignore)) {
-          this.reasons.note('depth-limit');
-          return undefined;
-        }
-      } else {
-        (unknown ??= []).push(name); // type unknown (DT_UNKNOWN): lstat tells
-      }
-    }
-    return unknown;
   }
 
   /** A later name that decodes like an earlier one in the same directory: unreadable, if it could matter. */

@@ -28,6 +28,9 @@ export interface DirTask {
 /** Entries whose type the filesystem did not report; the driver lstats them. */
 export type UnknownEntries = string[] | undefined;
 
+/** What judging one entry left to do: lstat it, stop the listing (a limit reached, or a gap proved), or nothing. */
+export type EntryVerdict = 'lstat' | 'stop' | undefined;
+
 /** `acceptEntries` stopped mid-listing to let the event loop run: the driver calls `resumeEntries` on a later turn. */
 export const PAUSED = 'paused';
 

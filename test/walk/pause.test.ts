@@ -6,7 +6,7 @@
  * the sync walk's, which never pauses.
  */
 import { describe, expect, it } from 'vitest';
-import { findFiles, findFilesStream, searchContent, type FindOptions } from '../../src/index.js';
+import { findFiles, findFilesStream, findFilesSync, searchContent, type FindOptions } from '../../src/index.js';
 import { findAll } from '../helpers/every-form.js';
 import { FakeClock, asFs, buildVolume, faultyFs, type Tree } from '../helpers/memfs.js';
 import { mulberry32 } from '../helpers/prng.js';
@@ -60,6 +60,34 @@ describe('a signal fired by the event loop is heard inside a large directory', (
     expect(result).toMatchObject({ complete: false, incompleteReason: 'aborted' });
     expect(result.stats.entriesSeen).toBeLessThanOrEqual(2 * 150);
     expect(result.hits.length).toBeLessThanOrEqual(result.stats.entriesSeen);
+  });
+});
+
+describe('a directory at the depth limit (listed only to learn whether a match lies beyond) checks and pauses too', () => {
+  // With `maxDepth: 1` the big directory is only peeked at; a costly pattern that matches none of
+  // it had every entry tried with no check at all: 2,000 long names took 3.9 s under a 50 ms budget.
+  const volume = buildVolume({ d: big });
+  const options = (): FindOptions => ({ root: ROOT, platform: 'posix', pattern: `**/${costly}`, maxDepth: 1, fs: asFs(volume), clock: new FakeClock() });
+
+  it('the sync walk: the budget is seen inside the peek', () => {
+    let now = 0;
+    let peeking = false;
+    const clock = { now: () => (peeking ? now++ : 0) };
+    const fs = faultyFs(asFs(volume), { beforeReaddir: (path) => void (peeking ||= path.endsWith('d/') || path.endsWith('/d')) });
+    const result = findFilesSync({ ...options(), fs, clock, timeBudgetMs: 3 });
+    expect(result).toMatchObject({ complete: false, incompleteReason: 'time-budget', stats: { dirsPeeked: 1 } });
+  });
+
+  it('the async walk: a signal fired by the event loop is heard inside the peek', async () => {
+    const controller = new AbortController();
+    const fs = faultyFs(asFs(volume), { beforeReaddir: (path) => void (path.includes('/d') && setImmediate(() => controller.abort())) });
+    const result = await findFiles({ ...options(), fs, signal: controller.signal });
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['aborted'], stats: { dirsPeeked: 1 } });
+  });
+
+  it('with no limit in the way the peek still proves the gap', async () => {
+    const result = await findAll(() => ({ ...options(), pattern: '**/f2999.txt' }));
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['depth-limit'], matches: [] });
   });
 });
 
