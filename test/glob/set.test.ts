@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildPathTest, compilePath } from '../../src/glob/path.js';
+import { expandBraces } from '../../src/glob/braces.js';
 import { compileSet } from '../../src/glob/set.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 const set = (globs: string[], caseSensitive = true) => compileSet(globs, caseSensitive, true, true);
 
@@ -54,5 +56,29 @@ describe('a whole-path test ignoring case', () => {
     expect(stepped('x/src/y/a.ts')).toBe(true);
     const exact = buildPathTest(compilePath('SRC/*.TS', true, 'SRC/*.TS', true), true, true);
     expect(exact('src/a.ts')).toBe(false);
+  });
+});
+
+describe('alternatives with two or more `**` ask the last name first (generated)', () => {
+  // The gate (set.ts `lastNameFirst`) must never say no where the stepper alone says yes, nor
+  // the other way: every alternative is checked against its own stepper on the same paths.
+  const random = mulberry32(20261206);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const middles = ['src', 'lib', 's*', '?ib', '[sl]*', '@(src|x)', 'SRC'];
+  const lasts = ['*.ts', '*.{ts,tsx}', 'a.ts', '?.js', '[ab]*', '*', '!(*.md)', 'x*y', 'A.TS', '*.T?'];
+  const names = ['src', 'lib', 'sx', 'Src', 'x', 'a.ts', 'b.tsx', 'a.js', 'A.TS', 'xay', 'r.md', 'b', 'lib.ts'];
+  const cases = Array.from({ length: 300 }, () => {
+    const shapes = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+      const middle = Array.from({ length: 1 + Math.floor(random() * 2) }, () => pick(middles)).join('/**/');
+      return `${pick(['**/', '', 'a/**/'])}${middle}/**/${pick(lasts)}`;
+    });
+    const paths = Array.from({ length: 40 }, () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => pick(names)).join('/'));
+    return { globs: shapes.flatMap((g) => expandBraces(g, true, 'pattern', g)), paths, caseSensitive: random() < 0.6, forFiles: random() < 0.7 };
+  });
+
+  it.each(cases.map((c, i) => [i, c] as const))('case %i', (_i, { globs, paths, caseSensitive, forFiles }) => {
+    const s = compileSet(globs, caseSensitive, true, forFiles);
+    const alone = globs.map((g) => buildPathTest(compilePath(g, true, g, caseSensitive), forFiles, caseSensitive));
+    for (const path of paths) expect([path, s.path(path)]).toEqual([path, alone.some((test) => test(path))]);
   });
 });
