@@ -41,3 +41,33 @@ export function unescapeText(shown: string): string {
     return code > 0x10ffff ? escape : String.fromCodePoint(code);
   });
 }
+
+/** The first `max` UTF-16 units, never ending on half of a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = max > 0 && isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+export function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** The longest failure message shown: V8's message for a regex it could not compile carried 100 KB of source once. */
+export const MAX_MESSAGE_CHARS = 2_000;
+
+/**
+ * A failure's message cut to about `max` characters: its start and its end (where a usage error
+ * lists the choices), with how many characters were left out between them.
+ */
+export function shortMessage(text: string, max = MAX_MESSAGE_CHARS): string {
+  if (text.length <= max) return text;
+  const head = cutText(text, Math.ceil(max / 2));
+  let tailStart = text.length - Math.floor(max / 2);
+  if (isLowSurrogate(text.charCodeAt(tailStart))) tailStart++; // never start on half of a pair
+  return `${head} ... (${tailStart - head.length} characters left out) ... ${text.slice(tailStart)}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

@@ -16,7 +16,7 @@ import { takeExecCommand } from './exec.js';
 import { refuseValuedSwitches, splitGluedValues } from './flags.js';
 import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
 import { runSearch } from './run.js';
-import { escapeText } from '../text-escape.js';
+import { escapeText, shortMessage } from '../text-escape.js';
 
 /** Runs the command on `typed` (the arguments after the script's name) and exits the process. */
 export async function main(typed: readonly string[]): Promise<void> {
@@ -81,7 +81,7 @@ const USAGE_LINE = 'Usage: find-file <pattern..> [DIR | --root DIR] [options]  (
 function usageError(message: string, parser: Argv<CliArgs> | undefined): never {
   const unknown = parser === undefined ? undefined : describeUnknownFlags(message, flagNames(parser));
   if (unknown === undefined) process.stderr.write(`${USAGE_LINE}\n`);
-  process.stderr.write(`find-file: error: ${escapeText(unknown ?? message)}\n`);
+  process.stderr.write(`find-file: error: ${escapeText(shortMessage(unknown ?? message))}\n`);
   process.exit(EXIT.USAGE);
 }
 
@@ -92,6 +92,6 @@ function reportFailure(error: unknown, parser: Argv<CliArgs> | undefined): never
   if (status === EXIT.USAGE) usageError(message, parser);
   const cause = findFileErrorCode(error) === undefined ? 'unexpected failure: ' : '';
   // The message may hold a path as the user typed it (a root): escaped, so it stays one line and cannot drive the terminal.
-  process.stderr.write(`find-file: error: ${cause}${escapeText(message)}\n`);
+  process.stderr.write(`find-file: error: ${cause}${escapeText(shortMessage(message))}\n`);
   process.exit(status);
 }

@@ -11,6 +11,7 @@
  * complete: at the next hit, after `after` lines, or when its file (or the search) ends (`endFile`).
  */
 import type { ContentHit, ContextLine } from './types.js';
+import { cutText } from '../text-escape.js';
 
 export const DEFAULT_MAX_LINE_CHARS = 500;
 export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
@@ -197,17 +198,6 @@ export class HitCollector {
 function contextLine(line: number, text: string, maxLineChars: number): ContextLine {
   const cut = cutText(text, maxLineChars);
   return cut.length < text.length ? { line, text: cut, textTruncated: true } : { line, text };
-}
-
-/** The first `max` UTF-16 units, never ending on half of a surrogate pair. */
-export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = max > 0 && isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
-  return text.slice(0, end);
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /** A line's text for a hit: up to the first `\n` (a multi-line match shows its first line), without a `\r` before it. */

@@ -19,6 +19,7 @@ import type { RE2JS } from 're2js';
 import { FindFileError } from '../errors.js';
 import { describe, readChoice } from '../plan/read.js';
 import { escapeRegex } from '../regex-escape.js';
+import { isHighSurrogate } from '../text-escape.js';
 import { readRegexSyntax, type RegexSyntax } from './regex-syntax.js';
 import { loadRe2 } from '../re2.js';
 
@@ -229,8 +230,5 @@ function splitPieces(text: string, size: number): string[] {
   return pieces;
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
 
 

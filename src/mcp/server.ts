@@ -17,6 +17,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { GLOB_INPUT_SCHEMA, GREP_INPUT_SCHEMA, globTool, grepTool, type ToolContext } from '../agent/index.js';
 import { FindFileError } from '../errors.js';
+import { shortMessage } from '../text-escape.js';
 import { WorkspaceRoots } from './roots.js';
 import { OUTPUT_SCHEMA, structuredAnswer } from './structured.js';
 
@@ -67,8 +68,9 @@ export function createServer(settings: McpSettings): Server {
       return { content: [{ type: 'text', text: answer.content }], structuredContent: { ...structuredAnswer(answer) }, isError: answer.isError };
     } catch (error) {
       // A host setting the library refused, or a bug: this call fails, the server goes on.
-      settings.log(`find-file mcp: ${tool.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return failure(error instanceof FindFileError ? `${tool.name} could not run: ${error.message}` : `${tool.name} failed with an internal error (the server logged it): ${String(error)}`);
+      settings.log(`find-file mcp: ${tool.name} failed: ${shortMessage(error instanceof Error ? (error.stack ?? error.message) : String(error))}`);
+      if (error instanceof FindFileError) return failure(`${tool.name} could not run: ${shortMessage(error.message)}`);
+      return failure(`${tool.name} failed with an internal error (the server logged it): ${shortMessage(String(error))}`);
     } finally {
       progress?.stop();
     }

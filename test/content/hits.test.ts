@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import {
   HitCollector,
   breaksGroup,
-  cutText,
   decodeUtf8,
   dropCr,
   firstLine,
@@ -17,6 +16,7 @@ import {
   type HitLimits,
 } from '../../src/content/hits.js';
 import type { ContentHit } from '../../src/content/types.js';
+import { cutText } from '../../src/text-escape.js';
 
 const NO_LIMITS: HitLimits = { maxResults: Infinity, maxLineChars: Infinity, maxOutputBytes: Infinity, perFile: Infinity, before: 0, after: 0 };
 
