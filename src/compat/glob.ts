@@ -19,7 +19,7 @@ import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
-import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
+import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, readFlag, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
 export { PathEntry } from './path-entry.js';
@@ -128,7 +128,7 @@ function refuseUnsupported(opts: GlobOptions): void {
   checkKeys(opts, KNOWN, ENTRY);
   refuseFollow(opts.follow, 'follow', ENTRY);
   // node-glob: 'cannot set absolute and withFileTypes:true', even for absolute: false.
-  if (opts.withFileTypes === true && opts.absolute !== undefined) {
+  if (readFlag(opts.withFileTypes, false) && opts.absolute !== undefined) {
     throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: absolute cannot be set with withFileTypes: true (as in node-glob): use the entries' fullpath()`, 'absolute');
   }
 }
@@ -162,18 +162,19 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
   }
-  const nodir = opts.nodir === true;
-  const withFileTypes = opts.withFileTypes === true;
-  const statAll = opts.stat === true;
-  const absolute = opts.absolute === true;
+  const nodir = readFlag(opts.nodir, false);
+  const withFileTypes = readFlag(opts.withFileTypes, false);
+  const statAll = readFlag(opts.stat, false);
+  const absolute = readFlag(opts.absolute, false);
+  const dot = readFlag(opts.dot, false);
   const answer = { statAll, asEntries: withFileTypes || statAll, form: withFileTypes ? (e: PathEntry) => e : absolute ? (e: PathEntry) => e.fullpath() : (e: PathEntry) => e.relative() || '.' };
   // node-glob: a directory-only pattern under nodir names nothing.
   if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [], entries: () => [], ...answer };
   const withCwd = !nodir && list.some(namesCwd);
   const pattern = list.flatMap((p) => expand(p, nodir));
   const depth = readDepth(opts.maxDepth, 'maxDepth');
-  const nocase = opts.nocase ?? (process.platform === 'darwin' || process.platform === 'win32');
-  const dotNamed = opts.dot !== true && list.some(namesDotSegment);
+  const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
+  const dotNamed = !dot && list.some(namesDotSegment);
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
   const kinds = withFileTypes && !statAll ? new Map<string, EntryType | undefined>() : undefined;
@@ -181,7 +182,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     root,
     pattern,
     exclude: toList(opts.ignore).flatMap((p) => expand(p)),
-    hidden: opts.dot === true || dotNamed,
+    hidden: dot || dotNamed,
     type: dirOnly.length > 0 ? 'directory' : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
     caseSensitive: !nocase,
     absolute,

@@ -72,9 +72,19 @@ export function checkKeys(options: object, known: readonly string[], entry: stri
   }
 }
 
-/** Refuses a request to follow links: find-file never follows one below the root (docs/contract.md). */
+/**
+ * A boolean option as both peers read it: `undefined` takes the default, any other value its
+ * truthiness (node-glob's `!!opts.dot`; tinyglobby fills defaults for `undefined` only, so
+ * `onlyFiles: 0` or `null` is false). Comparing with `=== true` read `dot: 1` as false (an
+ * adversarial run).
+ */
+export function readFlag(value: unknown, byDefault: boolean): boolean {
+  return value === undefined ? byDefault : Boolean(value);
+}
+
+/** Refuses a request to follow links (any truthy value, as the peers read it): find-file never follows one below the root (docs/contract.md). */
 export function refuseFollow(value: unknown, option: string, entry: string): void {
-  if (value === true) {
+  if (readFlag(value, false)) {
     throw new FindFileError('FF_INVALID_OPTION', `${entry}: ${option}: true is not supported: find-file never follows links below the root (docs/compat.md)`, option);
   }
 }

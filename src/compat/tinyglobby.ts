@@ -18,6 +18,7 @@ import {
   emptyOptions,
   namesDotSegment,
   readDepth,
+  readFlag,
   refuseFollow,
   resolveCwd,
   runAsync,
@@ -155,7 +156,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   refuseFollow(opts.followSymbolicLinks, 'followSymbolicLinks', ENTRY);
   const root = resolveCwd(opts.cwd);
   const raw = isModern ? toList(input as Patterns) : opts.patterns === undefined ? ['**/*'] : toList(opts.patterns);
-  const expandDirectories = opts.expandDirectories !== false;
+  const expandDirectories = readFlag(opts.expandDirectories, true);
   const pattern: string[] = [];
   const exclude = toList(opts.ignore).filter((p) => p !== '' && !(p.startsWith('!') && p[1] !== '('));
   for (const p of raw) {
@@ -164,19 +165,20 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     else if (p[1] !== '!' || p[2] === '(') exclude.push(p.slice(1));
   }
   if (pattern.length === 0) return { options: emptyOptions(root), shape: () => [] };
-  const onlyDirectories = opts.onlyDirectories === true;
-  const onlyFiles = !onlyDirectories && opts.onlyFiles !== false;
+  const onlyDirectories = readFlag(opts.onlyDirectories, false);
+  const onlyFiles = !onlyDirectories && readFlag(opts.onlyFiles, true);
+  const dot = readFlag(opts.dot, false);
   const deep = readDepth(opts.deep, 'deep');
-  const dotNamed = opts.dot !== true && pattern.some(namesDotSegment);
+  const dotNamed = !dot && pattern.some(namesDotSegment);
   const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories));
-  const absolute = opts.absolute === true;
+  const absolute = readFlag(opts.absolute, false);
   const options: FindOptions = {
     root,
     pattern: findPatterns,
     exclude: exclude.flatMap((p) => expand(p, expandDirectories)),
-    hidden: opts.dot === true || dotNamed,
+    hidden: dot || dotNamed,
     type: onlyDirectories ? 'directory' : onlyFiles ? 'file' : ['file', 'directory'],
-    caseSensitive: opts.caseSensitiveMatch !== false,
+    caseSensitive: readFlag(opts.caseSensitiveMatch, true),
     absolute,
     ...(deep === undefined ? {} : { maxDepth: deep + 1 }),
     ...(opts.signal ? { signal: opts.signal } : {}),
