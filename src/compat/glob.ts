@@ -19,7 +19,7 @@ import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
-import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, readFlag, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
+import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, readFlag, readGlobList, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
 export { PathEntry } from './path-entry.js';
@@ -78,11 +78,13 @@ export interface GlobOptions {
 const ENTRY = 'find-file/glob';
 const KNOWN = ['cwd', 'ignore', 'dot', 'nodir', 'absolute', 'nocase', 'maxDepth', 'signal', 'follow', 'withFileTypes', 'stat'] as const;
 
-function toList(value: string | readonly string[] | undefined): string[] {
-  if (value === undefined) return [];
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return [...(value as readonly string[])];
-  throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: ignore must be a string or an array of strings (an Ignore object is not supported)`, 'ignore');
+/** node-glob's `ignore`: any falsy value is none there (`opts.ignore || ...`); an `Ignore` object is not carried out. */
+function readIgnore(value: unknown): string[] {
+  if (!value) return [];
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: ignore must be a string or an array of strings (an Ignore object is not supported)`, 'ignore');
+  }
+  return readGlobList(value, 'ignore', ENTRY, false);
 }
 
 /** `./` and trailing `/` taken off: what is left names the path from `cwd`, `''` being `cwd` itself. */
@@ -157,7 +159,11 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   refuseUnsupported(opts);
   const root = resolveCwd(opts.cwd);
   // node-glob: an empty pattern matches nothing.
-  const list = (typeof patterns === 'string' ? [patterns] : [...patterns]).flatMap(splitWholeBraces).filter((p) => p !== '');
+  // node-glob throws a TypeError on a pattern that is not a string (or an array of them).
+  if (typeof patterns !== 'string' && !Array.isArray(patterns)) {
+    throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: pattern must be a string or an array of strings, got ${patterns === null ? 'null' : typeof patterns}`, 'pattern');
+  }
+  const list = readGlobList(patterns, 'pattern', ENTRY, false).flatMap(splitWholeBraces).filter((p) => p !== '');
   const dirOnly = list.filter((p) => p.endsWith('/'));
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
@@ -181,7 +187,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const options: FindOptions = {
     root,
     pattern,
-    exclude: toList(opts.ignore).flatMap((p) => expand(p)),
+    exclude: readIgnore(opts.ignore).flatMap((p) => expand(p)),
     hidden: dot || dotNamed,
     type: dirOnly.length > 0 ? 'directory' : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
     caseSensitive: !nocase,
@@ -238,7 +244,7 @@ function fromEntries(compiled: Compiled, result: FindResult, { kept, failed }: L
  * @throws {FindFileError} (rejects) Before any I/O: `FF_UNKNOWN_OPTION` for an option not carried out,
  * `FF_INVALID_OPTION` for `follow: true`, `absolute` with `withFileTypes`, a bad `cwd` or an `ignore`
  * object, `FF_INVALID_LIMIT` for `maxDepth`, `FF_INVALID_PATTERN` for directory-only patterns mixed
- * with others, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute pattern, and `findFiles`'s pattern
+ * with others or a pattern (or `ignore` entry) that is not a string, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute pattern, and `findFiles`'s pattern
  * codes. `ENOENT` or `ENOTDIR` when `cwd` does not exist or is not a directory (node-glob answers
  * `[]`). An aborted `signal` rejects with the signal's reason, as node-glob does.
  * @example

@@ -62,6 +62,32 @@ export function namesDotSegment(pattern: string): boolean {
 /** A `.` opening a segment or a brace alternative (`.a/x`, `{.a/a,a}`), that is not `.` or `..` alone. */
 const DOT_SEGMENT = /(?:^|[/{,])\.(?![./,}]|$)/;
 
+/**
+ * A list of globs (`patterns`, `ignore`) as the peers take it: a string or an array of strings;
+ * `undefined` and `null` are none. Anything else is refused by name (and index) before any I/O,
+ * rather than failing inside the adapter (`p.startsWith is not a function`, an adversarial run).
+ * `skipFalsy`: tinyglobby skips falsy entries (`[cond && 'x/**']`), node-glob throws on them.
+ */
+export function readGlobList(value: unknown, option: string, entry: string, skipFalsy: boolean): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string') return [value];
+  if (!Array.isArray(value)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${entry}: ${option} must be a string or an array of strings, got ${typeName(value)}`, option);
+  }
+  const list: string[] = [];
+  value.forEach((item: unknown, i) => {
+    if (typeof item === 'string') list.push(item);
+    else if (!skipFalsy || item) {
+      throw new FindFileError('FF_INVALID_PATTERN', `${entry}: ${option}[${i}] must be a string, got ${typeName(item)}`, `${option}[${i}]`);
+    }
+  });
+  return list;
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
 /** Refuses an option the adapter does not know or does not carry out, rather than ignore it silently. */
 export function checkKeys(options: object, known: readonly string[], entry: string): void {
   for (const key of Object.keys(options)) {

@@ -19,6 +19,7 @@ import {
   namesDotSegment,
   readDepth,
   readFlag,
+  readGlobList,
   refuseFollow,
   resolveCwd,
   runAsync,
@@ -74,11 +75,6 @@ const KNOWN = [
 ] as const;
 
 type Patterns = string | readonly string[];
-
-function toList(value: Patterns | undefined | null): string[] {
-  if (value === undefined || value === null) return [];
-  return typeof value === 'string' ? [value] : [...value];
-}
 
 /**
  * picomatch's brackets: `[id]` matches the set's characters or the text `[id]` itself, when the
@@ -148,17 +144,22 @@ interface Compiled {
 /** Compiles tinyglobby's call into one find-file search and the shaping of its answer, before any I/O. */
 export function compileTinyglobby(input: Patterns | GlobOptions | undefined, maybeOptions?: GlobOptions): Compiled {
   const isModern = typeof input === 'string' || Array.isArray(input);
-  const opts: GlobOptions = (isModern ? maybeOptions : (input as GlobOptions | undefined)) ?? {};
+  // tinyglobby throws a TypeError on `glob(undefined, { cwd })`; read as the older `glob(options)`
+  // form it listed process.cwd(), not cwd (an adversarial run). A number or boolean is no form either.
+  if (!isModern && (typeof input !== 'object' || input === null)) {
+    throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: patterns must be a string or an array of strings (or the options object of the older glob(options) form), got ${input === null ? 'null' : typeof input}`, 'patterns');
+  }
+  const opts: GlobOptions = (isModern ? maybeOptions : (input as GlobOptions)) ?? {};
   if (isModern && opts.patterns !== undefined) {
     throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: patterns given both as the first argument and as an option (tinyglobby refuses it too)`, 'patterns');
   }
   checkKeys(opts, KNOWN, ENTRY);
   refuseFollow(opts.followSymbolicLinks, 'followSymbolicLinks', ENTRY);
   const root = resolveCwd(opts.cwd);
-  const raw = isModern ? toList(input as Patterns) : opts.patterns === undefined ? ['**/*'] : toList(opts.patterns);
+  const raw = readGlobList(isModern ? input : (opts.patterns ?? '**/*'), 'patterns', ENTRY, true);
   const expandDirectories = readFlag(opts.expandDirectories, true);
   const pattern: string[] = [];
-  const exclude = toList(opts.ignore).filter((p) => p !== '' && !(p.startsWith('!') && p[1] !== '('));
+  const exclude = readGlobList(opts.ignore, 'ignore', ENTRY, true).filter((p) => p !== '' && !(p.startsWith('!') && p[1] !== '('));
   for (const p of raw) {
     if (p === '') continue;
     if (!p.startsWith('!') || p[1] === '(') pattern.push(p);
@@ -204,7 +205,8 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
  *
  * @throws {FindFileError} (rejects) Before any I/O: `FF_UNKNOWN_OPTION` for an option not carried out
  * (`fs`, `globstar`...), `FF_INVALID_OPTION` for `followSymbolicLinks: true`, patterns given twice or
- * a bad `cwd`, `FF_INVALID_LIMIT` for `deep`, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute
+ * a bad `cwd` or `ignore`, `FF_INVALID_PATTERN` for patterns (or an entry of them or of `ignore`)
+ * that are not strings, `FF_INVALID_LIMIT` for `deep`, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute
  * pattern, and `findFiles`'s pattern codes. `ENOENT` or `ENOTDIR` when `cwd` does not exist or is
  * not a directory (tinyglobby answers `[]`).
  * @example
