@@ -126,14 +126,23 @@ function withDollarSets(pattern: string): string {
   return pattern.replace(/(^|[^\\])\$\{/g, '$1\\${');
 }
 
+const UNESCAPED_STAR_AT_END = /(?:^|[^\\])\*$/;
+
 /** tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): `src/` is `src`, and `src` is `src` and `src/**`. */
 function expand(pattern: string, expandDirectories: boolean): string[] {
   pattern = withLiteralBrackets(withDollarSets(pattern));
   const bare = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
   const anchored = anchor(bare);
   if (expandDirectories && !bare.endsWith('*')) return [anchored, `${anchored}/**`];
-  // picomatch's `x/**` also matches `x` (find-file's needs one more segment), written `x/.` for find-file.
-  return bare.endsWith('/**') && bare !== '/**' ? [anchored, `${anchored.slice(0, -3)}/.`] : [anchored];
+  if (!bare.endsWith('/**') || bare === '/**') return [anchored];
+  // picomatch's `x/**` also matches `x` (find-file's needs one more segment), written `x/.` for
+  // find-file. Every trailing `/**` goes: each may match no segment, so `x/**/**` names `x` too
+  // (stripping one left `x/**/.`: an ignore `x/b/**/**` kept the file `x/b`, an adversarial run).
+  let base = anchored;
+  while (base.endsWith('/**') && base !== './**') base = base.slice(0, -3);
+  // But picomatch reads a `*` right before `/**` as one run: `*/**` and `x/b*/**` need a segment
+  // below (`*/**` gave the top-level files where tinyglobby returns only what is below).
+  return UNESCAPED_STAR_AT_END.test(base) ? [anchored] : [anchored, `${base}/.`];
 }
 
 interface Compiled {
