@@ -196,7 +196,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(kinds ? { onDirectory: (dir: string, entries: readonly DirentLike[]) => recordKinds(kinds, dir, entries) } : {}),
   };
-  const keep = dotNamed ? buildDotFilter(pattern) : undefined;
+  const keep = dotNamed ? buildDotFilter(pattern, !nocase) : undefined;
   const rel = buildRelative(root, absolute);
   const found = (result: FindResult): string[] => (keep ? result.matches.filter((m) => keep(rel(m))) : result.matches);
   const toPeer = absolute || sep === '/' ? (p: string) => p : (p: string) => p.replaceAll('/', sep);

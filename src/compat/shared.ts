@@ -146,38 +146,55 @@ export function runSync(options: FindOptions, shape: (result: FindResult) => str
 
 /**
  * The peers' `dot: false` where a pattern names a dot segment itself, so the walk had to enter dot
- * names: a match is kept only if some pattern can place each of the match's dot segments on a
- * pattern segment that names a dot itself, as picomatch and minimatch read `dot: false` (a `*` or
- * `**` never matches a leading `.`). The match is already known to fit the pattern as a whole, so
- * only this placement is checked. A pattern with a `/` inside braces cannot be split into
- * segments here: it keeps every match (the deviation in docs/compat.md).
+ * names: a match is kept only if some pattern that can match it places each of its dot segments on
+ * a pattern segment that names a dot itself, as picomatch and minimatch read `dot: false` (a `*` or
+ * `**` never matches a leading `.`). Asking only where the dots fall, across all patterns, let one
+ * pattern's dot segment pass a path another matched: `['**' + '/*.ts', '.github/workflows/*.yml']`
+ * kept `.cache/a/b/x.ts`, `['a/.*', '**']` kept `c/.env` (an adversarial run). So each segment
+ * must also fit its pattern segment: a segment of plain text, `*` and `?` is tested exactly; any
+ * other (`[...]`, `@(...)`, braces, escapes) is taken as fitting, the one way a dot name can still
+ * leak (docs/compat.md). A pattern with a `/` inside braces cannot be split into segments here: it
+ * keeps every match (the deviation in docs/compat.md).
  */
-export function buildDotFilter(patterns: readonly string[]): (rel: string) => boolean {
-  const split = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.'));
+export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean): (rel: string) => boolean {
   if (patterns.some((p) => /\{[^}]*\//.test(p))) return () => true;
+  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive)));
   return (rel) => {
     const segments = rel.split('/');
-    return split.some((pattern) => placesDots(segments, pattern));
+    return compiled.some((pattern) => placesDots(segments, pattern));
   };
 }
 
-function namesDot(segment: string): boolean {
-  return segment.startsWith('.') || /[{,]\./.test(segment);
+interface Segment {
+  globstar: boolean;
+  namesDot: boolean;
+  fits: (name: string) => boolean;
 }
 
-/** Whether the path's segments can be laid on the pattern's with each dot segment on one that names a dot; `**` takes any number of other segments. Perf: each (i, j) is tried once. */
-function placesDots(path: readonly string[], pattern: readonly string[]): boolean {
+/** A pattern segment: whether it is `**`, names a dot itself, and a test of a name against it (exact for text, `*`, `?`; else always true). */
+function compileSegment(segment: string, caseSensitive: boolean): Segment {
+  const namesDot = segment.startsWith('.') || /[{,]\./.test(segment);
+  if (/[[\]{}()\\]/.test(segment)) return { globstar: false, namesDot, fits: () => true };
+  // `?` is one code point; no `u` flag, so case folds per UTF-16 unit as find-file folds it (docs/contract.md).
+  const source = segment.replace(/[.*+?^$|]/g, (c) => (c === '*' ? '.*' : c === '?' ? '(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|.)' : `\\${c}`));
+  const regex = new RegExp(`^${source}$`, caseSensitive ? 's' : 'si');
+  return { globstar: segment === '**', namesDot, fits: (name) => regex.test(name) };
+}
+
+/** Whether the path's segments can be laid on the pattern's, each fitting its own and each dot segment on one that names a dot; `**` takes any number of other segments. Perf: each (i, j) is tried once. */
+function placesDots(path: readonly string[], pattern: readonly Segment[]): boolean {
   const failed = new Set<number>();
   const place = (i: number, j: number): boolean => {
     const key = i * (pattern.length + 1) + j;
     if (failed.has(key)) return false;
     let ok: boolean;
-    if (i === path.length) ok = pattern.slice(j).every((s) => s === '**');
+    if (i === path.length) ok = pattern.slice(j).every((s) => s.globstar);
     else if (j === pattern.length) ok = false;
     else {
       const hidden = path[i]!.startsWith('.');
-      if (pattern[j] === '**') ok = place(i, j + 1) || (!hidden && place(i + 1, j));
-      else ok = (!hidden || namesDot(pattern[j]!)) && place(i + 1, j + 1);
+      const segment = pattern[j]!;
+      if (segment.globstar) ok = place(i, j + 1) || (!hidden && place(i + 1, j));
+      else ok = (!hidden || segment.namesDot) && segment.fits(path[i]!) && place(i + 1, j + 1);
     }
     if (!ok) failed.add(key);
     return ok;

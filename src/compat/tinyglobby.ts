@@ -178,6 +178,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const onlyDirectories = readFlag(opts.onlyDirectories, false);
   const onlyFiles = !onlyDirectories && readFlag(opts.onlyFiles, true);
   const dot = readFlag(opts.dot, false);
+  const caseSensitive = readFlag(opts.caseSensitiveMatch, true);
   const deep = readDepth(opts.deep, 'deep');
   const dotNamed = !dot && pattern.some(namesDotSegment);
   const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories));
@@ -188,13 +189,13 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     exclude: exclude.flatMap((p) => expand(p, expandDirectories)),
     hidden: dot || dotNamed,
     type: onlyDirectories ? 'directory' : onlyFiles ? 'file' : ['file', 'directory'],
-    caseSensitive: readFlag(opts.caseSensitiveMatch, true),
+    caseSensitive,
     absolute,
     ...(deep === undefined ? {} : { maxDepth: deep + 1 }),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(onlyFiles || onlyDirectories ? {} : { stats: true }),
   };
-  const keep = dotNamed ? buildDotFilter(findPatterns) : undefined;
+  const keep = dotNamed ? buildDotFilter(findPatterns, caseSensitive) : undefined;
   const rel = buildRelative(root, absolute);
   const toPeer = (path: string, isDir: boolean): string => {
     const peer = absolute ? path.replaceAll('\\', '/') : path;
