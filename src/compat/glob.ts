@@ -19,7 +19,8 @@ import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
-import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, readFlag, readGlobList, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
+import { nameLinksEntered, nameLinksEnteredAsync, type LinkNotes } from './links.js';
+import { anchor, buildDotFilter, buildEnterTest, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, readFlag, readGlobList, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
 export { PathEntry } from './path-entry.js';
@@ -147,11 +148,17 @@ interface Compiled {
   statAll: boolean;
   /** Whether the answer is built from entries (`withFileTypes` or `stat`). */
   asEntries: boolean;
+  /** What the walk listed of links, to name those returned that a pattern goes below (links.ts). */
+  linkNotes: LinkNotes;
 }
 
-/** Notes the kind of each listed entry that is not a regular file (`undefined`: the listing did not say). */
-function recordKinds(kinds: Map<string, EntryType | undefined>, dir: string, entries: readonly DirentLike[]): void {
-  for (const entry of entries) if (!entry.isFile()) kinds.set(dir + entry.name, kindOf(entry));
+/** Notes each listed link, and with `kinds` the kind of each listed entry that is not a regular file (`undefined`: the listing did not say). */
+function recordEntries(links: Set<string>, kinds: Map<string, EntryType | undefined> | undefined, dir: string, entries: readonly DirentLike[]): void {
+  for (const entry of entries) {
+    if (entry.isFile()) continue;
+    if (entry.isSymbolicLink()) links.add(dir + entry.name);
+    kinds?.set(dir + entry.name, kindOf(entry));
+  }
 }
 
 /** Compiles node-glob's call into one find-file search and the shaping of its answer, before any I/O. */
@@ -175,7 +182,9 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const dot = readFlag(opts.dot, false);
   const answer = { statAll, asEntries: withFileTypes || statAll, form: withFileTypes ? (e: PathEntry) => e : absolute ? (e: PathEntry) => e.fullpath() : (e: PathEntry) => e.relative() || '.' };
   // node-glob: a directory-only pattern under nodir names nothing.
-  if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [], entries: () => [], ...answer };
+  if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [], entries: () => [], linkNotes: { links: new Set(), entered: () => false, rel: (p) => p, root }, ...answer };
+  // node-glob's `*/` (any dir-only pattern but `**/`) returns every link by its own path, without
+  // asking where it leads (`lfile.js`, a dangling `dang`); `**/` returns none.
   const withCwd = !nodir && list.some(namesCwd);
   const pattern = list.flatMap((p) => expand(p, nodir));
   const depth = readDepth(opts.maxDepth, 'maxDepth');
@@ -184,20 +193,22 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
   const kinds = withFileTypes && !statAll ? new Map<string, EntryType | undefined>() : undefined;
+  const links = new Set<string>();
   const options: FindOptions = {
     root,
     pattern,
     exclude: readIgnore(opts.ignore).flatMap((p) => expand(p)),
     hidden: dot || dotNamed,
-    type: dirOnly.length > 0 ? 'directory' : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
+    type: dirOnly.length > 0 ? (dirOnly.every(namesCwd) ? 'directory' : ['directory', 'symlink']) : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
     caseSensitive: !nocase,
     absolute,
     ...(depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(kinds ? { onDirectory: (dir: string, entries: readonly DirentLike[]) => recordKinds(kinds, dir, entries) } : {}),
+    onDirectory: (dir: string, entries: readonly DirentLike[]) => recordEntries(links, kinds, dir, entries),
   };
   const keep = dotNamed ? buildDotFilter(pattern, !nocase) : undefined;
   const rel = buildRelative(root, absolute);
+  const linkNotes: LinkNotes = { links, entered: buildEnterTest(pattern, !nocase), rel, root };
   const found = (result: FindResult): string[] => (keep ? result.matches.filter((m) => keep(rel(m))) : result.matches);
   const toPeer = absolute || sep === '/' ? (p: string) => p : (p: string) => p.replaceAll('/', sep);
   const shape = (result: FindResult): string[] => {
@@ -211,7 +222,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     const list = rels.map((r) => new PathEntry(join(root, r), r, kindOf(r)));
     return withCwd ? [new PathEntry(root, '', 'directory'), ...list] : list;
   };
-  return { options: pattern.length > 0 ? options : emptyOptions(root), shape, entries, ...answer };
+  return { options: pattern.length > 0 ? options : emptyOptions(root), shape, entries, linkNotes, ...answer };
 }
 
 /**
@@ -257,7 +268,7 @@ export async function glob(patterns: string | readonly string[], options?: GlobO
 export async function glob(patterns: string | readonly string[], options: GlobOptions = {}): Promise<GlobPaths | GlobEntries> {
   const compiled = compileGlob(patterns, options);
   throwIfAborted(options.signal);
-  const result = await findFiles(compiled.options);
+  const result = await nameLinksEnteredAsync(await findFiles(compiled.options), compiled.linkNotes);
   throwIfAborted(options.signal);
   if (!compiled.asEntries) return withResult(compiled.shape(result), result);
   const lstated = await lstatEntries(compiled.entries(result), compiled.statAll);
@@ -278,7 +289,7 @@ export function globSync(patterns: string | readonly string[], options?: GlobOpt
 export function globSync(patterns: string | readonly string[], options: GlobOptions = {}): GlobPaths | GlobEntries {
   const compiled = compileGlob(patterns, options);
   throwIfAborted(options.signal);
-  const result = findFilesSync(compiled.options);
+  const result = nameLinksEntered(findFilesSync(compiled.options), compiled.linkNotes);
   if (!compiled.asEntries) return withResult(compiled.shape(result), result);
   return fromEntries(compiled, result, lstatEntriesSync(compiled.entries(result), compiled.statAll));
 }

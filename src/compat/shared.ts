@@ -181,17 +181,39 @@ function compileSegment(segment: string, caseSensitive: boolean): Segment {
   return { globstar: segment === '**', namesDot, fits: (name) => regex.test(name) };
 }
 
-/** Whether the path's segments can be laid on the pattern's, each fitting its own and each dot segment on one that names a dot; `**` takes any number of other segments. Perf: each (i, j) is tried once. */
+/**
+ * Whether some pattern could match a path below `rel` (`ldir` under `ldir/**` or `*` + `/g.js`): the
+ * walk would have entered `rel` had it been a directory. Segments tested as the dot filter tests
+ * them (a set or group fits any name), so it may say yes where the walk would not: it only decides
+ * which links the answer names, never a path it returns.
+ */
+export function buildEnterTest(patterns: readonly string[], caseSensitive: boolean): (rel: string) => boolean {
+  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive)));
+  return (rel) => {
+    const segments = rel.split('/');
+    return compiled.some((pattern) => lay(segments, pattern, true));
+  };
+}
+
 function placesDots(path: readonly string[], pattern: readonly Segment[]): boolean {
+  return lay(path, pattern, false);
+}
+
+/**
+ * Whether the path's segments can be laid on the pattern's, each fitting its own; `**` takes any
+ * number of other segments. `below: false`: the whole pattern, each dot segment on one that names
+ * a dot. `below: true`: a proper prefix of it, dots not asked. Perf: each (i, j) is tried once.
+ */
+function lay(path: readonly string[], pattern: readonly Segment[], below: boolean): boolean {
   const failed = new Set<number>();
   const place = (i: number, j: number): boolean => {
     const key = i * (pattern.length + 1) + j;
     if (failed.has(key)) return false;
     let ok: boolean;
-    if (i === path.length) ok = pattern.slice(j).every((s) => s.globstar);
+    if (i === path.length) ok = below ? j < pattern.length : pattern.slice(j).every((s) => s.globstar);
     else if (j === pattern.length) ok = false;
     else {
-      const hidden = path[i]!.startsWith('.');
+      const hidden = !below && path[i]!.startsWith('.');
       const segment = pattern[j]!;
       if (segment.globstar) ok = place(i, j + 1) || (!hidden && place(i + 1, j));
       else ok = (!hidden || segment.namesDot) && segment.fits(path[i]!) && place(i + 1, j + 1);
