@@ -19,7 +19,8 @@ import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
-import { anchor, buildDotFilter, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
+import { nameLinksEntered, nameLinksEnteredAsync, type LinkNotes } from './links.js';
+import { anchor, buildDotFilter, buildEnterTest, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, readFlag, readGlobList, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
 export { PathEntry } from './path-entry.js';
@@ -78,11 +79,13 @@ export interface GlobOptions {
 const ENTRY = 'find-file/glob';
 const KNOWN = ['cwd', 'ignore', 'dot', 'nodir', 'absolute', 'nocase', 'maxDepth', 'signal', 'follow', 'withFileTypes', 'stat'] as const;
 
-function toList(value: string | readonly string[] | undefined): string[] {
-  if (value === undefined) return [];
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return [...(value as readonly string[])];
-  throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: ignore must be a string or an array of strings (an Ignore object is not supported)`, 'ignore');
+/** node-glob's `ignore`: any falsy value is none there (`opts.ignore || ...`); an `Ignore` object is not carried out. */
+function readIgnore(value: unknown): string[] {
+  if (!value) return [];
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: ignore must be a string or an array of strings (an Ignore object is not supported)`, 'ignore');
+  }
+  return readGlobList(value, 'ignore', ENTRY, false);
 }
 
 /** `./` and trailing `/` taken off: what is left names the path from `cwd`, `''` being `cwd` itself. */
@@ -128,7 +131,7 @@ function refuseUnsupported(opts: GlobOptions): void {
   checkKeys(opts, KNOWN, ENTRY);
   refuseFollow(opts.follow, 'follow', ENTRY);
   // node-glob: 'cannot set absolute and withFileTypes:true', even for absolute: false.
-  if (opts.withFileTypes === true && opts.absolute !== undefined) {
+  if (readFlag(opts.withFileTypes, false) && opts.absolute !== undefined) {
     throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: absolute cannot be set with withFileTypes: true (as in node-glob): use the entries' fullpath()`, 'absolute');
   }
 }
@@ -145,11 +148,17 @@ interface Compiled {
   statAll: boolean;
   /** Whether the answer is built from entries (`withFileTypes` or `stat`). */
   asEntries: boolean;
+  /** What the walk listed of links, to name those returned that a pattern goes below (links.ts). */
+  linkNotes: LinkNotes;
 }
 
-/** Notes the kind of each listed entry that is not a regular file (`undefined`: the listing did not say). */
-function recordKinds(kinds: Map<string, EntryType | undefined>, dir: string, entries: readonly DirentLike[]): void {
-  for (const entry of entries) if (!entry.isFile()) kinds.set(dir + entry.name, kindOf(entry));
+/** Notes each listed link, and with `kinds` the kind of each listed entry that is not a regular file (`undefined`: the listing did not say). */
+function recordEntries(links: Set<string>, kinds: Map<string, EntryType | undefined> | undefined, dir: string, entries: readonly DirentLike[]): void {
+  for (const entry of entries) {
+    if (entry.isFile()) continue;
+    if (entry.isSymbolicLink()) links.add(dir + entry.name);
+    kinds?.set(dir + entry.name, kindOf(entry));
+  }
 }
 
 /** Compiles node-glob's call into one find-file search and the shaping of its answer, before any I/O. */
@@ -157,40 +166,49 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   refuseUnsupported(opts);
   const root = resolveCwd(opts.cwd);
   // node-glob: an empty pattern matches nothing.
-  const list = (typeof patterns === 'string' ? [patterns] : [...patterns]).flatMap(splitWholeBraces).filter((p) => p !== '');
+  // node-glob throws a TypeError on a pattern that is not a string (or an array of them).
+  if (typeof patterns !== 'string' && !Array.isArray(patterns)) {
+    throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: pattern must be a string or an array of strings, got ${patterns === null ? 'null' : typeof patterns}`, 'pattern');
+  }
+  const list = readGlobList(patterns, 'pattern', ENTRY, false).flatMap(splitWholeBraces).filter((p) => p !== '');
   const dirOnly = list.filter((p) => p.endsWith('/'));
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
   }
-  const nodir = opts.nodir === true;
-  const withFileTypes = opts.withFileTypes === true;
-  const statAll = opts.stat === true;
-  const absolute = opts.absolute === true;
+  const nodir = readFlag(opts.nodir, false);
+  const withFileTypes = readFlag(opts.withFileTypes, false);
+  const statAll = readFlag(opts.stat, false);
+  const absolute = readFlag(opts.absolute, false);
+  const dot = readFlag(opts.dot, false);
   const answer = { statAll, asEntries: withFileTypes || statAll, form: withFileTypes ? (e: PathEntry) => e : absolute ? (e: PathEntry) => e.fullpath() : (e: PathEntry) => e.relative() || '.' };
   // node-glob: a directory-only pattern under nodir names nothing.
-  if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [], entries: () => [], ...answer };
+  if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [], entries: () => [], linkNotes: { links: new Set(), entered: () => false, rel: (p) => p, root }, ...answer };
+  // node-glob's `*/` (any dir-only pattern but `**/`) returns every link by its own path, without
+  // asking where it leads (`lfile.js`, a dangling `dang`); `**/` returns none.
   const withCwd = !nodir && list.some(namesCwd);
   const pattern = list.flatMap((p) => expand(p, nodir));
   const depth = readDepth(opts.maxDepth, 'maxDepth');
-  const nocase = opts.nocase ?? (process.platform === 'darwin' || process.platform === 'win32');
-  const dotNamed = opts.dot !== true && list.some(namesDotSegment);
+  const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
+  const dotNamed = !dot && list.some(namesDotSegment);
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
   const kinds = withFileTypes && !statAll ? new Map<string, EntryType | undefined>() : undefined;
+  const links = new Set<string>();
   const options: FindOptions = {
     root,
     pattern,
-    exclude: toList(opts.ignore).flatMap((p) => expand(p)),
-    hidden: opts.dot === true || dotNamed,
-    type: dirOnly.length > 0 ? 'directory' : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
+    exclude: readIgnore(opts.ignore).flatMap((p) => expand(p)),
+    hidden: dot || dotNamed,
+    type: dirOnly.length > 0 ? (dirOnly.every(namesCwd) ? 'directory' : ['directory', 'symlink']) : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
     caseSensitive: !nocase,
     absolute,
     ...(depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(kinds ? { onDirectory: (dir: string, entries: readonly DirentLike[]) => recordKinds(kinds, dir, entries) } : {}),
+    onDirectory: (dir: string, entries: readonly DirentLike[]) => recordEntries(links, kinds, dir, entries),
   };
-  const keep = dotNamed ? buildDotFilter(pattern) : undefined;
+  const keep = dotNamed ? buildDotFilter(pattern, !nocase) : undefined;
   const rel = buildRelative(root, absolute);
+  const linkNotes: LinkNotes = { links, entered: buildEnterTest(pattern, !nocase), rel, root };
   const found = (result: FindResult): string[] => (keep ? result.matches.filter((m) => keep(rel(m))) : result.matches);
   const toPeer = absolute || sep === '/' ? (p: string) => p : (p: string) => p.replaceAll('/', sep);
   const shape = (result: FindResult): string[] => {
@@ -204,7 +222,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     const list = rels.map((r) => new PathEntry(join(root, r), r, kindOf(r)));
     return withCwd ? [new PathEntry(root, '', 'directory'), ...list] : list;
   };
-  return { options: pattern.length > 0 ? options : emptyOptions(root), shape, entries, ...answer };
+  return { options: pattern.length > 0 ? options : emptyOptions(root), shape, entries, linkNotes, ...answer };
 }
 
 /**
@@ -237,7 +255,7 @@ function fromEntries(compiled: Compiled, result: FindResult, { kept, failed }: L
  * @throws {FindFileError} (rejects) Before any I/O: `FF_UNKNOWN_OPTION` for an option not carried out,
  * `FF_INVALID_OPTION` for `follow: true`, `absolute` with `withFileTypes`, a bad `cwd` or an `ignore`
  * object, `FF_INVALID_LIMIT` for `maxDepth`, `FF_INVALID_PATTERN` for directory-only patterns mixed
- * with others, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute pattern, and `findFiles`'s pattern
+ * with others or a pattern (or `ignore` entry) that is not a string, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute pattern, and `findFiles`'s pattern
  * codes. `ENOENT` or `ENOTDIR` when `cwd` does not exist or is not a directory (node-glob answers
  * `[]`). An aborted `signal` rejects with the signal's reason, as node-glob does.
  * @example
@@ -250,7 +268,7 @@ export async function glob(patterns: string | readonly string[], options?: GlobO
 export async function glob(patterns: string | readonly string[], options: GlobOptions = {}): Promise<GlobPaths | GlobEntries> {
   const compiled = compileGlob(patterns, options);
   throwIfAborted(options.signal);
-  const result = await findFiles(compiled.options);
+  const result = await nameLinksEnteredAsync(await findFiles(compiled.options), compiled.linkNotes);
   throwIfAborted(options.signal);
   if (!compiled.asEntries) return withResult(compiled.shape(result), result);
   const lstated = await lstatEntries(compiled.entries(result), compiled.statAll);
@@ -271,7 +289,7 @@ export function globSync(patterns: string | readonly string[], options?: GlobOpt
 export function globSync(patterns: string | readonly string[], options: GlobOptions = {}): GlobPaths | GlobEntries {
   const compiled = compileGlob(patterns, options);
   throwIfAborted(options.signal);
-  const result = findFilesSync(compiled.options);
+  const result = nameLinksEntered(findFilesSync(compiled.options), compiled.linkNotes);
   if (!compiled.asEntries) return withResult(compiled.shape(result), result);
   return fromEntries(compiled, result, lstatEntriesSync(compiled.entries(result), compiled.statAll));
 }

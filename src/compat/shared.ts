@@ -62,6 +62,32 @@ export function namesDotSegment(pattern: string): boolean {
 /** A `.` opening a segment or a brace alternative (`.a/x`, `{.a/a,a}`), that is not `.` or `..` alone. */
 const DOT_SEGMENT = /(?:^|[/{,])\.(?![./,}]|$)/;
 
+/**
+ * A list of globs (`patterns`, `ignore`) as the peers take it: a string or an array of strings;
+ * `undefined` and `null` are none. Anything else is refused by name (and index) before any I/O,
+ * rather than failing inside the adapter (`p.startsWith is not a function`, an adversarial run).
+ * `skipFalsy`: tinyglobby skips falsy entries (`[cond && 'x/**']`), node-glob throws on them.
+ */
+export function readGlobList(value: unknown, option: string, entry: string, skipFalsy: boolean): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === 'string') return [value];
+  if (!Array.isArray(value)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${entry}: ${option} must be a string or an array of strings, got ${typeName(value)}`, option);
+  }
+  const list: string[] = [];
+  value.forEach((item: unknown, i) => {
+    if (typeof item === 'string') list.push(item);
+    else if (!skipFalsy || item) {
+      throw new FindFileError('FF_INVALID_PATTERN', `${entry}: ${option}[${i}] must be a string, got ${typeName(item)}`, `${option}[${i}]`);
+    }
+  });
+  return list;
+}
+
+function typeName(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
+}
+
 /** Refuses an option the adapter does not know or does not carry out, rather than ignore it silently. */
 export function checkKeys(options: object, known: readonly string[], entry: string): void {
   for (const key of Object.keys(options)) {
@@ -72,9 +98,19 @@ export function checkKeys(options: object, known: readonly string[], entry: stri
   }
 }
 
-/** Refuses a request to follow links: find-file never follows one below the root (docs/contract.md). */
+/**
+ * A boolean option as both peers read it: `undefined` takes the default, any other value its
+ * truthiness (node-glob's `!!opts.dot`; tinyglobby fills defaults for `undefined` only, so
+ * `onlyFiles: 0` or `null` is false). Comparing with `=== true` read `dot: 1` as false (an
+ * adversarial run).
+ */
+export function readFlag(value: unknown, byDefault: boolean): boolean {
+  return value === undefined ? byDefault : Boolean(value);
+}
+
+/** Refuses a request to follow links (any truthy value, as the peers read it): find-file never follows one below the root (docs/contract.md). */
 export function refuseFollow(value: unknown, option: string, entry: string): void {
-  if (value === true) {
+  if (readFlag(value, false)) {
     throw new FindFileError('FF_INVALID_OPTION', `${entry}: ${option}: true is not supported: find-file never follows links below the root (docs/compat.md)`, option);
   }
 }
@@ -110,38 +146,77 @@ export function runSync(options: FindOptions, shape: (result: FindResult) => str
 
 /**
  * The peers' `dot: false` where a pattern names a dot segment itself, so the walk had to enter dot
- * names: a match is kept only if some pattern can place each of the match's dot segments on a
- * pattern segment that names a dot itself, as picomatch and minimatch read `dot: false` (a `*` or
- * `**` never matches a leading `.`). The match is already known to fit the pattern as a whole, so
- * only this placement is checked. A pattern with a `/` inside braces cannot be split into
- * segments here: it keeps every match (the deviation in docs/compat.md).
+ * names: a match is kept only if some pattern that can match it places each of its dot segments on
+ * a pattern segment that names a dot itself, as picomatch and minimatch read `dot: false` (a `*` or
+ * `**` never matches a leading `.`). Asking only where the dots fall, across all patterns, let one
+ * pattern's dot segment pass a path another matched: `['**' + '/*.ts', '.github/workflows/*.yml']`
+ * kept `.cache/a/b/x.ts`, `['a/.*', '**']` kept `c/.env` (an adversarial run). So each segment
+ * must also fit its pattern segment: a segment of plain text, `*` and `?` is tested exactly; any
+ * other (`[...]`, `@(...)`, braces, escapes) is taken as fitting, the one way a dot name can still
+ * leak (docs/compat.md). A pattern with a `/` inside braces cannot be split into segments here: it
+ * keeps every match (the deviation in docs/compat.md).
  */
-export function buildDotFilter(patterns: readonly string[]): (rel: string) => boolean {
-  const split = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.'));
+export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean): (rel: string) => boolean {
   if (patterns.some((p) => /\{[^}]*\//.test(p))) return () => true;
+  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive)));
   return (rel) => {
     const segments = rel.split('/');
-    return split.some((pattern) => placesDots(segments, pattern));
+    return compiled.some((pattern) => placesDots(segments, pattern));
   };
 }
 
-function namesDot(segment: string): boolean {
-  return segment.startsWith('.') || /[{,]\./.test(segment);
+interface Segment {
+  globstar: boolean;
+  namesDot: boolean;
+  fits: (name: string) => boolean;
 }
 
-/** Whether the path's segments can be laid on the pattern's with each dot segment on one that names a dot; `**` takes any number of other segments. Perf: each (i, j) is tried once. */
-function placesDots(path: readonly string[], pattern: readonly string[]): boolean {
+/** A pattern segment: whether it is `**`, names a dot itself, and a test of a name against it (exact for text, `*`, `?`; else always true). */
+function compileSegment(segment: string, caseSensitive: boolean): Segment {
+  const namesDot = segment.startsWith('.') || /[{,]\./.test(segment);
+  if (/[[\]{}()\\]/.test(segment)) return { globstar: false, namesDot, fits: () => true };
+  // `?` is one code point; no `u` flag, so case folds per UTF-16 unit as find-file folds it (docs/contract.md).
+  const source = segment.replace(/[.*+?^$|]/g, (c) => (c === '*' ? '.*' : c === '?' ? '(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|.)' : `\\${c}`));
+  const regex = new RegExp(`^${source}$`, caseSensitive ? 's' : 'si');
+  return { globstar: segment === '**', namesDot, fits: (name) => regex.test(name) };
+}
+
+/**
+ * Whether some pattern could match a path below `rel` (`ldir` under `ldir/**` or `*` + `/g.js`): the
+ * walk would have entered `rel` had it been a directory. Segments tested as the dot filter tests
+ * them (a set or group fits any name), so it may say yes where the walk would not: it only decides
+ * which links the answer names, never a path it returns.
+ */
+export function buildEnterTest(patterns: readonly string[], caseSensitive: boolean): (rel: string) => boolean {
+  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive)));
+  return (rel) => {
+    const segments = rel.split('/');
+    return compiled.some((pattern) => lay(segments, pattern, true));
+  };
+}
+
+function placesDots(path: readonly string[], pattern: readonly Segment[]): boolean {
+  return lay(path, pattern, false);
+}
+
+/**
+ * Whether the path's segments can be laid on the pattern's, each fitting its own; `**` takes any
+ * number of other segments. `below: false`: the whole pattern, each dot segment on one that names
+ * a dot. `below: true`: a proper prefix of it, dots not asked. Perf: each (i, j) is tried once.
+ */
+function lay(path: readonly string[], pattern: readonly Segment[], below: boolean): boolean {
   const failed = new Set<number>();
   const place = (i: number, j: number): boolean => {
     const key = i * (pattern.length + 1) + j;
     if (failed.has(key)) return false;
     let ok: boolean;
-    if (i === path.length) ok = pattern.slice(j).every((s) => s === '**');
+    if (i === path.length) ok = below ? j < pattern.length : pattern.slice(j).every((s) => s.globstar);
     else if (j === pattern.length) ok = false;
     else {
-      const hidden = path[i]!.startsWith('.');
-      if (pattern[j] === '**') ok = place(i, j + 1) || (!hidden && place(i + 1, j));
-      else ok = (!hidden || namesDot(pattern[j]!)) && place(i + 1, j + 1);
+      const hidden = !below && path[i]!.startsWith('.');
+      const segment = pattern[j]!;
+      if (segment.globstar) ok = place(i, j + 1) || (!hidden && place(i + 1, j));
+      else ok = (!hidden || segment.namesDot) && segment.fits(path[i]!) && place(i + 1, j + 1);
     }
     if (!ok) failed.add(key);
     return ok;

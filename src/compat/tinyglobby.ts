@@ -18,6 +18,8 @@ import {
   emptyOptions,
   namesDotSegment,
   readDepth,
+  readFlag,
+  readGlobList,
   refuseFollow,
   resolveCwd,
   runAsync,
@@ -74,11 +76,6 @@ const KNOWN = [
 
 type Patterns = string | readonly string[];
 
-function toList(value: Patterns | undefined | null): string[] {
-  if (value === undefined || value === null) return [];
-  return typeof value === 'string' ? [value] : [...value];
-}
-
 /**
  * picomatch's brackets: `[id]` matches the set's characters or the text `[id]` itself, when the
  * set holds none of `-*+?.^${}()|[]\` (picomatch `literalBrackets` unset). An adversarial run:
@@ -129,14 +126,23 @@ function withDollarSets(pattern: string): string {
   return pattern.replace(/(^|[^\\])\$\{/g, '$1\\${');
 }
 
+const UNESCAPED_STAR_AT_END = /(?:^|[^\\])\*$/;
+
 /** tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): `src/` is `src`, and `src` is `src` and `src/**`. */
 function expand(pattern: string, expandDirectories: boolean): string[] {
   pattern = withLiteralBrackets(withDollarSets(pattern));
   const bare = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
   const anchored = anchor(bare);
   if (expandDirectories && !bare.endsWith('*')) return [anchored, `${anchored}/**`];
-  // picomatch's `x/**` also matches `x` (find-file's needs one more segment), written `x/.` for find-file.
-  return bare.endsWith('/**') && bare !== '/**' ? [anchored, `${anchored.slice(0, -3)}/.`] : [anchored];
+  if (!bare.endsWith('/**') || bare === '/**') return [anchored];
+  // picomatch's `x/**` also matches `x` (find-file's needs one more segment), written `x/.` for
+  // find-file. Every trailing `/**` goes: each may match no segment, so `x/**/**` names `x` too
+  // (stripping one left `x/**/.`: an ignore `x/b/**/**` kept the file `x/b`, an adversarial run).
+  let base = anchored;
+  while (base.endsWith('/**') && base !== './**') base = base.slice(0, -3);
+  // But picomatch reads a `*` right before `/**` as one run: `*/**` and `x/b*/**` need a segment
+  // below (`*/**` gave the top-level files where tinyglobby returns only what is below).
+  return UNESCAPED_STAR_AT_END.test(base) ? [anchored] : [anchored, `${base}/.`];
 }
 
 interface Compiled {
@@ -147,42 +153,49 @@ interface Compiled {
 /** Compiles tinyglobby's call into one find-file search and the shaping of its answer, before any I/O. */
 export function compileTinyglobby(input: Patterns | GlobOptions | undefined, maybeOptions?: GlobOptions): Compiled {
   const isModern = typeof input === 'string' || Array.isArray(input);
-  const opts: GlobOptions = (isModern ? maybeOptions : (input as GlobOptions | undefined)) ?? {};
+  // tinyglobby throws a TypeError on `glob(undefined, { cwd })`; read as the older `glob(options)`
+  // form it listed process.cwd(), not cwd (an adversarial run). A number or boolean is no form either.
+  if (!isModern && (typeof input !== 'object' || input === null)) {
+    throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: patterns must be a string or an array of strings (or the options object of the older glob(options) form), got ${input === null ? 'null' : typeof input}`, 'patterns');
+  }
+  const opts: GlobOptions = (isModern ? maybeOptions : (input as GlobOptions)) ?? {};
   if (isModern && opts.patterns !== undefined) {
     throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: patterns given both as the first argument and as an option (tinyglobby refuses it too)`, 'patterns');
   }
   checkKeys(opts, KNOWN, ENTRY);
   refuseFollow(opts.followSymbolicLinks, 'followSymbolicLinks', ENTRY);
   const root = resolveCwd(opts.cwd);
-  const raw = isModern ? toList(input as Patterns) : opts.patterns === undefined ? ['**/*'] : toList(opts.patterns);
-  const expandDirectories = opts.expandDirectories !== false;
+  const raw = readGlobList(isModern ? input : (opts.patterns ?? '**/*'), 'patterns', ENTRY, true);
+  const expandDirectories = readFlag(opts.expandDirectories, true);
   const pattern: string[] = [];
-  const exclude = toList(opts.ignore).filter((p) => p !== '' && !(p.startsWith('!') && p[1] !== '('));
+  const exclude = readGlobList(opts.ignore, 'ignore', ENTRY, true).filter((p) => p !== '' && !(p.startsWith('!') && p[1] !== '('));
   for (const p of raw) {
     if (p === '') continue;
     if (!p.startsWith('!') || p[1] === '(') pattern.push(p);
     else if (p[1] !== '!' || p[2] === '(') exclude.push(p.slice(1));
   }
   if (pattern.length === 0) return { options: emptyOptions(root), shape: () => [] };
-  const onlyDirectories = opts.onlyDirectories === true;
-  const onlyFiles = !onlyDirectories && opts.onlyFiles !== false;
+  const onlyDirectories = readFlag(opts.onlyDirectories, false);
+  const onlyFiles = !onlyDirectories && readFlag(opts.onlyFiles, true);
+  const dot = readFlag(opts.dot, false);
+  const caseSensitive = readFlag(opts.caseSensitiveMatch, true);
   const deep = readDepth(opts.deep, 'deep');
-  const dotNamed = opts.dot !== true && pattern.some(namesDotSegment);
+  const dotNamed = !dot && pattern.some(namesDotSegment);
   const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories));
-  const absolute = opts.absolute === true;
+  const absolute = readFlag(opts.absolute, false);
   const options: FindOptions = {
     root,
     pattern: findPatterns,
     exclude: exclude.flatMap((p) => expand(p, expandDirectories)),
-    hidden: opts.dot === true || dotNamed,
+    hidden: dot || dotNamed,
     type: onlyDirectories ? 'directory' : onlyFiles ? 'file' : ['file', 'directory'],
-    caseSensitive: opts.caseSensitiveMatch !== false,
+    caseSensitive,
     absolute,
     ...(deep === undefined ? {} : { maxDepth: deep + 1 }),
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(onlyFiles || onlyDirectories ? {} : { stats: true }),
   };
-  const keep = dotNamed ? buildDotFilter(findPatterns) : undefined;
+  const keep = dotNamed ? buildDotFilter(findPatterns, caseSensitive) : undefined;
   const rel = buildRelative(root, absolute);
   const toPeer = (path: string, isDir: boolean): string => {
     const peer = absolute ? path.replaceAll('\\', '/') : path;
@@ -202,7 +215,8 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
  *
  * @throws {FindFileError} (rejects) Before any I/O: `FF_UNKNOWN_OPTION` for an option not carried out
  * (`fs`, `globstar`...), `FF_INVALID_OPTION` for `followSymbolicLinks: true`, patterns given twice or
- * a bad `cwd`, `FF_INVALID_LIMIT` for `deep`, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute
+ * a bad `cwd` or `ignore`, `FF_INVALID_PATTERN` for patterns (or an entry of them or of `ignore`)
+ * that are not strings, `FF_INVALID_LIMIT` for `deep`, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute
  * pattern, and `findFiles`'s pattern codes. `ENOENT` or `ENOTDIR` when `cwd` does not exist or is
  * not a directory (tinyglobby answers `[]`).
  * @example

@@ -236,3 +236,92 @@ describe.skipIf(process.platform === 'win32')(posixOnly('escapes and `${`: the s
     expect(found).toBeGreaterThan(40); // the family is about matches, not only empty answers
   });
 });
+
+describe('trailing globstars: x/**/** names x where x/** does (picomatch lets each ** match no segment)', () => {
+  // An adversarial run: ignore 'x/b/**/**' (and '!*/b/**/**') kept the file x/b that 'x/b/**'
+  // leaves out: only one trailing '/**' was rewritten.
+  const TREE = ['x/b', 'x/c', 'x/d/e', 'y/b/z', 'b', 'x/d/b'];
+  const BASES = ['x/b', '*/b', 'x/*', 'x', 'x/d', '**/b', 'y/b', '*', 'x/b*', 'x/?'];
+  const TAILS = ['/**', '/**/**', '/**/**/**'];
+  const calls = (g: string): Array<[string | string[], GlobOptions]> => [
+    ['**', { ignore: [g] }],
+    [['x/*', '**/b', `!${g}`], {}],
+    ['**', { ignore: [g], onlyFiles: false }],
+    [['**', `!${g}`], { onlyFiles: false }],
+    [g, {}],
+    [g, { onlyFiles: false }],
+  ];
+  let tree: string;
+  beforeAll(() => {
+    tree = buildTree(TREE);
+  });
+  afterAll(() => removeTree(tree));
+
+  async function ours(patterns: string | string[], options: GlobOptions): Promise<string[]> {
+    const full = { cwd: tree, ...options };
+    const async = sorted(await glob(patterns, full));
+    expect(sorted(globSync(patterns, full)), 'sync form').toEqual(async);
+    return async;
+  }
+
+  it(`${BASES.length * TAILS.length} globs as ignore and as negation (files): the same arrays as tinyglobby, sync and async`, async () => {
+    const failures: string[] = [];
+    let found = 0;
+    for (const g of BASES.flatMap((base) => TAILS.map((tail) => base + tail))) {
+      for (const [patterns, options] of calls(g).slice(0, 2)) {
+        const theirs = sorted(await peer.glob(patterns, { cwd: tree, ...options } as peer.GlobOptions));
+        const got = await ours(patterns, options);
+        found += theirs.length;
+        if (JSON.stringify(got) !== JSON.stringify(theirs)) failures.push(`${JSON.stringify(patterns)} ${JSON.stringify(options)}: ours ${JSON.stringify(got)}, tinyglobby ${JSON.stringify(theirs)}`);
+      }
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+    expect(found).toBeGreaterThan(BASES.length * TAILS.length);
+  });
+
+  // As a pattern, and for directories, tinyglobby's own answers to x/**/** are its crawler's
+  // (`x/.`, or [] for a file x/b: docs/compat.md); ours are held to its answer for x/**.
+  it('every call with x/**/** or x/**/**/** answers as the same call with x/**', async () => {
+    const failures: string[] = [];
+    for (const base of BASES) {
+      const once = await Promise.all(calls(`${base}/**`).map(([p, o]) => ours(p, o)));
+      for (const tail of TAILS.slice(1)) {
+        const more = await Promise.all(calls(base + tail).map(([p, o]) => ours(p, o)));
+        more.forEach((got, i) => {
+          if (JSON.stringify(got) !== JSON.stringify(once[i])) failures.push(`${JSON.stringify(calls(base + tail)[i])}: ${JSON.stringify(got)}, with /** ${JSON.stringify(once[i])}`);
+        });
+      }
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+  });
+});
+
+describe('x/** with a wildcard x, as picomatch reads it: a * right before /** needs a segment below', () => {
+  // An adversarial run: '*/**' (default onlyFiles) returned the top-level files where tinyglobby
+  // returns only d/f; '[x]*/**' returned x.js (tinyglobby: []).
+  const TREE = ['x.js', 'README.md', 'd/f', 'src/top.js', 'src/lib/c.js', 'x/b', 'x/d/e', 'a.js/in'];
+  const BASES = ['*', 'x*', '[x]*', '*.js', '?', 'x/*', 'x/b*', 'x/*b', 'x/?', 'src/*', 'src/*.js', '[sx]*', 'x/[bd]', '*/*'];
+  const patterns = BASES.flatMap((base) => [`${base}/**`, `${base}/**/**`]);
+  let tree: string;
+  beforeAll(() => {
+    tree = buildTree(TREE);
+  });
+  afterAll(() => removeTree(tree));
+
+  for (const options of [{}, { onlyFiles: false }] as GlobOptions[]) {
+    it(`${patterns.length} patterns ${JSON.stringify(options)}: the same arrays as tinyglobby, sync and async`, async () => {
+      const failures: string[] = [];
+      let found = 0;
+      for (const pattern of patterns) {
+        const full = { cwd: tree, ...options };
+        const theirs = sorted(await peer.glob(pattern, full as peer.GlobOptions));
+        found += theirs.length;
+        for (const got of [sorted(await glob(pattern, full)), sorted(globSync(pattern, full))]) {
+          if (JSON.stringify(got) !== JSON.stringify(theirs)) failures.push(`${pattern}: ours ${JSON.stringify(got)}, tinyglobby ${JSON.stringify(theirs)}`);
+        }
+      }
+      expect(failures.slice(0, 40)).toEqual([]);
+      expect(found).toBeGreaterThan(patterns.length);
+    });
+  }
+});

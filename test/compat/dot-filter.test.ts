@@ -1,0 +1,71 @@
+/**
+ * `dot: false` with several patterns, one naming a dot segment: the walk enters dot names, and a
+ * dot name is kept only where the pattern that matches it names that dot itself. An adversarial
+ * run: tinyglobby `['**' + '/*.ts', '.github/workflows/*.yml']` returned `.cache/a/b/x.ts`, and
+ * node-glob `['a/.*', '**']` returned `c/.env`: the filter asked where some pattern names a dot,
+ * not whether that pattern matches the path. Each pair of a dot pattern and a wildcard pattern,
+ * both orders, through both adapters and both real peers, sorted arrays compared.
+ */
+import * as nodeGlob from 'glob';
+import * as tinyglobby from 'tinyglobby';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { glob as ourGlob, globSync as ourGlobSync } from '../../src/compat/glob.js';
+import { glob as ourTiny, globSync as ourTinySync } from '../../src/compat/tinyglobby.js';
+import { buildTree, removeTree, sorted } from './tree.js';
+
+const TREE = ['s.ts', '.cache/a/b/x.ts', '.github/workflows/ci.yml', '.github/x.ts', 'c/.env', 'a/b/.npmrc', 'a/.npmrc', 'a/x.ts', 'b/.eslintrc', 'b/c/.env', '.env', 'a/.hidden/y.ts', 'A/.Npmrc'];
+const DOT_PATTERNS = ['.github/workflows/*.yml', 'a/.*', '*/.npmrc', '.cache/**', '**/.env', 'c/.e*', '.github/*', 'a/b/.npmrc', '*/.hidden/*.ts', 'b/.eslintrc'];
+const WILD_PATTERNS = ['**', '**/*.ts', '*', '*/*', '**/*', 'a/**', '**/b/*', '*/*/*'];
+const pairs = DOT_PATTERNS.flatMap((d) => WILD_PATTERNS.flatMap((w) => [[d, w], [w, d]]));
+
+let root: string;
+beforeAll(() => {
+  root = buildTree(TREE);
+});
+afterAll(() => removeTree(root));
+
+/**
+ * tinyglobby's crawler readings the adapter does not copy (docs/compat.md, "tinyglobby's own readings
+ * not copied"): patterns sharing the literal folder `a` crawl from it, so the folder comes back as
+ * `a/.`, and a case-insensitive search crawls from the folder's own case (no `A/`).
+ */
+const TINYGLOBBY_QUIRKS: Record<string, { ours: string[]; peer: string[] }> = {
+  '["a/.*","a/**"] {"onlyFiles":false}': { ours: ['a/'], peer: ['a/.'] },
+  '["a/.*","a/**"] {"caseSensitiveMatch":false}': { ours: ['A/.Npmrc'], peer: [] },
+};
+
+type Run = (patterns: string[], options: Record<string, unknown>) => Promise<string[]> | string[];
+
+async function compare(peer: Run, ours: Run[], options: Record<string, unknown>, peerIsTinyglobby = false): Promise<{ failures: string[]; dots: number }> {
+  const failures: string[] = [];
+  let dots = 0;
+  for (const patterns of pairs) {
+    const full = { cwd: root, ...options };
+    const quirk = TINYGLOBBY_QUIRKS[`${JSON.stringify(patterns)} ${JSON.stringify(options)}`];
+    const peerAnswer = await peer(patterns, full);
+    const theirs = sorted(quirk && peerIsTinyglobby ? [...peerAnswer.filter((p) => !quirk.peer.includes(p)), ...quirk.ours] : peerAnswer);
+    dots += theirs.filter((p) => /(^|\/)\./.test(p)).length;
+    for (const run of ours) {
+      const got = sorted(await run(patterns, full));
+      if (JSON.stringify(got) !== JSON.stringify(theirs)) failures.push(`${JSON.stringify(patterns)} ${JSON.stringify(options)}: ours ${JSON.stringify(got)}, peer ${JSON.stringify(theirs)}`);
+    }
+  }
+  return { failures: failures.slice(0, 10), dots };
+}
+
+describe('dot: false across patterns: a dot name only where the pattern that matches it names it', () => {
+  for (const options of [{}, { nodir: true }, { nocase: true }]) {
+    it(`find-file/glob equals node-glob on ${pairs.length} pattern pairs ${JSON.stringify(options)}, async and sync`, async () => {
+      const { failures, dots } = await compare((p, o) => nodeGlob.glob(p, o), [(p, o) => ourGlob(p, o), (p, o) => ourGlobSync(p, o)], options);
+      expect(failures).toEqual([]);
+      expect(dots).toBeGreaterThan(pairs.length / 2); // the family is about dot names the peer does return
+    });
+  }
+  for (const options of [{}, { onlyFiles: false }, { caseSensitiveMatch: false }]) {
+    it(`find-file/tinyglobby equals tinyglobby on ${pairs.length} pattern pairs ${JSON.stringify(options)}, async and sync`, async () => {
+      const { failures, dots } = await compare((p, o) => tinyglobby.glob(p, o), [(p, o) => ourTiny(p, o), (p, o) => ourTinySync(p, o)], options, true);
+      expect(failures).toEqual([]);
+      expect(dots).toBeGreaterThan(pairs.length / 2);
+    });
+  }
+});
