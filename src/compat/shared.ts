@@ -175,10 +175,45 @@ interface Segment {
 function compileSegment(segment: string, caseSensitive: boolean): Segment {
   const namesDot = segment.startsWith('.') || /[{,]\./.test(segment);
   if (/[[\]{}()\\]/.test(segment)) return { globstar: false, namesDot, fits: () => true };
-  // `?` is one code point; no `u` flag, so case folds per UTF-16 unit as find-file folds it (docs/contract.md).
-  const source = segment.replace(/[.*+?^$|]/g, (c) => (c === '*' ? '.*' : c === '?' ? '(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|.)' : `\\${c}`));
-  const regex = new RegExp(`^${source}$`, caseSensitive ? 's' : 'si');
-  return { globstar: segment === '**', namesDot, fits: (name) => regex.test(name) };
+  return { globstar: segment === '**', namesDot, fits: wildcardTest(segment, caseSensitive) };
+}
+
+/**
+ * `*` and `?` (one code point) over a name, in (name × pattern) steps at worst: a regex of `.*`
+ * pieces backtracked without bound (`*a` × 12 then `b` over a 200-character name held the
+ * adapter past a minute, a review of this filter). The last `*` is the only one ever moved back.
+ */
+function wildcardTest(segment: string, caseSensitive: boolean): (name: string) => boolean {
+  const fold = (text: string): string[] => [...text].map((c) => (caseSensitive ? c : foldChar(c)));
+  const pattern = fold(segment);
+  return (text) => {
+    const name = fold(text);
+    let p = 0;
+    let n = 0;
+    let star = -1;
+    let resume = 0;
+    while (n < name.length) {
+      const c = pattern[p];
+      if (c === '*') {
+        star = p++;
+        resume = n;
+      } else if (c !== undefined && (c === '?' || c === name[n])) {
+        p++;
+        n++;
+      } else if (star >= 0) {
+        p = star + 1;
+        n = ++resume;
+      } else return false;
+    }
+    while (pattern[p] === '*') p++;
+    return p === pattern.length;
+  };
+}
+
+/** A character folded as a regex's `i` flag folds it: to upper case, unless that changes its length (`ß`). */
+function foldChar(c: string): string {
+  const upper = c.toUpperCase();
+  return upper.length === c.length ? upper : c;
 }
 
 /**

@@ -11,6 +11,8 @@ import * as tinyglobby from 'tinyglobby';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { glob as ourGlob, globSync as ourGlobSync } from '../../src/compat/glob.js';
 import { glob as ourTiny, globSync as ourTinySync } from '../../src/compat/tinyglobby.js';
+import { spawnSync } from 'node:child_process';
+import { mulberry32 } from '../helpers/prng.js';
 import { buildTree, removeTree, sorted } from './tree.js';
 
 const TREE = ['s.ts', '.cache/a/b/x.ts', '.github/workflows/ci.yml', '.github/x.ts', 'c/.env', 'a/b/.npmrc', 'a/.npmrc', 'a/x.ts', 'b/.eslintrc', 'b/c/.env', '.env', 'a/.hidden/y.ts', 'A/.Npmrc'];
@@ -36,10 +38,10 @@ const TINYGLOBBY_QUIRKS: Record<string, { ours: string[]; peer: string[] }> = {
 
 type Run = (patterns: string[], options: Record<string, unknown>) => Promise<string[]> | string[];
 
-async function compare(peer: Run, ours: Run[], options: Record<string, unknown>, peerIsTinyglobby = false): Promise<{ failures: string[]; dots: number }> {
+async function compare(peer: Run, ours: Run[], options: Record<string, unknown>, peerIsTinyglobby = false, cases = pairs): Promise<{ failures: string[]; dots: number }> {
   const failures: string[] = [];
   let dots = 0;
-  for (const patterns of pairs) {
+  for (const patterns of cases) {
     const full = { cwd: root, ...options };
     const quirk = TINYGLOBBY_QUIRKS[`${JSON.stringify(patterns)} ${JSON.stringify(options)}`];
     const peerAnswer = await peer(patterns, full);
@@ -68,4 +70,50 @@ describe('dot: false across patterns: a dot name only where the pattern that mat
       expect(dots).toBeGreaterThan(pairs.length / 2);
     });
   }
+});
+
+describe('the filter\'s own test of a segment: `*` and `?` in linear time', () => {
+  // Dot segments of stars and `?` over names of a, b and dots, each beside `**`: the segment test
+  // (shared.ts `wildcardTest`) must read them as the peers do.
+  const random = mulberry32(61);
+  const piece = () => ['a', 'b', '*', '?', '*a', 'b*'][Math.floor(random() * 6)]!;
+  const starPairs = Array.from({ length: 60 }, () => {
+    const dot = `${random() < 0.5 ? '*/' : ''}.${Array.from({ length: 1 + Math.floor(random() * 4) }, piece).join('')}`;
+    return random() < 0.5 ? [dot, '**'] : ['**', dot];
+  });
+  const starTree = ['.a', '.ab', '.bab', '.aab.b', 'x/.a', 'x/.bb', 'x/.ba?', 'x/.abab', 'y/.b', 'y/a', 'ab'];
+  let starRoot: string;
+  beforeAll(() => {
+    starRoot = buildTree(starTree);
+  });
+  afterAll(() => removeTree(starRoot));
+
+  it('find-file/glob equals node-glob on 60 generated star patterns, async and sync', async () => {
+    const { failures, dots } = await compare((p, o) => nodeGlob.glob(p, o), [(p, o) => ourGlob(p, o), (p, o) => ourGlobSync(p, o)], { cwd: starRoot }, false, starPairs);
+    expect(failures).toEqual([]);
+    expect(dots).toBeGreaterThan(10);
+  });
+
+  it('find-file/tinyglobby equals tinyglobby on them, async and sync', async () => {
+    const { failures } = await compare((p, o) => tinyglobby.glob(p, o), [(p, o) => ourTiny(p, o), (p, o) => ourTinySync(p, o)], { cwd: starRoot }, true, starPairs);
+    expect(failures).toEqual([]);
+  });
+
+  it('a segment of twelve stars over a 200-character name answers at once (a regex of them backtracked for minutes)', () => {
+    // A child process with a deadline: a regression fails here instead of holding the suite.
+    const hostile = buildTree([`${'a'.repeat(200)}`, `.x/${'a'.repeat(200)}`]);
+    try {
+      const script = `
+        const { glob, globSync } = await import(${JSON.stringify(new URL('../../dist/lib/glob.js', import.meta.url).href)});
+        const tiny = await import(${JSON.stringify(new URL('../../dist/lib/tinyglobby.js', import.meta.url).href)});
+        const patterns = ['.x/' + '*a'.repeat(12) + 'b', '**/*'];
+        const cwd = ${JSON.stringify(hostile)};
+        console.log(JSON.stringify([await glob(patterns, { cwd }), globSync(patterns, { cwd }), await tiny.glob(patterns, { cwd }), tiny.globSync(patterns, { cwd })]));`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+      expect(run.status, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual([['a'.repeat(200)], ['a'.repeat(200)], ['a'.repeat(200)], ['a'.repeat(200)]]);
+    } finally {
+      removeTree(hostile);
+    }
+  });
 });
