@@ -10,13 +10,19 @@
  * private temp directory: any directory watched through the same inotify instance gives the same
  * ordering. The cookies' names are never listed (src/watch/snapshot.ts filters them) and their
  * events invalidate nothing. A sync that still cannot complete says why (`SyncOutcome`).
+ *
+ * The watch is bound to the directory's inode, the cookie is written by path: before each write,
+ * one `stat` checks that the path still names the watched directory (a root swapped, a parent
+ * renamed, a link retargeted tell the old watch nothing). When it does not, the cookie's place is
+ * looked up again and watched anew (an adversarial run: one swap of the root, then every sync
+ * waited its full 10 s for a cookie written where no watch of the index could see it).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorCodeOf } from '../result.js';
-import { isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
+import { identityOf, identitySync, isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
 
 /** How a sync ended: `synced`, or the code of what stopped it (`ETIMEDOUT`: the event did not come in time; `ENOSPC`, `EACCES`...: no cookie could be written or watched; `ABORT_ERR`). */
 export type SyncOutcome = { synced: true } | { synced: false; code: string };
@@ -37,8 +43,8 @@ export const DEFAULT_SYNC_WAIT_MS = 10_000;
 
 /** Codes that say the cookie's directory cannot take a file: try the private temp directory. */
 const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
-/** Codes that say the cookie's directory (the root, `.git`) is gone or was replaced: look again. */
-const MOVED = new Set(['ENOENT', 'ENOTDIR', 'EWATCHLOST']);
+/** Codes that say the cookie's directory (the root, `.git`) is gone or was replaced (`EMOVED`: its path names another directory now): look again. */
+const MOVED = new Set(['ENOENT', 'ENOTDIR', 'EWATCHLOST', 'EMOVED']);
 /** Tries per sync: the directory may move once, and fall back to the temp directory once. */
 const ATTEMPTS = 3;
 
@@ -48,6 +54,10 @@ export class CookieJar {
   private dir: string;
   private temp: string | undefined;
   private handle: WatchHandle | undefined;
+  /** The identity of the directory `handle` watches, read before the watch was set up (src/watch/watcher.ts). */
+  private watchedId: string | undefined;
+  /** Moves each time the cookie's place is looked up again: a sync that saw an older one only tries again. */
+  private placement = 0;
   private readonly waiting = new Map<string, (outcome: SyncOutcome) => void>();
   /**
    * Cookies whose wait the query's budget cut short: each must still arrive before any later
@@ -61,12 +71,13 @@ export class CookieJar {
   /**
    * @param placeDir where the cookie goes now (`.git/` or the root), native, without a trailing separator.
    * @param onUntrusted called when what the index kept cannot be trusted: the cookie's directory
-   * vanished or was replaced (a tree that is gone), or an overdue cookie was lost.
+   * vanished, was replaced or is no longer the one its path names (`moved`: a tree that is gone
+   * or swapped), or an overdue cookie was lost (`lost`).
    */
   constructor(
     private readonly placeDir: () => string,
     private readonly watcher: DirectoryWatcher,
-    private readonly onUntrusted: () => void,
+    private readonly onUntrusted: (why: 'moved' | 'lost') => void,
     private readonly io: CookieIo = nodeIo,
   ) {
     this.dir = placeDir();
@@ -93,9 +104,13 @@ export class CookieJar {
     const until = Date.now() + waitMs;
     let outcome: SyncOutcome = { synced: false, code: 'ETIMEDOUT' };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const placement = this.placement;
       outcome = await this.syncOnce(Math.max(0, until - Date.now()), signal);
       if (outcome.synced) return outcome;
-      if (MOVED.has(outcome.code)) this.moved();
+      // Moved: the first sync to see it looks the place up again; one that saw it moved already just tries again.
+      if (MOVED.has(outcome.code)) {
+        if (placement === this.placement) this.moved();
+      }
       else if (NOT_WRITABLE.has(outcome.code) && this.temp === undefined) this.useTemp();
       else return outcome;
     }
@@ -131,9 +146,20 @@ export class CookieJar {
   }
 
   private moved(): void {
+    this.relocate();
+    this.onUntrusted('moved');
+  }
+
+  /**
+   * Stops watching the cookie's place and looks it up again (the next sync watches it anew); the
+   * syncs waiting on the old place try again there. The index calls it when a sync failed or the
+   * root is no longer the directory it watched: a watch that may be on the wrong directory.
+   */
+  relocate(): void {
     this.unwatch();
-    this.onUntrusted();
+    this.placement++;
     if (this.temp === undefined) this.dir = this.placeDir();
+    this.interrupt('EWATCHLOST');
   }
 
   private useTemp(): void {
@@ -144,10 +170,8 @@ export class CookieJar {
 
   private async syncOnce(waitMs: number, signal: AbortSignal | undefined): Promise<SyncOutcome> {
     if (signal?.aborted) return { synced: false, code: 'ABORT_ERR' };
-    const refused = this.watchDir();
-    if (refused !== undefined) return { synced: false, code: refused };
     const name = this.prefix + String(++this.serial);
-    const path = this.dir + '/' + name;
+    let path = '';
     let stop: (outcome: SyncOutcome) => void = () => {};
     const seen = new Promise<SyncOutcome>((resolve) => (stop = resolve));
     const timer = setTimeout(() => stop({ synced: false, code: 'ETIMEDOUT' }), waitMs);
@@ -156,12 +180,16 @@ export class CookieJar {
     this.waiting.set(name, stop);
     let written = false;
     try {
+      // Waiting already: an interrupt during the check (an overflow, a close) ends this sync too.
+      const refused = await this.checkPlace();
+      if (refused !== undefined) return { synced: false, code: refused };
+      path = this.dir + '/' + name;
       await this.io.write(path);
       written = true;
       const outcome = await seen;
       if (outcome.synced && this.overdue.size > 0) {
         this.clearOverdue();
-        this.onUntrusted();
+        this.onUntrusted('lost');
       } else if (!outcome.synced && outcome.code === 'ETIMEDOUT') this.overdue.set(name, path);
       return outcome;
     } catch (error) {
@@ -180,10 +208,25 @@ export class CookieJar {
     this.handle = undefined;
   }
 
+  /**
+   * The cookie's directory watched, and still the directory its path names: undefined, or the
+   * code that says why not (`EMOVED`, or the watch's refusal).
+   */
+  private async checkPlace(): Promise<string | undefined> {
+    const handle = this.handle;
+    if (handle === undefined) return this.watchDir();
+    const now = await identityOf(this.dir);
+    if (this.handle !== handle) return 'EWATCHLOST'; // lost or looked up again meanwhile
+    return now !== undefined && now === this.watchedId ? undefined : 'EMOVED';
+  }
+
   /** Sets up the cookie directory's watch when it has none; returns the refusal's code, or undefined. */
   private watchDir(): string | undefined {
     if (this.handle !== undefined) return undefined;
     const dir = this.dir;
+    // Read before the watch: a swap in between makes the two differ at the next sync (a needless
+    // look-up), never agree while the watch is on another directory.
+    const identity = identitySync(dir);
     let handle: WatchHandle | undefined;
     // The directory itself removed or replaced: its watch is dead; a sync waiting on it tries again.
     const lost = () => {
@@ -208,6 +251,7 @@ export class CookieJar {
         lost,
       });
       this.handle = handle;
+      this.watchedId = identity;
       return undefined;
     } catch (error) {
       return errorCodeOf(error);
