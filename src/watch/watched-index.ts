@@ -251,7 +251,8 @@ class WatchedIndex implements FileIndex {
   /** The walk over the kept tree, or the same answer kept from an earlier walk that nothing it read has changed since (`key`: reusable). */
   private async walk(plan: FindPlan, timeBudgetMs: number, key: string | undefined): Promise<FindResult> {
     const { epoch } = this.snapshot;
-    const kept = this.answers.get(key, epoch);
+    // No time left: a walk says time-budget at once, and so does the index, kept answer or not.
+    const kept = timeBudgetMs > 0 ? this.answers.get(key, epoch) : undefined;
     if (kept !== undefined) return kept;
     const coverage = newCoverage();
     const result = await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor(coverage) }, limits: { ...plan.limits, timeBudgetMs } });
