@@ -58,6 +58,8 @@ export class CookieJar {
   private watchedId: string | undefined;
   /** Moves each time the cookie's place is looked up again: a sync that saw an older one only tries again. */
   private placement = 0;
+  /** After `close()`: no watch is set up again (a sync in flight would otherwise look its place up anew). */
+  private closed = false;
   /** Syncs waiting, by cookie name: what ends the wait, and whether the cookie's event came (it may come after the wait ended, before the sync looks). */
   private readonly waiting = new Map<string, { stop: (outcome: SyncOutcome) => void; arrived: boolean }>();
   /**
@@ -98,6 +100,7 @@ export class CookieJar {
 
   /** Stops watching for cookies and removes the private temp directory, if one was made. */
   close(): void {
+    this.closed = true;
     this.clearOverdue();
     this.unwatch();
     this.interrupt('ABORT_ERR');
@@ -235,12 +238,14 @@ export class CookieJar {
     const handle = this.handle;
     if (handle === undefined) return this.watchDir();
     const now = await identityOf(this.dir);
+    if (this.closed) return 'ABORT_ERR';
     if (this.handle !== handle) return 'EWATCHLOST'; // lost or looked up again meanwhile
     return now !== undefined && now === this.watchedId ? undefined : 'EMOVED';
   }
 
   /** Sets up the cookie directory's watch when it has none; returns the refusal's code, or undefined. */
   private watchDir(): string | undefined {
+    if (this.closed) return 'ABORT_ERR';
     if (this.handle !== undefined) return undefined;
     const dir = this.dir;
     // Read before the watch: a swap in between makes the two differ at the next sync (a needless

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { describeIf, linux } from '../helpers/skip-why.js';
 import { openIndexWith, type FileIndex, type IndexDependencies } from '../../src/watch/watched-index.js';
+import { nodeWatcher, type DirectoryWatcher } from '../../src/watch/watcher.js';
 import { expectSameAnswer, makeTree, removeTree } from './helpers.js';
 
 const opened: FileIndex[] = [];
@@ -127,5 +128,26 @@ describeIf(linux('the index watches with inotify'))('the root re-pointed under t
     writeFileSync(join(root, 'lib', 'more.ts'), 'x');
     await expectSameAnswer(index, { root }, q);
     expect(index.stats().syncFailures).toBe(1);
+  });
+
+  it('closed while a query checks the cookie\'s place: the query says so, and no watch is set up again', async () => {
+    let open = 0;
+    const inner = nodeWatcher();
+    const counting: DirectoryWatcher = {
+      watch: (dir, listener) => {
+        const handle = inner.watch(dir, listener);
+        open++;
+        let shut = false;
+        return { close: () => (shut ? undefined : ((shut = true), open--, handle.close())) };
+      },
+      onOverflow: (handler) => inner.onOverflow(handler),
+    };
+    const root = tree(['.git/', 'src/a.ts']);
+    const index = await openIndexWith({ root }, { watcher: counting });
+    await expectSameAnswer(index, { root }, q);
+    const answer = index.find(q); // now waiting for the stat of the cookie's place
+    index.close();
+    await expect(answer).rejects.toMatchObject({ code: 'FF_WATCH_UNAVAILABLE' });
+    expect(open).toBe(0);
   });
 });
