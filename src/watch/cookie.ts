@@ -10,13 +10,19 @@
  * private temp directory: any directory watched through the same inotify instance gives the same
  * ordering. The cookies' names are never listed (src/watch/snapshot.ts filters them) and their
  * events invalidate nothing. A sync that still cannot complete says why (`SyncOutcome`).
+ *
+ * The watch is bound to the directory's inode, the cookie is written by path: before each write,
+ * one `stat` checks that the path still names the watched directory (a root swapped, a parent
+ * renamed, a link retargeted tell the old watch nothing). When it does not, the cookie's place is
+ * looked up again and watched anew (an adversarial run: one swap of the root, then every sync
+ * waited its full 10 s for a cookie written where no watch of the index could see it).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorCodeOf } from '../result.js';
-import { isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
+import { identityOf, identitySync, isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
 
 /** How a sync ended: `synced`, or the code of what stopped it (`ETIMEDOUT`: the event did not come in time; `ENOSPC`, `EACCES`...: no cookie could be written or watched; `ABORT_ERR`). */
 export type SyncOutcome = { synced: true } | { synced: false; code: string };
@@ -37,8 +43,8 @@ export const DEFAULT_SYNC_WAIT_MS = 10_000;
 
 /** Codes that say the cookie's directory cannot take a file: try the private temp directory. */
 const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
-/** Codes that say the cookie's directory (the root, `.git`) is gone or was replaced: look again. */
-const MOVED = new Set(['ENOENT', 'ENOTDIR', 'EWATCHLOST']);
+/** Codes that say the cookie's directory (the root, `.git`) is gone or was replaced (`EMOVED`: its path names another directory now): look again. */
+const MOVED = new Set(['ENOENT', 'ENOTDIR', 'EWATCHLOST', 'EMOVED']);
 /** Tries per sync: the directory may move once, and fall back to the temp directory once. */
 const ATTEMPTS = 3;
 
@@ -48,25 +54,37 @@ export class CookieJar {
   private dir: string;
   private temp: string | undefined;
   private handle: WatchHandle | undefined;
-  private readonly waiting = new Map<string, (outcome: SyncOutcome) => void>();
+  /** The identity of the directory `handle` watches, read before the watch was set up (src/watch/watcher.ts). */
+  private watchedId: string | undefined;
+  /** Moves each time the cookie's place is looked up again: a sync that saw an older one only tries again. */
+  private placement = 0;
+  /** After `close()`: no watch is set up again (a sync in flight would otherwise look its place up anew). */
+  private closed = false;
+  /** Syncs waiting, by cookie name: what ends the wait, and whether the cookie's event came (it may come after the wait ended, before the sync looks). */
+  private readonly waiting = new Map<string, { stop: (outcome: SyncOutcome) => void; arrived: boolean }>();
   /**
-   * Cookies whose wait the query's budget cut short: each must still arrive before any later
-   * cookie (one queue); one that has not when a later one does was lost, and so may have been
-   * other events (an overflow): `onUntrusted` then.
+   * Cookies whose wait the query's budget cut short, by name: each must still arrive before any
+   * cookie written after it (one queue); one that has not when such a cookie does was lost, and so
+   * may have been other events (an overflow): `onUntrusted` then. Only *after* it: a concurrent
+   * query's cookie written before it arrives before it, as it should (an adversarial run: 30
+   * queries at once, one with a 2 ms budget, dropped everything 13 times in 600 on a still tree).
    */
-  private readonly overdue = new Map<string, string>();
+  private readonly overdue = new Map<string, { path: string; written: number }>();
+  /** Cookie writes completed so far: a cookie whose write began at `n` was queued after every one whose `written` is at most `n`. */
+  private writes = 0;
   /** Removals of given-up cookie files under way. */
   private readonly removing = new Set<Promise<void>>();
 
   /**
    * @param placeDir where the cookie goes now (`.git/` or the root), native, without a trailing separator.
    * @param onUntrusted called when what the index kept cannot be trusted: the cookie's directory
-   * vanished or was replaced (a tree that is gone), or an overdue cookie was lost.
+   * vanished, was replaced or is no longer the one its path names (`moved`: a tree that is gone
+   * or swapped), or an overdue cookie was lost (`lost`).
    */
   constructor(
     private readonly placeDir: () => string,
     private readonly watcher: DirectoryWatcher,
-    private readonly onUntrusted: () => void,
+    private readonly onUntrusted: (why: 'moved' | 'lost') => void,
     private readonly io: CookieIo = nodeIo,
   ) {
     this.dir = placeDir();
@@ -82,6 +100,7 @@ export class CookieJar {
 
   /** Stops watching for cookies and removes the private temp directory, if one was made. */
   close(): void {
+    this.closed = true;
     this.clearOverdue();
     this.unwatch();
     this.interrupt('ABORT_ERR');
@@ -93,9 +112,13 @@ export class CookieJar {
     const until = Date.now() + waitMs;
     let outcome: SyncOutcome = { synced: false, code: 'ETIMEDOUT' };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const placement = this.placement;
       outcome = await this.syncOnce(Math.max(0, until - Date.now()), signal);
       if (outcome.synced) return outcome;
-      if (MOVED.has(outcome.code)) this.moved();
+      // Moved: the first sync to see it looks the place up again; one that saw it moved already just tries again.
+      if (MOVED.has(outcome.code)) {
+        if (placement === this.placement) this.moved();
+      }
       else if (NOT_WRITABLE.has(outcome.code) && this.temp === undefined) this.useTemp();
       else return outcome;
     }
@@ -108,12 +131,12 @@ export class CookieJar {
    * index reads the disk instead of waiting it out.
    */
   interrupt(code: string): void {
-    for (const wake of this.waiting.values()) wake({ synced: false, code });
+    for (const { stop } of this.waiting.values()) stop({ synced: false, code });
   }
 
   /** Forgets the overdue cookies: the index has dropped everything they could have vouched for. */
   clearOverdue(): void {
-    for (const path of this.overdue.values()) this.removeLater(path);
+    for (const { path } of this.overdue.values()) this.removeLater(path);
     this.overdue.clear();
   }
 
@@ -131,9 +154,20 @@ export class CookieJar {
   }
 
   private moved(): void {
+    this.relocate();
+    this.onUntrusted('moved');
+  }
+
+  /**
+   * Stops watching the cookie's place and looks it up again (the next sync watches it anew); the
+   * syncs waiting on the old place try again there. The index calls it when a sync failed or the
+   * root is no longer the directory it watched: a watch that may be on the wrong directory.
+   */
+  relocate(): void {
     this.unwatch();
-    this.onUntrusted();
+    this.placement++;
     if (this.temp === undefined) this.dir = this.placeDir();
+    this.interrupt('EWATCHLOST');
   }
 
   private useTemp(): void {
@@ -144,25 +178,35 @@ export class CookieJar {
 
   private async syncOnce(waitMs: number, signal: AbortSignal | undefined): Promise<SyncOutcome> {
     if (signal?.aborted) return { synced: false, code: 'ABORT_ERR' };
-    const refused = this.watchDir();
-    if (refused !== undefined) return { synced: false, code: refused };
     const name = this.prefix + String(++this.serial);
-    const path = this.dir + '/' + name;
+    let path = '';
     let stop: (outcome: SyncOutcome) => void = () => {};
     const seen = new Promise<SyncOutcome>((resolve) => (stop = resolve));
     const timer = setTimeout(() => stop({ synced: false, code: 'ETIMEDOUT' }), waitMs);
     const onAbort = () => stop({ synced: false, code: 'ABORT_ERR' });
     signal?.addEventListener('abort', onAbort, { once: true });
-    this.waiting.set(name, stop);
+    const waiter = { stop, arrived: false };
+    this.waiting.set(name, waiter);
     let written = false;
     try {
+      // Waiting already: an interrupt during the check (an overflow, a close) ends this sync too.
+      const refused = await this.checkPlace();
+      if (refused !== undefined) return { synced: false, code: refused };
+      path = this.dir + '/' + name;
+      const before = this.writes;
       await this.io.write(path);
       written = true;
+      const done = ++this.writes;
       const outcome = await seen;
-      if (outcome.synced && this.overdue.size > 0) {
+      if (outcome.synced && this.lostBefore(before)) {
         this.clearOverdue();
-        this.onUntrusted();
-      } else if (!outcome.synced && outcome.code === 'ETIMEDOUT') this.overdue.set(name, path);
+        this.onUntrusted('lost');
+      } else if (!outcome.synced && outcome.code === 'ETIMEDOUT' && !waiter.arrived) {
+        // Overdue only if its event has not come yet: one that came between the timer and this
+        // look (the write's own await) would never come again, and the next cookie would take it
+        // for lost (an adversarial run: every budget-ended cookie written just before its event).
+        this.overdue.set(name, { path, written: done });
+      }
       return outcome;
     } catch (error) {
       return { synced: false, code: errorCodeOf(error) };
@@ -175,15 +219,38 @@ export class CookieJar {
     }
   }
 
+  /** Whether an overdue cookie was written before a write that began at `before` (so its event, not yet come, was lost). */
+  private lostBefore(before: number): boolean {
+    for (const { written } of this.overdue.values()) if (written <= before) return true;
+    return false;
+  }
+
   private unwatch(): void {
     this.handle?.close();
     this.handle = undefined;
   }
 
+  /**
+   * The cookie's directory watched, and still the directory its path names: undefined, or the
+   * code that says why not (`EMOVED`, or the watch's refusal).
+   */
+  private async checkPlace(): Promise<string | undefined> {
+    const handle = this.handle;
+    if (handle === undefined) return this.watchDir();
+    const now = await identityOf(this.dir);
+    if (this.closed) return 'ABORT_ERR';
+    if (this.handle !== handle) return 'EWATCHLOST'; // lost or looked up again meanwhile
+    return now !== undefined && now === this.watchedId ? undefined : 'EMOVED';
+  }
+
   /** Sets up the cookie directory's watch when it has none; returns the refusal's code, or undefined. */
   private watchDir(): string | undefined {
+    if (this.closed) return 'ABORT_ERR';
     if (this.handle !== undefined) return undefined;
     const dir = this.dir;
+    // Read before the watch: a swap in between makes the two differ at the next sync (a needless
+    // look-up), never agree while the watch is on another directory.
+    const identity = identitySync(dir);
     let handle: WatchHandle | undefined;
     // The directory itself removed or replaced: its watch is dead; a sync waiting on it tries again.
     const lost = () => {
@@ -195,12 +262,16 @@ export class CookieJar {
       handle = this.watcher.watch(dir, {
         change: (name) => {
           if (name !== undefined && this.isCookie(name)) {
-            this.waiting.get(name)?.({ synced: true });
+            const waiter = this.waiting.get(name);
+            if (waiter !== undefined) {
+              waiter.arrived = true;
+              waiter.stop({ synced: true });
+            }
             const late = this.overdue.get(name);
             if (late !== undefined) {
               // Arrived late, in order: nothing was lost before it.
               this.overdue.delete(name);
-              this.removeLater(late);
+              this.removeLater(late.path);
             }
           }
           else if (isSelfEvent(dir, name)) lost();
@@ -208,6 +279,7 @@ export class CookieJar {
         lost,
       });
       this.handle = handle;
+      this.watchedId = identity;
       return undefined;
     } catch (error) {
       return errorCodeOf(error);

@@ -16,6 +16,7 @@
 import * as path from 'node:path';
 import { findFiles } from '../find.js';
 import type { FindOptions } from '../options.js';
+import { buildFindPlan } from '../plan/search-plan.js';
 import { errorCodeOf, type FindResult } from '../result.js';
 import { ENGINE_OPTIONS, TREE_OPTIONS, openIndex, type FileIndex, type IndexOptions, type IndexQuery } from './watched-index.js';
 
@@ -68,6 +69,10 @@ export class IndexPool {
   readonly findFiles = async (options: FindOptions): Promise<FindResult> => {
     const split = splitOptions(options);
     if (this.closed || split === undefined || this.unwatchable.has(split.key)) return findFiles(options);
+    // Settings the index drops are checked first, as findFiles checks them (the same plan, thrown
+    // away): an adversarial run had the pool answer `rgPath: 'rg'`, `onEvent: 42`, `workspace:
+    // 'relative/ws'` where findFiles rejects them. Only when one is given: the usual search pays nothing.
+    if (split.dropsSettings) buildFindPlan(options);
     const index = await this.indexFor(split.key, split.tree);
     if (index === undefined) return findFiles(options);
     try {
@@ -124,17 +129,22 @@ export class IndexPool {
  * for them. The root is made absolute (relative roots resolve against the current directory, as
  * in findFiles), so `.` and its absolute path share one index.
  */
-function splitOptions(options: FindOptions): { key: string; tree: IndexOptions; query: IndexQuery } | undefined {
+function splitOptions(options: FindOptions): { key: string; tree: IndexOptions; query: IndexQuery; dropsSettings: boolean } | undefined {
   if (typeof options !== 'object' || options === null || typeof options.root !== 'string') return undefined;
   if (options.fs !== undefined || (options.backend !== undefined && options.backend !== 'walker')) return undefined;
   if (options.platform !== undefined && options.platform !== (process.platform === 'win32' ? 'win32' : 'posix')) return undefined;
   const tree: Record<string, unknown> = {};
   const query: Record<string, unknown> = {};
+  let dropsSettings = false;
   for (const [name, value] of Object.entries(options)) {
-    if (value === undefined || ENGINE_KEYS.includes(name)) continue;
+    if (value === undefined) continue;
+    if (ENGINE_KEYS.includes(name)) {
+      dropsSettings = true;
+      continue;
+    }
     if ((TREE_KEYS as readonly string[]).includes(name)) tree[name] = name === 'root' ? path.resolve(options.root) : value;
     else query[name] = value;
   }
   const key = JSON.stringify(TREE_KEYS.map((name) => tree[name] ?? null));
-  return { key, tree: tree as unknown as IndexOptions, query: query as IndexQuery };
+  return { key, tree: tree as unknown as IndexOptions, query: query as IndexQuery, dropsSettings };
 }

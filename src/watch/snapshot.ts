@@ -14,6 +14,8 @@
  *   read that fails are never kept: they are read afresh at every query, so a gap stays a gap
  *   exactly as in a walk, and a directory that becomes readable is read (and watched) then.
  * - An overflow (events lost that cannot be named) drops everything: a full rescan.
+ * - The root's watch is bound to an inode: `rootReplaced` tells when the root's path names
+ *   another directory (a parent renamed, a link retargeted), which no event of it says.
  * Only `readdir` is served from memory; `lstat`, `stat`, `readFile` and `realpath` go to the
  * disk, so metadata, links on the way and ignore files are read as a walk reads them.
  */
@@ -23,7 +25,7 @@ import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
 import { depend, dirOf, entryOf, noteEvent, retire, selfAndAncestors, Sentinels, type EntryCounts, type ReadCoverage, type WatchedDir } from './coverage.js';
 import { keepListing, type KeptDirent } from './listing.js';
-import { isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListener } from './watcher.js';
+import { identityOf, identitySync, isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListener } from './watcher.js';
 
 /**
  * A watched directory, and the listener of its own watch (perf: one object per directory, no
@@ -92,6 +94,8 @@ export class Snapshot {
   /** Moves when everything is dropped (a failed sync, an overflow): no answer kept before is reused. */
   epoch = 0;
   private readonly states = new Map<string, DirState>();
+  /** The identity of the directory the root's watch is on, read before it was set up (src/watch/watcher.ts). */
+  private rootIdentity: string | undefined;
   private readonly sentinels: Sentinels;
   private readonly counters: IndexCounters = { dirsWatched: 0, listingsKept: 0, events: 0, rescans: 0, overflows: 0, watchesRefused: 0, sentinels: 0 };
 
@@ -267,6 +271,8 @@ export class Snapshot {
     if (key !== '' && parent === undefined) return undefined;
     const prefix = this.rootPrefix + key;
     const state = new DirState(this, key, prefix.length > 1 ? prefix.slice(0, -1) : prefix);
+    // Read before the watch: a swap in between makes them differ (a needless rescan), never agree wrongly.
+    const identity = key === '' ? identitySync(state.dir) : undefined;
     try {
       state.handle = this.watcher.watch(state.dir, state);
     } catch (error) {
@@ -275,6 +281,7 @@ export class Snapshot {
       return undefined;
     }
     this.states.set(key, state);
+    if (key === '') this.rootIdentity = identity;
     if (parent !== undefined) (parent.children ??= new Set()).add(key);
     return state;
   }
@@ -322,6 +329,25 @@ export class Snapshot {
   overflowed(): void {
     this.counters.overflows++;
     this.dropAll();
+  }
+
+  /**
+   * Whether the root's path now names another directory than the one its watch is on (a root
+   * swapped, a parent renamed, a link retargeted: none of them an event of the root's watch).
+   * One `stat`. False when the root is not watched (nothing kept to be wrong about).
+   */
+  async rootReplaced(): Promise<boolean> {
+    if (!this.states.has('')) return false;
+    const watched = this.rootIdentity;
+    const now = await identityOf(this.rootPrefix);
+    // The root dropped or watched anew meanwhile: what is watched now was read after this stat began.
+    return this.states.has('') && watched === this.rootIdentity && now !== watched;
+  }
+
+  /** Every watch closed, sentinels too (they watch by path what a root elsewhere may not read): a fresh start. */
+  restart(): void {
+    this.dropAll();
+    this.sentinels.close();
   }
 
   /** Forgets every listing and watch: the next walk reads (and watches) the tree again. */

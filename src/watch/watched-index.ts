@@ -47,6 +47,12 @@ export interface IndexStats extends IndexCounters {
   syncFailures: number;
   /** Queries answered with a kept answer: the same query, no change since (src/watch/answers.ts). */
   answersReused: number;
+  /**
+   * Fresh starts: the root's path, or the cookie's directory's, named another directory than the
+   * one watched (the root swapped, a parent renamed, a link retargeted; no event says so): every
+   * watch closed, everything kept dropped, the tree read and watched again.
+   */
+  restarts: number;
 }
 
 /** A watched index of one root. */
@@ -134,6 +140,7 @@ class WatchedIndex implements FileIndex {
   private closed = false;
   private queries = 0;
   private syncFailures = 0;
+  private restarts = 0;
   private readonly syncWaitMs: number;
   private readonly stopOverflow: () => void;
   /** The root, as the walk opens it (native, with its separator). */
@@ -148,8 +155,9 @@ class WatchedIndex implements FileIndex {
     this.syncWaitMs = deps.syncWaitMs ?? DEFAULT_SYNC_WAIT_MS;
     const { rootPrefix } = plan.scope;
     this.rootDir = rootPrefix;
-    // The cookie's directory vanished (the root removed, `.git` deleted): nothing kept can be trusted.
-    this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, () => this.forgetAll(), deps.cookieIo);
+    // The cookie's directory vanished or was swapped (the root removed, `.git` deleted, the root's
+    // path re-pointed), or an overdue cookie was lost: nothing kept can be trusted.
+    this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, (why) => this.distrust(why), deps.cookieIo);
     this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie);
     // Events lost: drop everything now, and end any wait for a cookie whose event may be among them.
     this.stopOverflow = watcher.onOverflow(() => {
@@ -180,15 +188,28 @@ class WatchedIndex implements FileIndex {
     let left = Math.max(0, timeBudgetMs - (clock.now() - started));
     if (!outcome.synced && outcome.code !== 'ABORT_ERR') {
       // The budget ended the wait: no time to prove anything, so the walk says time-budget (the
-      // cookie is overdue: if it never comes, the next sync drops everything). Else: distrust all.
+      // cookie is overdue: if it never comes, the next sync drops everything). Else: distrust all,
+      // the cookie's watch too (it may be on a directory the cookie's path no longer names).
       if (outcome.code === 'ETIMEDOUT' && timeBudgetMs <= this.syncWaitMs) left = 0;
-      else this.forgetAll();
+      else {
+        this.syncFailures++;
+        this.forgetAll();
+        this.jar.relocate();
+      }
     }
     await this.jar.settled();
-    // No watch sees the root's ancestors: one made unsearchable (chmod 000 on the parent) hides the
+    // No watch sees the root's ancestors. One made unsearchable (chmod 000 on the parent) hides the
     // whole tree from a walk, and the kept listings must not answer for it (an adversarial run:
-    // complete, from memory, where a walk said EACCES). One access() per query; failing, the disk answers.
-    if (!(await reachable(this.rootDir))) this.forgetAll();
+    // complete, from memory, where a walk said EACCES). A root whose path names another directory
+    // now (swapped, a parent renamed, a link retargeted) leaves every watch on the old one (an
+    // adversarial run: re-pointed to B and back to A, the index answered A from B's listings,
+    // complete). Checked after the sync, so every swap before the call is seen: one access() and
+    // one stat() per query; failing, the disk answers.
+    const [canReach, replaced] = await Promise.all([reachable(this.rootDir), this.snapshot.rootReplaced()]);
+    if (replaced) {
+      this.restart();
+      this.jar.relocate();
+    } else if (!canReach) this.forgetAll();
     // An answer that read metadata is never reused: a write through a hard link from outside the
     // root changes a file's size and time with no event on any watched directory (inotify names the
     // directory of the path written). An adversarial run: minSize answered from a kept answer,
@@ -207,16 +228,31 @@ class WatchedIndex implements FileIndex {
    * goes. The answer is then a fresh walk's, never a stale one.
    */
   private forgetAll(): void {
-    this.syncFailures++;
     this.snapshot.dropAll();
     this.answers.clear();
     this.jar.clearOverdue();
   }
 
+  /** A fresh start: every watch of the tree closed (the sentinels' too), everything kept dropped. */
+  private restart(): void {
+    this.restarts++;
+    this.snapshot.restart();
+    this.answers.clear();
+    this.jar.clearOverdue();
+  }
+
+  /** What the cookie jar says: its directory moved (it has looked its place up again), or an overdue cookie was lost. */
+  private distrust(why: 'moved' | 'lost'): void {
+    if (why === 'moved') return this.restart();
+    this.syncFailures++;
+    this.forgetAll();
+  }
+
   /** The walk over the kept tree, or the same answer kept from an earlier walk that nothing it read has changed since (`key`: reusable). */
   private async walk(plan: FindPlan, timeBudgetMs: number, key: string | undefined): Promise<FindResult> {
     const { epoch } = this.snapshot;
-    const kept = this.answers.get(key, epoch);
+    // No time left: a walk says time-budget at once, and so does the index, kept answer or not.
+    const kept = timeBudgetMs > 0 ? this.answers.get(key, epoch) : undefined;
     if (kept !== undefined) return kept;
     const coverage = newCoverage();
     const result = await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor(coverage) }, limits: { ...plan.limits, timeBudgetMs } });
@@ -225,7 +261,7 @@ class WatchedIndex implements FileIndex {
   }
 
   stats(): IndexStats {
-    return { ...this.snapshot.stats(), queries: this.queries, syncFailures: this.syncFailures, answersReused: this.answers.hits };
+    return { ...this.snapshot.stats(), queries: this.queries, syncFailures: this.syncFailures, answersReused: this.answers.hits, restarts: this.restarts };
   }
 
   close(): void {

@@ -26,6 +26,26 @@ export function isSelfEvent(dir: string, name: string | undefined): boolean {
   return name === undefined || name === '' || name === dir.slice(dir.lastIndexOf('/') + 1);
 }
 
+/**
+ * Which directory `path` names now: its device and inode, links followed as `fs.watch` follows
+ * them; undefined when it names none. A watch is bound to the inode it was set up on, not to the
+ * path: when the path comes to name another directory (a parent renamed, a link retargeted, a
+ * swap), no event tells the old watch, so the index compares these (docs/index.md).
+ */
+export function identitySync(path: string): string | undefined {
+  try {
+    const stats = nodeFs.statSync(path, { bigint: true });
+    return `${stats.dev}:${stats.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `identitySync`, without blocking: one `stat`. */
+export function identityOf(path: string): Promise<string | undefined> {
+  return new Promise((resolve) => nodeFs.stat(path, { bigint: true }, (error, stats) => resolve(error ? undefined : `${stats.dev}:${stats.ino}`)));
+}
+
 /** One directory's watch. */
 export interface WatchHandle {
   /** Stops the watch; no call to its listener follows. */

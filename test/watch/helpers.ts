@@ -124,3 +124,54 @@ export class LateWatcher implements DirectoryWatcher {
     for (const deliver of this.queue.splice(0)) deliver();
   }
 }
+
+/**
+ * Node's watcher, its events held back while `holding` and handed over by `release()` in order,
+ * one per turn of the event loop (so what each event wakes runs before the next is delivered): a
+ * test decides when the queue is read, with no clock.
+ */
+export class HeldWatcher implements DirectoryWatcher {
+  holding = false;
+  private readonly inner = nodeWatcher();
+  private readonly held: (() => void)[] = [];
+  private onHeld: (() => void) | undefined;
+
+  watch(dir: string, listener: WatchListener) {
+    let open = true;
+    const handle = this.inner.watch(dir, {
+      change: (name) => {
+        const deliver = () => {
+          if (open) listener.change(name);
+        };
+        if (!this.holding) return deliver();
+        this.held.push(deliver);
+        this.onHeld?.();
+      },
+      lost: (error) => listener.lost(error),
+    });
+    return {
+      close: () => {
+        open = false;
+        handle.close();
+      },
+    };
+  }
+
+  onOverflow(): () => void {
+    return () => {};
+  }
+
+  /** Resolves once `count` events are held. */
+  async heldAtLeast(count: number): Promise<void> {
+    while (this.held.length < count) await new Promise<void>((resolve) => (this.onHeld = resolve));
+  }
+
+  /** Delivers every held event (and any that comes meanwhile), one per turn, then stops holding. */
+  async release(): Promise<void> {
+    while (this.held.length > 0) {
+      this.held.shift()!();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.holding = false;
+  }
+}

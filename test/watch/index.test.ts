@@ -347,6 +347,18 @@ describeIf(linux('the index watches with inotify'))('the cookie', () => {
     const result = await index.find({ pattern: '*' });
     expect(result).toMatchObject({ complete: true, incompleteReasons: [], matches: ['a.ts', 'b.ts'] });
   });
+
+  it('a synced answer with no time left is time-budget, as a walk out of time, even when a kept answer stands', async () => {
+    const root = tree(['a.ts']);
+    let now = 0;
+    const clock = { now: () => now };
+    // The sync costs the query's whole budget on its clock (a slow write), and still syncs.
+    const cookieIo = { write: async (path: string) => ((now += 1_000), writeFile(path, '', { flag: 'wx' })), remove: (path: string) => rm(path, { force: true }) };
+    const index = await open(root, {}, { cookieIo });
+    expect(await index.find({ pattern: '*' })).toMatchObject({ complete: true, matches: ['a.ts'] });
+    expect(await index.find({ pattern: '*', clock, timeBudgetMs: 1_000 })).toMatchObject({ complete: false, incompleteReasons: ['time-budget'] });
+    expect(index.stats()).toMatchObject({ syncFailures: 0, answersReused: 0 });
+  });
 });
 
 describeIf(linux('the index watches with inotify'))('the watcher fails', () => {

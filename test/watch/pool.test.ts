@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FindFileError } from '../../src/errors.js';
+import { findFiles } from '../../src/index.js';
 import type { FindOptions } from '../../src/options.js';
 import type { FindResult } from '../../src/result.js';
 import { IndexPool } from '../../src/watch/pool.js';
@@ -69,6 +70,20 @@ describe('IndexPool routes', () => {
     for (const backend of ['ripgrep', 'auto'] as const) {
       // A missing root answers as findFiles answers it (here: rejects with its code), not through an index.
       await expect(pool.findFiles({ root: '/no/such/root/anywhere', pattern: '*', backend })).rejects.toMatchObject({ code: 'ENOENT' });
+    }
+    expect(r.opened).toEqual([]);
+  });
+
+  it('engine settings it drops are checked first, as findFiles checks them: a bad one rejects with findFiles\' code', async () => {
+    const r = recorder();
+    const pool = new IndexPool({ open: r.open });
+    const root = process.platform === 'win32' ? 'C:\\w' : '/w';
+    const bad: Partial<FindOptions>[] = [{ workspace: 'relative/ws' }, { rgPath: 'rg' }, { onEvent: 42 as never }, { env: 'x' as never }, { runner: 7 as never }];
+    for (const extra of bad) {
+      const options = { root, pattern: '*.ts', ...extra } as FindOptions;
+      const code = await findFiles(options).then(() => 'answered', (error: FindFileError) => error.code);
+      expect(code, JSON.stringify(extra)).toBe('FF_INVALID_OPTION');
+      await expect(pool.findFiles(options), JSON.stringify(extra)).rejects.toMatchObject({ code });
     }
     expect(r.opened).toEqual([]);
   });
