@@ -144,6 +144,13 @@ export function testIgnoreRules(rules: readonly IgnoreRule[], path: string, isDi
 }
 
 /**
+ * What `**` spans: anything but a newline, as `.` in Rust's regex and RE2. Not V8's `.`, which under
+ * the `u` flag also stops at `\r`, U+2028 and U+2029: a rule on V8 then did not reach below a
+ * directory named `h\rk`, and an `!` rule lost a file rg lists, complete (an adversarial run).
+ */
+const ANY = '[^\\n]*';
+
+/**
  * globset's syntax with a literal separator, as regex source: `*` and `?` never match `/`; `**` as
  * a whole segment matches any number of segments; `[...]` (`[!...]`, `[^...]`) sets with ranges;
  * `{a,b}` alternatives (not nested; an empty one dropped, as globset drops it; a `}` with no `{` open is dropped); `\` escapes the next character
@@ -154,7 +161,7 @@ export function testIgnoreRules(rules: readonly IgnoreRule[], path: string, isDi
 function translateGlob(glob: string): { source: string; crossing: number; stars: number } | undefined {
   const chars = [...glob];
   // A lone `!` leaves `**/`: ripgrep 13 reads it as everything (`**` needs no case: it is `.*` below).
-  if (glob === '**/') return { source: '.*', crossing: 1, stars: 0 };
+  if (glob === '**/') return { source: ANY, crossing: 1, stars: 0 };
   let out = '';
   let crossing = 0;
   let stars = 0;
@@ -180,9 +187,9 @@ function translateGlob(glob: string): { source: string; crossing: number; stars:
       const atSegmentEnd = end + 1 === chars.length || chars[end + 1] === '/';
       // Exactly two: globset reads `**` then a third `*` as two stars within a segment.
       if (end === i + 1 && atSegmentStart && atSegmentEnd && !inBraces) {
-        if (end + 1 === chars.length) emit('.*', 'crossing');
+        if (end + 1 === chars.length) emit(ANY, 'crossing');
         else {
-          emit('(?:.*/)?', 'crossing');
+          emit(`(?:${ANY}/)?`, 'crossing');
           end++; // the `/` after `**` is part of it
         }
       } else if (end === i + 1 && inBraces) {
@@ -233,10 +240,10 @@ function translateGlob(glob: string): { source: string; crossing: number; stars:
  * against the real rg.
  */
 function globstarInBraces(first: boolean, before: string | undefined, after: string | undefined): { source: string; takesSlash: boolean } {
-  if (first) return after === '/' ? { source: '(?:/?|.*/)', takesSlash: true } : { source: '[^/]*', takesSlash: false };
+  if (first) return after === '/' ? { source: `(?:/?|${ANY}/)`, takesSlash: true } : { source: '[^/]*', takesSlash: false };
   if (before !== '/') return { source: '[^/]*', takesSlash: false };
-  if (after === ',' || after === '}') return { source: '.*', takesSlash: false };
-  if (after === '/') return { source: '(?:.*/)?', takesSlash: true };
+  if (after === ',' || after === '}') return { source: ANY, takesSlash: false };
+  if (after === '/') return { source: `(?:${ANY}/)?`, takesSlash: true };
   return { source: '[^/]*', takesSlash: false };
 }
 

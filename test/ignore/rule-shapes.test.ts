@@ -27,6 +27,18 @@ requireRipgrepInCi();
 // No name with a dot, and no rule that is a literal, a `**/`-literal or a `/**`-literal: globset answers those without its regex set.
 const NEWLINE_NAMES = ['d\ne/keep', 'd\ne/a', 'a/\n\n', 'x\ny', 'plain', 'keep', 'a/b\nc/d', 's/t\n/a', 'q\nq/r\nr/s', 'ab\nab/e'];
 const NEWLINE_RULES = ['d*', '*/*', 's/**/a', '**/a/**', '*e', '?', 'x*', '*a*b*', '**/*e*p*', 'q*/**/s', '*/*/*'];
+// Directories named with the other line breaks: V8's `.` (under `u`) stops at `\r`, U+2028 and
+// U+2029 where Rust's spans them, so `**` on V8 did not reach below them (an adversarial run).
+const LINE_BREAK_NAMES = ['d\re/x.min.js', 'f\u2028g/x.min.js', 'h\rk/app.min.js', 'h\rk/app.js', 'p\u2029q/r/s.log', 'plain/x.min.js', 'plain/y.txt', 'z.log'];
+const LINE_BREAK_RULES = ['*.min.*', '*.log', '**/r/*', 'h?k/*', '/h?k/*', '**/s.*', 'p*q/**', '*/x*']; // (`?` is one byte in rg: not over U+2029)
+
+function lineBreakRules(): string[] {
+  const rng = new Rng(20261207);
+  const rules = new Set<string>(LINE_BREAK_RULES);
+  while (rules.size < 24) rules.add(`${rng.pick(LINE_BREAK_RULES)}\n${rng.pick(LINE_BREAK_RULES)}\n!${rng.pick(['*.min.*', '**/s.log', 'app*', '**/*.js'])}`);
+  return [...rules];
+}
+
 const STAR_NAMES = ['a', 's/a', 's/t/a', 's/t/u/a', 'ab', 's/ab', 'x/y', 'x/s/a', 'aaa/a'];
 
 /** Pairs of a rule and a `!` rule, and single rules: a rule that ignores, and one that takes a name back. */
@@ -71,6 +83,7 @@ const DEEP = `${Array.from({ length: 20 }, () => 'a').join('/')}/aab`;
 
 const families = {
   newline: newlineRules(),
+  lineBreak: lineBreakRules(),
   stars: starRules(),
   backtracking: backtrackingRules(),
   sets: setRules(),
@@ -83,6 +96,7 @@ const treeName = (family: string, i: number) => `${family}-${i}`;
 beforeAll(() => {
   const specs: Record<string, Record<string, string>> = {};
   families.newline.forEach((rule, i) => (specs[treeName('newline', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...NEWLINE_NAMES) }));
+  families.lineBreak.forEach((rule, i) => (specs[treeName('lineBreak', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...LINE_BREAK_NAMES) }));
   families.stars.forEach((rule, i) => {
     specs[treeName('stars', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...STAR_NAMES) };
     // The same rule read from a subfolder's ignore file.
@@ -114,6 +128,7 @@ describe('the families hold the shapes they are about', () => {
 describe.each(searchForms(realRg.path).filter(([form]) => form !== 'auto' && form !== 'ripgrep'))('%s lists what rg lists', (_form, search) => {
   const cases = [
     ...families.newline.map((rule, i) => [`newline: ${JSON.stringify(rule)}`, treeName('newline', i)] as const),
+    ...families.lineBreak.map((rule, i) => [`line breaks in folder names: ${JSON.stringify(rule)}`, treeName('lineBreak', i)] as const),
     ...families.stars.flatMap((rule, i) => [[`stars: ${rule}`, treeName('stars', i)] as const, [`stars in x/: ${rule}`, treeName('stars-sub', i)] as const]),
     ...families.sets.map((rule, i) => [`sets: ${rule}`, treeName('sets', i)] as const),
     ...families.long.map((rule, i) => [`long: ${rule.length} characters, ${rule.slice(0, 12)}...`, treeName('long', i)] as const),
