@@ -20,11 +20,10 @@ export type { MatchPolicy, MatchSink } from './rules.js';
 export { PAUSED, type DirTask, type UnknownEntries } from './task.js';
 
 /**
- * A large directory checks the clock and the signal every 256 entries, or after about 1M units of
- * matching (one match: pattern cost × path length, per depth a `**` may stand for): by the pattern
- * alone, a 1 s budget overshot by 15 s over long names 15 deep (an adversarial run). A check made
- * by work is also where the async walk pauses (`PAUSED`): the event loop then runs, so a signal
- * fired by a timer (an MCP cancellation) is heard there, not once the directory is judged.
+ * A large directory checks the clock and the signal every 256 entries, and after about 1M units of
+ * matching (pattern cost × path length, per depth a `**` may stand for; the ignore rules' cost
+ * besides): a 1 s budget overshot by 15 s over long names 15 deep (an adversarial run). A check made
+ * by work is where the async walk pauses (`PAUSED`) for the event loop: a timer's abort is heard there.
  */
 const CHECK_EVERY_ENTRIES = 256;
 const MATCH_WORK_PER_CHECK = 1 << 20;
@@ -181,17 +180,19 @@ export class Walk {
     const { task, entries } = open;
     const base = task.rel;
     let { unknown, undecodable } = open;
-    const workPerChar = this.matchCost * (task.depth + 1);
+    const workPerChar = this.matchCost * (task.depth + 1) + (task.ignore?.costPerChar ?? 0);
+    const workFixed = task.ignore?.costFixed ?? 0;
     let work = 0;
     const from = open.next;
     let i = from;
     for (; i < entries.length; i++) {
       const entry = entries[i]!;
       const name = entry.name;
-      work += workPerChar * (base.length + name.length + 1);
+      work += workPerChar * (base.length + name.length + 1) + workFixed;
       if (work >= MATCH_WORK_PER_CHECK || i % CHECK_EVERY_ENTRIES === CHECK_EVERY_ENTRIES - 1) {
+        // Only a check made by work restarts the count (else entries under 4,096 units never paused).
         const byWork = work >= MATCH_WORK_PER_CHECK;
-        work = 0;
+        if (byWork) work = 0;
         if (this.shouldStop()) break;
         // At least one entry a turn, however dear: a pause must never be all a turn does.
         if (byWork && pausable && i > from) {

@@ -45,6 +45,13 @@ export interface IgnoreLevel {
   readonly hasGit: boolean;
   /** This directory or one above it holds `.git`: git's sources apply. */
   readonly inRepository: boolean;
+  /**
+   * What judging one path costs, roughly: its rules' and its parents' costs per character of the
+   * path, and per character of their `lead` (a parent of the root puts it before each path). The
+   * walk's clock checks count it, as they count the pattern's (src/walk/engine.ts).
+   */
+  readonly costPerChar: number;
+  readonly costFixed: number;
 }
 
 /** The texts of one directory's ignore files (undefined: absent or unreadable), and whether it holds `.git`. */
@@ -70,7 +77,10 @@ export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, t
   const hasGit = texts.hasGit;
   // A level with no rules and no .git adds nothing: reuse the parent's (saves a link per directory).
   if (parent !== undefined && !hasGit && rules.every((r) => r === undefined)) return parent;
-  return { parent, dir, lead, rules, hasGit, inRepository: hasGit || (parent?.inRepository ?? false) };
+  const own = rules.reduce((sum, list) => sum + (list?.reduce((n, rule) => n + rule.cost, 0) ?? 0), 0);
+  const costPerChar = (parent?.costPerChar ?? 0) + own;
+  const costFixed = (parent?.costFixed ?? 0) + own * lead.length;
+  return { parent, dir, lead, rules, hasGit, inRepository: hasGit || (parent?.inRepository ?? false), costPerChar, costFixed };
 }
 
 /**

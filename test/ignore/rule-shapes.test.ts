@@ -39,6 +39,18 @@ function lineBreakRules(): string[] {
   return [...rules];
 }
 
+// Paths past 512 characters: a rule V8 may run is tested on RE2 there (V8's worst case grows with the path).
+const LONG_DIR = `${'d'.repeat(200)}/${'e'.repeat(200)}/${'f'.repeat(200)}`;
+const LONG_PATH_NAMES = [`${LONG_DIR}/x.min.js`, `${LONG_DIR}/y.txt`, `${LONG_DIR}/g/z.log`, `${LONG_DIR}/g/keep`, 'x.min.js', 'g/z.log'];
+const LONG_PATH_RULES = ['*.min.*', '**/g/*', '*.log', 'd*/**/y*', '/d*/*/f*', '**/f*/g', 'g/', '*/e*/'];
+
+function longPathRules(): string[] {
+  const rng = new Rng(20261208);
+  const rules = new Set<string>(LONG_PATH_RULES);
+  while (rules.size < 16) rules.add(`${rng.pick(LONG_PATH_RULES)}\n!${rng.pick(['*.min.*', 'keep', '**/g/z*', 'y.*'])}`);
+  return [...rules];
+}
+
 const STAR_NAMES = ['a', 's/a', 's/t/a', 's/t/u/a', 'ab', 's/ab', 'x/y', 'x/s/a', 'aaa/a'];
 
 /** Pairs of a rule and a `!` rule, and single rules: a rule that ignores, and one that takes a name back. */
@@ -84,6 +96,7 @@ const DEEP = `${Array.from({ length: 20 }, () => 'a').join('/')}/aab`;
 const families = {
   newline: newlineRules(),
   lineBreak: lineBreakRules(),
+  longPath: longPathRules(),
   stars: starRules(),
   backtracking: backtrackingRules(),
   sets: setRules(),
@@ -96,6 +109,7 @@ const treeName = (family: string, i: number) => `${family}-${i}`;
 beforeAll(() => {
   const specs: Record<string, Record<string, string>> = {};
   families.newline.forEach((rule, i) => (specs[treeName('newline', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...NEWLINE_NAMES) }));
+  families.longPath.forEach((rule, i) => (specs[treeName('longPath', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...LONG_PATH_NAMES) }));
   families.lineBreak.forEach((rule, i) => (specs[treeName('lineBreak', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...LINE_BREAK_NAMES) }));
   families.stars.forEach((rule, i) => {
     specs[treeName('stars', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...STAR_NAMES) };
@@ -128,6 +142,7 @@ describe('the families hold the shapes they are about', () => {
 describe.each(searchForms(realRg.path).filter(([form]) => form !== 'auto' && form !== 'ripgrep'))('%s lists what rg lists', (_form, search) => {
   const cases = [
     ...families.newline.map((rule, i) => [`newline: ${JSON.stringify(rule)}`, treeName('newline', i)] as const),
+    ...families.longPath.map((rule, i) => [`paths past 512 characters: ${JSON.stringify(rule)}`, treeName('longPath', i)] as const),
     ...families.lineBreak.map((rule, i) => [`line breaks in folder names: ${JSON.stringify(rule)}`, treeName('lineBreak', i)] as const),
     ...families.stars.flatMap((rule, i) => [[`stars: ${rule}`, treeName('stars', i)] as const, [`stars in x/: ${rule}`, treeName('stars-sub', i)] as const]),
     ...families.sets.map((rule, i) => [`sets: ${rule}`, treeName('sets', i)] as const),

@@ -42,6 +42,17 @@ describe('a large directory looks at the clock as often as one match costs', () 
     expect(seen).toBeLessThanOrEqual(2 * 150);
   });
 
+  it('costly ignore rules with a cheap pattern: as often as the rules cost (an adversarial run: 40 rules, 10 s past a 200 ms budget)', () => {
+    const rules = Array.from({ length: 50 }, (_, i) => `*${'q'.repeat(400)}${i}`).join('\n');
+    const volume = buildVolume({ ...big, '.rules': rules });
+    let now = 0;
+    const clock = { now: () => now++ };
+    const result = findFilesSync({ root: ROOT, platform: 'posix', pattern: '*.none', fs: asFs(volume), clock, timeBudgetMs: 3, ignoreFiles: [`${ROOT}/.rules`] });
+    expect(result).toMatchObject({ complete: false, incompleteReason: 'time-budget' });
+    // ~20,000 units a character of the path, 8-10 characters: a check every 5-7 entries, not 256.
+    expect(result.stats.entriesSeen).toBeLessThanOrEqual(2 * 7);
+  });
+
   it('a costly exclusion with a cheap pattern: as often or more (the two costs add up)', () => {
     const seen = entriesSeenWithin3Looks({ pattern: '*', exclude: [costly] });
     expect(seen).toBeGreaterThanOrEqual(1);

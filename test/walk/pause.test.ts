@@ -55,6 +55,13 @@ describe('a signal fired by the event loop is heard inside a large directory', (
     expect(paths).toEqual((bigVolume.readdirSync(ROOT) as string[]).slice(0, paths.length));
   });
 
+  it('entries of under 4,096 units each still pause (the 256th entry\'s check had reset the count)', async () => {
+    // 151 characters of exclusion (twice: its file and folder forms) over names of 6-9 characters: ~2,700 units an entry.
+    const result = await findFiles({ ...base(), exclude: [`*${'q'.repeat(150)}`], ...abortedInTheBigDirectory() });
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
+    expect(result.stats.entriesSeen).toBeLessThanOrEqual(2 * 400);
+  });
+
   it('searchContent (the pure-TS path): the listing it searches in pauses too', async () => {
     const result = await searchContent({ root: ROOT, platform: 'posix', query: 'x', exclude: [costly], fs: asFs(bigVolume), clock: new FakeClock(), backend: 'walker', ...abortedInTheBigDirectory() });
     expect(result).toMatchObject({ complete: false, incompleteReason: 'aborted' });
