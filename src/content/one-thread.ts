@@ -13,9 +13,10 @@
  * When (search.ts `oneThreadApplies`): on the real disk, with no time budget. A read that hangs (a
  * dead network mount, a cloud file being fetched) holds this thread, and so the answer, as it holds
  * ripgrep; with a budget the search runs in walker.ts, whose reads wait in another thread while the
- * budget answers. The search gives the event loop a turn every `SLICE.ms`, so the caller's signal, a
- * stream's reader and the command's Ctrl-C are heard that soon, and waits for a stream's reader
- * before each file and chunk, as walker.ts does.
+ * budget answers. The search gives the event loop a turn every `SLICE.ms`, and in a large
+ * directory's judging where the walk pauses, so the caller's signal, a stream's reader and the
+ * command's Ctrl-C are heard that soon, and waits for a stream's reader before each file and chunk,
+ * as walker.ts does.
  */
 import * as nodeFs from 'node:fs';
 import { Deadline, retryDelay } from '../limits.js';
@@ -116,7 +117,13 @@ class OneThreadSearch {
         } else {
           this.files = [];
           this.nextFile = 0;
-          if (!stepSync(walk)) break;
+          // A large directory pauses after some matching: the event loop runs (a timer's abort), then it goes on.
+          let step = stepSync(walk, true);
+          while (typeof step === 'object') {
+            await this.turn();
+            step = step.resume();
+          }
+          if (!step) break;
         }
         if (monotonicClock.now() >= this.sliceEnd) await this.turn();
       }

@@ -10,7 +10,7 @@
 import type * as nodeFs from 'node:fs';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
-import { PAUSED, type DirTask, type Walk } from './engine.js';
+import { PAUSED, type DirTask, type UnknownEntries, type Walk } from './engine.js';
 import type { IgnoreRead, IgnoreReads } from './ignore.js';
 
 const WITH_TYPES = { withFileTypes: true } as const;
@@ -119,8 +119,12 @@ export function startSync(walk: Walk): void {
  * Lists and judges the next queued directory (its matches reach the walk's sink before this
  * returns); false once the walk is over. One directory at a time: content search's one-thread
  * path (src/content/one-thread.ts) searches each directory's files before it lists the next.
+ * `pausable`: a large directory may be left half judged (`SyncPause`), so that the caller can let
+ * the event loop run (a timer's abort) before it calls `resume`.
  */
-export function stepSync(walk: Walk): boolean {
+export function stepSync(walk: Walk): boolean;
+export function stepSync(walk: Walk, pausable: boolean): boolean | SyncPause;
+export function stepSync(walk: Walk, pausable = false): boolean | SyncPause {
   const { fs } = walk.plan.scope;
   const task = walk.nextTask();
   if (task === undefined || walk.shouldStop()) return false;
@@ -134,8 +138,19 @@ export function stepSync(walk: Walk): boolean {
   }
   const ignoreReads = walk.ignoreReadsFor(task, entries);
   if (ignoreReads !== undefined) walk.acceptIgnoreTexts(task, answerSync(fs, ignoreReads));
-  const unknown = walk.acceptEntries(task, entries);
+  return statSyncAfter(walk, task, path, walk.acceptEntries(task, entries, pausable));
+}
+
+/** A directory judged in part: `resume` goes on (and may pause again). */
+export interface SyncPause {
+  resume(): boolean | SyncPause;
+}
+
+/** Types the entries the judging left untyped, once it is done; a pause instead when it paused. */
+function statSyncAfter(walk: Walk, task: DirTask, path: string, unknown: UnknownEntries | typeof PAUSED): boolean | SyncPause {
+  if (unknown === PAUSED) return { resume: () => statSyncAfter(walk, task, path, walk.resumeEntries()) };
   if (unknown === undefined) return true;
+  const { fs } = walk.plan.scope;
   const exact = exactTimes(walk.plan.scope);
   for (const name of unknown) {
     try {

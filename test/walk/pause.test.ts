@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findFiles, findFilesStream, findFilesSync, searchContent, type FindOptions } from '../../src/index.js';
+import { ONE_THREAD } from '../../src/content/search.js';
 import { findAll } from '../helpers/every-form.js';
 import { FakeClock, asFs, buildVolume, faultyFs, type Tree } from '../helpers/memfs.js';
 import { mulberry32 } from '../helpers/prng.js';
@@ -62,11 +63,19 @@ describe('a signal fired by the event loop is heard inside a large directory', (
     expect(result.stats.entriesSeen).toBeLessThanOrEqual(2 * 400);
   });
 
-  it('searchContent (the pure-TS path): the listing it searches in pauses too', async () => {
-    const result = await searchContent({ root: ROOT, platform: 'posix', query: 'x', exclude: [costly], fs: asFs(bigVolume), clock: new FakeClock(), backend: 'walker', ...abortedInTheBigDirectory() });
-    expect(result).toMatchObject({ complete: false, incompleteReason: 'aborted' });
-    expect(result.stats.entriesSeen).toBeLessThanOrEqual(2 * 150);
-    expect(result.hits.length).toBeLessThanOrEqual(result.stats.entriesSeen);
+  // Both of the pure-TS path's engines: walker.ts (the async walk) and one-thread.ts (the sync walk
+  // stepped one directory at a time, the real disk's engine with no budget), which paused only
+  // between directories: aborted at 100 ms, it answered at 2.6 s (an adversarial run).
+  it.each([false, true])('searchContent (the pure-TS path, one thread: %s): the listing it searches in pauses too', async (oneThread) => {
+    Object.assign(ONE_THREAD, { anyFs: oneThread });
+    try {
+      const result = await searchContent({ root: ROOT, platform: 'posix', query: 'x', exclude: [costly], fs: asFs(bigVolume), clock: new FakeClock(), backend: 'walker', ...abortedInTheBigDirectory() });
+      expect(result).toMatchObject({ complete: false, incompleteReason: 'aborted' });
+      expect(result.stats.entriesSeen).toBeLessThanOrEqual(2 * 150);
+      expect(result.hits.length).toBeLessThanOrEqual(result.stats.entriesSeen);
+    } finally {
+      Object.assign(ONE_THREAD, { anyFs: false });
+    }
   });
 });
 
