@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { findFiles, type FindOptions, type FindResult } from '../../src/index.js';
 import type { FileIndex, IndexOptions, IndexQuery } from '../../src/watch/watched-index.js';
 import { nodeWatcher, type DirectoryWatcher, type WatchListener } from '../../src/watch/watcher.js';
@@ -174,4 +174,26 @@ export class HeldWatcher implements DirectoryWatcher {
     }
     this.holding = false;
   }
+}
+
+/**
+ * The indexes and trees a test file opens, closed and removed after each test: `opened.push` an
+ * index, `tree(files)` makes a tree that goes with the test.
+ */
+export function closedAfterEach(): { opened: FileIndex[]; roots: string[]; tree(files: string[]): string } {
+  const opened: FileIndex[] = [];
+  const roots: string[] = [];
+  afterEach(() => {
+    for (const index of opened.splice(0)) index.close();
+    for (const root of roots.splice(0)) removeTree(root);
+  });
+  return {
+    opened,
+    roots,
+    tree(files) {
+      const root = makeTree(files);
+      roots.push(root);
+      return root;
+    },
+  };
 }

@@ -8,24 +8,13 @@
  */
 import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeIf, linux } from '../helpers/skip-why.js';
 import { openIndexWith, type FileIndex, type IndexDependencies } from '../../src/watch/watched-index.js';
 import { nodeWatcher, type DirectoryWatcher } from '../../src/watch/watcher.js';
-import { expectSameAnswer, makeTree, removeTree } from './helpers.js';
+import { closedAfterEach, expectSameAnswer, removeTree } from './helpers.js';
 
-const opened: FileIndex[] = [];
-const roots: string[] = [];
-afterEach(() => {
-  for (const index of opened.splice(0)) index.close();
-  for (const root of roots.splice(0)) removeTree(root);
-});
-
-function tree(files: string[]): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
+const { opened, tree } = closedAfterEach();
 
 /**
  * Long enough that no sync of a working index on a loaded machine reaches it, short enough that a

@@ -7,26 +7,15 @@ import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, wri
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildVolume } from '../helpers/memfs.js';
 import { linux } from '../helpers/skip-why.js';
 import { describeIf } from '../helpers/skip-why.js';
 import { openIndex, FindFileError } from '../../src/index.js';
 import { openIndexWith, type FileIndex } from '../../src/watch/watched-index.js';
-import { FaultyWatcher, LateWatcher, expectSameAnswer, makeTree, removeTree } from './helpers.js';
+import { FaultyWatcher, LateWatcher, closedAfterEach, expectSameAnswer } from './helpers.js';
 
-const opened: FileIndex[] = [];
-const roots: string[] = [];
-afterEach(() => {
-  for (const index of opened.splice(0)) index.close();
-  for (const root of roots.splice(0)) removeTree(root);
-});
-
-function tree(files: string[]): string {
-  const root = makeTree(files);
-  roots.push(root);
-  return root;
-}
+const { opened, tree } = closedAfterEach();
 
 async function open(root: string, extra: Partial<Parameters<typeof openIndexWith>[0]> = {}, deps: Parameters<typeof openIndexWith>[1] = {}): Promise<FileIndex> {
   const index = await openIndexWith({ root, ...extra }, deps);

@@ -6,18 +6,13 @@
  * syncs fail and everything kept dropped 10 times.
  */
 import { writeFileSync } from 'node:fs';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeIf, linux } from '../helpers/skip-why.js';
 import { openIndexWith, type FileIndex, type IndexDependencies } from '../../src/watch/watched-index.js';
-import { HeldWatcher, comparable, expectSameAnswer, makeTree, removeTree } from './helpers.js';
+import { HeldWatcher, closedAfterEach, comparable, expectSameAnswer, makeTree, removeTree } from './helpers.js';
 import { findFiles } from '../../src/index.js';
 
-const opened: FileIndex[] = [];
-const roots: string[] = [];
-afterEach(() => {
-  for (const index of opened.splice(0)) index.close();
-  for (const root of roots.splice(0)) removeTree(root);
-});
+const { opened, roots } = closedAfterEach();
 
 async function open(deps: IndexDependencies): Promise<{ root: string; index: FileIndex }> {
   const root = makeTree(['a/x.ts', 'b/y.ts']);
