@@ -9,7 +9,9 @@
  * summary is for people, and a name must not forge its verdict.
  */
 import { skippedFor, type FallbackReason, type FindSummary, type IncompleteReason } from '../result.js';
-import { escapeText } from '../text-escape.js';
+import { escapeText, shortMessage } from '../text-escape.js';
+
+const PATH_SHOWN_WHOLE = 4096;
 
 /** ANSI styles, or none: chosen once per run by color.ts `shouldColor` for stderr. */
 export interface Styles {
@@ -69,14 +71,17 @@ export interface SummaryContext {
 
 /**
  * The context with every path it yields escaped. The two formatters apply it once, on entry, so
- * no wording below them can show a raw path.
+ * no wording below them can show a raw path. A path is shown whole up to 4,096 characters (the
+ * longest a system opens); past that (a root of 50,000 characters, which the walk skipped as
+ * ENAMETOOLONG) as its start and its end: it was printed whole, twice, 100 KB (an adversarial run).
  */
 export function escapedContext(ctx: SummaryContext): SummaryContext {
   const { displayPath } = ctx;
   const displayMatch = ctx.displayMatch ?? displayPath;
   const { linkTarget } = ctx;
   const escapedTarget = linkTarget === undefined ? {} : { linkTarget: (p: string) => mapDefined(linkTarget(p), escapeText) };
-  return { ...ctx, root: escapeText(ctx.root), patterns: ctx.patterns?.map(escapeText), displayPath: (rel) => escapeText(displayPath(rel)), displayMatch: (p) => escapeText(displayMatch(p)), ...escapedTarget };
+  const shown = (path: string) => escapeText(shortMessage(path, PATH_SHOWN_WHOLE));
+  return { ...ctx, root: shown(ctx.root), patterns: ctx.patterns?.map(escapeText), displayPath: (rel) => shown(displayPath(rel)), displayMatch: (p) => shown(displayMatch(p)), ...escapedTarget };
 }
 
 function mapDefined<T, U>(value: T | undefined, f: (value: T) => U): U | undefined {

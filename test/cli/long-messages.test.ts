@@ -53,4 +53,13 @@ describe('the command', () => {
     expect(error!.length).toBeLessThan(MAX_MESSAGE_CHARS + 200);
     expect(run.stderr.length).toBeLessThan(MAX_MESSAGE_CHARS + 400);
   });
+
+  it('a root of 50,000 characters (skipped as ENAMETOOLONG): its summary shows it shortened, not whole twice', () => {
+    const run = runFindFile(['--root', join(root, 'x'.repeat(50_000)), '*'], { cwd: root });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/INCOMPLETE/);
+    expect(run.stderr).toMatch(/characters left out/);
+    expect(run.stderr).toMatch(/ENAMETOOLONG/);
+    expect(run.stderr.length).toBeLessThan(3 * 4_200);
+  });
 });
