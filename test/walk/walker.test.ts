@@ -200,8 +200,11 @@ describe('time-budget', () => {
     // Kills an async driver that never arms the real-clock timer: the stalled read would hold the answer forever.
     const base = faultyFs(asFs(buildVolume({ 'a.txt': '', stuck: { 'b.txt': '' } })));
     const fs: typeof base = { ...base, readdir: (path, options, callback) => (path === `${ROOT}/stuck/` ? undefined : base.readdir(path, options, callback)) };
-    const result = await findFiles({ root: ROOT, platform: 'posix', pattern: '*', fs, timeBudgetMs: 20 });
-    expect(result).toMatchObject({ matches: ['a.txt'], complete: false, incompleteReasons: ['time-budget'] });
+    const result = await findFiles({ root: ROOT, platform: 'posix', pattern: '*', fs, timeBudgetMs: 200 });
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['time-budget'] });
+    // What was found in time is kept; on a loaded machine the root's own read may come after the
+    // budget (2 CPU burners beside the suite: no match at 20 ms), so `a.txt` may or may not be in.
+    expect(['a.txt']).toEqual(expect.arrayContaining(result.matches));
   }, 10_000);
 
   it('with reads issued ahead, the async walk stops at the budget too, with what it took in time', async () => {
