@@ -129,15 +129,31 @@ function parseLine(raw: string): IgnoreRule | undefined {
  * Perf: a rule with no `/` (`*.log`, most rules) is `**\/` then a name glob that cannot match `/`,
  * so only the base name can match it: that is tested alone, without the prefix's backtracking over
  * every `/` of the path (20 such rules over /usr: ~60% of the walk's time was theirs). Not when a
- * `**` or a negated set (which matches `/`, as globset's does) is in it, nor for a path holding a
- * newline (`**` does not span one, so `whole` can fail where the name matches).
+ * `**` or a set that matches `/` is in it (a negated one, or a range over it such as `[.-0]`: in
+ * globset a set matches the separator, an adversarial run), nor for a path holding a newline (`**`
+ * does not span one, so `whole` can fail where the name matches).
  */
 function nameRule(nameGlob: string, whole: (path: string) => boolean): ((path: string) => boolean) | undefined {
-  if (nameGlob.includes('**') || /\[[!^]/.test(nameGlob)) return undefined;
+  if (nameGlob.includes('**') || setMatchesSlash(nameGlob)) return undefined;
   const tail = translateGlob(nameGlob);
   if (tail === undefined) return undefined;
   const ofName = compileRule(tail.source, tail.stars <= MAX_NAME_STARS);
   return (path) => (path.includes('\n') ? whole(path) : ofName(path.slice(path.lastIndexOf('/') + 1)));
+}
+
+/** True when a `[...]` set of the glob matches `/` (a set that does not parse is no set: the rule is refused elsewhere). */
+function setMatchesSlash(glob: string): boolean {
+  const chars = [...glob];
+  for (let i = 0; i < chars.length; i++) {
+    if (chars[i] === '\\') i++;
+    else if (chars[i] === '[') {
+      const set = translateSet(chars, i);
+      if (set === undefined) continue;
+      if (new RegExp(set.source, 'u').test('/')) return true;
+      i = set.end;
+    }
+  }
+  return false;
 }
 
 /**

@@ -51,6 +51,16 @@ function longPathRules(): string[] {
   return [...rules];
 }
 
+// Rules with no `/` whose set matches one (a range over it, a negated set): globset tests them on
+// the whole path, where the set spans the separator (`a[.-0]b` ignores `a/b`); the base-name
+// shortcut had them wrong both ways, complete (an adversarial run).
+const SLASH_SET_NAMES = ['a/b', 'sub/a/b', 'keep', 'a.b', 'a0b', 'a-b', 'x/.y', 'ab'];
+const SLASH_SETS = ['a[.-0]b', '*[.-0]*', 'a[ -~]b', 'a[+-0]b', 'a[--0]b', 'a[%-0]b', 'a[!x]b', 'a[^.]b', '[.-0]y', 'a[/]b'];
+
+function slashSetRules(): string[] {
+  return SLASH_SETS.flatMap((set) => [set, `*\n!*/\n!${set}`]);
+}
+
 const STAR_NAMES = ['a', 's/a', 's/t/a', 's/t/u/a', 'ab', 's/ab', 'x/y', 'x/s/a', 'aaa/a'];
 
 /** Pairs of a rule and a `!` rule, and single rules: a rule that ignores, and one that takes a name back. */
@@ -97,6 +107,7 @@ const families = {
   newline: newlineRules(),
   lineBreak: lineBreakRules(),
   longPath: longPathRules(),
+  slashSets: slashSetRules(),
   stars: starRules(),
   backtracking: backtrackingRules(),
   sets: setRules(),
@@ -109,6 +120,7 @@ const treeName = (family: string, i: number) => `${family}-${i}`;
 beforeAll(() => {
   const specs: Record<string, Record<string, string>> = {};
   families.newline.forEach((rule, i) => (specs[treeName('newline', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...NEWLINE_NAMES) }));
+  families.slashSets.forEach((rule, i) => (specs[treeName('slashSets', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...SLASH_SET_NAMES) }));
   families.longPath.forEach((rule, i) => (specs[treeName('longPath', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...LONG_PATH_NAMES) }));
   families.lineBreak.forEach((rule, i) => (specs[treeName('lineBreak', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...LINE_BREAK_NAMES) }));
   families.stars.forEach((rule, i) => {
@@ -142,6 +154,7 @@ describe('the families hold the shapes they are about', () => {
 describe.each(searchForms(realRg.path).filter(([form]) => form !== 'auto' && form !== 'ripgrep'))('%s lists what rg lists', (_form, search) => {
   const cases = [
     ...families.newline.map((rule, i) => [`newline: ${JSON.stringify(rule)}`, treeName('newline', i)] as const),
+    ...families.slashSets.map((rule, i) => [`sets that match /: ${JSON.stringify(rule)}`, treeName('slashSets', i)] as const),
     ...families.longPath.map((rule, i) => [`paths past 512 characters: ${JSON.stringify(rule)}`, treeName('longPath', i)] as const),
     ...families.lineBreak.map((rule, i) => [`line breaks in folder names: ${JSON.stringify(rule)}`, treeName('lineBreak', i)] as const),
     ...families.stars.flatMap((rule, i) => [[`stars: ${rule}`, treeName('stars', i)] as const, [`stars in x/: ${rule}`, treeName('stars-sub', i)] as const]),
