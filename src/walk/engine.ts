@@ -121,7 +121,7 @@ export class Walk {
   /** `gitignore: true`: the reads that give the rules of the root's parents; the driver answers them before the first listing. */
   parentIgnoreReads(): IgnoreReads<IgnoreLevel | undefined> | undefined {
     const geometry = this.plan.scope.ignore;
-    return geometry === undefined ? undefined : readTopLevels(geometry, this.plan.scope.sep);
+    return geometry === undefined ? undefined : readTopLevels(geometry, this.plan.scope.sep, () => this.shouldStop());
   }
 
   acceptParentIgnore(level: IgnoreLevel | undefined): void {
@@ -141,7 +141,7 @@ export class Walk {
   }
 
   acceptIgnoreTexts(task: DirTask, texts: IgnoreTexts): void {
-    task.ignore = buildIgnoreLevel(task.ignore, task.rel, texts);
+    task.ignore = buildIgnoreLevel(task.ignore, task.rel, texts, '', () => this.shouldStop());
   }
 
   /**
@@ -154,11 +154,11 @@ export class Walk {
   acceptEntries(task: DirTask, entries: DirentLike[]): UnknownEntries;
   acceptEntries(task: DirTask, entries: DirentLike[], pausable: boolean): UnknownEntries | typeof PAUSED;
   acceptEntries(task: DirTask, entries: DirentLike[], pausable = false): UnknownEntries | typeof PAUSED {
-    if (task.peek) {
-      // A read issued before another peek proved the point has nothing left to prove.
-      if (this.reasons.has('depth-limit')) return undefined;
-      this.dirsPeeked++;
-    } else {
+    // Stopped (the budget spent while its ignore files were read: their rules may be cut short), or
+    // a peek issued before another proved the point: nothing to judge.
+    if (this.stopped || (task.peek && this.reasons.has('depth-limit'))) return undefined;
+    if (task.peek) this.dirsPeeked++;
+    else {
       this.dirsRead++;
       this.plan.walk.onDirectory?.(task.rel, entries);
     }

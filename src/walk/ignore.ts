@@ -65,15 +65,15 @@ export interface IgnoreTexts {
   hasGit: boolean;
 }
 
-function compile(text: string | undefined): IgnoreRule[] | undefined {
+function compile(text: string | undefined, shouldStop: (() => boolean) | undefined): IgnoreRule[] | undefined {
   if (text === undefined) return undefined;
-  const rules = parseIgnoreFile(text);
+  const rules = parseIgnoreFile(text, shouldStop);
   return rules.length === 0 ? undefined : rules;
 }
 
 /** The level of directory `dir` (relative to the root; `lead` for a parent of the root), below `parent`. */
-export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, texts: IgnoreTexts, lead = ''): IgnoreLevel {
-  const rules = [compile(texts.rgignore), compile(texts.ignore), compile(texts.gitignore), compile(texts.exclude), compile(texts.extra)];
+export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, texts: IgnoreTexts, lead = '', shouldStop?: () => boolean): IgnoreLevel {
+  const rules = [texts.rgignore, texts.ignore, texts.gitignore, texts.exclude, texts.extra].map((text) => compile(text, shouldStop));
   const hasGit = texts.hasGit;
   // A level with no rules and no .git adds nothing: reuse the parent's (saves a link per directory).
   if (parent !== undefined && !hasGit && rules.every((r) => r === undefined)) return parent;
@@ -184,7 +184,7 @@ function firstLine(text: string | undefined): string | undefined {
  * `gitignore: true`; `.gitignore` applies only within the repository), then the `ignoreFiles`,
  * whose rules are relative to the root. A named file that cannot be read rejects the search.
  */
-export function* readTopLevels(geometry: IgnoreGeometry, sep: string): IgnoreReads<IgnoreLevel | undefined> {
+export function* readTopLevels(geometry: IgnoreGeometry, sep: string, shouldStop?: () => boolean): IgnoreReads<IgnoreLevel | undefined> {
   let level: IgnoreLevel | undefined;
   if (geometry.defaults) {
     const real = (yield { kind: 'realpath', path: geometry.root }) as string;
@@ -192,7 +192,7 @@ export function* readTopLevels(geometry: IgnoreGeometry, sep: string): IgnoreRea
       const present = new Set<string>();
       for (const name of [...IGNORE_FILE_NAMES, GIT_DIR]) if ((yield { kind: 'exists', path: dir + name }) === true) present.add(name);
       const texts = yield* readDirectoryTexts(dir, sep, present, geometry.root);
-      level = buildIgnoreLevel(level, '', texts, lead);
+      level = buildIgnoreLevel(level, '', texts, lead, shouldStop);
     }
   }
   if (geometry.extraFiles.length === 0) return level;
@@ -202,7 +202,7 @@ export function* readTopLevels(geometry: IgnoreGeometry, sep: string): IgnoreRea
     if (text === undefined) throw ignoreFileError(file);
     texts.push(text);
   }
-  return buildIgnoreLevel(level, '', { extra: texts.join('\n'), hasGit: false });
+  return buildIgnoreLevel(level, '', { extra: texts.join('\n'), hasGit: false }, '', shouldStop);
 }
 
 /** The parents of `root` (native), outermost first, each ending in `sep`, with the root relative to it (`/`, ending in `/`). */

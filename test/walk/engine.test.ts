@@ -53,6 +53,25 @@ describe('a large directory looks at the clock as often as one match costs', () 
     expect(result.stats.entriesSeen).toBeLessThanOrEqual(2 * 7);
   });
 
+  it.each([
+    ['the root\'s .gitignore', { gitignore: true }, '.gitignore', 50],
+    ['an ignoreFiles file', { ignoreFiles: [`${ROOT}/.rules`] }, '.rules', 50],
+    // Spent at the file's first check: the few rules read are cheap, so only the walk's own stop keeps `f` out.
+    ['the root\'s .gitignore', { gitignore: true }, '.gitignore', 4],
+  ] satisfies [string, Partial<FindOptions>, string, number][])('an ignore file of 30,000 rules (%s, budget %i) is read with the budget asked, and nothing is judged with the part read', (_label, option, file, budget) => {
+    // An adversarial run: compiling such a file took 4.6 s past a 200 ms budget. The last rule
+    // ignores `f`: judged with the rules read before the stop, `f` would come back.
+    const rules = `${Array.from({ length: 30_000 }, (_, i) => `file${i}.log`).join('\n')}\nf\n`;
+    const volume = buildVolume({ '.git': {}, [file]: rules, f: '' });
+    let now = 0;
+    const clock = { now: () => now++ };
+    // Time moves 1 ms a look: a budget of 50 passes only if the reading itself looks (~470 times in
+    // 30,000 rules); the walk around it looks a handful of times.
+    const result = findFilesSync({ root: ROOT, platform: 'posix', pattern: 'f', fs: asFs(volume), clock, timeBudgetMs: budget, ...option });
+    expect(result).toMatchObject({ matches: [], complete: false, incompleteReasons: ['time-budget'] });
+    expect(now).toBeLessThan(budget + 10); // the stop came in the file, at the budget
+  });
+
   it('a costly exclusion with a cheap pattern: as often or more (the two costs add up)', () => {
     const seen = entriesSeenWithin3Looks({ pattern: '*', exclude: [costly] });
     expect(seen).toBeGreaterThanOrEqual(1);
