@@ -33,6 +33,8 @@ export interface IgnoreRule {
   onlyDirectory: boolean;
   /** What one test costs per character of the path, roughly (the regex's length): the walk's clock checks count it. */
   cost: number;
+  /** A rule tested on the base name (`nameRule`), on V8: its regex source, merged with its file's others (`testIgnoreRules`). */
+  nameSource?: string;
 }
 
 /**
@@ -127,7 +129,9 @@ function parseLine(raw: string): IgnoreRule | undefined {
   const v8CanRun = translated.crossing <= MAX_CROSSING_PIECES && translated.stars <= MAX_NAME_STARS;
   const whole = compileRule(translated.source, v8CanRun);
   const name = line !== '' && glob === `**/${line}` ? nameRule(line, whole) : undefined;
-  return { test: name ?? whole, whitelist, onlyDirectory, cost: translated.source.length };
+  const rule: IgnoreRule = { test: name?.test ?? whole, whitelist, onlyDirectory, cost: translated.source.length };
+  if (name?.source !== undefined) rule.nameSource = name.source;
+  return rule;
 }
 
 /**
@@ -138,12 +142,13 @@ function parseLine(raw: string): IgnoreRule | undefined {
  * globset a set matches the separator, an adversarial run), nor for a path holding a newline (`**`
  * does not span one, so `whole` can fail where the name matches).
  */
-function nameRule(nameGlob: string, whole: (path: string) => boolean): ((path: string) => boolean) | undefined {
+function nameRule(nameGlob: string, whole: (path: string) => boolean): { test: (path: string) => boolean; source: string | undefined } | undefined {
   if (nameGlob.includes('**') || setMatchesSlash(nameGlob)) return undefined;
   const tail = translateGlob(nameGlob);
   if (tail === undefined) return undefined;
-  const ofName = compileRule(tail.source, tail.stars <= MAX_NAME_STARS);
-  return (path) => (path.includes('\n') ? whole(path) : ofName(path.slice(path.lastIndexOf('/') + 1)));
+  const onV8 = tail.stars <= MAX_NAME_STARS;
+  const ofName = compileRule(tail.source, onV8);
+  return { test: (path) => (path.includes('\n') ? whole(path) : ofName(path.slice(path.lastIndexOf('/') + 1))), source: onV8 ? tail.source : undefined };
 }
 
 /** True when a `[...]` set of the glob matches `/` (a set that does not parse is no set: the rule is refused elsewhere). */
@@ -184,12 +189,34 @@ function compileRule(source: string, v8CanRun: boolean): (path: string) => boole
 
 /** `ignore`, `whitelist` (an `!` rule matched last) or undefined (no rule matched). */
 export function testIgnoreRules(rules: readonly IgnoreRule[], path: string, isDirectory: boolean): 'ignore' | 'whitelist' | undefined {
+  // Perf: most paths match no rule; the rules tested on the base name are asked once, together.
+  const anyName = namesFilterOf(rules);
+  const namesMayMatch = anyName === undefined || anyName.test(path.slice(path.lastIndexOf('/') + 1));
   for (let i = rules.length - 1; i >= 0; i--) {
     const rule = rules[i]!;
     if (rule.onlyDirectory && !isDirectory) continue;
+    if (!namesMayMatch && rule.nameSource !== undefined) continue;
     if (rule.test(path)) return rule.whitelist ? 'whitelist' : 'ignore';
   }
   return undefined;
+}
+
+/**
+ * One regex of a file's base-name rules (those with a `nameSource`), made at its first use: a base
+ * name it does not match matches none of them, nor does the whole path (a rule's whole-path form
+ * can only match where its name form does). Null when there are fewer than two such rules or V8
+ * cannot compile the alternation.
+ */
+const namesFilters = new WeakMap<readonly IgnoreRule[], RegExp | null>();
+
+function namesFilterOf(rules: readonly IgnoreRule[]): RegExp | undefined {
+  let filter = namesFilters.get(rules);
+  if (filter === undefined) {
+    const sources = rules.flatMap((rule) => (rule.nameSource === undefined ? [] : [rule.nameSource]));
+    filter = sources.length < 2 ? null : (compiledRegex(`^(?:${sources.join('|')})$`, 'u') ?? null);
+    namesFilters.set(rules, filter);
+  }
+  return filter ?? undefined;
 }
 
 /**
