@@ -111,7 +111,7 @@ function pathTest(paths: readonly PathSegment[][], caseSensitive: boolean, forFi
  * Perf: alternatives with two or more `**` are stepped through name by name (one whole-path regex
  * could backtrack in the square of the path's length), and most paths fail on their last name
  * alone. So the alternatives' last segments, merged into one test of the base name, are asked
- * first: `**\/{src,lib}/**\/*.{ts,tsx,h}` over /usr, six steppers per entry, 1,174 -> 420 ms
+ * first: `**\/{src,lib}/**\/*.{ts,tsx,h}` over /usr, six steppers per entry, 1,407 -> 623 ms
  * (docs/performance.md, Round 20). Sound: a path matches only if its last name matches the last segment.
  */
 function lastNameFirst(paths: readonly PathSegment[][], caseSensitive: boolean, forFiles: boolean): Test {

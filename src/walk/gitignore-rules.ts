@@ -172,19 +172,20 @@ function setMatchesSlash(glob: string): boolean {
  * of thousands of pieces, and a rule of 20,000 `?` made every search in its tree fail.)
  */
 function compileRule(source: string, v8CanRun: boolean): (path: string) => boolean {
-  const regex = v8CanRun ? compiledRegex(`^${source}$`, 'u') : undefined;
+  const anchored = `^${source}$`;
+  const regex = v8CanRun ? compiledRegex(anchored, 'u') : undefined;
   // No fallback if RE2 refused: the source holds escaped characters and the constructs above only,
   // which both engines read alike (`setChar`); test/ignore/rule-shapes.test.ts holds them to rg.
-  let re2: { matches(text: string): boolean } | undefined;
-  const onRe2 = (path: string) => (re2 ??= loadRe2().compile(`^${source}$`)).matches(path);
   if (regex === undefined) {
     // Compiled now, while the file is read and the budget asked: RE2 takes ~0.4 ms a rule.
-    re2 = loadRe2().compile(`^${source}$`);
-    return onRe2;
+    const re2 = loadRe2().compile(anchored);
+    return (path) => re2.matches(path);
   }
-  // V8's worst case grows with the path: past V8_PATH_CHARS, RE2 (a rule of one `**` and two stars
-  // took 1 ms a test on a 3,700-character path, RE2 0.1: an adversarial run with the root deep in a repository).
-  return (path) => (path.length <= V8_PATH_CHARS ? regex.test(path) : onRe2(path));
+  // V8's worst case grows with the path: past V8_PATH_CHARS, RE2, compiled when first needed (a rule
+  // of one `**` and two stars took 1 ms a test on a 3,700-character path, RE2 0.1: an adversarial
+  // run with the root deep in a repository).
+  let re2: { matches(text: string): boolean } | undefined;
+  return (path) => (path.length <= V8_PATH_CHARS ? regex.test(path) : (re2 ??= loadRe2().compile(anchored)).matches(path));
 }
 
 /** `ignore`, `whitelist` (an `!` rule matched last) or undefined (no rule matched). */
