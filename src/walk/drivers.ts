@@ -95,7 +95,6 @@ function readAsync(fs: FsLike, read: IgnoreRead): Promise<ReadAnswer> {
   });
 }
 
-/** Runs the whole walk synchronously. Throws only what the engine throws (a root that is missing). */
 /**
  * lstat with `bigint` when a time filter asks for exact times, on node's own fs only: an injected
  * fs may not take the option (its answer then compares as a float, as before).
@@ -104,6 +103,7 @@ function exactTimes(scope: Walk['plan']['scope']): boolean {
   return scope.select.exactTimes && !scope.fsInjected;
 }
 
+/** Runs the whole walk synchronously. Throws only what the engine throws (a root that is missing). */
 export function runSync(walk: Walk): void {
   startSync(walk);
   while (stepSync(walk));
@@ -142,9 +142,7 @@ export function stepSync(walk: Walk, pausable = false): boolean | SyncPause {
 }
 
 /** A directory judged in part: `resume` goes on (and may pause again). */
-export interface SyncPause {
-  resume(): boolean | SyncPause;
-}
+export type SyncPause = { resume(): boolean | SyncPause };
 
 /** Types the entries the judging left untyped, once it is done; a pause instead when it paused. */
 function statSyncAfter(walk: Walk, task: DirTask, path: string, unknown: UnknownEntries | typeof PAUSED): boolean | SyncPause {
@@ -285,19 +283,24 @@ export class AsyncDriver {
       this.window.shift();
       if (head.entries === undefined) {
         walk.acceptError(head.task, head.error);
+        this.judged(head, undefined);
       } else {
         const unknown = walk.acceptEntries(head.task, head.entries, true);
         if (unknown === PAUSED) return this.judgeLater(head);
-        if (unknown !== undefined) this.statUnknown(head, unknown);
+        this.judged(head, unknown);
       }
-      if (head.task.peek) this.peekDone();
     }
   }
 
+  /** A listing judged to its end: the names it left untyped are lstat'ed; a peek makes room for the next. */
+  private judged(head: PendingRead, unknown: UnknownEntries): void {
+    if (unknown !== undefined) this.statUnknown(head, unknown);
+    if (head.task.peek) this.peekDone();
+  }
+
   /**
-   * The engine paused in the middle of a large listing: the event loop runs (a timer's abort, a
-   * server's ping, a stream's reader), then the judging goes on where it stopped. Nothing else is
-   * judged meanwhile, so the order, and the answer, are the sync walk's.
+   * The engine paused inside a large listing: the event loop runs (a timer's abort, a server's ping,
+   * a stream's reader), then the judging goes on. Nothing else is judged meanwhile: the sync walk's answer.
    */
   private judgeLater(head: PendingRead): void {
     this.waitingForIo = true;
@@ -307,8 +310,7 @@ export class AsyncDriver {
         const unknown = this.walk.resumeEntries();
         if (unknown === PAUSED) return this.judgeLater(head);
         this.waitingForIo = false;
-        if (unknown !== undefined) this.statUnknown(head, unknown);
-        if (head.task.peek) this.peekDone();
+        this.judged(head, unknown);
       } catch (error) {
         return this.finish(error);
       }
