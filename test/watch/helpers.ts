@@ -87,6 +87,24 @@ export class FaultyWatcher implements DirectoryWatcher {
 }
 
 /**
+ * A watch of `dir` through `inner`, each event handed to `route` as a delivery to run now or later
+ * (none is delivered once the watch is closed): what the test watchers below change.
+ */
+function routedWatch(inner: DirectoryWatcher, dir: string, listener: WatchListener, route: (deliver: () => void, kind: 'change' | 'lost') => void) {
+  let open = true;
+  const handle = inner.watch(dir, {
+    change: (name) => route(() => open && listener.change(name), 'change'),
+    lost: (error) => route(() => open && listener.lost(error), 'lost'),
+  });
+  return {
+    close: () => {
+      open = false;
+      handle.close();
+    },
+  };
+}
+
+/**
  * Node's watcher, its events held back and delivered later, in order (a busy event loop, a slow
  * watcher): an answer that does not wait for its cookie is then stale, one that waits is not.
  */
@@ -98,21 +116,10 @@ export class LateWatcher implements DirectoryWatcher {
   constructor(private readonly delayMs: number) {}
 
   watch(dir: string, listener: WatchListener) {
-    let open = true;
-    const later = (deliver: () => void) => {
-      this.queue.push(() => open && deliver());
+    return routedWatch(this.inner, dir, listener, (deliver) => {
+      this.queue.push(deliver);
       this.timer ??= setTimeout(() => this.flush(), this.delayMs);
-    };
-    const handle = this.inner.watch(dir, {
-      change: (name) => later(() => listener.change(name)),
-      lost: (error) => later(() => listener.lost(error)),
     });
-    return {
-      close: () => {
-        open = false;
-        handle.close();
-      },
-    };
   }
 
   onOverflow(): () => void {
@@ -137,24 +144,11 @@ export class HeldWatcher implements DirectoryWatcher {
   private onHeld: (() => void) | undefined;
 
   watch(dir: string, listener: WatchListener) {
-    let open = true;
-    const handle = this.inner.watch(dir, {
-      change: (name) => {
-        const deliver = () => {
-          if (open) listener.change(name);
-        };
-        if (!this.holding) return deliver();
-        this.held.push(deliver);
-        this.onHeld?.();
-      },
-      lost: (error) => listener.lost(error),
+    return routedWatch(this.inner, dir, listener, (deliver, kind) => {
+      if (kind === 'lost' || !this.holding) return deliver();
+      this.held.push(deliver);
+      this.onHeld?.();
     });
-    return {
-      close: () => {
-        open = false;
-        handle.close();
-      },
-    };
   }
 
   onOverflow(): () => void {
