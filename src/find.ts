@@ -163,7 +163,13 @@ export function findFilesStream(options: FindOptions): FindStream {
   const handOff = new HandOff<string>(STREAM_HIGH_WATER);
   const walk = new Walk(plan, (base, name) => handOff.push(format(base + name)));
   const driver = new AsyncDriver(walk, { isPaused: () => handOff.isFull });
-  const summary = handOff.finish(driver.done.then(() => ({ ...summarize(plan, walk), ...note })));
+  // A reader that left early did not get what waited for it: "returned" counts what it took.
+  const summary = handOff.finish(
+    driver.done.then(() => {
+      const found = summarize(plan, walk);
+      return { ...found, ...note, matchedCount: found.matchedCount - handOff.dropped };
+    }),
+  );
   const endEarly = () => {
     walk.abort();
     driver.resume();

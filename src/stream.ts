@@ -9,13 +9,34 @@ export class HandOff<T> {
   private wake: (() => void) | undefined;
   private ended = false;
   private failure: unknown;
+  private readerLeft = false;
+  private droppedCount = 0;
+  private lastHanded: T | undefined;
 
   constructor(private readonly highWater: number) {}
 
   readonly push = (item: T): void => {
+    // The reader left: nobody will take it, but the summary must not count it as handed over.
+    if (this.readerLeft) {
+      this.droppedCount++;
+      return;
+    }
     this.waiting.push(item);
     this.wakeReader();
   };
+
+  /**
+   * Items pushed that a reader who left early never took (0 when it read to the end): the
+   * producer counted them as found, so a summary says "returned" only after taking these off.
+   */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+
+  /** The last item handed to a reader that left early (undefined if it took none or read to the end). */
+  get lastTaken(): T | undefined {
+    return this.lastHanded;
+  }
 
   /** True while `highWater` items or more wait for the reader: the producer should pause. */
   get isFull(): boolean {
@@ -49,12 +70,14 @@ export class HandOff<T> {
    * producer). `onEarlyExit`: the reader left before the end (end the producer).
    */
   async *batches(onTaken: () => void, onEarlyExit: () => void): AsyncGenerator<T[]> {
+    let lastYielded: T | undefined;
     try {
       for (;;) {
         if (this.waiting.length > 0) {
           const batch = this.waiting;
           this.waiting = [];
           onTaken();
+          lastYielded = batch[batch.length - 1];
           yield batch;
           continue;
         }
@@ -66,6 +89,10 @@ export class HandOff<T> {
       }
     } finally {
       if (!this.ended) {
+        this.readerLeft = true;
+        this.droppedCount += this.waiting.length;
+        // `items` already said which item it handed last; a reader of whole batches took all of each.
+        this.lastHanded ??= lastYielded;
         this.waiting = [];
         onEarlyExit();
       }
@@ -106,6 +133,9 @@ export class HandOff<T> {
       },
       // `break` in a `for await`: the rest is dropped and the producer ended (the batches' `finally`).
       return: async () => {
+        // The rest of the batch in hand was never handed over.
+        this.droppedCount += batch.length - at;
+        if (at > 0) this.lastHanded = batch[at - 1];
         batch = [];
         at = 0;
         await batches.return(undefined);

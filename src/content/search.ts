@@ -83,6 +83,17 @@ async function runContentSearch(plan: ContentPlan, emitHit: (hit: ContentHit) =>
   return cut ? { ...summary, partialFile: lastPath } : summary;
 }
 
+/**
+ * The summary of what a reader that left early was handed: hits it never took are not "returned",
+ * and the file it was reading when it left is the one whose hits may be cut short.
+ */
+function handedOver(found: ContentSummary, handOff: HandOff<ContentHit>): ContentSummary {
+  if (handOff.dropped === 0) return found;
+  const { partialFile: _, ...rest } = found;
+  const last = handOff.lastTaken;
+  return { ...rest, hitCount: found.hitCount - handOff.dropped, ...(last === undefined ? {} : { partialFile: last.path }) };
+}
+
 /** Hits waiting for the reader before the pure-TS search pauses. */
 const STREAM_HIGH_WATER = 1024;
 
@@ -104,7 +115,7 @@ export function searchContentStream(options: ContentOptions): ContentStream {
     resumeSearch?.();
     resumeSearch = undefined;
   };
-  const summary = handOff.finish(runContentSearch({ ...plan, limits: { ...plan.limits, signal } }, handOff.push, waitForReader));
+  const summary = handOff.finish(runContentSearch({ ...plan, limits: { ...plan.limits, signal } }, handOff.push, waitForReader).then((found) => handedOver(found, handOff)));
   const endEarly = () => {
     reader.abort();
     resume();

@@ -465,4 +465,11 @@ describe('the stream over ripgrep', () => {
     expect(await stream.summary).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
     expect(fake.calls[0]!.killed).toBe(true);
   });
+
+  it('a reader that leaves after the first hit: one hit returned, its file the partial one (not the last file ripgrep printed)', async () => {
+    const fake = new FakeRipgrep([{ stdout: TWO_FILES }, { hang: true }]);
+    const stream = searchContentStream({ root, query: 'needle', backend: 'ripgrep', rgPath, runner: fake.runner });
+    for await (const _hit of stream) break;
+    expect(await stream.summary).toMatchObject({ hitCount: 1, partialFile: 'src/b.ts', incompleteReasons: ['aborted'] });
+  });
 });

@@ -318,6 +318,14 @@ for (const engine of ['walker.ts', 'one-thread.ts'] as const) {
       expect(await stream.summary).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
     });
 
+    it.each([1, 5, 40])('a reader that leaves after %i hits: the summary counts those, and the file it was in is the partial one', async (kept) => {
+      const stream = searchContentStream({ ...options(), fs: buildVolume(MANY), maxOutputBytes: 1e9 });
+      const taken: ContentHit[] = [];
+      for await (const hit of stream) if (taken.push(hit) === kept) break;
+      const summary = await stream.summary;
+      expect(summary).toMatchObject({ complete: false, incompleteReasons: ['aborted'], hitCount: kept, partialFile: taken.at(-1)!.path });
+    });
+
     it('a search that ended before the reader stopped is complete', async () => {
       const stream = searchContentStream(options());
       const first = await stream[Symbol.asyncIterator]().next();

@@ -11,9 +11,9 @@ import { FakeClock, asFs, buildVolume, type Tree } from '../helpers/memfs.js';
 const ROOT = '/root';
 
 /** More files than the stream lets wait for its reader (1,024), over many directories: many batches. */
-function wideTree(): Tree {
+function wideTree(perDir = 60): Tree {
   const tree: Tree = {};
-  for (let i = 0; i < 40; i++) tree[`d${i}`] = Object.fromEntries(Array.from({ length: 60 }, (_, j) => [`f${j}.txt`, '']));
+  for (let i = 0; i < 40; i++) tree[`d${i}`] = Object.fromEntries(Array.from({ length: perDir }, (_, j) => [`f${j}.txt`, '']));
   return tree;
 }
 
@@ -52,7 +52,31 @@ describe('the stream read item by item', () => {
     expect(seen).toBe(10);
     const summary = await stream.summary;
     expect(summary).toMatchObject({ complete: false, incompleteReason: 'aborted' });
-    expect(summary.matchedCount).toBeLessThan(2400);
+    // "Returned": what the loop took, not what the walk had found and queued for it.
+    expect(summary.matchedCount).toBe(10);
+  });
+
+  it.each([1, 2, 3])('a reader of batches that leaves after %i batches: the summary counts what they held', async (kept) => {
+    // 12,000 files: the walk waits for its reader long before the end, so leaving ends it.
+    const stream = findFilesStream(options(wideTree(300)));
+    let taken = 0;
+    let batches = 0;
+    for await (const batch of stream.batches()) {
+      taken += batch.length;
+      if (++batches === kept) break;
+    }
+    const summary = await stream.summary;
+    expect(summary).toMatchObject({ complete: false, incompleteReason: 'aborted', matchedCount: taken });
+  });
+
+  it('a reader that leaves at each point in the first 1,100 items: the summary always counts what it took', async () => {
+    const tree = wideTree();
+    for (let leaveAt = 1; leaveAt <= 1100; leaveAt += 97) {
+      const stream = findFilesStream(options(tree));
+      let seen = 0;
+      for await (const _ of stream) if (++seen === leaveAt) break;
+      expect((await stream.summary).matchedCount).toBe(leaveAt);
+    }
   });
 
   it('a root that is missing throws from the loop, and the summary rejects the same way', async () => {
