@@ -18,10 +18,41 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  ListToolsRequestSchema,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export const PARSE_ERROR = -32700;
 export const INVALID_REQUEST = -32600;
+export const INVALID_PARAMS = -32602;
+
+/**
+ * The requests this server answers, with the shape of their params. The SDK checks them too, but
+ * answers a bad one (`"arguments": null`) with `-32603`, an internal error, as if the server had
+ * failed: JSON-RPC's code for it is `-32602`, with what was wrong.
+ */
+interface ParamsShape {
+  safeParse(value: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } };
+}
+const PARAMS_SHAPES = new Map<string, ParamsShape>([
+  ['initialize', InitializeRequestSchema as ParamsShape],
+  ['tools/list', ListToolsRequestSchema as ParamsShape],
+  ['tools/call', CallToolRequestSchema as ParamsShape],
+]);
+
+/** What is wrong with a request's params, or undefined when its shape is right (or not checked here). */
+function paramsProblem(message: JSONRPCMessage): string | undefined {
+  if (!('method' in message) || !('id' in message)) return undefined;
+  const checked = PARAMS_SHAPES.get(message.method)?.safeParse(message);
+  if (checked === undefined || checked.success) return undefined;
+  const issue = checked.error?.issues[0];
+  return issue === undefined ? 'Invalid params' : `Invalid params: ${issue.path.map(String).join('.')}: ${issue.message}`;
+}
 
 /**
  * The longest line read: one longer is dropped, up to its newline, with a `-32600` reply (`id:
@@ -139,6 +170,11 @@ export class LineTransport implements Transport {
     if (!this.initialized && 'method' in message && !BEFORE_INITIALIZE.has(message.method)) {
       // A notification gets no answer: it is dropped (`notifications/initialized` before `initialize` would start the session's roots).
       if ('id' in message) void this.reply(message.id, INVALID_REQUEST, `Server not initialized: send "initialize" before "${message.method}"`);
+      return;
+    }
+    const problem = paramsProblem(message);
+    if (problem !== undefined && 'id' in message && message.id !== undefined) {
+      void this.reply(message.id, INVALID_PARAMS, problem);
       return;
     }
     if ('method' in message && 'id' in message && message.method === 'initialize') {

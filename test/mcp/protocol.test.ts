@@ -108,6 +108,36 @@ describe('the server at the JSON-RPC edge', () => {
     expect(await server.next()).toMatchObject({ id: 2, result: { content: [{ text: 'src/a.ts' }] } });
   });
 
+  it.each([
+    ['arguments null', { name: 'glob', arguments: null }, 'params.arguments'],
+    ['arguments a string', { name: 'glob', arguments: '*.ts' }, 'params.arguments'],
+    ['name a number', { name: 5, arguments: { pattern: '*.ts' } }, 'params.name'],
+    ['no name', { arguments: { pattern: '*.ts' } }, 'params.name'],
+  ])('tools/call with %s gets -32602 naming what is wrong (not -32603, a server failure), and the session goes on', async (_what, params, where) => {
+    const server = startServer();
+    server.send({ id: 1, ...INITIALIZE });
+    expect(await server.next()).toMatchObject({ id: 1, result: {} });
+    server.send({ method: 'notifications/initialized' });
+    server.send({ id: 'bad', method: 'tools/call', params });
+    const reply = (await server.next()) as { id: unknown; error: { code: number; message: string } };
+    expect(reply).toMatchObject({ id: 'bad', error: { code: -32602 } });
+    expect(reply.error.message).toContain(`Invalid params: ${where}`);
+    server.send({ id: 2, ...CALL });
+    expect(await server.next()).toMatchObject({ id: 2, result: { content: [{ text: 'src/a.ts' }] } });
+  });
+
+  it('an initialize with bad params gets -32602 and opens no session; tools/list with bad params gets -32602', async () => {
+    const server = startServer();
+    server.send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } });
+    expect(await server.next()).toMatchObject({ id: 1, error: { code: -32602 } });
+    server.send({ id: 2, ...CALL });
+    expect(await server.next()).toMatchObject({ id: 2, error: { code: -32600 } });
+    server.send({ id: 3, ...INITIALIZE });
+    expect(await server.next()).toMatchObject({ id: 3, result: {} });
+    server.send({ id: 4, method: 'tools/list', params: { cursor: 7 } });
+    expect(await server.next()).toMatchObject({ id: 4, error: { code: -32602 } });
+  });
+
   it('JSON that is no JSON-RPC message gets -32600, with its id when it has one; a batch gets -32600 with id null', async () => {
     const server = startServer();
     server.write('{"jsonrpc":"1.0","id":9,"method":"ping"}');
@@ -148,7 +178,7 @@ describe('request ids 0 and "" (an adversarial run: the SDK drops a falsy reques
 
   it('a response keeps its id (the server\'s own requests are numbered from 0); a request with id 0 is answered with id 0', async () => {
     const { input, output, transport, got } = await openTransport();
-    input.write('{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}\n');
+    input.write(JSON.stringify({ jsonrpc: '2.0', id: 0, ...INITIALIZE }) + '\n');
     input.write('{"jsonrpc":"2.0","id":0,"result":{"roots":[]}}\n');
     expect(got[0].id).not.toBe(0);
     expect(got[1]).toEqual({ jsonrpc: '2.0', id: 0, result: { roots: [] } });
@@ -177,11 +207,12 @@ describe('LineTransport', () => {
     // A notification before initialize is dropped.
     input.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     expect(got).toEqual([]);
-    const bytes = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { name: 'é' } }) + '\n');
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { ...INITIALIZE.params, clientInfo: { name: 'é', version: '1' } } };
+    const bytes = Buffer.from(JSON.stringify(initialize) + '\n');
     const cut = bytes.indexOf(Buffer.from('é')) + 1;
     input.write(bytes.subarray(0, cut));
     input.write(bytes.subarray(cut));
-    expect(got).toEqual([{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { name: 'é' } }]);
+    expect(got).toEqual([initialize]);
     await transport.send({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad params' } });
     input.write('{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n');
     expect(got).toHaveLength(1);
