@@ -225,11 +225,9 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     stats: args.stats,
   };
   if (args.contains === undefined) {
-    const { pattern, nameRegex, smartCase } = nameOptions(args, patterns);
-    // On Windows names match in any case whatever the text: smart case never makes them exact there.
-    const caseSensitive = smartCase !== undefined && process.platform !== 'win32' ? smartCase : fileSet.caseSensitive;
+    const { pattern, nameRegex } = nameOptions(args, patterns);
     // A file search always has a pattern (the check above): `?? patterns` only tells the compiler.
-    const options = withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: pattern ?? patterns, nameRegex, caseSensitive, absolute: args.absolute });
+    const options = withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: pattern ?? patterns, nameRegex, absolute: args.absolute });
     const exec = execPlan(args);
     return { kind: 'files', options, output, strict, ...(exec === undefined ? {} : { exec }), ...(args.color === undefined ? {} : { color: args.color }) };
   }

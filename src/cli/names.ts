@@ -3,10 +3,11 @@
  * substring of the base name), `--name-regex REGEX` (fd's default mode) and `-e EXT`, each one
  * RE2 regex of `nameRegex` that must match the base name (src/plan/name.ts), beside the glob.
  *
- * Smart case, as fd: a name mode's text with no capital letter matches in any case; one with a
- * capital, exactly; `-s` and `-i` override; on Windows names match in any case anyway. The glob
- * keeps its own case (exact, except on Windows): a glob is a path as the shell and .gitignore read
- * it, and `find-file README.md` finding `readme.md` would surprise more than it helps.
+ * Smart case, as fd: a name mode's text with no capital letter (nor a class of capitals) matches
+ * in any case; one with a capital, exactly; `-s` and `-i` override; on Windows names match in any
+ * case anyway. The glob and `-E` keep their own case (exact, except on Windows): a glob is a path
+ * as the shell and .gitignore read it, and `find-file README.md` finding `readme.md` would surprise
+ * more than it helps.
  */
 import { escapeRegex } from '../regex-escape.js';
 import type { CliArgs } from './args.js';
@@ -15,8 +16,6 @@ import type { CliArgs } from './args.js';
 export interface NameOptions {
   pattern: string | string[] | undefined;
   nameRegex?: string[];
-  /** Smart case resolved, when a name mode decided it; undefined leaves `-s`/`-i` or the default. */
-  smartCase?: boolean;
 }
 
 /** The glob that matches every base name at any depth: a name mode alone tests names only. */
@@ -25,20 +24,39 @@ const EVERY_NAME = '*';
 export function nameOptions(args: CliArgs, patterns: string[]): NameOptions {
   const glob = patterns.length === 0 ? undefined : patterns.length === 1 ? patterns[0]! : patterns;
   const typed = args.fixedStrings === true ? patterns : args.nameRegex !== undefined ? [args.nameRegex] : [];
+  const flag = smartCaseFlag(args, typed);
   const regexes = [
     // fd takes one pattern; several -F texts are alternatives, as several globs are.
-    ...(args.fixedStrings === true ? [patterns.map(escapeRegex).join('|')] : []),
-    ...(args.nameRegex !== undefined ? [args.nameRegex] : []),
-    // As fd: an extension matches in any case.
-    ...(args.extension !== undefined ? [`(?i)\\.(?:${args.extension.map(escapeRegex).join('|')})$`] : []),
+    ...(args.fixedStrings === true ? [flag + patterns.map(escapeRegex).join('|')] : []),
+    ...(args.nameRegex !== undefined ? [flag + args.nameRegex] : []),
+    // As fd (`^.+\.EXT$`): an extension matches in any case, after at least one character, so
+    // `-e txt` does not list a dot file named `.txt`; `s` lets that character be a line feed.
+    ...(args.extension !== undefined ? [`(?is).\\.(?:${args.extension.map(escapeRegex).join('|')})$`] : []),
   ];
   if (regexes.length === 0) return { pattern: glob };
   const pattern = args.fixedStrings === true ? EVERY_NAME : (glob ?? EVERY_NAME);
-  const chosen = args.caseSensitive === true || args.ignoreCase === true || typed.length === 0;
-  return { pattern, nameRegex: regexes, ...(chosen ? {} : { smartCase: typed.some(hasCapital) }) };
+  return { pattern, nameRegex: regexes };
 }
 
-/** A capital letter in the text as typed, escapes (`\S`, `\W`) aside: fd's smart-case test. */
-export function hasCapital(text: string): boolean {
-  return /\p{Lu}/u.test(text.replace(/\\./g, ''));
+/**
+ * Smart case as a flag on the typed regexes alone: the glob and `-E` keep their own case, as fd's
+ * `-E` does (it had made `-F make -E Build` leave out `build/` too). Nothing when `-s` or `-i`
+ * chose (the search's `caseSensitive` says it for everything), or on Windows, where names match
+ * in any case whatever the text.
+ */
+function smartCaseFlag(args: CliArgs, typed: string[]): string {
+  if (args.caseSensitive === true || args.ignoreCase === true || typed.length === 0 || process.platform === 'win32') return '';
+  return typed.some(hasCapital) ? '(?-i)' : '(?i)';
 }
+
+/**
+ * fd's smart-case test: a capital letter in the text as typed, escapes (`\S`, `\W`) aside, or a
+ * class that holds capitals, which fd counts as one (a range of its class starts or ends with
+ * one): `\w`, `[[:upper:]]`, `[[:alpha:]]`, `[[:alnum:]]`, `[[:word:]]`, `[[:xdigit:]]`.
+ */
+export function hasCapital(text: string): boolean {
+  return CLASS_WITH_CAPITALS.test(text) || /\p{Lu}/u.test(text.replace(/\\./g, ''));
+}
+
+/** `\w` (not `\\w`, an escaped backslash before a `w`) and the POSIX classes that hold A-Z. */
+const CLASS_WITH_CAPITALS = /(?:^|[^\\])(?:\\\\)*\\w|\[:(?:upper|alpha|alnum|word|xdigit):\]/;
