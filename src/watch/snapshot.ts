@@ -344,6 +344,11 @@ export class Snapshot {
     return this.states.has('') && watched === this.rootIdentity && now !== watched;
   }
 
+  /** Drops the sentinels whose path names another directory now (src/watch/coverage.ts `Sentinels.recheck`). */
+  recheckSentinels(): Promise<void> {
+    return this.sentinels.recheck();
+  }
+
   /** Every watch closed, sentinels too (they watch by path what a root elsewhere may not read): a fresh start. */
   restart(): void {
     this.dropAll();
