@@ -1,12 +1,14 @@
 /**
- * Whole answers reused (src/watch/coverage.ts, answers.ts), on the real disk, in a generated
- * family, each step checked against a fresh `findFiles` and asked twice (the second may be the kept
- * answer): a link out of the root whose target's path changes under a sentinel watch (a link on the
- * way retargeted, a parent renamed away and made again) is never answered from the old directory.
+ * Whole answers reused (src/watch/coverage.ts, answers.ts), on the real disk, in two generated
+ * families, each step checked against a fresh `findFiles` and asked twice (the second may be the kept answer):
+ * - a link out of the root whose target's path changes under a sentinel watch (a link on the way
+ *   retargeted, a parent renamed away and made again): never answered from the old directory;
+ * - `gitignore: true` answers are reused, and every ignore file that matters created, edited,
+ *   replaced or deleted gives the next answer a fresh walk gives.
  */
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { findFiles, type FindOptions } from '../../src/index.js';
 import { linux, describeIf } from '../helpers/skip-why.js';
 import { openIndexWith, type FileIndex, type IndexOptions, type IndexQuery } from '../../src/watch/watched-index.js';
@@ -135,5 +137,59 @@ describeIf(linux('the index watches with inotify'))('a link out of the root whos
     shape.oldGone(base);
     await step(shape.appearsAsDir ? ['l'] : []);
     expect(index.stats().answersReused).toBeGreaterThan(0);
+  });
+});
+
+interface IgnoreCase {
+  name: string;
+  /** Where the file is, from the base; the root is base/repo. */
+  file: string;
+  /** More of the tree (from the base). */
+  files: string[];
+  /** `ignoreFiles` names it (a tree option): it must exist when the index opens. */
+  named?: boolean;
+}
+
+const IGNORE_FILES: IgnoreCase[] = [
+  { name: 'the root .gitignore', file: 'repo/.gitignore', files: ['repo/.git/HEAD'] },
+  { name: 'a subdirectory .gitignore', file: 'repo/sub/.gitignore', files: ['repo/.git/HEAD'] },
+  { name: 'the root .ignore (no repository)', file: 'repo/.ignore', files: [] },
+  { name: 'the root .rgignore', file: 'repo/.rgignore', files: ['repo/.git/HEAD'] },
+  { name: '.git/info/exclude (info/ made with it)', file: 'repo/.git/info/exclude', files: ['repo/.git/HEAD'] },
+  { name: "the parent's .gitignore, above the root", file: '.gitignore', files: ['.git/HEAD'] },
+  { name: "the parent's .ignore, above the root, no repository", file: '.ignore', files: [] },
+  { name: 'a file ignoreFiles names, outside the root', file: 'extra/rules', files: [], named: true },
+];
+
+type Operation = 'create' | 'edit' | 'replace' | 'delete';
+const OPERATIONS: Operation[] = ['create', 'edit', 'replace', 'delete'];
+
+const FAMILY = IGNORE_FILES.flatMap((where) => OPERATIONS.filter((op) => !(where.named && op === 'create')).map((op) => ({ ...where, op, label: `${where.name}, ${op}` })));
+
+describeIf(linux('the index watches with inotify'))('gitignore: true answers are reused, and an ignore file changed is seen', () => {
+  it.each(FAMILY)('$label', async ({ file, files, named, op }) => {
+    const base = tree(['repo/a.ts', 'repo/b.ts', 'repo/sub/a.ts', 'repo/sub/b.ts', ...files]);
+    const path = join(base, file);
+    const write = (text: string) => (mkdirSync(dirname(path), { recursive: true }), writeFileSync(path, text));
+    if (op !== 'create') write('a.ts\n');
+    const options: IndexOptions = { root: join(base, 'repo'), gitignore: true, ...(named ? { ignoreFiles: [path] } : {}) };
+    const index = await open(options);
+    const query = { pattern: '**/*.ts' };
+    const before = await expectFresh(index, options, query);
+    expect(index.stats().answersReused).toBe(1);
+    if (op === 'create') write('a.ts\n');
+    else if (op === 'edit') writeFileSync(path, 'b.ts\n');
+    else if (op === 'replace') (writeFileSync(path + '.tmp', 'b.ts\n'), renameSync(path + '.tmp', path));
+    else rmSync(path);
+    const after = await expectFresh(index, options, query);
+    expect(after).not.toEqual(before);
+    // Reused again once nothing changes.
+    if (!(named && op === 'delete')) expect(index.stats().answersReused).toBe(2);
+  });
+});
+
+describe('the families are what they say', () => {
+  it('every ignore file is created, edited, replaced and deleted (a named one is never absent at open)', () => {
+    expect(FAMILY).toHaveLength(IGNORE_FILES.length * OPERATIONS.length - 1);
   });
 });
