@@ -7,14 +7,15 @@
  * place first); a file read (`lstat`, an ignore file, a `realpath`) whose directory is watched,
  * by the tree or by a sentinel: a watch set up here, before the read, on a directory outside the
  * kept tree (the root's parents, where `gitignore` looks for ignore files and `.git`; the
- * directories a link on the way passes through). Not covered: a listing read from the disk and not
+ * directories a link on the way passes through); a `stat` (of a link on the way, of an ignore file
+ * or `.git`) by the entries on the way to it (src/watch/snapshot.ts `coverLink`). Not covered: a listing read from the disk and not
  * kept (a refused watch, a failed read), a directory that cannot be watched. An uncovered answer is
  * still exact; it is only not reused.
  *
  * An answer depends only on what its walk read: a change in a directory it never read (pruned by
  * its pattern, another subtree) leaves it reusable.
  */
-import { isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
+import { identityOf, identitySync, isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
 
 /** A watch an answer read through: `changes` moves on every event it reports; `live` turns false when it is dropped. */
 export interface Tracked {
@@ -93,9 +94,16 @@ export function entryOf(dir: WatchedDir, name: string): Tracked {
 /** A watch on a directory outside the kept tree. */
 interface Sentinel extends WatchedDir {
   handle: WatchHandle;
+  /** The directory its path named before the watch was set up (src/watch/watcher.ts `identitySync`). */
+  identity: string | undefined;
 }
 
-/** Watches on directories outside the kept tree: any event there changes their count. */
+/**
+ * Watches on directories outside the kept tree: any event there changes their count. Each is keyed
+ * by its path but bound to an inode, and its path may pass through links (`current/y`, with
+ * `current -> X`): a link on the way retargeted, or a parent renamed away, makes the path name
+ * another directory with no event on the old watch. `recheck` finds those before each query.
+ */
 export class Sentinels {
   private readonly watched = new Map<string, Sentinel>();
 
@@ -108,29 +116,45 @@ export class Sentinels {
   ensure(dir: string): WatchedDir | undefined {
     const known = this.watched.get(dir);
     if (known !== undefined) return known;
-    const sentinel: Sentinel = { handle: { close() {} }, changes: 0, live: true };
-    // The directory itself moved or removed: its watch is dead, set up again on the next read.
-    const forget = () => {
-      retire(sentinel);
-      if (this.watched.get(dir) === sentinel) {
-        this.watched.delete(dir);
-        sentinel.handle.close();
-      }
-    };
+    // Read before the watch: a swap in between makes them differ (a needless new watch), never agree wrongly.
+    const sentinel: Sentinel = { handle: { close() {} }, changes: 0, live: true, identity: identitySync(dir) };
     try {
       sentinel.handle = this.watcher.watch(dir, {
         change: (name) => {
           if (name !== undefined && name !== '' && this.isCookie(name)) return;
           noteEvent(sentinel, name);
-          if (isSelfEvent(dir, name)) forget();
+          // The directory itself moved or removed: its watch is dead, set up again on the next read.
+          if (isSelfEvent(dir, name)) this.forget(dir, sentinel);
         },
-        lost: forget,
+        lost: () => this.forget(dir, sentinel),
       });
     } catch {
       return undefined;
     }
     this.watched.set(dir, sentinel);
     return sentinel;
+  }
+
+  /**
+   * Drops every sentinel whose path names another directory now than the one it watches (one
+   * `stat` each): no answer that read through it is reused, and the next read watches what the
+   * path names. An adversarial run: `root/l -> B/current/y`, `current` retargeted from `X` to `Z`,
+   * then `mkdir Z/y`: the index kept answering from the watch on `X` that `l` was dangling.
+   */
+  async recheck(): Promise<void> {
+    const checks = [...this.watched].map(async ([dir, sentinel]) => {
+      const now = await identityOf(dir);
+      if (now !== sentinel.identity || now === undefined) this.forget(dir, sentinel);
+    });
+    await Promise.all(checks);
+  }
+
+  private forget(dir: string, sentinel: Sentinel): void {
+    retire(sentinel);
+    if (this.watched.get(dir) === sentinel) {
+      this.watched.delete(dir);
+      sentinel.handle.close();
+    }
   }
 
   /** How many directories are watched as sentinels. */

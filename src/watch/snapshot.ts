@@ -135,6 +135,13 @@ export class Snapshot {
     const file = (path: string) => {
       if (coverage.covered) depend(coverage, this.trackerOf(dirOf(path)));
     };
+    // A file's contents (an ignore file): a write to it, or its replacement, is an event naming it
+    // in its directory; the path to it was covered by the `stat` the walk makes first.
+    const entry = (path: string) => {
+      if (!coverage.covered) return;
+      const dir = this.trackerOf(dirOf(path));
+      depend(coverage, dir === undefined ? undefined : entryOf(dir, posix.basename(path)));
+    };
     const uncovered = () => {
       coverage.covered = false;
     };
@@ -149,15 +156,11 @@ export class Snapshot {
         ? { stat: (p: string, cb: Callback<StatsLike>) => this.coverLink(p, coverage, () => disk.stat!(p, cb)), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
         : {}),
       ...(disk.readFile && disk.readFileSync
-        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (file(p), disk.readFile!(p, cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
+        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (entry(p), disk.readFile!(p, cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
         : {}),
       ...(disk.realpath && disk.realpathSync
         ? {
-            realpath: (p: string, cb: Callback<string>) => {
-              // A real path depends on every directory above it.
-              if (coverage.covered) for (const dir of selfAndAncestors(p)) depend(coverage, this.trackerOf(dir));
-              disk.realpath!(p, cb);
-            },
+            realpath: (p: string, cb: Callback<string>) => this.coverRealpath(p, coverage, cb),
             realpathSync: (p: string) => (uncovered(), disk.realpathSync!(p)),
           }
         : {}),
@@ -172,7 +175,8 @@ export class Snapshot {
    * relative target is resolved from the real one), covers the chain. The answer depends on the
    * one entry of each directory the path goes through, not on the directory's whole listing (a
    * file touched beside the entry changes nothing the kernel resolves). Uncovered: a chain longer
-   * than the kernel follows, or any hop that cannot be read or watched.
+   * than the kernel follows, or any hop that cannot be read or watched. Not a link at all (an
+   * ignore file, `.git`; missing or not): the entries on the way to it, as for a hop.
    */
   private coverLink(path: string, coverage: ReadCoverage, then: () => void): void {
     if (!coverage.covered) return then();
@@ -185,8 +189,14 @@ export class Snapshot {
   private coverHops(link: string, coverage: ReadCoverage, hopsLeft: number, done: (covered: boolean) => void): void {
     if (hopsLeft === 0) return done(false);
     nodeFs.realpath.native(dirOf(link), (unresolved, realDir) => {
+      // Its directory missing (`.git/info/exclude` with no `info/`): the stat fails on the first
+      // missing directory on the way, whose creation moves its entry.
+      if (unresolved?.code === 'ENOENT' || unresolved?.code === 'ENOTDIR') return this.coverPaths([link], coverage, done);
       if (unresolved) return done(false);
       nodeFs.readlink(link, (unreadable, target) => {
+        // Not a link (EINVAL) or missing (ENOENT): its creation, removal, replacement or a write
+        // to it is an event naming it. (Taken for a failed hop, no gitignore answer was reused.)
+        if (unreadable?.code === 'EINVAL' || unreadable?.code === 'ENOENT') return this.coverPaths([link, posix.join(realDir, posix.basename(link))], coverage, done);
         if (unreadable) return done(false);
         // `..` after another segment (`s/../t`) is resolved by the kernel through `s` (a link, maybe),
         // not by text: the hop read here could be the wrong place (an adversarial run: `s -> E/deep`
@@ -202,6 +212,25 @@ export class Snapshot {
             if (stats.isSymbolicLink()) return this.coverHops(next, coverage, hopsLeft - 1, done);
             done(true);
           });
+        });
+      });
+    });
+  }
+
+  /**
+   * Before a `realpath` (the root's, for the ignore files above it): the entries on the way to the
+   * path and to its real path, read just before, are depended on, and the walk's own read must give
+   * that real path again (else something changed in between: uncovered). A link on the way
+   * retargeted moves an entry of its directory, or a sentinel's identity (`Sentinels.recheck`).
+   */
+  private coverRealpath(path: string, coverage: ReadCoverage, callback: Callback<string>): void {
+    const disk = this.disk;
+    if (!coverage.covered) return disk.realpath!(path, callback);
+    disk.realpath!(path, (unresolved, before) => {
+      this.coverPaths(unresolved ? [] : [path, before], coverage, (covered) => {
+        disk.realpath!(path, (error, real) => {
+          if (unresolved || !covered || error || real !== before) coverage.covered = false;
+          callback(error, real);
         });
       });
     });
@@ -342,6 +371,11 @@ export class Snapshot {
     const now = await identityOf(this.rootPrefix);
     // The root dropped or watched anew meanwhile: what is watched now was read after this stat began.
     return this.states.has('') && watched === this.rootIdentity && now !== watched;
+  }
+
+  /** Drops the sentinels whose path names another directory now (src/watch/coverage.ts `Sentinels.recheck`). */
+  recheckSentinels(): Promise<void> {
+    return this.sentinels.recheck();
   }
 
   /** Every watch closed, sentinels too (they watch by path what a root elsewhere may not read): a fresh start. */

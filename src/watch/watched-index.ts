@@ -205,7 +205,9 @@ class WatchedIndex implements FileIndex {
     // adversarial run: re-pointed to B and back to A, the index answered A from B's listings,
     // complete). Checked after the sync, so every swap before the call is seen: one access() and
     // one stat() per query; failing, the disk answers.
-    const [canReach, replaced] = await Promise.all([reachable(this.rootDir), this.snapshot.rootReplaced()]);
+    // The sentinels too (the directories outside the root a walk read in: a link's target path, the
+    // root's parents): one stat each, and one whose path names another directory now is dropped.
+    const [canReach, replaced] = await Promise.all([reachable(this.rootDir), this.snapshot.rootReplaced(), this.snapshot.recheckSentinels()]);
     if (replaced) {
       this.restart();
       this.jar.relocate();
