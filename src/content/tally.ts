@@ -76,7 +76,9 @@ export class SearchTally {
 
   summary(walked: FindSummary, walkStopped: boolean): ContentSummary {
     this.hits.endFile();
-    const skipped = [...walked.skipped, ...this.fileSkips];
+    // An ignore file the walk could not read is its gap already: the failed read of it as a file is not a second one.
+    const walkedPaths = new Set(walked.skipped.map((entry) => entry.path));
+    const skipped = [...walked.skipped, ...this.fileSkips.filter((entry) => !walkedPaths.has(entry.path))];
     return {
       hitCount: this.hits.hitCount,
       filesSearched: this.filesSearched,

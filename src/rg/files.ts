@@ -10,6 +10,7 @@ import { REPLACEMENT_CHAR } from '../fs.js';
 import type { Deadline } from '../limits.js';
 import type { FindPlan, SearchPlan } from '../plan/search-plan.js';
 import { errorCodeOf, verdictFields, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
+import { GIT_EXCLUDE, IGNORE_FILE_NAMES } from '../walk/ignore.js';
 import { WalkRules } from '../walk/rules.js';
 import { buildChildEnv, buildFilesArgv, defaultThreads } from './argv.js';
 import { collectReasons, judgeRun, type Verdict } from './exit.js';
@@ -57,6 +58,8 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
   let verdict = outcome.verdict;
   // Names that match only in another reading of their bytes: a gap where they cannot be opened, nothing where they are real.
   if (files.undecoded.length > 0) skipped.push(...(await checkUndecodable(plan.scope, files.undecoded, keep)).skipped);
+  // ripgrep reads an ignore file it cannot open without a word: the walker names it (a `!` rule in it could re-include a file).
+  if (files.ignoreFiles.length > 0) skipped.push(...(await unreadableIgnoreFiles(plan.scope, files.ignoreFiles)));
   if (files.suspects.length > 0) {
     const checked = await checkUndecodable(plan.scope, files.suspects, keep);
     skipped.push(...checked.skipped);
@@ -110,6 +113,32 @@ function buildResult(
     backend: 'ripgrep',
     recovery,
   };
+}
+
+/**
+ * The listed ignore files that exist and cannot be read (`access`: no open, so a named pipe called
+ * `.gitignore` cannot hold the check), as the walker's gaps (src/walk/ignore-io.ts). Only those
+ * ripgrep listed: one it leaves out (hidden, excluded, ignored itself) is not looked at.
+ */
+async function unreadableIgnoreFiles(scope: FindPlan['scope'], rels: string[]): Promise<SkippedEntry[]> {
+  const checks = rels.map(async (rel): Promise<SkippedEntry | undefined> => {
+    try {
+      await fsp.access(scope.rootPrefix + rel.split('/').join(scope.sep), fsConstants.R_OK);
+      return undefined;
+    } catch (error) {
+      const code = errorCodeOf(error);
+      return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : { path: rel, code };
+    }
+  });
+  return (await Promise.all(checks)).filter((entry) => entry !== undefined);
+}
+
+/** Whether a listed path is an ignore file ripgrep reads (`gitignore: true`). */
+function isIgnoreFile(rel: string): boolean {
+  if (rel.endsWith('/' + GIT_EXCLUDE) || rel === GIT_EXCLUDE) return true;
+  if (!rel.endsWith('ignore')) return false;
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  return (IGNORE_FILE_NAMES as readonly string[]).includes(name);
 }
 
 /** The walker's "no I/O at all" cases: an aborted signal, a spent budget. */
@@ -169,10 +198,13 @@ class FileCollector implements RecordConsumer {
   readonly suspects: string[] = [];
   /** Paths holding U+FFFD that match only if their names were other bytes (src/walk/rules.ts `undecoded`). */
   readonly undecoded: string[] = [];
+  /** The ignore files listed (`gitignore: true`): checked after the run (`unreadableIgnoreFiles`). */
+  readonly ignoreFiles: string[] = [];
   seen = 0;
   excluded = 0;
   private readonly accept: (rel: string) => boolean;
   private readonly maxResults: number;
+  private readonly readsIgnoreFiles: boolean;
 
   constructor(plan: FindPlan, rules: WalkRules) {
     this.accept = rules.buildListedFileTest(
@@ -180,11 +212,13 @@ class FileCollector implements RecordConsumer {
       (rel) => this.undecoded.push(rel),
     );
     this.maxResults = plan.limits.maxResults;
+    this.readsIgnoreFiles = plan.scope.ignore?.defaults === true;
   }
 
   record(text: string): boolean {
     this.seen++;
     const rel = text.startsWith('./') ? text.slice(2) : text;
+    if (this.readsIgnoreFiles && isIgnoreFile(rel)) this.ignoreFiles.push(rel);
     if (rel === '' || !this.accept(rel)) return true;
     if (rel.includes(REPLACEMENT_CHAR)) {
       this.suspects.push(rel);

@@ -11,7 +11,7 @@ import type * as nodeFs from 'node:fs';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
 import { PAUSED, type DirTask, type UnknownEntries, type Walk } from './engine.js';
-import type { IgnoreRead, IgnoreReads } from './ignore.js';
+import { answerAsync, answerSync } from './ignore-io.js';
 
 const WITH_TYPES = { withFileTypes: true } as const;
 
@@ -29,70 +29,6 @@ function readdirSyncRetrying(fs: FsLike, path: string): DirentLike[] {
       sleepSync(pause);
     }
   }
-}
-
-/** Answers the ignore rules' reads one by one: a file's text (undefined when it cannot be read), or whether a path exists. */
-function answerSync<T>(fs: FsLike, reads: IgnoreReads<T>): T {
-  for (let step = reads.next(); ; ) {
-    if (step.done) return step.value;
-    step = reads.next(readSync(fs, step.value));
-  }
-}
-
-type ReadAnswer = Uint8Array | string | boolean | undefined;
-
-/** What a read answers when it fails: nothing read, no such path, or the path as given. */
-function failed(read: IgnoreRead): ReadAnswer {
-  return read.kind === 'text' ? undefined : read.kind === 'exists' ? false : read.path;
-}
-
-/*
- * An ignore file (or a `.git` file) is read only when it is a regular file, its links followed: a
- * named pipe called `.git` or `.gitignore` would hold the read (and a pool thread) until a writer
- * came, past every budget. `exists` follows links too: a `.git` link that leads nowhere is no
- * repository (rg 13 asks `Path::exists`, which follows it). An fs without `stat` is asked as before.
- */
-function readSync(fs: FsLike, read: IgnoreRead): ReadAnswer {
-  try {
-    if (read.kind === 'text') return fs.statSync === undefined || fs.statSync(read.path).isFile() ? fs.readFileSync!(read.path) : undefined;
-    if (read.kind === 'realpath') return fs.realpathSync?.(read.path) ?? read.path;
-    if (fs.statSync !== undefined) fs.statSync(read.path);
-    else fs.lstatSync(read.path);
-    return true;
-  } catch {
-    return failed(read);
-  }
-}
-
-/** The same answers, with the callback calls, in order. */
-async function answerAsync<T>(fs: FsLike, reads: IgnoreReads<T>): Promise<T> {
-  for (let step = reads.next(); ; ) {
-    if (step.done) return step.value;
-    step = reads.next(await readAsync(fs, step.value));
-  }
-}
-
-function readAsync(fs: FsLike, read: IgnoreRead): Promise<ReadAnswer> {
-  return new Promise((resolve) => {
-    const attempt = (call: () => void) => {
-      try {
-        call();
-      } catch {
-        resolve(failed(read));
-      }
-    };
-    const readFile = () => attempt(() => fs.readFile!(read.path, (error, contents) => resolve(error ? undefined : contents)));
-    attempt(() => {
-      if (read.kind === 'text') {
-        if (fs.stat === undefined) readFile();
-        else fs.stat(read.path, (error, stats) => (error || !stats.isFile() ? resolve(undefined) : readFile()));
-      } else if (read.kind === 'exists') {
-        if (fs.stat !== undefined) fs.stat(read.path, (error) => resolve(!error));
-        else fs.lstat(read.path, (error) => resolve(!error));
-      } else if (fs.realpath === undefined) resolve(read.path);
-      else fs.realpath(read.path, (error, real) => resolve(error ? read.path : real));
-    });
-  });
 }
 
 /**

@@ -21,10 +21,9 @@ export { PAUSED, type DirTask, type UnknownEntries } from './task.js';
 
 /**
  * A large directory checks the clock and the signal every 256 entries, and after about 1M units of
- * matching (pattern cost × path length, per depth a `**` may stand for; the ignore rules' cost
- * besides): a 1 s budget overshot by 15 s over long names 15 deep (an adversarial run). A check made
- * by work is where the async walk pauses (`PAUSED`) for the event loop: a timer's abort is heard there.
- */
+ * matching (pattern cost × path length, per depth a `**` may stand for; the ignore rules' cost too):
+ * a 1 s budget was overshot by 15 s over long names 15 deep. A check made by work is where the async
+ * walk pauses (`PAUSED`) for the event loop: a timer's abort is heard there. */
 const CHECK_EVERY_ENTRIES = 256;
 const MATCH_WORK_PER_CHECK = 1 << 20;
 
@@ -131,7 +130,7 @@ export class Walk {
   /**
    * `gitignore: true`: the reads that give a listed directory's own ignore rules, or undefined when
    * it has none (its entries then follow its parent's). The driver answers them, then calls
-   * `acceptIgnoreTexts`, before `acceptEntries`.
+   * `acceptIgnoreTexts` (a file it could not read is a gap, not "no rules"), before `acceptEntries`.
    */
   ignoreReadsFor(task: DirTask, entries: readonly DirentLike[]): IgnoreReads<IgnoreTexts> | undefined {
     // Only `gitignore: true` reads each directory's files (`ignoreFiles` alone are read once, at the top).
@@ -141,6 +140,7 @@ export class Walk {
   }
 
   acceptIgnoreTexts(task: DirTask, texts: IgnoreTexts): void {
+    for (const { name, code } of texts.unreadable ?? []) this.skip(task.rel + name, code);
     task.ignore = buildIgnoreLevel(task.ignore, task.rel, texts, '', () => this.shouldStop());
   }
 

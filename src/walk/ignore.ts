@@ -15,8 +15,8 @@
  * - the parents are the real root's (symlinks resolved, as ripgrep canonicalizes the root), not
  *   the parents of a link the root is, or passes through.
  *
- * An ignore file that cannot be read is not applied (as ripgrep, which warns): that can only show
- * more, never hide a file.
+ * An ignore file that exists and cannot be read is not applied, and is a gap (src/walk/ignore-io.ts):
+ * one `!` rule in it could re-include what a parent's file ignores.
  */
 import * as path from 'node:path';
 import { ignoreFileError } from '../errors.js';
@@ -63,6 +63,8 @@ export interface IgnoreTexts {
   /** The `ignoreFiles`, one after the other (the search root's level only). */
   extra?: string | undefined;
   hasGit: boolean;
+  /** The directory's ignore files that exist and could not be read (`EACCES`), by name, with the error's code. */
+  unreadable?: { name: string; code: string }[];
 }
 
 function compile(text: string | undefined, shouldStop: (() => boolean) | undefined): IgnoreRule[] | undefined {
@@ -117,13 +119,35 @@ function decide(level: IgnoreLevel, source: Source, rel: string, isDirectory: bo
  */
 export type IgnoreRead = { kind: 'text'; path: string } | { kind: 'exists'; path: string } | { kind: 'realpath'; path: string };
 
-/** Reads as a generator: the sync and async drivers answer the same requests (src/walk/drivers.ts). */
-export type IgnoreReads<T> = Generator<IgnoreRead, T, Uint8Array | string | boolean | undefined>;
+/** A file that exists and could not be read, with the error's code (src/walk/ignore-io.ts). */
+export interface Unreadable {
+  unreadable: string;
+}
 
-/** A file's text as ripgrep reads it (src/walk/gitignore-rules.ts), or undefined when it cannot be read. */
-function* readText(path: string): IgnoreReads<string | undefined> {
-  const contents = (yield { kind: 'text', path }) as Uint8Array | string | undefined;
-  return contents === undefined ? undefined : decodeIgnoreFile(contents);
+/** What a read answers: a file's contents, whether a path exists, a real path, or that the file could not be read. */
+export type ReadAnswer = Uint8Array | string | boolean | undefined | Unreadable;
+
+/** A failed read of a file's contents: gone (`ENOENT`, `ENOTDIR`) or a folder is no file (undefined); anything else is `Unreadable`. */
+export function unreadable(error: unknown): Unreadable | undefined {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR' ? undefined : { unreadable: code ?? 'EIO' };
+}
+
+/** Reads as a generator: the sync and async drivers answer the same requests (src/walk/ignore-io.ts). */
+export type IgnoreReads<T> = Generator<IgnoreRead, T, ReadAnswer>;
+
+/**
+ * A file's text as ripgrep reads it (src/walk/gitignore-rules.ts), or undefined when absent or
+ * unreadable; an unreadable one is also told to `onUnreadable` (ripgrep only warns of it).
+ */
+function* readText(path: string, onUnreadable?: (code: string) => void): IgnoreReads<string | undefined> {
+  const contents = (yield { kind: 'text', path }) as Uint8Array | string | undefined | Unreadable;
+  if (contents === undefined) return undefined;
+  if (typeof contents === 'object' && 'unreadable' in contents) {
+    onUnreadable?.(contents.unreadable);
+    return undefined;
+  }
+  return decodeIgnoreFile(contents);
 }
 
 /**
@@ -132,17 +156,18 @@ function* readText(path: string): IgnoreReads<string | undefined> {
  * (a worktree's relative paths are read from it: `readGitExclude`).
  */
 export function* readDirectoryTexts(dirPath: string, sep: string, present: ReadonlySet<string>, cwd: string): IgnoreReads<IgnoreTexts> {
+  const unreadable: { name: string; code: string }[] = [];
   const text = function* (name: string): IgnoreReads<string | undefined> {
     if (!present.has(name)) return undefined;
-    return yield* readText(dirPath + name);
+    return yield* readText(dirPath + name, (code) => unreadable.push({ name, code }));
   };
   const rgignore = yield* text('.rgignore');
   const ignoreText = yield* text('.ignore');
   const gitignore = yield* text('.gitignore');
-  // Listed is not enough: a `.git` link must lead somewhere (see drivers.ts `readSync`).
+  // Listed is not enough: a `.git` link must lead somewhere (see ignore-io.ts `readSync`).
   const hasGit = present.has(GIT_DIR) && (yield { kind: 'exists', path: dirPath + GIT_DIR }) === true;
-  const exclude = hasGit ? yield* readGitExclude(dirPath, sep, cwd) : undefined;
-  return { rgignore, ignore: ignoreText, gitignore, exclude, hasGit };
+  const exclude = hasGit ? yield* readGitExclude(dirPath, sep, cwd, (code) => unreadable.push({ name: GIT_EXCLUDE, code })) : undefined;
+  return { rgignore, ignore: ignoreText, gitignore, exclude, hasGit, ...(unreadable.length === 0 ? {} : { unreadable }) };
 }
 
 /**
@@ -152,9 +177,9 @@ export function* readDirectoryTexts(dirPath: string, sep: string, present: Reado
  * relative `commondir` that does not start with `.`, as they stand: from its cwd, the search root,
  * not from the worktree (git's reading); a `commondir` starting with `.` from the gitdir.
  */
-function* readGitExclude(dirPath: string, sep: string, cwd: string): IgnoreReads<string | undefined> {
+function* readGitExclude(dirPath: string, sep: string, cwd: string, onUnreadable: (code: string) => void): IgnoreReads<string | undefined> {
   const native = (rel: string) => rel.split('/').join(sep);
-  const inDir = yield* readText(dirPath + native(GIT_EXCLUDE));
+  const inDir = yield* readText(dirPath + native(GIT_EXCLUDE), onUnreadable);
   if (inDir !== undefined) return inDir;
   // As rg 13 reads both files: the first line only, `gitdir: ` exactly, the rest as it stands (a
   // space more or a trailing one makes a path that does not exist: nothing is read).

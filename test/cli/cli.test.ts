@@ -433,6 +433,29 @@ describe('unreadable directories', () => {
   });
 });
 
+describe('an ignore file the OS refuses to open', () => {
+  // An adversarial run: `sub/.ignore` (mode 000) re-includes `keep.log`, which the root's `.ignore`
+  // ignores; the answer was empty, complete, and --strict exited 0. Not read is a gap, whichever
+  // engine answers (ripgrep reads it without a word: its listed ignore files are checked after).
+  itIf(posix('chmod and runuser/setpriv deny nothing on Windows'))('(POSIX) is named in skipped and the answer is incomplete, with every backend and in content search (run unprivileged)', () => {
+    const real = join(base, 'ignore-unreadable');
+    writeTree(real, { '.ignore': '*.log\n', 'sub/.ignore': '!keep.log\n', 'sub/keep.log': 'x\n', 'sub/other.log': '', 'sub/a.txt': 'x\n' });
+    chmodSync(join(real, 'sub', '.ignore'), 0o000);
+    try {
+      for (const backend of ['walker', 'ripgrep', 'auto']) {
+        for (const args of [['*'], ['--contains', 'x']]) {
+          const run = ff([...args, '--backend', backend, '--json'], { cwd: real, asUser: true });
+          const result = JSON.parse(run.stdout) as { complete: boolean; skipped: { path: string; code: string }[] };
+          expect({ backend, args, complete: result.complete, skipped: result.skipped }).toEqual({ backend, args, complete: false, skipped: [{ path: 'sub/.ignore', code: 'EACCES' }] });
+        }
+      }
+      expect(ff(['*.log', '--strict'], { cwd: real, asUser: true }).status).toBe(3);
+    } finally {
+      chmodSync(join(real, 'sub', '.ignore'), 0o644);
+    }
+  });
+});
+
 describe('exit statuses', () => {
   it('2 for usage errors: one usage line, then the specific problem, never the whole help; nothing on stdout (an unknown flag: one line, test/cli/select.test.ts)', () => {
     const cases: [string[], RegExp][] = [

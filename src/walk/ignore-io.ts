@@ -1,0 +1,89 @@
+/**
+ * The ignore rules' reads answered from an `fs` (src/walk/ignore.ts asks them as a generator), in
+ * the sync walk's way and the async walk's: the same answers, in the same order.
+ *
+ * A file that exists but cannot be read (`EACCES`) is answered as `Unreadable`, not as absent: one
+ * `!` rule in it could have re-included a file that a parent's rule ignores, so the walk names it
+ * as a gap (src/walk/engine.ts `acceptIgnoreTexts`) instead of reading it as no rules.
+ */
+import type { FsLike } from '../fs.js';
+import { unreadable, type IgnoreRead, type IgnoreReads, type ReadAnswer } from './ignore.js';
+
+/** Answers the ignore rules' reads one by one: a file's text (undefined when it cannot be read), or whether a path exists. */
+export function answerSync<T>(fs: FsLike, reads: IgnoreReads<T>): T {
+  for (let step = reads.next(); ; ) {
+    if (step.done) return step.value;
+    step = reads.next(readSync(fs, step.value));
+  }
+}
+
+/** What a read answers when it fails: nothing read, no such path, or the path as given. */
+function failed(read: IgnoreRead): ReadAnswer {
+  return read.kind === 'text' ? undefined : read.kind === 'exists' ? false : read.path;
+}
+
+/*
+ * An ignore file (or a `.git` file) is read only when it is a regular file, its links followed: a
+ * named pipe called `.git` or `.gitignore` would hold the read (and a pool thread) until a writer
+ * came, past every budget. `exists` follows links too: a `.git` link that leads nowhere is no
+ * repository (rg 13 asks `Path::exists`, which follows it). An fs without `stat` is asked as before.
+ */
+function readSync(fs: FsLike, read: IgnoreRead): ReadAnswer {
+  try {
+    if (read.kind === 'text') return fs.statSync === undefined || fs.statSync(read.path).isFile() ? readTextSync(fs, read.path) : undefined;
+    if (read.kind === 'realpath') return fs.realpathSync?.(read.path) ?? read.path;
+    if (fs.statSync !== undefined) fs.statSync(read.path);
+    else fs.lstatSync(read.path);
+    return true;
+  } catch {
+    return failed(read);
+  }
+}
+
+/** A regular file's contents; one that cannot be read for another reason than being gone, `Unreadable`. */
+function readTextSync(fs: FsLike, path: string): ReadAnswer {
+  try {
+    return fs.readFileSync!(path);
+  } catch (error) {
+    return unreadable(error);
+  }
+}
+
+/** The same answers, with the callback calls, in order. */
+export async function answerAsync<T>(fs: FsLike, reads: IgnoreReads<T>): Promise<T> {
+  for (let step = reads.next(); ; ) {
+    if (step.done) return step.value;
+    step = reads.next(await readAsync(fs, step.value));
+  }
+}
+
+function readAsync(fs: FsLike, read: IgnoreRead): Promise<ReadAnswer> {
+  return new Promise((resolve) => {
+    const attempt = (call: () => void) => {
+      try {
+        call();
+      } catch {
+        resolve(failed(read));
+      }
+    };
+    // A file that could not be read is a gap, whether the call failed or threw (as readTextSync).
+    const readFile = () => {
+      try {
+        fs.readFile!(read.path, (error, contents) => resolve(error ? unreadable(error) : contents));
+      } catch (error) {
+        resolve(unreadable(error));
+      }
+    };
+    attempt(() => {
+      if (read.kind === 'text') {
+        if (fs.stat === undefined) readFile();
+        else fs.stat(read.path, (error, stats) => (error || !stats.isFile() ? resolve(undefined) : readFile()));
+      } else if (read.kind === 'exists') {
+        if (fs.stat !== undefined) fs.stat(read.path, (error) => resolve(!error));
+        else fs.lstat(read.path, (error) => resolve(!error));
+      } else if (fs.realpath === undefined) resolve(read.path);
+      else fs.realpath(read.path, (error, real) => resolve(error ? read.path : real));
+    });
+  });
+}
+
