@@ -1,8 +1,8 @@
 /**
  * `find-file/glob`: node-glob 11+'s `glob` and `globSync` (string paths), run by find-file
  * (docs/compat.md). The rules taken from node-glob (checked against it by test/compat/): patterns
- * are relative to `cwd` and a slash-less one is top level only; files, directories and links are
- * returned (links listed, never followed) unless `nodir`; `x/**` names `x` too, and `**` names
+ * are relative to `cwd` and a slash-less one is top level only; every kind of entry is returned
+ * (links listed, never followed; FIFOs and sockets listed, never opened), directories unless `nodir`; `x/**` names `x` too, and `**` names
  * `cwd` itself (`.`); a pattern ending in `/` names directories only, returned without the `/`;
  * relative paths use the platform's separator. Aborting rejects with the signal's reason, as
  * node-glob does. The peer's order is not defined; ours is sorted by path. `withFileTypes: true`
@@ -77,6 +77,13 @@ export interface GlobOptions {
 }
 
 const ENTRY = 'find-file/glob';
+
+/**
+ * node-glob returns every entry its listing names, FIFOs, sockets and devices too, and `nodir`
+ * drops directories only. Asking for files, directories and links left `pipe.js` out of `**` + `/*.js`
+ * with `complete: true` (an adversarial run). (tinyglobby drops them: its adapter asks for files.)
+ */
+const NOT_DIRECTORIES: EntryType[] = ['file', 'symlink', 'pipe', 'socket', 'block-device', 'char-device'];
 const KNOWN = ['cwd', 'ignore', 'dot', 'nodir', 'absolute', 'nocase', 'maxDepth', 'signal', 'follow', 'withFileTypes', 'stat'] as const;
 
 /** node-glob's `ignore`: any falsy value is none there (`opts.ignore || ...`); an `Ignore` object is not carried out. */
@@ -199,7 +206,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     pattern,
     exclude: readIgnore(opts.ignore).flatMap((p) => expand(p)),
     hidden: dot || dotNamed,
-    type: dirOnly.length > 0 ? (dirOnly.every(namesCwd) ? 'directory' : ['directory', 'symlink']) : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
+    type: dirOnly.length > 0 ? (dirOnly.every(namesCwd) ? 'directory' : ['directory', 'symlink']) : nodir ? NOT_DIRECTORIES : 'any',
     caseSensitive: !nocase,
     absolute,
     ...(depth === undefined ? {} : { maxDepth: depth }),
