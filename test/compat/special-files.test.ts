@@ -51,8 +51,16 @@ afterAll(async () => {
   removeTree(root);
 });
 
-const kind = (e: { isFile(): boolean; isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isSymbolicLink(): boolean }): string =>
-  e.isFIFO() ? 'fifo' : e.isSocket() ? 'socket' : e.isDirectory() ? 'dir' : e.isSymbolicLink() ? 'link' : e.isFile() ? 'file' : '?';
+interface Entry {
+  relativePosix(): string;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isFIFO(): boolean;
+  isSocket(): boolean;
+  isSymbolicLink(): boolean;
+}
+const kind = (e: Entry): string => (e.isFIFO() ? 'fifo' : e.isSocket() ? 'socket' : e.isDirectory() ? 'dir' : e.isSymbolicLink() ? 'link' : e.isFile() ? 'file' : '?');
+const describeAll = (entries: readonly Entry[]): string[] => sorted(entries.map((e) => `${e.relativePosix()} ${kind(e)}`));
 
 describe.skipIf(!unix)('FIFOs and sockets: returned as node-glob returns them, left out as tinyglobby leaves them out', () => {
   it(`find-file/glob equals node-glob on ${PATTERNS.length} patterns × ${OPTIONS.length} option sets, async and sync, complete unless maxDepth cut the walk`, async () => {
@@ -78,7 +86,6 @@ describe.skipIf(!unix)('FIFOs and sockets: returned as node-glob returns them, l
     const failures: string[] = [];
     for (const pattern of ['**', '**/*.js', 'sub/**', '*']) {
       for (const options of [{ withFileTypes: true as const }, { withFileTypes: true as const, stat: true }, { withFileTypes: true as const, nodir: true }]) {
-        const describeAll = (entries: Parameters<typeof kind>[0][] & { relativePosix(): string }[]): string[] => sorted(entries.map((e) => `${(e as { relativePosix(): string }).relativePosix()} ${kind(e)}`));
         const theirs = describeAll(await nodeGlob.glob(pattern, { cwd: root, ...options }));
         const ours = describeAll(await ourGlob(pattern, { cwd: root, ...options }));
         if (JSON.stringify(ours) !== JSON.stringify(theirs)) failures.push(`${pattern} ${JSON.stringify(options)}: ours ${JSON.stringify(ours)}, node-glob ${JSON.stringify(theirs)}`);
