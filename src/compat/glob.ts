@@ -196,7 +196,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const pattern = list.flatMap((p) => expand(p, nodir));
   const depth = readDepth(opts.maxDepth, 'maxDepth');
   const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
-  const dotNamed = !dot && list.some(namesDotSegment);
+  const dotNamed = !dot && list.some((p) => namesDotSegment(p, 'minimatch', !nocase));
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
   const kinds = withFileTypes && !statAll ? new Map<string, EntryType | undefined>() : undefined;
@@ -213,7 +213,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     ...(opts.signal ? { signal: opts.signal } : {}),
     onDirectory: (dir: string, entries: readonly DirentLike[]) => recordEntries(links, kinds, dir, entries),
   };
-  const keep = dotNamed ? buildDotFilter(pattern, !nocase) : undefined;
+  const keep = dotNamed ? buildDotFilter(pattern, !nocase, 'minimatch') : undefined;
   const rel = buildRelative(root, absolute);
   const linkNotes: LinkNotes = { links, entered: buildEnterTest(pattern, !nocase), rel, root };
   const found = (result: FindResult): string[] => (keep ? result.matches.filter((m) => keep(rel(m))) : result.matches);
