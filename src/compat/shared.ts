@@ -163,9 +163,11 @@ export function runSync(options: FindOptions, shape: (result: FindResult) => str
 export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): (rel: string) => boolean {
   if (patterns.some((p) => /\{[^}]*\//.test(p))) return () => true;
   const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, dialect)));
+  // A path with no dot segment was matched by the walk and no dot rule bears on it: kept, never
+  // retested (a segment test reading a set otherwise than the walk could only lose it).
   return (rel) => {
     const segments = rel.split('/');
-    return compiled.some((pattern) => placesDots(segments, pattern));
+    return !segments.some((s) => s.startsWith('.')) || compiled.some((pattern) => placesDots(segments, pattern));
   };
 }
 
