@@ -4,9 +4,10 @@
  * dot itself. Braces and the `@(...)` / `?(...)` groups are expanded into alternatives, each of
  * text, escapes, `*`, `?` and sets, tested in linear time; each alternative answers for its own
  * dot, so `@(*|.e)` keeps `.e` and not `.x`, and `['*', '**' + '/@(.cfg)']` no `.other` (both
- * peers). A segment with a group that repeats or negates (`+(...)`, `*(...)`, `!(...)`), a POSIX
- * class, or too many alternatives is taken as fitting any name, its dots decided for the whole
- * segment: the one way a dot name can still leak (docs/compat.md).
+ * peers). A segment with a group that repeats or negates (`+(...)`, `*(...)`, `!(...)`), a brace
+ * range (`{1..3}`), a POSIX class, or too many alternatives is taken as fitting any name, its dots
+ * decided for the whole segment: the one way a dot name can still leak (docs/compat.md). Only dot
+ * paths are tested here (shared.ts keeps the rest), so a reading this test lacks never loses a path.
  */
 import { closeOfGroup, segmentIsPlain, segmentNamesDot, setClose, splitTop, type DotDialect } from './dot-names.js';
 
@@ -68,7 +69,7 @@ function expandGroups(s: string, depth: number): string[] | undefined {
 
 type Token = { star: true } | { star: false; test: (c: string) => boolean };
 
-/** A linear test of text, escapes, `*`, `?` and sets; undefined for a set it does not read (a POSIX class). */
+/** A linear test of text, escapes, `*`, `?` and sets; undefined for what it does not read (a POSIX class, a brace or group left). */
 function tokenTest(alt: string, caseSensitive: boolean): ((name: string) => boolean) | undefined {
   const fold = (c: string): string => (caseSensitive ? c : foldChar(c));
   const chars = [...alt];
@@ -76,6 +77,9 @@ function tokenTest(alt: string, caseSensitive: boolean): ((name: string) => bool
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
     const close = c === '[' ? setClose(chars, i) : -1;
+    // A brace or group left unexpanded (`{1..3}`, `{a}`, `(x|y)`) is read by the walk in ways this
+    // test does not copy: the segment fits any name rather than lose one.
+    if ('{}()|'.includes(c)) return undefined;
     if (c === '*') tokens.push({ star: true });
     else if (c === '?') tokens.push({ star: false, test: () => true });
     else if (close > 0) {

@@ -177,6 +177,20 @@ describe('a dot named by escape, set, extglob or brace: the walk enters dot name
     return { failures: failures.slice(0, 10), dots };
   }
 
+  it('a brace range below a dot segment (`.x/{1..3}`) keeps what the walk matched (the segment test does not read ranges)', async () => {
+    const rangeRoot = buildTree(['.x/1', '.x/2', '.x/5', '.x/a1', 'y/1']);
+    try {
+      const cases = [['.x/{1..3}'], ['\\.x/{1..2}'], ['.x/{a,}{1..2}'], ['[.]x/@({1..2})']];
+      for (const [peer, ours] of [[nodeGlob.glob, ourGlob], [tinyglobby.glob, ourTiny]] as const) {
+        const { failures } = await compare((p, o) => peer(p, o), [(p, o) => ours(p, o)], { cwd: rangeRoot }, false, cases);
+        expect(failures).toEqual([]);
+      }
+      expect(sorted(await ourGlob('.x/{1..3}', { cwd: rangeRoot }))).toEqual(['.x/1', '.x/2']);
+    } finally {
+      removeTree(rangeRoot);
+    }
+  });
+
   for (const options of [{}, { nodir: true }, { nocase: true }]) {
     it(`find-file/glob equals node-glob on ${casesOf(FORMS).length} generated patterns ${JSON.stringify(options)}, async and sync`, async () => {
       const { failures, dots } = await compareDots((p, o) => nodeGlob.glob(p, o), [(p, o) => ourGlob(p, o), (p, o) => ourGlobSync(p, o)], options, false);
