@@ -181,8 +181,12 @@ describe('a dot named by escape, set, extglob or brace: the walk enters dot name
     const rangeRoot = buildTree(['.x/1', '.x/2', '.x/5', '.x/a1', 'y/1']);
     try {
       const cases = [['.x/{1..3}'], ['\\.x/{1..2}'], ['.x/{a,}{1..2}'], ['[.]x/@({1..2})']];
-      for (const [peer, ours] of [[nodeGlob.glob, ourGlob], [tinyglobby.glob, ourTiny]] as const) {
-        const { failures } = await compare((p, o) => peer(p, o), [(p, o) => ours(p, o)], { cwd: rangeRoot }, false, cases);
+      const pairs: [Run, Run][] = [
+        [(p, o) => nodeGlob.glob(p, o), (p, o) => ourGlob(p, o)],
+        [(p, o) => tinyglobby.glob(p, o), (p, o) => ourTiny(p, o)],
+      ];
+      for (const [peer, ours] of pairs) {
+        const { failures } = await compare(peer, [ours], { cwd: rangeRoot }, false, cases);
         expect(failures).toEqual([]);
       }
       expect(sorted(await ourGlob('.x/{1..3}', { cwd: rangeRoot }))).toEqual(['.x/1', '.x/2']);
