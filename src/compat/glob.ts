@@ -19,6 +19,7 @@ import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
+import { closeOfGroup, splitTop } from './dot-names.js';
 import { nameLinksEntered, nameLinksEnteredAsync, type LinkNotes } from './links.js';
 import { anchor, buildDotFilter, buildEnterTest, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, readFlag, readGlobList, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
 
@@ -129,9 +130,38 @@ function expand(pattern: string, nodir = false): string[] {
   let base = p;
   while (base.endsWith('/**')) base = base.slice(0, -3);
   // Under nodir node-glob names a file `x` for a literal `x/**` only (`index.js/**`), never for a
-  // wildcard one: `*/**` with nodir gave the top-level `a.js` (an adversarial run).
-  if (nodir && /[*?[\]{}()!+@]/.test(base)) return [anchor(p)];
-  return [anchor(p), anchor(`${base}/.`)];
+  // wildcard one: `*/**` with nodir gave the top-level `a.js` (an adversarial run). It expands
+  // braces first, so each literal alternative of a set counts: `{lib,index.js}/**` names `index.js`
+  // (taking the whole set as a wildcard found nothing there, complete).
+  if (!nodir || !MAGIC.test(base)) return [anchor(p), anchor(`${base}/.`)];
+  return [anchor(p), ...(braceAlternatives(base, 0) ?? []).filter((alt) => !MAGIC.test(alt)).map((alt) => anchor(`${alt}/.`))];
+}
+
+const MAGIC = /[*?[\]{}()!+@]/;
+
+/** Perf: a brace set past this many alternatives is not expanded here (its literal alternatives then name no file under nodir). */
+const MAX_BRACE_ALTERNATIVES = 64;
+
+/** The pattern with its brace sets expanded, as node-glob expands them before anything else; undefined past the cap. */
+function braceAlternatives(p: string, depth: number): string[] | undefined {
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '\\') {
+      i++;
+      continue;
+    }
+    const close = p[i] === '{' ? closeOfGroup(p, i) : -1;
+    const alts = close < 0 ? [] : splitTop(p.slice(i + 1, close), ',');
+    if (alts.length < 2) continue;
+    const out: string[] = [];
+    for (const alt of alts) {
+      const more = depth < MAX_BRACE_ALTERNATIVES ? braceAlternatives(p.slice(0, i) + alt + p.slice(close + 1), depth + 1) : undefined;
+      if (more === undefined) return undefined;
+      out.push(...more);
+      if (out.length > MAX_BRACE_ALTERNATIVES) return undefined;
+    }
+    return out;
+  }
+  return [p];
 }
 
 function refuseUnsupported(opts: GlobOptions): void {
