@@ -1,8 +1,8 @@
 /**
  * `find-file/glob`: node-glob 11+'s `glob` and `globSync` (string paths), run by find-file
  * (docs/compat.md). The rules taken from node-glob (checked against it by test/compat/): patterns
- * are relative to `cwd` and a slash-less one is top level only; files, directories and links are
- * returned (links listed, never followed) unless `nodir`; `x/**` names `x` too, and `**` names
+ * are relative to `cwd` and a slash-less one is top level only; every kind of entry is returned
+ * (links listed, never followed; FIFOs and sockets listed, never opened), directories unless `nodir`; `x/**` names `x` too, and `**` names
  * `cwd` itself (`.`); a pattern ending in `/` names directories only, returned without the `/`;
  * relative paths use the platform's separator. Aborting rejects with the signal's reason, as
  * node-glob does. The peer's order is not defined; ours is sorted by path. `withFileTypes: true`
@@ -19,6 +19,7 @@ import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
+import { closeOfGroup, splitTop } from './dot-names.js';
 import { nameLinksEntered, nameLinksEnteredAsync, type LinkNotes } from './links.js';
 import { anchor, buildDotFilter, buildEnterTest, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, readFlag, readGlobList, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
 
@@ -77,6 +78,13 @@ export interface GlobOptions {
 }
 
 const ENTRY = 'find-file/glob';
+
+/**
+ * node-glob returns every entry its listing names, FIFOs, sockets and devices too, and `nodir`
+ * drops directories only. Asking for files, directories and links left `pipe.js` out of `**` + `/*.js`
+ * with `complete: true` (an adversarial run). (tinyglobby drops them: its adapter asks for files.)
+ */
+const NOT_DIRECTORIES: EntryType[] = ['file', 'symlink', 'pipe', 'socket', 'block-device', 'char-device'];
 const KNOWN = ['cwd', 'ignore', 'dot', 'nodir', 'absolute', 'nocase', 'maxDepth', 'signal', 'follow', 'withFileTypes', 'stat'] as const;
 
 /** node-glob's `ignore`: any falsy value is none there (`opts.ignore || ...`); an `Ignore` object is not carried out. */
@@ -122,9 +130,38 @@ function expand(pattern: string, nodir = false): string[] {
   let base = p;
   while (base.endsWith('/**')) base = base.slice(0, -3);
   // Under nodir node-glob names a file `x` for a literal `x/**` only (`index.js/**`), never for a
-  // wildcard one: `*/**` with nodir gave the top-level `a.js` (an adversarial run).
-  if (nodir && /[*?[\]{}()!+@]/.test(base)) return [anchor(p)];
-  return [anchor(p), anchor(`${base}/.`)];
+  // wildcard one: `*/**` with nodir gave the top-level `a.js` (an adversarial run). It expands
+  // braces first, so each literal alternative of a set counts: `{lib,index.js}/**` names `index.js`
+  // (taking the whole set as a wildcard found nothing there, complete).
+  if (!nodir || !MAGIC.test(base)) return [anchor(p), anchor(`${base}/.`)];
+  return [anchor(p), ...(braceAlternatives(base, 0) ?? []).filter((alt) => !MAGIC.test(alt)).map((alt) => anchor(`${alt}/.`))];
+}
+
+const MAGIC = /[*?[\]{}()!+@]/;
+
+/** Perf: a brace set past this many alternatives is not expanded here (its literal alternatives then name no file under nodir). */
+const MAX_BRACE_ALTERNATIVES = 64;
+
+/** The pattern with its brace sets expanded, as node-glob expands them before anything else; undefined past the cap. */
+function braceAlternatives(p: string, depth: number): string[] | undefined {
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '\\') {
+      i++;
+      continue;
+    }
+    const close = p[i] === '{' ? closeOfGroup(p, i) : -1;
+    const alts = close < 0 ? [] : splitTop(p.slice(i + 1, close), ',');
+    if (alts.length < 2) continue;
+    const out: string[] = [];
+    for (const alt of alts) {
+      const more = depth < MAX_BRACE_ALTERNATIVES ? braceAlternatives(p.slice(0, i) + alt + p.slice(close + 1), depth + 1) : undefined;
+      if (more === undefined) return undefined;
+      out.push(...more);
+      if (out.length > MAX_BRACE_ALTERNATIVES) return undefined;
+    }
+    return out;
+  }
+  return [p];
 }
 
 function refuseUnsupported(opts: GlobOptions): void {
@@ -189,7 +226,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const pattern = list.flatMap((p) => expand(p, nodir));
   const depth = readDepth(opts.maxDepth, 'maxDepth');
   const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
-  const dotNamed = !dot && list.some(namesDotSegment);
+  const dotNamed = !dot && list.some((p) => namesDotSegment(p, 'minimatch', !nocase));
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
   const kinds = withFileTypes && !statAll ? new Map<string, EntryType | undefined>() : undefined;
@@ -199,14 +236,14 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     pattern,
     exclude: readIgnore(opts.ignore).flatMap((p) => expand(p)),
     hidden: dot || dotNamed,
-    type: dirOnly.length > 0 ? (dirOnly.every(namesCwd) ? 'directory' : ['directory', 'symlink']) : nodir ? ['file', 'symlink'] : ['file', 'directory', 'symlink'],
+    type: dirOnly.length > 0 ? (dirOnly.every(namesCwd) ? 'directory' : ['directory', 'symlink']) : nodir ? NOT_DIRECTORIES : 'any',
     caseSensitive: !nocase,
     absolute,
     ...(depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
     onDirectory: (dir: string, entries: readonly DirentLike[]) => recordEntries(links, kinds, dir, entries),
   };
-  const keep = dotNamed ? buildDotFilter(pattern, !nocase) : undefined;
+  const keep = dotNamed ? buildDotFilter(pattern, !nocase, 'minimatch') : undefined;
   const rel = buildRelative(root, absolute);
   const linkNotes: LinkNotes = { links, entered: buildEnterTest(pattern, !nocase), rel, root };
   const found = (result: FindResult): string[] => (keep ? result.matches.filter((m) => keep(rel(m))) : result.matches);

@@ -8,6 +8,8 @@ import { FindFileError } from '../errors.js';
 import { findFiles, findFilesSync } from '../find.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
+import { patternNamesDot, type DotDialect } from './dot-names.js';
+import { compileSegment, type Segment } from './segment-test.js';
 
 /**
  * The paths, in the peer's form, carrying the search's verdict as a non-enumerable `result`
@@ -51,12 +53,13 @@ export function resolveCwd(cwd: unknown, option = 'cwd'): string {
 }
 
 /**
- * Whether a pattern names a dot segment itself (`.github/**`, `.*`, `{.a,b}/x`): the peers'
- * `dot: false` hides dot names only where a wildcard would match them, so such a search must
- * enter dot names (and then returns them under wildcards too: a deviation, docs/compat.md).
+ * Whether a pattern names a dot segment itself (`.github/**`, `\\.env`, `[.]env`, `@(.a|b)/x`,
+ * `{.a,b}/x`), as the peer reads it (dot-names.ts): the peers' `dot: false` hides dot names only
+ * where a wildcard would match them, so such a search must enter dot names, and the dot filter
+ * (`buildDotFilter`) then keeps only those a pattern names.
  */
-export function namesDotSegment(pattern: string): boolean {
-  return DOT_SEGMENT.test(pattern);
+export function namesDotSegment(pattern: string, dialect: DotDialect, caseSensitive: boolean): boolean {
+  return DOT_SEGMENT.test(pattern) || patternNamesDot(pattern, dialect, caseSensitive);
 }
 
 /** A `.` opening a segment or a brace alternative (`.a/x`, `{.a/a,a}`), that is not `.` or `..` alone. */
@@ -151,79 +154,32 @@ export function runSync(options: FindOptions, shape: (result: FindResult) => str
  * `**` never matches a leading `.`). Asking only where the dots fall, across all patterns, let one
  * pattern's dot segment pass a path another matched: `['**' + '/*.ts', '.github/workflows/*.yml']`
  * kept `.cache/a/b/x.ts`, `['a/.*', '**']` kept `c/.env` (an adversarial run). So each segment
- * must also fit its pattern segment: a segment of plain text, `*` and `?` is tested exactly; any
- * other (`[...]`, `@(...)`, braces, escapes) is taken as fitting, the one way a dot name can still
- * leak (docs/compat.md). A pattern with a `/` inside braces cannot be split into segments here: it
- * keeps every match (the deviation in docs/compat.md).
+ * must also fit its pattern segment, and a segment names a dot as the peer reads it (`dialect`:
+ * `\\.env`, `[.]env`, `@(.a|b)` do): segment-test.ts tests text, escapes, `*`, `?`, sets, braces and
+ * `@(...)`/`?(...)` exactly; a repeating or negated group fits any name, the one way a dot name can
+ * still leak (docs/compat.md). A pattern with a `/` inside braces cannot be split into segments
+ * here: it keeps every match (the deviation in docs/compat.md).
  */
-export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean): (rel: string) => boolean {
+export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): (rel: string) => boolean {
   if (patterns.some((p) => /\{[^}]*\//.test(p))) return () => true;
-  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive)));
+  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, dialect)));
+  // A path with no dot segment was matched by the walk and no dot rule bears on it: kept, never
+  // retested (a segment test reading a set otherwise than the walk could only lose it).
   return (rel) => {
     const segments = rel.split('/');
-    return compiled.some((pattern) => placesDots(segments, pattern));
+    return !segments.some((s) => s.startsWith('.')) || compiled.some((pattern) => placesDots(segments, pattern));
   };
-}
-
-interface Segment {
-  globstar: boolean;
-  namesDot: boolean;
-  fits: (name: string) => boolean;
-}
-
-/** A pattern segment: whether it is `**`, names a dot itself, and a test of a name against it (exact for text, `*`, `?`; else always true). */
-function compileSegment(segment: string, caseSensitive: boolean): Segment {
-  const namesDot = segment.startsWith('.') || /[{,]\./.test(segment);
-  if (/[[\]{}()\\]/.test(segment)) return { globstar: false, namesDot, fits: () => true };
-  return { globstar: segment === '**', namesDot, fits: wildcardTest(segment, caseSensitive) };
-}
-
-/**
- * `*` and `?` (one code point) over a name, in (name × pattern) steps at worst: a regex of `.*`
- * pieces backtracked without bound (`*a` × 12 then `b` over a 200-character name held the
- * adapter past a minute, a review of this filter). The last `*` is the only one ever moved back.
- */
-function wildcardTest(segment: string, caseSensitive: boolean): (name: string) => boolean {
-  const fold = (text: string): string[] => [...text].map((c) => (caseSensitive ? c : foldChar(c)));
-  const pattern = fold(segment);
-  return (text) => {
-    const name = fold(text);
-    let p = 0;
-    let n = 0;
-    let star = -1;
-    let resume = 0;
-    while (n < name.length) {
-      const c = pattern[p];
-      if (c === '*') {
-        star = p++;
-        resume = n;
-      } else if (c !== undefined && (c === '?' || c === name[n])) {
-        p++;
-        n++;
-      } else if (star >= 0) {
-        p = star + 1;
-        n = ++resume;
-      } else return false;
-    }
-    while (pattern[p] === '*') p++;
-    return p === pattern.length;
-  };
-}
-
-/** A character folded as a regex's `i` flag folds it: to upper case, unless that changes its length (`ß`). */
-function foldChar(c: string): string {
-  const upper = c.toUpperCase();
-  return upper.length === c.length ? upper : c;
 }
 
 /**
  * Whether some pattern could match a path below `rel` (`ldir` under `ldir/**` or `*` + `/g.js`): the
  * walk would have entered `rel` had it been a directory. Segments tested as the dot filter tests
- * them (a set or group fits any name), so it may say yes where the walk would not: it only decides
+ * them (a repeating group fits any name), so it may say yes where the walk would not: it only decides
  * which links the answer names, never a path it returns.
  */
 export function buildEnterTest(patterns: readonly string[], caseSensitive: boolean): (rel: string) => boolean {
-  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive)));
+  // Dots are not asked here, so either reading serves.
+  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, 'minimatch')));
   return (rel) => {
     const segments = rel.split('/');
     return compiled.some((pattern) => lay(segments, pattern, true));
@@ -251,7 +207,7 @@ function lay(path: readonly string[], pattern: readonly Segment[], below: boolea
       const hidden = !below && path[i]!.startsWith('.');
       const segment = pattern[j]!;
       if (segment.globstar) ok = place(i, j + 1) || (!hidden && place(i + 1, j));
-      else ok = (!hidden || segment.namesDot) && segment.fits(path[i]!) && place(i + 1, j + 1);
+      else ok = segment.accepts(path[i]!, hidden) && place(i + 1, j + 1);
     }
     if (!ok) failed.add(key);
     return ok;

@@ -180,7 +180,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const dot = readFlag(opts.dot, false);
   const caseSensitive = readFlag(opts.caseSensitiveMatch, true);
   const deep = readDepth(opts.deep, 'deep');
-  const dotNamed = !dot && pattern.some(namesDotSegment);
+  const dotNamed = !dot && pattern.some((p) => namesDotSegment(p, 'picomatch', caseSensitive));
   const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories));
   const absolute = readFlag(opts.absolute, false);
   const options: FindOptions = {
@@ -195,7 +195,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(onlyFiles || onlyDirectories ? {} : { stats: true }),
   };
-  const keep = dotNamed ? buildDotFilter(findPatterns, caseSensitive) : undefined;
+  const keep = dotNamed ? buildDotFilter(findPatterns, caseSensitive, 'picomatch') : undefined;
   const rel = buildRelative(root, absolute);
   const toPeer = (path: string, isDir: boolean): string => {
     const peer = absolute ? path.replaceAll('\\', '/') : path;

@@ -117,3 +117,96 @@ describe('the filter\'s own test of a segment: `*` and `?` in linear time', () =
     }
   });
 });
+
+describe('a dot named by escape, set, extglob or brace: the walk enters dot names, the peer\'s reading decides', () => {
+  // An adversarial run: only a plain leading `.` was seen, so `\.github/*`, `[.]env`,
+  // `@(.github|.gitlab)/**` and `?(a).e` found nothing, complete, where both peers return the dot
+  // paths. Each form of naming `.cfg` (and wildcard forms that must not reach it), at the first,
+  // a middle and the last segment, with `**` before, alone and beside a wildcard pattern.
+  const FORMS = [
+    '\\.cfg', '[.]cfg', '[\\.]cfg', '@(.cfg)', '?(.cfg)', '+(.cfg)', '*(.cfg)', '@(.cfg|zz)', '@(zz|.cfg)', '{.cfg,zz}', '{zz,.cfg}',
+    '?(zz).cfg', '*(zz).cfg', '@(.c)fg', '\\.c*', '\\.c?g', '.cfg', '.c*', '[.][c]fg', '@(\\.cfg)', '@(@(.cfg))', '+(zz|.cfg)',
+    '{\\.cfg,zz}', '@(.cf|.cg)g', '?(.)cfg', '@(*|.cfg)', '@(.cfg|*)', '{*,.cfg}', '@(.c*|zz)',
+    // The sets the two peers read apart: minimatch takes `[.]` as a dot only in a segment with no magic.
+    '[.]c*', '@([.]cfg)', '[.c]fg', '[.z]cfg',
+    // Wildcards, which reach no dot name in either peer's reading (but tinyglobby's, below).
+    '*cfg', '?cfg', '@(?cfg)', '*(z)cfg', '[!z]cfg', '!(zz)',
+  ];
+  /** Wildcards that reach dot names in tinyglobby's reading, not copied (docs/compat.md, "tinyglobby's own readings not copied"). */
+  const TINYGLOBBY_WILDCARDS = new Set(['[!z]cfg', '!(zz)', '@(*|.cfg)', '@(.cfg|*)', '{*,.cfg}']);
+  const TEMPLATES = ['F/*', 'F', 'src/F/*', '**/F/*', '**/F', 'src/*/F/*', '*/F', 'src/F/**', '**/src/F'];
+  const dotTree = ['.cfg/y.js', '.cfg/.cfg', 'src/.cfg/y.js', 'src/.cfg/.cfg', 'src/a/.cfg/y.js', 'cfg/y.js', 'src/cfg/.cfg', '.other/.cfg', 'src/.other/.cfg', 'zz/y.js', 'src/zz/y.js'];
+  const casesOf = (forms: string[]): string[][] => [
+    ...forms.flatMap((form) => TEMPLATES.map((t) => [t.replace('F', form)])),
+    ...forms.flatMap((form) => [[`src/${form}/*`, '**/*.js'], ['*', `**/${form}`]]),
+  ];
+  let dotRoot: string;
+  beforeAll(() => {
+    dotRoot = buildTree(dotTree);
+  });
+  afterAll(() => removeTree(dotRoot));
+
+  /**
+   * Where the adapter may return more, each documented in docs/compat.md: a repeating group
+   * (`+(...)`, `*(...)`) beside another pattern is taken as fitting any name, so a dot name the
+   * other pattern matched can pass; tinyglobby's crawler prunes a top-level dot directory under a
+   * leading `**` + `/` before asking its matcher. Any other difference, and any path missing, fails.
+   */
+  function allowed(patterns: string[], extra: string[], peerIsTinyglobby: boolean): boolean {
+    if (peerIsTinyglobby && patterns.some((p) => p.startsWith('**/'))) return extra.every((p) => /^\.[^/]+\//.test(p));
+    return patterns.length > 1 && patterns.some((p) => /[*+]\(/.test(p)) && extra.every((p) => /(^|\/)\./.test(p));
+  }
+
+  async function compareDots(peer: Run, ours: Run[], options: Record<string, unknown>, peerIsTinyglobby: boolean): Promise<{ failures: string[]; dots: number }> {
+    const failures: string[] = [];
+    let dots = 0;
+    const forms = peerIsTinyglobby ? FORMS.filter((f) => !TINYGLOBBY_WILDCARDS.has(f)) : FORMS;
+    for (const patterns of casesOf(forms)) {
+      const full = { cwd: dotRoot, ...options };
+      const theirs = sorted(await peer(patterns, full));
+      dots += theirs.filter((p) => /(^|\/)\./.test(p)).length;
+      for (const run of ours) {
+        const got = sorted(await run(patterns, full));
+        const missing = theirs.filter((p) => !got.includes(p));
+        const extra = got.filter((p) => !theirs.includes(p));
+        if (missing.length > 0 || (extra.length > 0 && !allowed(patterns, extra, peerIsTinyglobby))) {
+          failures.push(`${JSON.stringify(patterns)} ${JSON.stringify(options)}: ours ${JSON.stringify(got)}, peer ${JSON.stringify(theirs)}`);
+        }
+      }
+    }
+    return { failures: failures.slice(0, 10), dots };
+  }
+
+  it('a brace range below a dot segment (`.x/{1..3}`) keeps what the walk matched (the segment test does not read ranges)', async () => {
+    const rangeRoot = buildTree(['.x/1', '.x/2', '.x/5', '.x/a1', 'y/1']);
+    try {
+      const cases = [['.x/{1..3}'], ['\\.x/{1..2}'], ['.x/{a,}{1..2}'], ['[.]x/@({1..2})']];
+      const pairs: [Run, Run][] = [
+        [(p, o) => nodeGlob.glob(p, o), (p, o) => ourGlob(p, o)],
+        [(p, o) => tinyglobby.glob(p, o), (p, o) => ourTiny(p, o)],
+      ];
+      for (const [peer, ours] of pairs) {
+        const { failures } = await compare(peer, [ours], { cwd: rangeRoot }, false, cases);
+        expect(failures).toEqual([]);
+      }
+      expect(sorted(await ourGlob('.x/{1..3}', { cwd: rangeRoot }))).toEqual(['.x/1', '.x/2']);
+    } finally {
+      removeTree(rangeRoot);
+    }
+  });
+
+  for (const options of [{}, { nodir: true }, { nocase: true }]) {
+    it(`find-file/glob equals node-glob on ${casesOf(FORMS).length} generated patterns ${JSON.stringify(options)}, async and sync`, async () => {
+      const { failures, dots } = await compareDots((p, o) => nodeGlob.glob(p, o), [(p, o) => ourGlob(p, o), (p, o) => ourGlobSync(p, o)], options, false);
+      expect(failures).toEqual([]);
+      expect(dots).toBeGreaterThan(200);
+    });
+  }
+  for (const options of [{}, { onlyFiles: false }, { caseSensitiveMatch: false }]) {
+    it(`find-file/tinyglobby equals tinyglobby on them ${JSON.stringify(options)}, async and sync`, async () => {
+      const { failures, dots } = await compareDots((p, o) => tinyglobby.glob(p, o), [(p, o) => ourTiny(p, o), (p, o) => ourTinySync(p, o)], options, true);
+      expect(failures).toEqual([]);
+      expect(dots).toBeGreaterThan(200);
+    });
+  }
+});

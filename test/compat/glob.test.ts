@@ -163,3 +163,32 @@ describe('x/** under nodir: the files below x only, never a file that x names', 
     expect(ours).toEqual(theirs);
   });
 });
+
+describe('nodir and a brace set before `/**`: each literal alternative names its file, as node-glob expands braces first', () => {
+  // An adversarial run: `{lib,index.js}/**` with nodir took the whole set as a wildcard, so the
+  // file `index.js` (node-glob: returned) was missing, complete. Generated sets of literal and
+  // wildcard alternatives, at the top and one level down, against node-glob.
+  const TREE = ['top.js', 'b.txt', 'real/sub/f.js', 'real/g.js', 'd/e.js', 'd/f/h.js', 'x1', 'x2/y.js'];
+  const NAMES = ['top.js', 'real', 'b.txt', 'r*', '*.js', 'missing', 'x?', 'd'];
+  const sets = NAMES.flatMap((a, i) => NAMES.slice(i + 1).map((b) => `{${a},${b}}`));
+  const cases = [...sets.map((s) => `${s}/**`), ...sets.slice(0, 12).map((s) => `d/${s.replace('real', 'f').replace('top.js', 'e.js')}/**`), '{top.js,{b.txt,real}}/**', 'x{1,2}/**', '{t,x}*/**', '{top.js,b.txt}/**/**'];
+  let treeRoot: string;
+  beforeAll(() => {
+    treeRoot = buildTree(TREE);
+  });
+  afterAll(() => removeTree(treeRoot));
+
+  it(`equals node-glob on ${cases.length} patterns with nodir, async and sync; without nodir, a superset (docs/compat.md: a wildcard \`x\` in \`x/**\` names files too)`, async () => {
+    const failures: string[] = [];
+    for (const pattern of cases) {
+      for (const nodir of [true, false]) {
+        const theirs = sorted(await peer.glob(pattern, { cwd: treeRoot, nodir }));
+        for (const got of [await glob(pattern, { cwd: treeRoot, nodir }), globSync(pattern, { cwd: treeRoot, nodir })]) {
+          const same = nodir ? JSON.stringify(sorted(got)) === JSON.stringify(theirs) : theirs.every((p) => got.includes(p));
+          if (!same || !got.result.complete) failures.push(`${pattern} nodir ${nodir}: ours ${JSON.stringify(sorted(got))}, node-glob ${JSON.stringify(theirs)}`);
+        }
+      }
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
+  });
+});
