@@ -32,8 +32,8 @@ async function allForms(options: FindOptions) {
 const line = (piece: string, length: number) => piece.repeat(Math.ceil(length / piece.length)).slice(0, length);
 
 describe('a rule line past the limit is dropped and named, the rest apply', () => {
-  // Shapes cheap to compile at the limit (a costly one at 4,096 still takes ~0.4 s), each one over it.
-  const shapes = ['x', 'ab/', '?x', '[ab]'];
+  // Shapes cheap to compile at the limit (`?` or `*a` there take 0.5-2 s), each one over it.
+  const shapes = ['x', 'ab/', '[ab]'];
   for (const file of ['.ignore', '.gitignore', '.rgignore'] as const) {
     for (const piece of shapes) {
       it(`${file}: "${piece}"… of ${MAX_IGNORE_RULE_LENGTH} characters applies, of ${MAX_IGNORE_RULE_LENGTH + 1} is dropped`, async () => {
