@@ -21,7 +21,7 @@ import { describe, readChoice } from '../plan/read.js';
 import { escapeRegex } from '../regex-escape.js';
 import { isHighSurrogate } from '../text-escape.js';
 import { readRegexSyntax, type RegexSyntax } from './regex-syntax.js';
-import { loadRe2 } from '../re2.js';
+import { checkRe2Size, loadRe2, re2Size } from '../re2.js';
 
 /** Longest query accepted, in UTF-8 bytes: far above any real search, far below argv limits. */
 export const MAX_QUERY_BYTES = 64 * 1024;
@@ -111,6 +111,7 @@ export function buildLineMatcher(query: Query, overBudget?: () => boolean): Matc
 
 /** An RE2 regex of the caller's, compiled now; a bad one is a `FindFileError` naming `option` (the query, or `nameRegex`). */
 export function compileRe2(source: string, flags: number, code: 'FF_INVALID_QUERY' | 'FF_INVALID_OPTION' = 'FF_INVALID_QUERY', option = 'query'): RE2JS {
+  checkRe2Size(re2Size(source), option, code);
   const RE2 = loadRe2();
   try {
     return RE2.compile(source, flags);

@@ -15,7 +15,7 @@ import { canReadIgnoreFiles, type DirentLike, type FsLike } from '../fs.js';
 import type { BackendOption, FindOptions } from '../options.js';
 import { BACKEND_OPTIONS } from '../options.js';
 import { buildNativePath, withSeparator, type Separator } from '../paths.js';
-import { buildExcluder, buildMatcher, normalizePatternList, type Excluder, type GlobFlavor, type PathMatcher, type Platform } from '../patterns.js';
+import { buildExcluder, buildMatcher, checkCompileCost, normalizePatternList, type Excluder, type GlobFlavor, type PathMatcher, type Platform } from '../patterns.js';
 import type { RecoveryEvent } from '../result.js';
 import { isDepthLimited } from '../rg/depth.js';
 import type { Env } from '../rg/resolve.js';
@@ -235,6 +235,7 @@ function readPatterns(options: SharedOptions, flavor: GlobFlavor, defaultPattern
     }
   }
   const excludes = options.exclude === undefined ? [] : normalizePatternList(options.exclude, flavor, 'exclude', true);
+  checkCompileCost(patterns, excludes);
   return { patterns, excludes };
 }
 

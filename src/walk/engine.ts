@@ -12,7 +12,7 @@ import { REPLACEMENT_CHAR, addressableCode, canFollowLinks, kindOf, specialKindO
 import { Deadline } from '../limits.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
-import { buildIgnoreLevel, ignoreNamesIn, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
+import { buildIgnoreLevel, IGNORE_RULE_TOO_LARGE, ignoreNamesIn, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
 import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
 import { PAUSED, type DirTask, type EntryVerdict, type OpenListing, type UnknownEntries } from './task.js';
 
@@ -120,7 +120,7 @@ export class Walk {
   /** `gitignore: true`: the reads that give the rules of the root's parents; the driver answers them before the first listing. */
   parentIgnoreReads(): IgnoreReads<IgnoreLevel | undefined> | undefined {
     const geometry = this.plan.scope.ignore;
-    return geometry === undefined ? undefined : readTopLevels(geometry, this.plan.scope.sep, () => this.shouldStop());
+    return geometry === undefined ? undefined : readTopLevels(geometry, this.plan.scope.sep, () => this.shouldStop(), (path) => this.skip(path, IGNORE_RULE_TOO_LARGE));
   }
 
   acceptParentIgnore(level: IgnoreLevel | undefined): void {
@@ -141,7 +141,7 @@ export class Walk {
 
   acceptIgnoreTexts(task: DirTask, texts: IgnoreTexts): void {
     for (const { name, code } of texts.unreadable ?? []) this.skip(task.rel + name, code);
-    task.ignore = buildIgnoreLevel(task.ignore, task.rel, texts, '', () => this.shouldStop());
+    task.ignore = buildIgnoreLevel(task.ignore, task.rel, texts, '', () => this.shouldStop(), (path) => this.skip(path, IGNORE_RULE_TOO_LARGE));
   }
 
   /**

@@ -21,7 +21,13 @@
 import * as path from 'node:path';
 import { ignoreFileError } from '../errors.js';
 import type { IgnoreGeometry } from '../plan/search-plan.js';
-import { decodeIgnoreFile, parseIgnoreFile, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
+import { decodeIgnoreFile, hasTooLargeRule, parseIgnoreFile, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
+
+/** The `skipped` code of an ignore file with a rule too long to compile, not applied (src/walk/gitignore-rules.ts). */
+export const IGNORE_RULE_TOO_LARGE = 'FF_IGNORE_RULE_TOO_LARGE';
+
+/** Told the path of each ignore file with a rule too long to compile (native for a parent of the root or an `ignoreFiles`, else root-relative). */
+export type TooLargeFunction = (path: string) => void;
 
 /** The ignore files a directory can hold, strongest first; a repository's top adds `GIT_EXCLUDE`. */
 export const IGNORE_FILE_NAMES = ['.rgignore', '.ignore', '.gitignore'] as const;
@@ -73,9 +79,15 @@ function compile(text: string | undefined, shouldStop: (() => boolean) | undefin
   return rules.length === 0 ? undefined : rules;
 }
 
-/** The level of directory `dir` (relative to the root; `lead` for a parent of the root), below `parent`. */
-export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, texts: IgnoreTexts, lead = '', shouldStop?: () => boolean): IgnoreLevel {
-  const rules = [texts.rgignore, texts.ignore, texts.gitignore, texts.exclude, texts.extra].map((text) => compile(text, shouldStop));
+/**
+ * The level of directory `dir` (relative to the root; `lead` for a parent of the root), below
+ * `parent`. `where`: how `onTooLarge` names its files (the directory's path as reported).
+ */
+export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, texts: IgnoreTexts, lead = '', shouldStop?: () => boolean, onTooLarge?: TooLargeFunction, where = dir): IgnoreLevel {
+  const sources = [texts.rgignore, texts.ignore, texts.gitignore, texts.exclude, texts.extra];
+  const names = [...IGNORE_FILE_NAMES, GIT_EXCLUDE];
+  if (onTooLarge !== undefined) sources.forEach((text, i) => i < names.length && text !== undefined && hasTooLargeRule(text) && onTooLarge(where + names[i]!));
+  const rules = sources.map((text) => compile(text, shouldStop));
   const hasGit = texts.hasGit;
   // A level with no rules and no .git adds nothing: reuse the parent's (saves a link per directory).
   if (parent !== undefined && !hasGit && rules.every((r) => r === undefined)) return parent;
@@ -209,7 +221,7 @@ function firstLine(text: string | undefined): string | undefined {
  * `gitignore: true`; `.gitignore` applies only within the repository), then the `ignoreFiles`,
  * whose rules are relative to the root. A named file that cannot be read rejects the search.
  */
-export function* readTopLevels(geometry: IgnoreGeometry, sep: string, shouldStop?: () => boolean): IgnoreReads<IgnoreLevel | undefined> {
+export function* readTopLevels(geometry: IgnoreGeometry, sep: string, shouldStop?: () => boolean, onTooLarge?: TooLargeFunction): IgnoreReads<IgnoreLevel | undefined> {
   let level: IgnoreLevel | undefined;
   if (geometry.defaults) {
     const real = (yield { kind: 'realpath', path: geometry.root }) as string;
@@ -217,7 +229,7 @@ export function* readTopLevels(geometry: IgnoreGeometry, sep: string, shouldStop
       const present = new Set<string>();
       for (const name of [...IGNORE_FILE_NAMES, GIT_DIR]) if ((yield { kind: 'exists', path: dir + name }) === true) present.add(name);
       const texts = yield* readDirectoryTexts(dir, sep, present, geometry.root);
-      level = buildIgnoreLevel(level, '', texts, lead, shouldStop);
+      level = buildIgnoreLevel(level, '', texts, lead, shouldStop, onTooLarge, dir);
     }
   }
   if (geometry.extraFiles.length === 0) return level;
@@ -225,6 +237,7 @@ export function* readTopLevels(geometry: IgnoreGeometry, sep: string, shouldStop
   for (const file of geometry.extraFiles) {
     const text = yield* readText(file);
     if (text === undefined) throw ignoreFileError(file);
+    if (onTooLarge !== undefined && hasTooLargeRule(text)) onTooLarge(file);
     texts.push(text);
   }
   return buildIgnoreLevel(level, '', { extra: texts.join('\n'), hasGit: false }, '', shouldStop);
