@@ -8,7 +8,7 @@
  * - With a time budget, a call may take what is left of it; past that, the search stops
  *   `time-budget` (the hits before kept), as if the clock had run out during the call.
  * - With a signal, a call may take `MAX_STEP_MS`, counted from the start of the step it is part of
- *   (a chunk of a file, an ripgrep event): the signal can only be heard between steps. A step that
+ *   (a chunk of a file, a ripgrep event): the signal can only be heard between steps. A step that
  *   would run longer gives up its file, skipped with `EFBIG` (its line is too long for this query
  *   to be matched in one step), and the search goes on.
  * - With neither, nothing could stop the search: every call runs, as in ripgrep.

@@ -184,36 +184,40 @@ describe('the adversarial run\'s shapes, in a child process (a hang fails the de
   writeFileSync(join(dir, 'long16m', 'line.txt'), 'a'.repeat(16 * 1024 * 1024 - 100) + 'z\n');
   writeFileSync(join(dir, 'nonl1m', 'x.txt'), 'a'.repeat(1 << 20));
 
-  const CASES: [string, Record<string, unknown>][] = [
-    ['walker, regex, 1 MiB line', { root: join(dir, 'long1m'), query: '(?:[b-y]?){300}z', mode: 'regex', backend: 'walker' }],
-    ['walker, literal a×1023 b, 16 MiB line', { root: join(dir, 'long16m'), query: 'a'.repeat(1023) + 'b', backend: 'walker' }],
-    ...(needsRg[0] ? ([['ripgrep, zero-width at the end of 1 MiB', { root: join(dir, 'nonl1m'), query: '(?:[b-z]?){300}$', mode: 'regex', backend: 'ripgrep', rgPath: realRg.path }]] as const) : []),
+  // The clock of the budget form: `still` never moves (a call refused by its estimate), `ticking`
+  // moves 1 ms per reading (the literal's checking loop reads it as it goes; a still clock never ends it).
+  const CASES: [string, Record<string, unknown>, 'still' | 'ticking'][] = [
+    ['walker, regex, 1 MiB line', { root: join(dir, 'long1m'), query: '(?:[b-y]?){300}z', mode: 'regex', backend: 'walker' }, 'still'],
+    ['walker, literal a×1023 b, 16 MiB line', { root: join(dir, 'long16m'), query: 'a'.repeat(1023) + 'b', backend: 'walker' }, 'ticking'],
+    ...(needsRg[0] ? ([['ripgrep, zero-width at the end of 1 MiB', { root: join(dir, 'nonl1m'), query: '(?:[b-z]?){300}$', mode: 'regex', backend: 'ripgrep', rgPath: realRg.path }, 'still']] as const) : []),
   ];
 
-  function runChild(options: Record<string, unknown>, abortMs?: number): ContentResult {
+  /** Runs one search in a child: a 500 ms budget on a clock that never moves or ticks per reading, or a signal that never fires. */
+  function runChild(options: Record<string, unknown>, form: 'still' | 'ticking' | 'signal'): ContentResult {
     const script = `
       const { searchContent } = await import(${JSON.stringify(dist)});
       const options = ${JSON.stringify(options)};
-      ${abortMs === undefined ? '' : `options.signal = AbortSignal.timeout(${abortMs});`}
+      let t = 0;
+      ${form === 'signal' ? 'options.signal = new AbortController().signal;' : `options.clock = { now: () => ${form === 'still' ? '0' : 't++'} }; options.timeBudgetMs = 500;`}
       const r = await searchContent(options);
       console.log(JSON.stringify(r));`;
-    // The deadline catches a hang only: before the fix these ran 13-22 s past their budget.
+    // The deadline catches a hang only: unbounded, these calls ran 13-22 s (and then answered complete).
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
     expect(run.error).toBeUndefined();
     expect(run.status).toBe(0);
     return JSON.parse(run.stdout.trim()) as ContentResult;
   }
 
-  it.each(CASES)('%s, a 500 ms budget: time-budget', (_name, options) => {
-    const result = runChild({ ...options, timeBudgetMs: 500 });
-    expect(result.complete).toBe(false);
-    expect(result.incompleteReasons[0]).toBe('time-budget');
+  // Fake clocks and a signal that never fires: an unbounded search ends complete (13-22 s later),
+  // a bounded one refuses the call, so the verdict alone tells them apart.
+  it.each(CASES)('%s, a 500 ms budget on a fake clock (still, or ticking per reading): time-budget', (_name, options, clock) => {
+    const result = runChild(options, clock);
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['time-budget'], hits: [] });
   }, 150_000);
 
-  it.each(CASES)('%s, an abort at 200 ms: never complete, the file skipped EFBIG or the abort heard', (_name, options) => {
-    const result = runChild(options, 200);
-    expect(result.complete).toBe(false);
-    const heard = result.incompleteReasons.includes('aborted') || result.skipped.some((entry) => entry.code === 'EFBIG');
-    expect(heard).toBe(true);
+  it.each(CASES)('%s, a signal and no budget: the file skipped EFBIG, the search incomplete', (_name, options) => {
+    const result = runChild(options, 'signal');
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['io-error'], hits: [] });
+    expect(result.skipped.map((entry) => entry.code)).toEqual(['EFBIG']);
   }, 150_000);
 });
