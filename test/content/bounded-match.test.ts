@@ -189,7 +189,7 @@ describe('the adversarial run\'s shapes, in a child process (a hang fails the de
   const CASES: [string, Record<string, unknown>, 'still' | 'ticking'][] = [
     ['walker, regex, 1 MiB line', { root: join(dir, 'long1m'), query: '(?:[b-y]?){300}z', mode: 'regex', backend: 'walker' }, 'still'],
     ['walker, literal a×1023 b, 16 MiB line', { root: join(dir, 'long16m'), query: 'a'.repeat(1023) + 'b', backend: 'walker' }, 'ticking'],
-    ...(needsRg[0] ? ([['ripgrep, zero-width at the end of 1 MiB', { root: join(dir, 'nonl1m'), query: '(?:[b-z]?){300}$', mode: 'regex', backend: 'ripgrep', rgPath: realRg.path }, 'still']] as const) : []),
+    ...(needsRg[0] ? [['ripgrep, zero-width at the end of 1 MiB', { root: join(dir, 'nonl1m'), query: '(?:[b-z]?){300}$', mode: 'regex', backend: 'ripgrep', rgPath: realRg.path }, 'still'] as [string, Record<string, unknown>, 'still']] : []),
   ];
 
   /** Runs one search in a child: a 500 ms budget on a clock that never moves or ticks per reading, or a signal that never fires. */
