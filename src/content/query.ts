@@ -249,14 +249,16 @@ class FoldedLiteralMatcher implements Matcher {
     let work = 0;
     for (let start = from; ; ) {
       if (this.refused) return -1;
-      // Before a call that may run to the end of the text, and once per `CHECK_CHARS` of checking.
+      // Before a call that may run to the end of the text (a short one goes through even on a spent
+      // budget, as this matcher always let it: the engine's own checks end the search before the next
+      // chunk), and once per `CHECK_CHARS` of checking, whatever is left.
       if (start === from || work >= CHECK_CHARS) {
-        work = 0;
         const cost = (text.length - start) * this.headChars * FOLD_MS_PER_STEP;
-        if (cost > this.gate.room()) {
+        if ((work >= CHECK_CHARS || cost >= SHORT_CALL_MS) && cost > this.gate.room()) {
           this.gate.refuse(cost);
           return -1;
         }
+        work = 0;
       }
       this.head.lastIndex = start;
       const match = this.head.exec(text);
@@ -290,6 +292,8 @@ const HEAD_CHARS = 16;
 const FOLD_MS_PER_STEP = 1e-6;
 /** Characters checked between two questions to the gate (~1 ms). */
 const CHECK_CHARS = 1 << 20;
+/** A search estimated under this (ms) starts without asking: a 64 KiB chunk costs ~1 ms. */
+const SHORT_CALL_MS = 5;
 
 /** Characters per piece: far below what V8 compiles case-insensitively without trouble (~20k). */
 const PIECE_CHARS = 1024;
