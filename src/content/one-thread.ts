@@ -27,6 +27,7 @@ import { Walk } from '../walk/engine.js';
 import { byteLines } from './byte-lines.js';
 import { OPEN_FLAGS, placePrefix } from './file-io.js';
 import type { HitCollector } from './hits.js';
+import { MatchGate } from './match-gate.js';
 import { buildLineMatcher, type Matcher } from './query.js';
 import { FileScanner, READ_CHUNK_BYTES, buildNeedle } from './scanner.js';
 import { SearchStop } from './stop.js';
@@ -54,6 +55,7 @@ export function searchInOneThread(plan: ContentPlan, hits: HitCollector, waitFor
 
 class OneThreadSearch {
   private readonly deadline: Deadline;
+  private readonly gate: MatchGate;
   private readonly matcher: Matcher;
   private readonly needle: Uint8Array | undefined;
   private readonly walk: Walk;
@@ -78,12 +80,14 @@ class OneThreadSearch {
   ) {
     const { clock, timeBudgetMs, signal } = plan.limits;
     this.deadline = new Deadline(clock, timeBudgetMs);
-    this.matcher = buildLineMatcher(plan.query.query, () => this.deadline.passed());
+    // Asked before every long matching call, so one long line cannot hold the search past its budget or signal.
+    this.gate = new MatchGate(this.deadline, signal !== undefined);
+    this.matcher = buildLineMatcher(plan.query.query, this.gate);
     this.needle = buildNeedle(plan.query.query);
     // No match limit: `maxResults` counts hits here. A symlinked directory is named on the way.
     this.walk = new Walk(plan, (base, name) => this.files.push(base + name), { maxMatches: Infinity, atLimit: 'stop', withMeta: false, linksAreNotResults: true });
     this.stop = new SearchStop(this.deadline, signal, () => this.walk.abort());
-    this.tally = new SearchTally(hits, this.stop, this.deadline);
+    this.tally = new SearchTally(hits, this.stop, this.deadline, this.gate);
     const byteMode = this.needle !== undefined && !plan.query.query.multiline && !hits.wantsContext;
     const ring = new ArrayBuffer(READ_CHUNK_BYTES * BATCH);
     this.ring = new Uint8Array(ring);

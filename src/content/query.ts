@@ -22,6 +22,7 @@ import { escapeRegex } from '../regex-escape.js';
 import { isHighSurrogate } from '../text-escape.js';
 import { readRegexSyntax, type RegexSyntax } from './regex-syntax.js';
 import { checkRe2Size, loadRe2, re2Size } from '../re2.js';
+import { OPEN_GATE, type MatchGate } from './match-gate.js';
 
 /** Longest query accepted, in UTF-8 bytes: far above any real search, far below argv limits. */
 export const MAX_QUERY_BYTES = 64 * 1024;
@@ -90,23 +91,24 @@ export interface Matcher {
   lastEnd: number;
   /** True when `find` over several lines at once finds exactly what it finds line by line. */
   readonly blockSafe: boolean;
+  /** True once the gate refused a call: `find` finds nothing more, and the caller ends the file or the search (`gate.refusal`). */
+  readonly refused: boolean;
 }
 
 /**
- * `overBudget`, when given, is asked before each regex search: once it says yes, `find` finds
- * nothing more (the caller's own budget check then ends the search, marked `time-budget`). RE2 is
+ * `gate` is asked before each call that could hold the thread for long (match-gate.ts): RE2 is
  * linear in the text, but one call still costs up to the regex's size times the line's length.
  */
-export function buildLineMatcher(query: Query, overBudget?: () => boolean): Matcher {
+export function buildLineMatcher(query: Query, gate: MatchGate = OPEN_GATE): Matcher {
   if (query.mode === 'literal' && !query.ignoreCase) return new LiteralMatcher(query.text);
   // A literal cannot match a line break (that query would be multi-line), so searching many lines
   // at once finds what line-by-line search finds. A regex can (`\s`, `[^x]`): never.
-  if (query.mode === 'literal') return new FoldedLiteralMatcher(query.text);
+  if (query.mode === 'literal') return new FoldedLiteralMatcher(query.text, gate);
   // MULTILINE only for whole-file (multi-line) search, where `^` and `$` must stop at line breaks as
   // in ripgrep (at `\n`, as RE2 does); line by line, a line is the whole input.
   const RE2 = loadRe2();
   const flags = (query.ignoreCase ? RE2.CASE_INSENSITIVE : 0) | (query.multiline ? RE2.MULTILINE : 0);
-  return new Re2Matcher(compileRe2(query.text, flags), overBudget ?? (() => false));
+  return new Re2Matcher(compileRe2(query.text, flags), gate);
 }
 
 /** An RE2 regex of the caller's, compiled now; a bad one is a `FindFileError` naming `option` (the query, or `nameRegex`). */
@@ -149,6 +151,7 @@ function compile(source: string, flags: string): RegExp {
 class LiteralMatcher implements Matcher {
   lastEnd = -1;
   readonly blockSafe = true;
+  readonly refused = false;
   constructor(private readonly text: string) {}
 
   find(text: string, from: number): number {
@@ -158,16 +161,76 @@ class LiteralMatcher implements Matcher {
   }
 }
 
+/**
+ * Cost model of one re2js search that asks for positions (its NFA, or its backtracker on short
+ * text), per character: a fixed cost plus, at worst, a step per instruction (`programSize`), every
+ * thread alive. Measured on this project's two-core machine under load, over 256 KiB-1 MiB of `a`:
+ * 22-36 µs a character for `(?:[b-y]?){300}z` (603 instructions), 11.8 µs for `(?:[b-y]?){100}$`
+ * (203), 290-440 ns for `\w+$` and `(?i)a+q` (5), 260 ns for `function\s+\w+` (14) over minified
+ * code. Its lazy DFA, which only answers "is there a match", costs at most ~130 ns a character.
+ */
+const NFA_NS_PER_CHAR = 200;
+const NFA_NS_PER_INSTRUCTION = 70;
+const DFA_NS_PER_CHAR = 150;
+/** Characters the first measuring probe reads (`Re2Matcher.measure`). */
+const PROBE_CHARS = 4096;
+
 class Re2Matcher implements Matcher {
   lastEnd = -1;
   readonly blockSafe = false;
+  /** Estimated ms per character of one search. */
+  private readonly msPerChar: number;
+
   constructor(
     private readonly regex: RE2JS,
-    private readonly overBudget: () => boolean,
-  ) {}
+    private readonly gate: MatchGate,
+  ) {
+    this.msPerChar = (NFA_NS_PER_CHAR + regex.programSize() * NFA_NS_PER_INSTRUCTION) / 1e6;
+  }
+
+  get refused(): boolean {
+    return this.gate.refusal !== undefined;
+  }
+
+  /**
+   * Ms one search of the text from `from` would take, measured: the NFA over its first 4 KiB, then
+   * four times more while the estimate does not fit in `room` (re2js's first calls run cold: 4 KiB
+   * of minified code said 1.4 us a character, the whole line ran at 0.08), until the probes have
+   * spent a quarter of `room` (a regex that is slow on this text: refused after ~0.25 s at most). A
+   * match found early ends a probe early, as it ends the search there.
+   */
+  private measure(text: string, from: number, room: number): number {
+    const chars = text.length - from;
+    let spent = 0;
+    for (let size = PROBE_CHARS; ; size *= 4) {
+      const end = Math.min(text.length, from + size);
+      const started = performance.now();
+      this.regex.matcher(text.slice(0, end)).find(from);
+      const took = performance.now() - started;
+      spent += took;
+      const estimate = (took / Math.max(1, end - from)) * chars;
+      if (estimate <= room || end === text.length || spent * 4 > room) return estimate;
+    }
+  }
 
   find(text: string, from: number): number {
-    if (this.overBudget()) return -1;
+    if (this.refused) return -1;
+    const chars = text.length - from;
+    const cost = chars * this.msPerChar;
+    const room = this.gate.room();
+    if (cost > room) {
+      // Most long lines hold no match: the DFA says so for a fraction of the NFA's cost, and only a
+      // match needs positions. Its text starts a character early, so `\b`, `\B` see what is before
+      // `from` (a match it finds there only refuses the call: never a match lost).
+      if (chars * (DFA_NS_PER_CHAR / 1e6) <= room && !this.regex.test(from === 0 ? text : text.slice(from - 1))) return -1;
+      // The model is the worst case (every thread alive); most regexes run far below it (`function\s+\w+`
+      // over a 1.9 MB minified line: 0.15 s where the model says 2.2). So measure.
+      const measured = this.measure(text, from, room);
+      if (measured > room) {
+        this.gate.refuse(measured);
+        return -1;
+      }
+    }
     const match = this.regex.matcher(text);
     if (!match.find(from)) return -1;
     this.lastEnd = match.end();
@@ -180,24 +243,55 @@ class Re2Matcher implements Matcher {
  * thousands of characters (stack overflow), and the query may be 64 KiB. So the literal is cut into
  * pieces: the first finds candidates, each next one must follow at once (a sticky regex), the match
  * length taken from each piece's match (folding may change it).
+ *
+ * Safety: V8 tries a case-insensitive pattern at each position of the line, so a search costs up to
+ * the pattern's length times the line's (`a`×1023+`b` over 16 MiB of `a`: 13 s in one call). The
+ * first piece is therefore short (`HEAD_CHARS`: one call over 16 MiB stays ~0.3 s, and is asked of
+ * the gate), and the candidates it finds are checked in a loop that asks the gate as it goes.
  */
 class FoldedLiteralMatcher implements Matcher {
   lastEnd = -1;
   readonly blockSafe = true;
   private readonly head: RegExp;
+  private readonly headChars: number;
   private readonly rest: RegExp[];
+  private readonly restChars: number;
 
-  constructor(text: string) {
-    const pieces = splitPieces(text, PIECE_CHARS);
-    this.head = compile(escapeRegex(pieces[0]!), 'giu');
-    this.rest = pieces.slice(1).map((piece) => compile(escapeRegex(piece), 'yiu'));
+  constructor(
+    text: string,
+    private readonly gate: MatchGate,
+  ) {
+    const [first, ...others] = splitPieces(text, HEAD_CHARS);
+    this.head = compile(escapeRegex(first!), 'giu');
+    this.headChars = first!.length;
+    const restText = others.join('');
+    this.restChars = restText.length;
+    this.rest = restText === '' ? [] : splitPieces(restText, PIECE_CHARS).map((piece) => compile(escapeRegex(piece), 'yiu'));
+  }
+
+  get refused(): boolean {
+    return this.gate.refusal !== undefined;
   }
 
   find(text: string, from: number): number {
+    let work = 0;
     for (let start = from; ; ) {
+      if (this.refused) return -1;
+      // Before a call that may run to the end of the text (a short one goes through even on a spent
+      // budget, as this matcher always let it: the engine's own checks end the search before the next
+      // chunk), and once per `CHECK_CHARS` of checking, whatever is left.
+      if (start === from || work >= CHECK_CHARS) {
+        const cost = (text.length - start) * this.headChars * FOLD_MS_PER_STEP;
+        if ((work >= CHECK_CHARS || cost >= SHORT_CALL_MS) && cost > this.gate.room()) {
+          this.gate.refuse(cost);
+          return -1;
+        }
+        work = 0;
+      }
       this.head.lastIndex = start;
       const match = this.head.exec(text);
       if (match === null) return -1;
+      work += this.headChars + this.restChars;
       let end = match.index + match[0].length;
       for (const piece of this.rest) {
         piece.lastIndex = end;
@@ -216,6 +310,18 @@ class FoldedLiteralMatcher implements Matcher {
     }
   }
 }
+
+/**
+ * Characters of the first piece. Measured: one `/giu` search of `a`×15+`b` over 16 MiB of `a`
+ * 143 ms, of 31 `a` and `b` 270 ms, of 63 and `b` 717 ms (V8, this project's machine under load).
+ */
+const HEAD_CHARS = 16;
+/** Estimated ms per character and pattern character of a `/iu` search (measured ≤ 0.6 ns, see above). */
+const FOLD_MS_PER_STEP = 1e-6;
+/** Characters checked between two questions to the gate (~1 ms). */
+const CHECK_CHARS = 1 << 20;
+/** A search estimated under this (ms) starts without asking: a 64 KiB chunk costs ~1 ms. */
+const SHORT_CALL_MS = 5;
 
 /** Characters per piece: far below what V8 compiles case-insensitively without trouble (~20k). */
 const PIECE_CHARS = 1024;

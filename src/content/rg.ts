@@ -20,8 +20,8 @@
  * - The hit's column is the first submatch's byte offset converted to a UTF-16 index, plus one; its
  *   text is the first line of `lines` without its line ending.
  * - `submatches` must be an array, but an empty one is valid: ripgrep 13 prints a `match` with no
- *   submatch for some zero-width matches. The hit is kept; its column is found by our own line
- *   matcher (`columnWithoutSubmatch`).
+ *   submatch for some zero-width matches. Its column is found by our own line matcher, within the
+ *   budget and the step cap (`columnWithoutSubmatch`, match-gate.ts), else the budget stops the run.
  */
 import { FindFileError } from '../errors.js';
 import type { ContentPlan } from '../plan/content-plan.js';
@@ -32,6 +32,7 @@ import { checkIgnoreFiles, checkRoot, runRequest, stoppedBeforeStart, type Ripgr
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
 import { WalkRules } from '../walk/rules.js';
 import { decodeUtf8, dropCr, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
+import { MatchGate } from './match-gate.js';
 import { buildLineMatcher, type Matcher, type Query } from './query.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
 
@@ -56,6 +57,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
   let runs = 0;
   let firstRun: JsonEventConsumer | undefined;
   const { query } = plan.query;
+  const gate = new MatchGate(run.deadline, plan.limits.signal !== undefined);
   const outcome = await runRipgrep({
     ...runRequest(plan, run),
     argv: buildContentArgv({
@@ -79,15 +81,15 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
     maxRecordBytes: run.maxRecordBytes ?? MAX_EVENT_BYTES,
     newConsumer: () => {
       runs++;
-      if (runs === 1) return (firstRun = new JsonEventConsumer(rules, hits, query, new Map(), undefined));
-      return new JsonEventConsumer(rules, hits, query, undefined, firstRun!.handedOn());
+      if (runs === 1) return (firstRun = new JsonEventConsumer(rules, hits, query, new Map(), undefined, gate));
+      return new JsonEventConsumer(rules, hits, query, undefined, firstRun!.handedOn(), gate);
     },
   });
   const events = outcome.consumer;
   const accept = rules.buildListedFileTest(() => {});
   // A file ripgrep could not open is kept if the walker would have searched it; a directory if the walker would have read it.
   const skipped = outcome.stderr.skipped.filter((entry) => rules.wouldRead(entry.path) || accept(entry.path));
-  skipped.push(...events.undecodable);
+  skipped.push(...events.undecodable, ...events.refused);
   return buildSummary(plan, run, hits, outcome.verdict, outcome.recovery, events, skipped, outcome.stderr.unclassified);
 }
 
@@ -184,6 +186,9 @@ export class JsonEventConsumer implements RecordConsumer {
   excluded = 0;
   /** Paths ripgrep gave as bytes (not valid UTF-8): the walker cannot open them either (EILSEQ). */
   readonly undecodable: SkippedEntry[] = [];
+  /** Files whose hit's column would take longer than a step may (match-gate.ts): skipped, `EFBIG`. */
+  readonly refused: SkippedEntry[] = [];
+  stopCause: 'timeout' | undefined; // set when this consumer stops the run for the budget (run.ts)
   private readonly undecodableSeen = new Set<string>();
   private readonly accept: (rel: string) => boolean;
   private lastPath: string | undefined;
@@ -205,6 +210,7 @@ export class JsonEventConsumer implements RecordConsumer {
     private readonly remember: HandedOn | undefined,
     /** Hits an earlier run already handed on. */
     private readonly skip: HandedOn | undefined,
+    private readonly gate: MatchGate,
   ) {
     this.accept = rules.buildListedFileTest(() => this.excluded++);
   }
@@ -246,7 +252,6 @@ export class JsonEventConsumer implements RecordConsumer {
     const rel = this.fileOf(event);
     if (rel === undefined) return true;
     const whole = lines.text ?? decodeUtf8(lines.bytes!);
-    const endLine = lineNumber + lineBreaksWithin(whole);
     if (this.skip !== undefined && lineNumber <= (this.skip.get(rel) ?? 0)) {
       this.hits.passOver(rel);
       return true;
@@ -254,7 +259,8 @@ export class JsonEventConsumer implements RecordConsumer {
     this.lastHitLine = lineNumber;
     if (this.hits.atCap(rel)) return this.capped(rel, lineNumber, whole);
     const column = index >= 0 ? index + 1 : this.columnWithoutSubmatch(whole);
-    return this.hits.add(rel, lineNumber, column, firstLine(whole), endLine);
+    if (column === undefined) return this.refuse(rel);
+    return this.hits.add(rel, lineNumber, column, firstLine(whole), lineNumber + lineBreaksWithin(whole));
   }
 
   /** A match past `maxHitsPerFile` (ripgrep 13 sends those in the trailing context): each of its lines a context line. */
@@ -271,20 +277,30 @@ export class JsonEventConsumer implements RecordConsumer {
    * It gave no offset, so our line matcher finds the column on the event's lines, as the pure-TS path
    * would (`\r` kept: matching sees it there too). Where it finds none on the first line (a dialect
    * difference, or a regex RE2 does not compile), the column is that of a zero-width match at the
-   * line's end, where most of ripgrep's come from: never a dropped hit.
+   * line's end, where most of ripgrep's come from. Undefined: the gate would not start the search.
    */
-  private columnWithoutSubmatch(whole: string): number {
+  private columnWithoutSubmatch(whole: string): number | undefined {
     const nl = whole.indexOf('\n');
     const line = nl < 0 ? whole : whole.slice(0, nl);
+    this.gate.beginStep();
     const at = this.lineMatcher()?.find(this.query.multiline ? whole : line, 0) ?? -1;
+    if (this.matcher?.refused === true) return undefined;
     return (at >= 0 && at <= line.length ? at : line.length) + 1;
+  }
+
+  /** A column the gate would not let us compute: the budget stops the run (`time-budget`), the step cap skips the file. */
+  private refuse(rel: string): boolean {
+    if (this.gate.refusal === 'time-budget') return !(this.stopCause = 'timeout');
+    this.gate.refusal = undefined;
+    if (this.refused.at(-1)?.path !== rel) this.refused.push({ path: rel, code: 'EFBIG' });
+    return true;
   }
 
   /** Built on first use: most runs never need it, and RE2 is slow to load. Null: RE2 rejects the query (only ripgrep compiled it). */
   private lineMatcher(): Matcher | undefined {
     if (this.matcher === undefined) {
       try {
-        this.matcher = buildLineMatcher(this.query);
+        this.matcher = buildLineMatcher(this.query, this.gate);
       } catch (error) {
         if (!(error instanceof FindFileError)) throw error;
         this.matcher = null;

@@ -35,6 +35,8 @@ export type ScanState =
   | 'binary-late'
   /** A line (or a multi-line query's whole text) outgrew `MAX_HELD_CHARS`. */
   | 'too-long'
+  /** The matcher's gate refused a call (match-gate.ts): the gate says whether the file or the search ends. */
+  | 'refused'
   /** The whole file was searched. */
   | 'done';
 
@@ -124,12 +126,12 @@ export class FileScanner {
     const rest = this.decoder?.end() ?? '';
     if (this.multiline) {
       if (this.hold(rest) !== 'more') return this.state;
-      return (this.state = this.searchWhole(this.parts.join('')) ? 'done' : 'stop');
+      return (this.state = this.searchWhole(this.parts.join('')) ? 'done' : this.halted());
     }
     const last = this.carry + rest;
     this.carry = '';
     if (last.length > MAX_HELD_CHARS) return (this.state = 'too-long');
-    return (this.state = last === '' || this.searchLines(last) ? 'done' : 'stop');
+    return (this.state = last === '' || this.searchLines(last) ? 'done' : this.halted());
   }
 
   private openDecoder(chunk: Uint8Array): Decoder {
@@ -206,7 +208,7 @@ export class FileScanner {
     if (this.multiline) {
       if (this.hold(before) !== 'more') return this.state;
       const text = this.parts.join('');
-      if (!this.searchWhole(text.slice(0, text.lastIndexOf('\n') + 1))) return (this.state = 'stop');
+      if (!this.searchWhole(text.slice(0, text.lastIndexOf('\n') + 1))) return (this.state = this.halted());
     }
     return (this.state = 'binary-late');
   }
@@ -228,12 +230,17 @@ export class FileScanner {
     }
     const block = this.carry + text.slice(0, nl + 1);
     this.carry = text.slice(nl + 1);
-    return this.searchLines(block) ? 'more' : 'stop';
+    return this.searchLines(block) ? 'more' : this.halted();
+  }
+
+  /** Why a search of lines said "no more": the hit limits, or the matcher's gate. */
+  private halted(): ScanState {
+    return this.matcher.refused ? 'refused' : 'stop';
   }
 
   /**
    * Searches whole lines (`block` ends with `\n`, or is the file's last line). Returns false when
-   * the hit limits ended the search. Advances `this.line` past the block.
+   * the hit limits ended the search, or the matcher's gate refused a call. Advances `this.line` past the block.
    */
   private searchLines(block: string): boolean {
     const { matcher, hits, path } = this;
@@ -244,6 +251,7 @@ export class FileScanner {
         if (end < 0) end = block.length;
         const line = block.slice(start, end);
         const at = matcher.find(line, 0);
+        if (at < 0 && matcher.refused) return false;
         const more = at >= 0 ? hits.add(path, this.line, at + 1, dropCr(line)) : !hits.wantsContext || hits.context(path, this.line, dropCr(line));
         if (!more) return false;
         start = end + 1;
@@ -255,6 +263,7 @@ export class FileScanner {
     let counted = 0;
     for (let from = 0; from < block.length; ) {
       const at = matcher.find(block, from);
+      if (at < 0 && matcher.refused) return false;
       if (at < 0) break;
       const start = at === 0 ? 0 : block.lastIndexOf('\n', at - 1) + 1;
       this.line += countNewlines(block, counted, start);
@@ -279,6 +288,7 @@ export class FileScanner {
     let group: Group | undefined;
     for (let from = 0; from <= text.length; ) {
       const at = matcher.find(text, from);
+      if (at < 0 && matcher.refused) return group !== undefined && this.addGroup(lines, group) && false; // the hit so far kept
       // An empty match after the last line break is on no line: ripgrep has no line there.
       if (at < 0 || (at === text.length && at > 0 && text.endsWith('\n'))) break;
       const end = matcher.lastEnd;

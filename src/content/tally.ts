@@ -6,6 +6,7 @@
 import type { Deadline } from '../limits.js';
 import { ReasonLog, errorCodeOf, verdictFields, type FindSummary, type IncompleteReason, type SkippedEntry } from '../result.js';
 import type { HitCollector } from './hits.js';
+import type { MatchGate } from './match-gate.js';
 import type { FileScanner, ScanState } from './scanner.js';
 import type { SearchStop } from './stop.js';
 import type { WholeFileVerdict } from './sync-reader.js';
@@ -29,6 +30,7 @@ export class SearchTally {
     private readonly hits: HitCollector,
     private readonly stop: SearchStop,
     private readonly deadline: Deadline,
+    private readonly gate: MatchGate,
   ) {}
 
   /** A file the reader decided as the scanner would have: its hits offered, and the state the scanner would have ended in taken as the scanner's is. */
@@ -48,6 +50,7 @@ export class SearchTally {
   scanChunk(rel: string, scanner: FileScanner, data: Uint8Array, isFirst: boolean, eof: boolean, error: unknown, release?: () => void): boolean {
     const bytes = data.length;
     this.bytesSearched += bytes;
+    this.gate.beginStep();
     let state: ScanState = bytes === 0 ? (error === undefined ? scanner.finish() : 'more') : scanner.push(data, isFirst && eof);
     release?.();
     if (isFirst && eof && state === 'more') state = scanner.finish();
@@ -65,8 +68,19 @@ export class SearchTally {
     if (state === 'binary' || state === 'binary-late') this.binarySkipped++;
     else if (state === 'too-long') this.skipFile(rel, 'EFBIG');
     else if (state === 'stop') this.stop.stop(this.hits.stopReason!);
+    else if (state === 'refused') this.refused(rel);
     // A file whose hits reached `maxHitsPerFile` (and their after-context) is read no further.
     return state === 'more' && !this.hits.isFull(rel) && !this.stop.shouldStop();
+  }
+
+  /** A matching call the gate would not start: the budget ends the search; the step cap, this file only (match-gate.ts). */
+  private refused(rel: string): void {
+    if (this.gate.refusal === 'time-budget') {
+      this.stop.stop('time-budget');
+      return;
+    }
+    this.gate.refusal = undefined;
+    this.skipFile(rel, 'EFBIG');
   }
 
   skipFile(rel: string, code: string): void {

@@ -13,6 +13,7 @@ import type { ContentPlan } from '../plan/content-plan.js';
 import { errorCodeOf } from '../result.js';
 import { FileQueue } from './file-queue.js';
 import type { HitCollector } from './hits.js';
+import { MatchGate } from './match-gate.js';
 import { buildLineMatcher, type Matcher } from './query.js';
 import { ReadAhead, type Ahead } from './read-ahead.js';
 import { FileScanner, buildNeedle } from './scanner.js';
@@ -31,6 +32,7 @@ export function searchWithWalker(plan: ContentPlan, hits: HitCollector, waitForR
 
 class WalkerContentSearch {
   private readonly deadline: Deadline;
+  private readonly gate: MatchGate;
   private readonly matcher: Matcher;
   private readonly needle: ReturnType<typeof buildNeedle>;
   private readonly files: FileQueue;
@@ -46,12 +48,13 @@ class WalkerContentSearch {
     const { clock, timeBudgetMs, signal } = plan.limits;
     const fs = plan.query.reader;
     this.deadline = new Deadline(clock, timeBudgetMs);
-    // The budget is asked before every regex search too, so one long file cannot run far past it.
-    this.matcher = buildLineMatcher(plan.query.query, () => this.deadline.passed());
+    // Asked before every long matching call, so one long line cannot hold the search past its budget or signal.
+    this.gate = new MatchGate(this.deadline, signal !== undefined);
+    this.matcher = buildLineMatcher(plan.query.query, this.gate);
     this.needle = buildNeedle(plan.query.query);
     this.files = new FileQueue(plan);
     this.stop = new SearchStop(this.deadline, signal, () => this.files.stop());
-    this.tally = new SearchTally(hits, this.stop, this.deadline);
+    this.tally = new SearchTally(hits, this.stop, this.deadline, this.gate);
     // The scanner's byte mode (scanner.ts `openDecoder`): the read worker finds a whole file's hits then.
     const byteMode = this.needle !== undefined && !plan.query.query.multiline && !hits.wantsContext;
     this.ahead = new ReadAhead(fs, plan.scope, () => this.files.take(), { needle: this.needle, byteMode });

@@ -27,7 +27,9 @@ import { StderrReader, type StderrReport } from './stderr.js';
 
 /** Takes stdout records; returns false when it wants no more (the child is then killed). */
 export interface RecordConsumer {
+  /** False: stop the run (the limits, or with `stopCause` the budget). */
   record(text: string): boolean;
+  stopCause?: 'timeout' | undefined;
 }
 
 export interface RunRequest<C extends RecordConsumer> {
@@ -132,7 +134,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
         if (settled) return;
         if (overBudget()) return settle({ kind: 'stopped', cause: 'timeout' });
         const pushed = out.push(chunk, (record) => consumer.record(record));
-        if (pushed === 'stopped') settle({ kind: 'stopped', cause: 'limit' });
+        if (pushed === 'stopped') settle({ kind: 'stopped', cause: consumer.stopCause ?? 'limit' });
         else if (pushed === 'overflow') settle({ kind: 'stopped', cause: 'max_buffer' });
       },
       stderr(chunk) {

@@ -1,0 +1,55 @@
+/**
+ * How long one matching call may hold the thread. A regex call (re2js) or a case-insensitive
+ * literal's search runs to its end once started: nothing else runs meanwhile, not the budget's
+ * timer, not the caller's signal, not an MCP server's pings. So a matcher asks, before each call,
+ * how long it may take (`room`), estimates its cost (query.ts: calibrated, on the pessimistic side)
+ * and does not start one that would not fit: the gate then records why (`refuse`).
+ *
+ * - With a time budget, a call may take what is left of it; past that, the search stops
+ *   `time-budget` (the hits before kept), as if the clock had run out during the call.
+ * - With a signal, a call may take `MAX_STEP_MS`, counted from the start of the step it is part of
+ *   (a chunk of a file, a ripgrep event): the signal can only be heard between steps. A step that
+ *   would run longer gives up its file, skipped with `EFBIG` (its line is too long for this query
+ *   to be matched in one step), and the search goes on.
+ * - With neither, nothing could stop the search: every call runs, as in ripgrep.
+ */
+import type { Deadline } from '../limits.js';
+
+/** The longest a matching step may hold the thread when a signal could stop the search, in ms. */
+export const MAX_STEP_MS = 1000;
+
+/** Why a call was not started: the budget would run out, or the step would pass `MAX_STEP_MS`. */
+export type Refusal = 'time-budget' | 'too-slow';
+
+export class MatchGate {
+  refusal: Refusal | undefined;
+  private stepStart = 0;
+
+  constructor(
+    private readonly deadline: Deadline | undefined,
+    /** True when a signal could stop the search: steps are capped. */
+    private readonly capped: boolean,
+  ) {}
+
+  /** A step begins (the next chunk, the next event): the cap counts from now. */
+  beginStep(): void {
+    if (this.capped) this.stepStart = performance.now();
+  }
+
+  /** How long, in ms, a call may take from now (Infinity: no limit). */
+  room(): number {
+    return Math.min(this.budgetLeft(), this.capped ? MAX_STEP_MS - (performance.now() - this.stepStart) : Infinity);
+  }
+
+  /** Records that a call estimated at `ms` was not started, and why. */
+  refuse(ms: number): void {
+    this.refusal ??= ms > this.budgetLeft() ? 'time-budget' : 'too-slow';
+  }
+
+  private budgetLeft(): number {
+    return this.deadline === undefined || this.deadline.ms === Infinity ? Infinity : this.deadline.left();
+  }
+}
+
+/** The gate of a search no call is refused in (the query's own check, a test's matcher). */
+export const OPEN_GATE = new MatchGate(undefined, false);
