@@ -94,39 +94,43 @@ export function setClose(s: string | readonly string[], open: number): number {
   return -1;
 }
 
-/** The `)` or `}` closing the group opened at `open`, past escapes, sets and nested groups; -1 when none. */
-export function closeOfGroup(s: string, open: number): number {
+/**
+ * Walks `s` from `from` past escapes and sets, telling `visit` each other character with the depth
+ * of groups and braces after it; stops at the first character `visit` says yes to (its index), -1 at the end.
+ */
+function scanOutsideSets(s: string, from: number, visit: (c: string, at: number, depth: number) => boolean): number {
   let depth = 0;
-  for (let j = open; j < s.length; j++) {
+  for (let j = from; j < s.length; j++) {
     const c = s[j]!;
     if (c === '\\') j++;
     else if (c === '[') {
       const close = setClose(s, j);
       if (close > 0) j = close;
-    } else if (c === '(' || c === '{') depth++;
-    else if ((c === ')' || c === '}') && --depth === 0) return j;
+    } else {
+      if (c === '(' || c === '{') depth++;
+      else if (c === ')' || c === '}') depth--;
+      if (visit(c, j, depth)) return j;
+    }
   }
   return -1;
+}
+
+/** The `)` or `}` closing the group opened at `open`, past escapes, sets and nested groups; -1 when none. */
+export function closeOfGroup(s: string, open: number): number {
+  return scanOutsideSets(s, open, (c, _at, depth) => (c === ')' || c === '}') && depth === 0);
 }
 
 /** The text split at `sep` outside any set, group or brace. */
 export function splitTop(s: string, sep: string): string[] {
   const parts: string[] = [];
-  let depth = 0;
   let start = 0;
-  for (let j = 0; j < s.length; j++) {
-    const c = s[j]!;
-    if (c === '\\') j++;
-    else if (c === '[') {
-      const close = setClose(s, j);
-      if (close > 0) j = close;
-    } else if (c === '(' || c === '{') depth++;
-    else if (c === ')' || c === '}') depth--;
-    else if (c === sep && depth === 0) {
-      parts.push(s.slice(start, j));
-      start = j + 1;
+  scanOutsideSets(s, 0, (c, at, depth) => {
+    if (c === sep && depth === 0) {
+      parts.push(s.slice(start, at));
+      start = at + 1;
     }
-  }
+    return false;
+  });
   parts.push(s.slice(start));
   return parts;
 }
