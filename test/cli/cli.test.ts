@@ -434,6 +434,9 @@ describe('unreadable directories', () => {
 });
 
 describe('an ignore file the OS refuses to open', () => {
+  // As root, the unprivileged copy of the command: built before the test (seconds), removed after.
+  beforeAll(prepareAsUser, 120_000);
+  afterAll(releaseAsUser);
   // An adversarial run: `sub/.ignore` (mode 000) re-includes `keep.log`, which the root's `.ignore`
   // ignores; the answer was empty, complete, and --strict exited 0. Not read is a gap, whichever
   // engine answers (ripgrep reads it without a word: its listed ignore files are checked after).
