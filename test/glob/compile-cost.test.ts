@@ -25,18 +25,34 @@ const make = (count: number, piece: string, reps: number) => Array.from({ length
 const costOf = (globs: readonly string[]) => globs.reduce((n, g) => n + compileCost(g), 0);
 const alternatives = (raw: string[]) => normalizePatternList(raw, flavor, 'pattern', false);
 
-/** The most repetitions whose alternatives stay within the limit (each pattern within its own length limit). */
+/** Whether `count` patterns of `piece`×`reps` are within the length, alternative-count and cost limits. */
+function fits(count: number, piece: string, reps: number): boolean {
+  if (make(1, piece, reps)[0]!.length + String(count).length > MAX_PATTERN_LENGTH) return false;
+  try {
+    return costOf(alternatives(make(count, piece, reps))) <= MAX_COMPILE_COST;
+  } catch {
+    return false; // the brace count limit: past it too
+  }
+}
+
+/**
+ * The most repetitions whose alternatives stay within the limit. Perf: searched on one pattern's
+ * cost times `count` (the patterns differ only in their `x<i>` suffix), then stepped to the exact
+ * edge on the whole list: two or three whole evaluations instead of fourteen.
+ */
 function largestWithin(count: number, piece: string): number {
   let reps = 0;
   for (let step = 8192; step >= 1; step >>= 1) {
     const next = reps + step;
     if (make(1, piece, next)[0]!.length + String(count).length > MAX_PATTERN_LENGTH) continue;
     try {
-      if (costOf(alternatives(make(count, piece, next))) <= MAX_COMPILE_COST) reps = next;
+      if (costOf(alternatives(make(1, piece, next))) * count <= MAX_COMPILE_COST) reps = next;
     } catch {
-      // the brace count limit: past it too
+      // past the brace count limit
     }
   }
+  while (reps > 0 && !fits(count, piece, reps)) reps--;
+  while (fits(count, piece, reps + 1)) reps++;
   return reps;
 }
 
