@@ -193,7 +193,7 @@ function argvWords(): ArgvWords {
  * `-A` and `-0` (`--print0`), so both were usage errors. Written once, applied to argv before
  * either parser sees it (src/cli/main.ts), so the fast path and yargs agree by construction. The
  * value of a flag (`--contains -tf`) and everything after `--` stay as they are; `-0` alone is
- * untouched, and `-S+10k` or `-t=f` already parse.
+ * untouched, `-e.ts` is `-e .ts`, and `-S+10k` or `-t=f` already parse.
  */
 export function splitGluedValues(argv: readonly string[]): string[] {
   const { valued, shortValued, shortSwitches } = argvWords();
@@ -201,7 +201,9 @@ export function splitGluedValues(argv: readonly string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return [...out, ...argv.slice(i)];
-    const glued = /^-(.)(\w.*)$/s.exec(word);
+    // Any value, not only one that starts with a word character: `-e.ts` and `-E.git` (fd and rg read
+    // them so) had reached yargs-parser whole, and `-e.ts` failed as "text.replace is not a function".
+    const glued = /^-(.)([^=].*)$/s.exec(word);
     // fd's `-H0`: switches then `-0` (--print0), which yargs-parser would read as the value `0` of `-H`.
     const endsInPrint0 = /^-([A-Za-z]+)0$/.exec(word);
     if (endsInPrint0 !== null && [...endsInPrint0[1]!].every((letter) => shortSwitches.has(letter))) out.push(`-${endsInPrint0[1]}`, '-0');

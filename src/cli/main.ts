@@ -32,11 +32,11 @@ export async function main(typed: readonly string[]): Promise<void> {
   let execWords: string[] | undefined;
   // Usage errors name unknown flags from the parser's table; a failure before it exists still gets its line.
   let parser: Argv<CliArgs> | undefined;
-  const fail = (error: unknown): never => reportFailure(error, parser);
+  const fail = (error: unknown): never => reportFailure(error, parser, typed);
   watchProcess(fail);
   const loadParser = async (): Promise<Argv<CliArgs>> => {
     const { buildParser } = await import('./parser.js'); // yargs loads only now
-    return buildParser({ version: readVersion(), columns: process.stdout.columns, now, onUsageError: (message) => usageError(message, parser) });
+    return buildParser({ version: readVersion(), columns: process.stdout.columns, now, onUsageError: (message) => usageError(message, parser, typed) });
   };
   const now = Date.now();
   try {
@@ -78,18 +78,34 @@ const USAGE_LINE = 'Usage: find-file <pattern..> [DIR | --root DIR] [options]  (
  * an unknown flag is one line (with a "did you mean"). Never the whole help: sixty lines of flags
  * would bury the one thing that went wrong and scroll it off the screen (fd and rg print a line or two).
  */
-function usageError(message: string, parser: Argv<CliArgs> | undefined): never {
+function usageError(message: string, parser: Argv<CliArgs> | undefined, typed: readonly string[]): never {
   const unknown = parser === undefined ? undefined : describeUnknownFlags(message, flagNames(parser));
   if (unknown === undefined) process.stderr.write(`${USAGE_LINE}\n`);
-  process.stderr.write(`find-file: error: ${escapeText(shortMessage(unknown ?? message))}\n`);
+  // As fd's tip: the parser's own words name a flag it read out of the pattern (`-notes.txt`: "-s is a switch").
+  const pattern = dashPattern(typed);
+  const tip = pattern === undefined ? '' : ` (a pattern that starts with '-' goes after '--': find-file -- ${JSON.stringify(pattern)})`;
+  process.stderr.write(`find-file: error: ${escapeText(shortMessage((unknown ?? message) + tip))}\n`);
   process.exit(EXIT.USAGE);
 }
 
+/**
+ * The first word before `--` that starts with one `-` and holds a glob's or a path's character
+ * (`-notes.txt`, `-[id].txt`, `-*.log`): a pattern, most likely. A cluster of short flags, or one
+ * with its value glued (`-tf`, `-d3`), holds none of them and gets no tip.
+ */
+function dashPattern(typed: readonly string[]): string | undefined {
+  for (const word of typed) {
+    if (word === '--') return undefined;
+    if (word[0] === '-' && word[1] !== '-' && /[.*?[\]{}/\\]/.test(word)) return word;
+  }
+  return undefined;
+}
+
 /** One line naming the cause (no stack trace), then status 1, or 2 when the library says the input was wrong. */
-function reportFailure(error: unknown, parser: Argv<CliArgs> | undefined): never {
+function reportFailure(error: unknown, parser: Argv<CliArgs> | undefined, typed: readonly string[]): never {
   const status = exitCodeForError(error);
   const message = error instanceof Error ? error.message : String(error);
-  if (status === EXIT.USAGE) usageError(message, parser);
+  if (status === EXIT.USAGE) usageError(message, parser, typed);
   const cause = findFileErrorCode(error) === undefined ? 'unexpected failure: ' : '';
   // The message may hold a path as the user typed it (a root): escaped, so it stays one line and cannot drive the terminal.
   process.stderr.write(`find-file: error: ${cause}${escapeText(shortMessage(message))}\n`);

@@ -459,6 +459,23 @@ describe('an ignore file the OS refuses to open', () => {
   });
 });
 
+describe('a pattern that starts with -', () => {
+  it('gets fd\'s tip after the usage error (use --); a cluster of short flags gets none; after -- it is searched', () => {
+    const dir = join(base, 'dash-pattern');
+    writeTree(dir, ['-notes.txt', 'a.md']);
+    for (const pattern of ['-notes.txt', '-[n]otes.txt', '-*.txt']) {
+      const run = ff([pattern], { cwd: dir });
+      expect(run.status).toBe(2);
+      expect(lines(run.stderr).at(-1)).toMatch(/^find-file: error: /);
+      expect(lines(run.stderr).at(-1)!.endsWith(` (a pattern that starts with '-' goes after '--': find-file -- ${JSON.stringify(pattern)})`)).toBe(true);
+    }
+    const cluster = ff(['-tf'], { cwd: dir });
+    expect(cluster.status).toBe(2);
+    expect(cluster.stderr).not.toContain("goes after '--'");
+    expect(lines(ff(['--', '-notes.txt'], { cwd: dir }).stdout)).toEqual(['-notes.txt']);
+  });
+});
+
 describe('exit statuses', () => {
   it('2 for usage errors: one usage line, then the specific problem, never the whole help; nothing on stdout (an unknown flag: one line, test/cli/select.test.ts)', () => {
     const cases: [string[], RegExp][] = [

@@ -28,6 +28,14 @@ describe('fd short flags', () => {
     expect(ff(['-e', '.']).status).toBe(2);
   });
 
+  it('a short flag glued to a value that starts with a dot or a sign reads as the two words (-e.ts, -E.env, -S+1): it failed as "text.replace is not a function"', () => {
+    for (const [glued, apart] of [[['-e.ts'], ['-e', '.ts']], [['*', '-E.env'], ['*', '-E', '.env']], [['*', '-S+1b'], ['*', '-S', '+1b']], [['*.ts', '-d2'], ['*.ts', '-d', '2']]]) {
+      const run = ff(glued!);
+      expect({ glued, status: run.status, stderr: run.stderr.includes('error') }).toEqual({ glued, status: 0, stderr: false });
+      expect(found(glued!)).toEqual(found(apart!));
+    }
+  });
+
   it('-E excludes, -d limits the depth, -a prints absolute paths', () => {
     expect(found(['*.ts', '-E', 'deep'])).toEqual([join('src', 'a.ts')]);
     expect(found(['*.ts', '-d', '2'])).toEqual([join('src', 'a.ts')]);
