@@ -86,10 +86,15 @@ describe('a short flag glued to its value (rg and fd habits, issue 27)', () => {
     expect(() => parse(['--contains', 'x', '-A0'])).toThrow(UsageError);
   });
 
-  it('leaves a flag\'s value, everything after --, -t=f, -S+10k and unknown letters as they are', () => {
-    for (const argv of [['--contains', '-tf'], ['--exclude', '-A0', 'x'], ['-t', '-td'], ['x', '--', '-tf', '-A0'], ['x', '-t=f'], ['x', '-S+10k'], ['x', '-S-1M'], ['x', '-xf'], ['x', '-ls'], ['x', '--type']]) {
+  it('leaves a flag\'s value, everything after --, -t=f and unknown letters as they are', () => {
+    for (const argv of [['--contains', '-tf'], ['--exclude', '-A0', 'x'], ['-t', '-td'], ['x', '--', '-tf', '-A0'], ['x', '-t=f'], ['x', '-xf'], ['x', '-ls'], ['x', '--type']]) {
       expect(splitGluedValues(argv), argv.join(' ')).toEqual(argv);
     }
+    // A value starting with a sign or a dot is split too (-e.ts reached yargs-parser whole and failed).
+    for (const [glued, value] of [['-S+10k', '+10k'], ['-S-1M', '-1M'], ['-e.ts', '.ts'], ['-E.git', '.git']] as const) {
+      expect(splitGluedValues(['x', glued])).toEqual(['x', glued.slice(0, 2), value]);
+    }
+    expect(parse(splitGluedValues(['-e.ts']))).toMatchObject({ extension: ['ts'] });
     // A glued value that is wrong stays wrong, with the flag's own message.
     expect(() => parse(splitGluedValues(['*', '-tq']))).toThrow(/--type must be f \(file\), d \(directory\), .* got "q"/);
   });
