@@ -2,8 +2,9 @@
  * How long one matching call may hold the thread. A regex call (re2js) or a case-insensitive
  * literal's search runs to its end once started: nothing else runs meanwhile, not the budget's
  * timer, not the caller's signal, not an MCP server's pings. So a matcher asks, before each call,
- * how long it may take (`room`), estimates its cost (query.ts: calibrated, on the pessimistic side)
- * and does not start one that would not fit: the gate then records why (`refuse`).
+ * how long it may take (`room`), estimates its cost (query.ts: a worst-case model, and for a regex
+ * the model refuses, a measurement over the text's start) and does not start one that would not
+ * fit: the gate then records why (`refuse`), and the caller learns it once (`take`).
  *
  * - With a time budget, a call may take what is left of it; past that, the search stops
  *   `time-budget` (the hits before kept), as if the clock had run out during the call.
@@ -44,6 +45,17 @@ export class MatchGate {
   /** Records that a call estimated at `ms` was not started, and why. */
   refuse(ms: number): void {
     this.refusal ??= ms > this.budgetLeft() ? 'time-budget' : 'too-slow';
+  }
+
+  /**
+   * Why the last call was not started, for the caller to act on: the budget's stays (the search
+   * ends, and every later call is refused too); the step cap's is cleared (its file is skipped, the
+   * search goes on with the next one).
+   */
+  take(): Refusal | undefined {
+    const refusal = this.refusal;
+    if (refusal === 'too-slow') this.refusal = undefined;
+    return refusal;
   }
 
   private budgetLeft(): number {

@@ -290,10 +290,10 @@ export class JsonEventConsumer implements RecordConsumer {
 
   /** A column the gate would not let us compute: the budget stops the run (`time-budget`), the step cap skips the file. */
   private refuse(rel: string): boolean {
-    if (this.gate.refusal === 'time-budget') return !(this.stopCause = 'timeout');
-    this.gate.refusal = undefined;
-    if (this.refused.at(-1)?.path !== rel) this.refused.push({ path: rel, code: 'EFBIG' });
-    return true;
+    const refusal = this.gate.take();
+    if (refusal === 'time-budget') this.stopCause = 'timeout';
+    else if (this.refused.at(-1)?.path !== rel) this.refused.push({ path: rel, code: 'EFBIG' });
+    return refusal !== 'time-budget';
   }
 
   /** Built on first use: most runs never need it, and RE2 is slow to load. Null: RE2 rejects the query (only ripgrep compiled it). */

@@ -75,12 +75,8 @@ export class SearchTally {
 
   /** A matching call the gate would not start: the budget ends the search; the step cap, this file only (match-gate.ts). */
   private refused(rel: string): void {
-    if (this.gate.refusal === 'time-budget') {
-      this.stop.stop('time-budget');
-      return;
-    }
-    this.gate.refusal = undefined;
-    this.skipFile(rel, 'EFBIG');
+    if (this.gate.take() === 'time-budget') this.stop.stop('time-budget');
+    else this.skipFile(rel, 'EFBIG');
   }
 
   skipFile(rel: string, code: string): void {

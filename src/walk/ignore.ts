@@ -86,7 +86,11 @@ function compile(text: string | undefined, shouldStop: (() => boolean) | undefin
 export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, texts: IgnoreTexts, lead = '', shouldStop?: () => boolean, onTooLarge?: TooLargeFunction, where = dir): IgnoreLevel {
   const sources = [texts.rgignore, texts.ignore, texts.gitignore, texts.exclude, texts.extra];
   const names = [...IGNORE_FILE_NAMES, GIT_EXCLUDE];
-  if (onTooLarge !== undefined) sources.forEach((text, i) => i < names.length && text !== undefined && hasTooLargeRule(text) && onTooLarge(where + names[i]!));
+  // The `ignoreFiles` (`extra`) are named one by one as read (`readTopLevels`).
+  for (let i = 0; i < names.length && onTooLarge !== undefined; i++) {
+    const text = sources[i];
+    if (text !== undefined && hasTooLargeRule(text)) onTooLarge(where + names[i]!);
+  }
   const rules = sources.map((text) => compile(text, shouldStop));
   const hasGit = texts.hasGit;
   // A level with no rules and no .git adds nothing: reuse the parent's (saves a link per directory).
