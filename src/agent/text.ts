@@ -145,14 +145,22 @@ export const INCOMPLETE_LABEL = '(incomplete)';
 export const INCOMPLETE_WARNING = 'Warning: the search did not cover everything, so absence elsewhere cannot be concluded.';
 export const INCOMPLETE_EMPTY = 'Search incomplete: no matches in the part that could be searched';
 export const NOT_PROOF = 'Absence cannot be concluded: part of the tree was not searched.';
-export const GREP_LINKS_UNEXAMINED = 'Symlinked directories were not examined (ripgrep does not see them): one the search would have entered would not be named here.';
+export const GREP_LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep does not see them): a symlinked directory the search would have entered, or a matching link to a file (never searched), would not be named here.';
 export const LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches, or a symlinked directory the pattern leads into, would not be named here.';
 
-/** `2 symlinks match (not followed): a, b`: the first few named, the rest counted. */
-export function linksText(links: LinkMatches): string {
+/**
+ * `2 symlinks match (not followed): a, b`: the first few named, the rest counted. grep's are links
+ * to files its file pattern chose that were never opened: `1 matching symlink was not searched ...`.
+ */
+export function linksText(links: LinkMatches, tool: AnswerFacts['tool'] = 'glob'): string {
   const named = links.paths.slice(0, LISTED_PATHS);
   const more = links.count > named.length ? `, and ${links.count - named.length} more` : '';
-  return `${linkCount(links.count)} (not followed): ${named.map(escapeText).join(', ')}${more}`;
+  const said = tool === 'grep' ? `${unsearchedCount(links.count)} (links are never followed)` : `${linkCount(links.count)} (not followed)`;
+  return `${said}: ${named.map(escapeText).join(', ')}${more}`;
+}
+
+function unsearchedCount(n: number): string {
+  return count(n, 'matching symlink was not searched', 'matching symlinks were not searched');
 }
 
 /** `1 symlinked directory on the way was not followed: a. Links are never followed: ...`: the first few named. */
@@ -201,9 +209,12 @@ export function renderAnswer(facts: AnswerFacts): string {
     const emptyHeadline = outside ? `Search complete, but symlinks are never followed: no matches (${facts.scope}) outside symlinked directories.` : facts.emptyHeadline;
     // A matching link does not lift the qualifier: a regular file may still lie down a link on the way.
     const [but, outsideLinks] = onTheWay === undefined ? ['', ''] : [', but symlinks are never followed', ' outside symlinked directories'];
-    out.push(hasLinks ? `Search complete${but}: no regular file matches (${facts.scope})${outsideLinks}; ${linksText(links!)}.` : emptyHeadline);
+    if (!hasLinks) out.push(emptyHeadline);
+    else if (facts.tool === 'grep') out.push(`${emptyHeadline.slice(0, -1)}; ${linksText(links, 'grep')}.`);
+    else out.push(`Search complete${but}: no regular file matches (${facts.scope})${outsideLinks}; ${linksText(links)}.`);
   } else if (facts.lines.length === 0) {
-    out.push(hasLinks ? `Search incomplete: no regular file matches in the part that could be searched (${facts.scope}); ${linksText(links)}.` : `${INCOMPLETE_EMPTY} (${facts.scope}).`, NOT_PROOF);
+    const found = facts.tool === 'grep' ? INCOMPLETE_EMPTY : 'Search incomplete: no regular file matches in the part that could be searched';
+    out.push(hasLinks ? `${found} (${facts.scope}); ${linksText(links, facts.tool)}.` : `${INCOMPLETE_EMPTY} (${facts.scope}).`, NOT_PROOF);
   } else {
     for (const row of facts.lines) {
       if (typeof row === 'string') out.push(escapeText(row));
@@ -211,7 +222,7 @@ export function renderAnswer(facts: AnswerFacts): string {
     }
     if (truncated) out.push(truncatedLabel(facts.lines.length, facts.total));
     if (gap) out.push(INCOMPLETE_LABEL, INCOMPLETE_WARNING);
-    if (hasLinks) out.push(`Also ${linksText(links)}.`);
+    if (hasLinks) out.push(`Also ${linksText(links, facts.tool)}.`);
   }
   if (onTheWay !== undefined) out.push(facts.lines.length > 0 || hasLinks ? `Also ${onTheWay}` : onTheWay);
   if (facts.lines.length === 0 && links?.examined === false) out.push(facts.tool === 'grep' ? GREP_LINKS_UNEXAMINED : LINKS_UNEXAMINED);
@@ -253,22 +264,24 @@ export function summaryLine(
 ): string {
   const gap = isCoverageGap(complete, reasons);
   const many = PLURAL[unit];
-  const linkCountText = links !== undefined && links.count > 0 ? linkCount(links.count) : undefined;
+  // grep's are files its pattern chose, never opened (`unit` match): said so, never "no regular matches".
+  const grep = unit === 'match';
+  const linkCountText = links !== undefined && links.count > 0 ? (grep ? unsearchedCount(links.count) : `${linkCount(links.count)} (not followed)`) : undefined;
   const onTheWay = links?.onTheWay?.count ?? 0;
   // A complete empty answer with a link on the way claims absence only outside symlinked directories.
   if (!gap && returned === 0 && onTheWay > 0) {
-    const also = linkCountText === undefined ? '' : `; ${linkCountText} (not followed)`;
+    const also = linkCountText === undefined ? '' : `; ${linkCountText}`;
     return `No ${many} ${rest} outside symlinked directories (search complete)${also}; ${onTheWayCount(onTheWay)} not followed`;
   }
   const counted = isTruncated(returned, total) ? `${returned} of ${totalText(total)} ${many}` : `${returned} ${returned === 1 ? unit : many}`;
   if (gap) {
-    return `Incomplete search (${reasonLabels(reasons)}): ${counted} ${rest} found in the part searched${linkCountText === undefined ? '' : `; ${linkCountText} (not followed)`}`;
+    return `Incomplete search (${reasonLabels(reasons)}): ${counted} ${rest} found in the part searched${linkCountText === undefined ? '' : `; ${linkCountText}`}`;
   }
   if (returned === 0) {
-    if (linkCountText !== undefined) return `No regular ${many} ${rest} (search complete); ${linkCountText} (not followed)`;
+    if (linkCountText !== undefined) return `No ${grep ? '' : 'regular '}${many} ${rest} (search complete); ${linkCountText}`;
     return `No ${many} ${rest} (search complete${links?.examined === false ? '; symlinks not examined' : ''})`;
   }
-  return `${counted} ${rest}${linkCountText === undefined ? '' : `; also ${linkCountText} (not followed)`}`;
+  return `${counted} ${rest}${linkCountText === undefined ? '' : `; also ${linkCountText}`}`;
 }
 
 /** A grep hit's place, `path:line:column` (the path workspace-relative). */

@@ -7,7 +7,7 @@
  */
 import type { ContentSummary } from '../content/types.js';
 import type { FindSummary } from '../result.js';
-import { count, escapedContext, explainReason, incompleteHeadline, layoutSummary, leftOutAside, onTheWaySentence, type SummaryContext } from './summary.js';
+import { count, escapedContext, explainReason, incompleteHeadline, layoutSummary, leftOutAside, namedLinks, onTheWaySentence, type SummaryContext } from './summary.js';
 
 /** Patterns that select every file (`*` matches a base name at any depth): no narrower set to name. */
 const EVERY_FILE = new Set(['*', '**', '**/*']);
@@ -42,7 +42,17 @@ function headline(summary: ContentSummary, ctx: SummaryContext): string {
   const aside = leftOutAside(summary, ctx, 'files');
   if (summary.hitCount > 0) return searched + aside;
   const absent = all ? 'so the text does not occur there' : 'and the text does not occur in them';
-  return `${searched}, ${absent}${aside}${onTheWay ? `; ${onTheWaySentence(summary, ctx)}` : ''}`;
+  const links = summary.linkMatchedCount > 0 ? `; ${unsearchedLinks(summary, ctx)}` : '';
+  return `${searched}, ${absent}${aside}${links}${onTheWay ? `; ${onTheWaySentence(summary, ctx)}` : ''}`;
+}
+
+/**
+ * `1 matching symlink was not searched (links are never followed): config.yml`: a file the patterns
+ * chose that is a link was never opened, so "the text does not occur" must not cover it.
+ */
+function unsearchedLinks(summary: ContentSummary, ctx: SummaryContext): string {
+  const names = namedLinks(summary.linkMatches, summary.linkMatchedCount, ctx.displayMatch ?? ctx.displayPath);
+  return `${count(summary.linkMatchedCount, 'matching symlink was', 'matching symlinks were')} not searched (links are never followed): ${names}`;
 }
 
 /**
@@ -53,6 +63,7 @@ function headline(summary: ContentSummary, ctx: SummaryContext): string {
 function details(summary: ContentSummary, ctx: SummaryContext): string[] {
   const empty = summary.complete && summary.hitCount === 0;
   const lines: string[] = [];
+  if (summary.linkMatchedCount > 0 && !empty) lines.push(`  also ${unsearchedLinks(summary, ctx)}`);
   if (summary.linkOnTheWayCount > 0) lines.push(empty ? '  search its target to look inside' : `  also ${onTheWaySentence(summary, ctx)}; search its target to look inside`);
   else if (empty && !summary.linksExamined) lines.push(`  ${CONTENT_LINKS_UNEXAMINED}`);
   if (empty && !summary.binaryCounted && summary.binarySkipped === 0) lines.push(`  ${BINARY_UNCOUNTED}`);
@@ -62,7 +73,7 @@ function details(summary: ContentSummary, ctx: SummaryContext): string[] {
   return lines;
 }
 
-export const CONTENT_LINKS_UNEXAMINED = 'symlinked directories were not examined (ripgrep does not see them): --backend walker names them';
+export const CONTENT_LINKS_UNEXAMINED = 'symlinks were not examined (ripgrep does not see them): a symlinked directory on the way or a matching link to a file would not be named; --backend walker names them';
 export const BINARY_UNCOUNTED = 'binary files were not searched, and ripgrep does not count them: --backend walker counts them';
 
 /** The policy line's binary count: a lower bound after ripgrep. */

@@ -150,7 +150,7 @@ export function linkSentence(summary: Pick<FindSummary, 'linkMatches' | 'linkMat
 }
 
 /** `a, b, and 3 more (--json lists them all)`: the first few links named, the rest counted. */
-function namedLinks(links: readonly string[], total: number, name: (link: string) => string): string {
+export function namedLinks(links: readonly string[], total: number, name: (link: string) => string): string {
   const shown = links.slice(0, SHOWN_LINKS).map(name);
   const rest = total - shown.length;
   const more = rest > 0 ? `, and ${rest} more (--json lists ${links.length < total ? `the first ${links.length}` : 'them all'})` : '';

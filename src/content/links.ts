@@ -1,7 +1,7 @@
 /**
  * `auto`'s look at links after ripgrep's complete content answer with no hit. ripgrep never enters
- * a symlinked directory and does not say it passed one, so its empty answer proves absence only
- * outside them. A listing walk (the same plan and rules, no file opened: far cheaper than searching
+ * a symlinked directory nor searches a link to a file, and says of neither, so its empty answer
+ * proves absence only outside them. A listing walk (the same plan and rules, no file opened: far cheaper than searching
  * again) names them, in the time left. A walk that does not finish leaves the answer as ripgrep
  * gave it (`linksExamined: false`): never a half list read as the whole.
  */
@@ -9,6 +9,11 @@ import type { ContentPlan } from '../plan/content-plan.js';
 import { AsyncDriver } from '../walk/drivers.js';
 import { Walk } from '../walk/engine.js';
 import type { ContentSummary } from './types.js';
+
+/** What a summary says of links when nothing could see them (ripgrep alone): `linksExamined` false, none named. */
+export function linksUnseen(): Pick<ContentSummary, 'linksOnTheWay' | 'linkOnTheWayCount' | 'linkMatches' | 'linkMatchedCount' | 'linksExamined'> {
+  return { linksOnTheWay: [], linkOnTheWayCount: 0, linkMatches: [], linkMatchedCount: 0, linksExamined: false };
+}
 
 export function needsLinkWalk(plan: ContentPlan, summary: ContentSummary): boolean {
   return plan.backend.backend === 'auto' && summary.complete && summary.hitCount === 0 && !summary.linksExamined && plan.limits.signal?.aborted !== true;
@@ -25,5 +30,6 @@ export async function examineLinks(plan: ContentPlan, summary: ContentSummary): 
   const walked = walk.summary();
   if (!walked.complete) return summary;
   const elapsedMs = summary.stats.elapsedMs + walked.stats.elapsedMs;
-  return { ...summary, linksOnTheWay: walked.linksOnTheWay, linkOnTheWayCount: walked.linkOnTheWayCount, linksExamined: true, stats: { ...summary.stats, elapsedMs } };
+  const { linksOnTheWay, linkOnTheWayCount, linkMatches, linkMatchedCount } = walked;
+  return { ...summary, linksOnTheWay, linkOnTheWayCount, linkMatches, linkMatchedCount, linksExamined: true, stats: { ...summary.stats, elapsedMs } };
 }

@@ -32,6 +32,7 @@ import { checkIgnoreFiles, checkRoot, runRequest, stoppedBeforeStart, type Ripgr
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
 import { WalkRules } from '../walk/rules.js';
 import { decodeUtf8, dropCr, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
+import { linksUnseen } from './links.js';
 import { MatchGate } from './match-gate.js';
 import { buildLineMatcher, type Matcher, type Query } from './query.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
@@ -128,10 +129,8 @@ function buildSummary(
     skippedCount: skipped.length,
     // ripgrep does not report the links it passes over, nor what its own globs left out.
     symlinkSkipped: 0,
-    // Nor the symlinked directories it does not enter: absence is proven only outside them.
-    linksOnTheWay: [],
-    linkOnTheWayCount: 0,
-    linksExamined: false,
+    // Nor the symlinked directories it does not enter, nor the links to files: absence is proven only outside them.
+    ...linksUnseen(),
     excludedCount: events?.excluded ?? 0,
     // ripgrep applies the ignore files itself and does not report what they left out.
     ignoredCount: 0,

@@ -100,6 +100,8 @@ export class SearchTally {
       symlinkSkipped: walked.symlinkSkipped,
       linksOnTheWay: walked.linksOnTheWay,
       linkOnTheWayCount: walked.linkOnTheWayCount,
+      linkMatches: walked.linkMatches,
+      linkMatchedCount: walked.linkMatchedCount,
       linksExamined: true,
       excludedCount: walked.excludedCount,
       ignoredCount: walked.ignoredCount,

@@ -217,6 +217,15 @@ export interface ContentSummary {
   /** How many such links were met, all of them. */
   linkOnTheWayCount: number;
   /**
+   * Symlinks whose path the file patterns match and that do not lead to a directory (a link to a
+   * file, a dangling one), root-relative, sorted, at most `MAX_LINK_MATCHES` (as
+   * `FindSummary.linkMatches`). Never followed, so never searched: "the text does not occur" never
+   * covers them. Empty when `linksExamined` is false.
+   */
+  linkMatches: string[];
+  /** How many such links were met, all of them. */
+  linkMatchedCount: number;
+  /**
    * `true` when links were seen: the pure-TS path, or (`auto`) a listing walk after ripgrep's complete
    * empty answer. `false` for ripgrep alone: it cannot see links, so `linksOnTheWay` is empty for that reason.
    */

@@ -223,8 +223,9 @@ export interface MatchPolicy {
    */
   atLimit: 'stop' | 'count';
   /**
-   * Content search: a link is never a result (its content is not searched), so a matching link is
-   * only a place left unsearched: named on the way when it leads to a directory, as any other link.
+   * Content search: a link is never a result (its content is not searched). A matching link is named
+   * on the way when it leads to a directory, as any other link, and otherwise in `linkMatches`: a
+   * file the pattern names that was not searched, so "the text does not occur" never covers it.
    */
   linksAreNotResults?: boolean;
   /** lstat every match and hand its metadata to the sink (`sort: 'mtime'`, `stats`). */
@@ -267,8 +268,12 @@ export class MatchTaker {
   linkOnTheWayCount = 0;
   /** Root-relative paths of links on the way (FindSummary.linksOnTheWay), the first `MAX_LINK_MATCHES` met. */
   readonly linksOnTheWay: string[] = [];
-  /** The names of links on the way in the directory being judged, waiting for their `stat` (the engine clears it per directory). */
-  probes: Set<string> | undefined;
+  /**
+   * The names of links on the way in the directory being judged, waiting for their `stat` (the
+   * engine clears it per directory), each with whether its path matched (content search names a
+   * matching one in `linkMatches` unless it leads to a directory).
+   */
+  probes: Map<string, boolean> | undefined;
   readonly select: EntrySelection;
   /** Candidates are lstat'ed before they are matches: a metadata filter, or the sink wants metadata. */
   readonly needsStat: boolean;
@@ -322,28 +327,35 @@ export class MatchTaker {
    */
   passLink(rel: string, matches: boolean, onTheWay: 'no' | 'named' | 'probe' = 'no'): boolean {
     this.symlinkSkipped++;
-    if (matches && !this.linksAreNotResults) {
-      // Named once: a matching link is not named again as one on the way.
-      this.linkMatchedCount++;
-      if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(rel);
+    // Named once: a matching link is not named again as one on the way. Content search asks where
+    // a matching link on the way leads first (a directory is on the way, anything else a match).
+    if (matches && (!this.linksAreNotResults || onTheWay === 'no')) {
+      this.linkMatch(rel);
       return false;
     }
     if (onTheWay === 'named') this.onTheWay(rel);
     if (onTheWay !== 'probe') return false;
-    (this.probes ??= new Set()).add(rel.slice(rel.lastIndexOf('/') + 1));
+    (this.probes ??= new Map()).set(rel.slice(rel.lastIndexOf('/') + 1), matches);
     return true;
+  }
+
+  private linkMatch(rel: string): void {
+    this.linkMatchedCount++;
+    if (this.linkMatches.length < MAX_LINK_MATCHES) this.linkMatches.push(rel);
   }
 
   /**
    * A link on the way, followed once (`stat`): named when its target is a directory. A dangling
    * link, a loop or a link to a file leads nowhere the pattern could go; any other error may hide a
    * directory, so the link is named (never a gap: links are not followed, by policy). So is a link
-   * whose name holds U+FFFD: its "ENOENT" may only mean the string does not open it.
+   * whose name holds U+FFFD: its "ENOENT" may only mean the string does not open it. One that leads
+   * nowhere but matched (content search) is named as a matching link: a file left unsearched.
    */
   linkTarget(rel: string, stats: StatsLike | undefined, error: unknown): void {
-    if (stats !== undefined && error === undefined) {
-      if (stats.isDirectory()) this.onTheWay(rel);
-    } else if (!LEADS_NOWHERE.has(errorCodeOf(error)) || rel.includes(REPLACEMENT_CHAR)) this.onTheWay(rel);
+    const leadsToDirectory =
+      stats !== undefined && error === undefined ? stats.isDirectory() : !LEADS_NOWHERE.has(errorCodeOf(error)) || rel.includes(REPLACEMENT_CHAR);
+    if (leadsToDirectory) this.onTheWay(rel);
+    else if (this.probes?.get(rel.slice(rel.lastIndexOf('/') + 1)) === true) this.linkMatch(rel);
   }
 
   /** A link (already counted by `passLink`) on the way: its target is (or may be) a directory the pattern could lead into. */

@@ -199,13 +199,15 @@ describe('globTool: the name from the issue', () => {
 });
 
 describe('grepTool: the name, and text, from the issue', () => {
+  // The evil link is a file the search chose and never opened: named, escaped (the name forges lines too).
+  const UNSEARCHED_LINK = `Also 1 matching symlink was not searched (links are never followed): bin/${EVIL_SHOWN.replace(/\.ts$/, '.py')}.`;
   it('a file holding forged status lines: each hit is one line, prefixed by its escaped path', async () => {
     const answer = await grepTool({ query: 'search complete' }, workspace(tree));
     expect(answer.content).toBe(
-      [`${EVIL_SHOWN}:2:2: (search complete)`, `${EVIL_SHOWN}:3:${FORGED.indexOf('search') + 1}: ${FORGED}`, 'Left out by policy: 1 symbolic link not followed.'].join('\n'),
+      [`${EVIL_SHOWN}:2:2: (search complete)`, `${EVIL_SHOWN}:3:${FORGED.indexOf('search') + 1}: ${FORGED}`, UNSEARCHED_LINK, 'Left out by policy: 1 symbolic link not followed.'].join('\n'),
     );
     expect(verdicts(answer.content)).toEqual([]);
-    expect(answer.summary).toBe('2 matches for "search complete"');
+    expect(answer.summary).toBe('2 matches for "search complete"; also 1 matching symlink was not searched');
     expectClean(answer);
     const hits = (answer.metadata as GrepMetadata).hits;
     expect(hits.map((h) => [h.path, h.text])).toEqual([
@@ -216,7 +218,7 @@ describe('grepTool: the name, and text, from the issue', () => {
 
   it('ESC sequences, bidi overrides, a lone CR, DEL and U+2028 in a line are escaped; a line of code reads as it is', async () => {
     const answer = await grepTool({ query: 'ALERT' }, workspace(tree));
-    expect(answer.content).toBe([`src/ansi.txt:1:10: ${ANSI_TEXT_SHOWN}`, 'Left out by policy: 1 symbolic link not followed.'].join('\n'));
+    expect(answer.content).toBe([`src/ansi.txt:1:10: ${ANSI_TEXT_SHOWN}`, UNSEARCHED_LINK, 'Left out by policy: 1 symbolic link not followed.'].join('\n'));
     expectClean(answer);
     expect((answer.metadata as GrepMetadata).hits[0]!.text).toBe(ANSI_TEXT);
     const code = await grepTool({ query: 'needle' }, workspace(tree));
@@ -227,7 +229,7 @@ describe('grepTool: the name, and text, from the issue', () => {
     const answer = await grepTool({ query: 'Needle' }, workspace(tree));
     expect(answer.content).toBe(
       [
-        `No matches for "Needle" under ${W} (search complete).`,
+        `No matches for "Needle" under ${W} (search complete); ${UNSEARCHED_LINK.slice('Also '.length, -1)}.`,
         'Left out by policy: 1 symbolic link not followed.',
         'Tried:',
         '- "Needle", exact case: 0 matches',
@@ -236,7 +238,7 @@ describe('grepTool: the name, and text, from the issue', () => {
         OVERVIEW,
       ].join('\n'),
     );
-    expect(verdicts(answer.content)).toEqual([`No matches for "Needle" under ${W} (search complete).`]);
+    expect(verdicts(answer.content)).toEqual([`No matches for "Needle" under ${W} (search complete); ${UNSEARCHED_LINK.slice('Also '.length, -1)}.`]);
     expectClean(answer);
   });
 

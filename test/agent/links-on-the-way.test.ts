@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { globTool, grepTool, type GlobMetadata, type GrepMetadata } from '../../src/agent/index.js';
+import { GREP_LINKS_UNEXAMINED } from '../../src/agent/text.js';
 import type { Tree } from '../helpers/memfs.js';
 import { workspace } from '../helpers/agent.js';
 import { describeIf, posix } from '../helpers/skip-why.js';
@@ -84,7 +85,7 @@ describeIf(posix('symlinks need a privilege on Windows (test/windows covers junc
       const forced = await grepTool({ query: 'NEEDLE', path: 'sub' }, { root, rgPath: realRg.path, backend: 'ripgrep' });
       const lines = forced.content.split('\n');
       expect(lines[0]).toBe(`Search complete, but symlinks are never followed: no matches ("NEEDLE" under ${join(root, 'sub')}) outside symlinked directories.`);
-      expect(lines).toContain('Symlinked directories were not examined (ripgrep does not see them): one the search would have entered would not be named here.');
+      expect(lines).toContain(GREP_LINKS_UNEXAMINED);
       expect(forced.content).not.toContain('(search complete).');
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isPosix, lines, runFindFile, type Run } from '../helpers/cli.js';
 import { hasRg, needsRg } from '../helpers/real-rg.js';
 import { describeIf, itIf, posix } from '../helpers/skip-why.js';
-import { BINARY_UNCOUNTED } from '../../src/cli/content-summary.js';
+import { BINARY_UNCOUNTED, CONTENT_LINKS_UNEXAMINED } from '../../src/cli/content-summary.js';
 
 let tree: string;
 let root: string;
@@ -58,7 +58,7 @@ describeIf(posix('symlinks need a privilege on Windows (test/windows covers junc
     const run = ff(['--contains', 'NEEDLE', '--backend', 'ripgrep']);
     expect(lines(run.stderr)).toEqual([
       `find-file: no hits under ${root}: complete, every text file outside symlinked directories was searched, so the text does not occur there`,
-      '  symlinked directories were not examined (ripgrep does not see them): --backend walker names them',
+      `  ${CONTENT_LINKS_UNEXAMINED}`,
       `  ${BINARY_UNCOUNTED}`,
     ]);
     expect(JSON.parse(ff(['--contains', 'NEEDLE', '--backend', 'ripgrep', '--json']).stdout)).toMatchObject({ linksOnTheWay: [], linkOnTheWayCount: 0, linksExamined: false });

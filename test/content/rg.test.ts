@@ -112,6 +112,8 @@ describe('the JSON events', () => {
       // ripgrep cannot see links: none named, and said so.
       linksOnTheWay: [],
       linkOnTheWayCount: 0,
+      linkMatches: [],
+      linkMatchedCount: 0,
       linksExamined: false,
       excludedCount: 0,
       ignoredCount: 0,

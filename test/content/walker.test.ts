@@ -92,9 +92,12 @@ for (const engine of ['walker.ts', 'one-thread.ts'] as const) {
         skipped: [],
         skippedCount: 0,
         symlinkSkipped: 1,
-        // link/link leads to a file: not a directory the search would have entered.
+        // link/link leads to a file: not a directory the search would have entered, but a file it
+        // would have searched, never opened: named.
         linksOnTheWay: [],
         linkOnTheWayCount: 0,
+        linkMatches: ['link'],
+        linkMatchedCount: 1,
         linksExamined: true,
         excludedCount: 0,
         ignoredCount: 0,
