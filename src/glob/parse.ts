@@ -19,7 +19,7 @@
  * (src/glob/segment.ts): a V8 regex where that is provably linear, else a state-set simulation.
  */
 import { FindFileError } from '../errors.js';
-import { isPosixClassName } from './posix-classes.js';
+import { POSIX_CLASS_NAMES, isPosixClassName } from './posix-classes.js';
 
 /** One member of a `[...]` set: a code point range (`lo === hi` for one), or a POSIX class by name. */
 export type ClassItem = { lo: number; hi: number } | { posix: string };
@@ -57,7 +57,51 @@ interface Parser {
   i: number;
   escapes: boolean;
   raw: string;
+  /** What the `[` scans of this segment learned (`parseClass`), made on the first. */
+  classScans?: ClassScans;
 }
+
+/**
+ * Perf: an unclosed `[` is literal, found by scanning to the end of the segment, so `[` x 9,998
+ * scanned ~50 million characters (4.8 s, past any time budget: compiling is not a step of the
+ * walk). A scan that found no close marks each position where it read an item. A later `[` whose
+ * first item starts at such a position reads the rest exactly as that scan did (the two differ
+ * only in how they read a `]` there, and that scan read none: it would have closed), so it fails
+ * at once. Each position is then read by at most a few scans: linear.
+ */
+interface ClassScans {
+  /** The end the scans ran to (a group's alternative ends earlier): other ends start afresh. */
+  end: number;
+  count: number;
+  /** The scan that last read an item at each position (0: none). */
+  itemAt: Int32Array;
+  failed: Set<number>;
+  /** The last search for `:]`, `.]` and `=]`: from where, and what it found (-1: none from there on). */
+  closes: Map<string, { from: number; at: number }>;
+}
+
+function classScansOf(p: Parser, end: number): ClassScans {
+  if (p.classScans === undefined || p.classScans.end !== end) {
+    p.classScans = { end, count: 0, itemAt: new Int32Array(p.glob.length + 1), failed: new Set(), closes: new Map() };
+  }
+  return p.classScans;
+}
+
+/**
+ * The first `close` (`:]`, `.]`, `=]`) at or after `from`: a search per `[:` was quadratic too
+ * (`[:` x 5,000 then `:]`). The last answer holds for any later `from` up to where it was found.
+ */
+function closeAfter(scans: ClassScans, glob: string, close: string, from: number): number {
+  let last = scans.closes.get(close);
+  if (last === undefined || from < last.from || (last.at >= 0 && last.at < from)) {
+    last = { from, at: glob.indexOf(close, from) };
+    scans.closes.set(close, last);
+  }
+  return last.at;
+}
+
+/** The longest POSIX class name (`xdigit`): a longer one is not looked up (nor sliced out). */
+const LONGEST_CLASS_NAME = Math.max(...POSIX_CLASS_NAMES.map((name) => name.length));
 
 /**
  * Splits a brace-free glob into its segments at each `/`, but not inside a closed extglob group:
@@ -288,6 +332,9 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
   let i = p.i + 1;
   const negated = glob[i] === '!' || glob[i] === '^';
   if (negated) i++;
+  const scans = classScansOf(p, end);
+  if (i < end && scans.failed.has(scans.itemAt[i]!)) return undefined;
+  const scan = ++scans.count;
   const items: ClassItem[] = [];
   let first = true;
   while (i < end) {
@@ -295,11 +342,12 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
       p.i = i + 1;
       return { kind: 'class', negated, items };
     }
+    scans.itemAt[i] = scan;
     first = false;
     // bash reads `[.a.]` and `[=a=]` as a collating symbol and an equivalence class (by name:
     // `[.space.]` is a space, `[.ab.]` matches nothing). Not read here: refused, never misread.
     if (glob[i] === '[' && (glob[i + 1] === '.' || glob[i + 1] === '=')) {
-      const close = glob.indexOf(`${glob[i + 1]}]`, i + 2);
+      const close = closeAfter(scans, glob, `${glob[i + 1]}]`, i + 2);
       if (close >= 0 && close + 2 <= end) {
         throw new FindFileError(
           'FF_INVALID_PATTERN',
@@ -309,10 +357,10 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
       }
     }
     if (glob[i] === '[' && glob[i + 1] === ':') {
-      const nameEnd = glob.indexOf(':]', i + 2);
+      const nameEnd = closeAfter(scans, glob, ':]', i + 2);
       // bash: `[:name:]` with a name it does not know is a class of nothing, not its characters.
       if (nameEnd >= 0 && nameEnd + 2 <= end) {
-        const name = glob.slice(i + 2, nameEnd);
+        const name = nameEnd - i - 2 <= LONGEST_CLASS_NAME ? glob.slice(i + 2, nameEnd) : '';
         items.push(isPosixClassName(name) ? { posix: name } : { lo: 1, hi: 0 });
         i = nameEnd + 2;
         continue;
@@ -332,5 +380,6 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
     }
     items.push({ lo, hi: lo });
   }
+  scans.failed.add(scan);
   return undefined;
 }
