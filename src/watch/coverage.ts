@@ -15,6 +15,7 @@
  * An answer depends only on what its walk read: a change in a directory it never read (pruned by
  * its pattern, another subtree) leaves it reusable.
  */
+import type { FsLike } from '../fs.js';
 import { identityOf, identitySync, isSelfEvent, type DirectoryWatcher, type WatchHandle } from './watcher.js';
 
 /** A watch an answer read through: `changes` moves on every event it reports; `live` turns false when it is dropped. */
@@ -27,6 +28,29 @@ export interface Tracked {
 export interface ReadCoverage {
   covered: boolean;
   readonly deps: Map<Tracked, number>;
+}
+
+type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
+
+/**
+ * Reads an ignore file for a walk whose answer may be kept. A write is an event in the directory of
+ * the path it went through (inotify names that one), so a file with another hard link can change
+ * with no event any watch of the answer sees (an adversarial run: `.gitignore` hard-linked from
+ * outside the root, edited there, and the index answered from its kept answer as if it had not).
+ * Such a file leaves the answer uncovered: exact, never reused. One `stat` per ignore file read.
+ */
+export function readIgnoreFile(disk: Pick<FsLike, 'readFile' | 'stat'>, path: string, coverage: ReadCoverage, callback: Callback<Uint8Array | string>): void {
+  disk.readFile!(path, (error, data) => {
+    if (error !== null || !coverage.covered) return callback(error, data);
+    if (disk.stat === undefined) {
+      coverage.covered = false; // no way to count its links
+      return callback(error, data);
+    }
+    disk.stat(path, (statError, stats) => {
+      if (statError !== null || (stats as { nlink?: unknown }).nlink !== 1) coverage.covered = false;
+      callback(error, data);
+    });
+  });
 }
 
 /** A fresh record for one walk. */

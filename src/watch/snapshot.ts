@@ -23,7 +23,7 @@ import * as nodeFs from 'node:fs';
 import { posix } from 'node:path';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
-import { depend, dirOf, entryOf, noteEvent, retire, selfAndAncestors, Sentinels, type EntryCounts, type ReadCoverage, type WatchedDir } from './coverage.js';
+import { depend, dirOf, entryOf, noteEvent, readIgnoreFile, retire, selfAndAncestors, Sentinels, type EntryCounts, type ReadCoverage, type WatchedDir } from './coverage.js';
 import { keepListing, type KeptDirent } from './listing.js';
 import { identityOf, identitySync, isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListener } from './watcher.js';
 
@@ -156,7 +156,7 @@ export class Snapshot {
         ? { stat: (p: string, cb: Callback<StatsLike>) => this.coverLink(p, coverage, () => disk.stat!(p, cb)), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
         : {}),
       ...(disk.readFile && disk.readFileSync
-        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (entry(p), disk.readFile!(p, cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
+        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (entry(p), readIgnoreFile(disk, p, coverage, cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
         : {}),
       ...(disk.realpath && disk.realpathSync
         ? {

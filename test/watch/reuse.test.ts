@@ -6,7 +6,7 @@
  * - `gitignore: true` answers are reused, and every ignore file that matters created, edited,
  *   replaced or deleted gives the next answer a fresh walk gives.
  */
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findFiles, type FindOptions } from '../../src/index.js';
@@ -191,5 +191,33 @@ describeIf(linux('the index watches with inotify'))('gitignore: true answers are
 describe('the families are what they say', () => {
   it('every ignore file is created, edited, replaced and deleted (a named one is never absent at open)', () => {
     expect(FAMILY).toHaveLength(IGNORE_FILES.length * OPERATIONS.length - 1);
+  });
+});
+
+describeIf(linux('the index watches with inotify'))('an ignore file with another hard link, written through it, is seen', () => {
+  // A write is an event in the directory of the path written: through a hard link elsewhere (outside
+  // the root, or in a directory of the tree the answer never read), no watch of the answer hears it.
+  // An adversarial run: the index answered from its kept answer as if the edit had not happened.
+  const ELSEWHERE = ['outside/rules', 'repo/other/rules'];
+  const cases = IGNORE_FILES.filter((where) => !where.named).flatMap((where) => ELSEWHERE.map((other) => ({ ...where, other, label: `${where.name}, linked from ${other}` })));
+
+  it.each(cases)('$label', async ({ file, files, other }) => {
+    const base = tree(['repo/a.ts', 'repo/b.ts', 'repo/sub/a.ts', 'repo/sub/b.ts', ...files]);
+    const path = join(base, file);
+    const link = join(base, other);
+    mkdirSync(dirname(path), { recursive: true });
+    mkdirSync(dirname(link), { recursive: true });
+    writeFileSync(link, 'a.ts\n');
+    linkSync(link, path);
+    // `other` left out: the answer never reads the directory the write goes through.
+    const options: IndexOptions = { root: join(base, 'repo'), gitignore: true, exclude: ['other'] };
+    const index = await open(options);
+    const query = { pattern: '**/*.ts' };
+    const before = await expectFresh(index, options, query);
+    writeFileSync(link, 'b.ts\n'); // the same file, written through its other name
+    const after = await expectFresh(index, options, query);
+    expect(after).not.toEqual(before);
+    // Exact every time, and never from a kept answer: no watch would hear the next such write.
+    expect(index.stats().answersReused).toBe(0);
   });
 });
