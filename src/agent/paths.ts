@@ -4,6 +4,7 @@
  *
  * - No path (or `.`) is the workspace root itself (the context's `root`, the primary one).
  * - `\` is read as a separator on every platform: a model that writes `..\..\etc` means to climb.
+ *   On POSIX, where `\` may be a character of a name, a path not found so is looked up as written.
  * - A relative path is resolved segment by segment; one `..` too many is refused.
  * - An absolute path (`/x`, `C:\x`, `\\server\share`) is accepted only when it lies inside a
  *   workspace root (the primary one first, then the context's `roots` in order); a drive-relative
@@ -59,13 +60,24 @@ export interface Refusal {
 }
 
 export async function resolveScope(settings: Settings, input: string | undefined, acceptFile = false): Promise<Scope | Refusal> {
-  const { platform } = settings;
   const primary = settings.workspaces[0]!;
   if (input === undefined || input === '' || input === '.') return { ok: true, root: primary.root, workspace: primary, rel: '' };
-  let workspace = primary;
+  const read = await resolveAs(settings, input, input.replace(/\\/g, '/'), acceptFile);
+  // On POSIX `\` is also a character of names: a path the glob tool returned (`src/win\path.txt`,
+  // `\lead/x`, not an absolute path there) is found as written when the separator reading finds
+  // nothing. An adversarial run: grep called it "does not exist", beside an overview listing `win\path.txt`.
+  const retry = read.ok ? false : read.kind === 'not-found' || (read.kind === 'absolute-outside' && input.startsWith('\\'));
+  if (!retry || settings.platform === 'win32' || !input.includes('\\')) return read;
+  const asWritten = await resolveAs(settings, input, input, acceptFile);
+  return asWritten.ok ? asWritten : read;
+}
+
+/** `resolveScope` on `slashed`, the model's `input` with the separators read as `/`. */
+async function resolveAs(settings: Settings, input: string, slashed: string, acceptFile: boolean): Promise<Scope | Refusal> {
+  const { platform } = settings;
+  let workspace = settings.workspaces[0]!;
   const refuse = (kind: RefusalKind, at = ''): Refusal => ({ ok: false, kind, input, at: displayPath(settings, workspace, at), atNative: nativeIn(settings, workspace, at), workspace });
   if (input.includes('\0')) return refuse('nul');
-  const slashed = input.replace(/\\/g, '/');
   let relative: string;
   if (/^[A-Za-z]:/.test(slashed)) {
     // `C:x` means "the current directory of drive C": not a place the model can know.
