@@ -29,13 +29,16 @@ const SUT = resolve(process.env.FF_CONFORMANCE_SUT ?? join(REPO, 'dist/lib/index
 const CASES = Number(process.env.FF_STRESS_CASES ?? 160);
 const CASE_DEADLINE_MS = Number(process.env.FF_STRESS_DEADLINE_MS ?? 5_000);
 /**
- * bash answers these cases in 10-150 ms or backtracks for seconds (160 cases asked with 1 s each: 82
- * answered within 140 ms, 3 within 0.75-0.95 s, 75 not at all), so a case it has not answered in
- * 250 ms is dropped: with 1 s (and a 20 s share), its 20 timeouts used the share for 21 checks.
+ * bash answers a case within ~10 ms or backtracks for seconds (200 cases asked with 250 ms each: 67
+ * answered within 10 ms, 21 more within 100 ms, 5 within 100-221 ms, 107 not at all), and every
+ * case it does not answer burns its whole deadline of CPU for no check. So a case not answered in
+ * 100 ms is dropped, and its share is 3 s: the same first ~50 cases are asked and the same ~20
+ * agree as with 250 ms and a 7 s share, for 3 s of bash's CPU instead of 7 (with 1 s and a 20 s
+ * share, its 20 timeouts had used the share for 21 checks).
  */
-const BASH_DEADLINE_MS = 250;
-/** bash's share of the run: it is asked no more once its timed-out cases have used this. */
-const BASH_SHARE_MS = 7_000;
+const BASH_DEADLINE_MS = 100;
+/** bash's share of the run: it is asked no more once its cases have used this. */
+const BASH_SHARE_MS = 3_000;
 /**
  * ...but it is asked until it has agreed on this many, however long that takes: on a busy machine
  * bash answers fewer cases within its deadline, and a count bounded by time alone fell with the load.
