@@ -18,7 +18,7 @@
  * waited its full 10 s for a cookie written where no watch of the index could see it).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
+import { close, mkdtempSync, open, rmSync, unlink } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorCodeOf } from '../result.js';
@@ -33,9 +33,15 @@ export interface CookieIo {
   remove(path: string): Promise<void>;
 }
 
+/**
+ * A cookie is made new (`wx`) and closed, then unlinked (a missing one is already gone). Perf: one
+ * call each, with callbacks: `fs.promises.writeFile` (a FileHandle, open, write, close) and
+ * `fs.promises.rm` (an `lstat` first) cost every sync more: 0.76-1.02 ms of CPU per reused answer
+ * against 0.57-0.83 (2,000 queries of a 100-file tree, four alternations).
+ */
 const nodeIo: CookieIo = {
-  write: (path) => fsp.writeFile(path, '', { flag: 'wx' }),
-  remove: (path) => fsp.rm(path, { force: true }),
+  write: (path) => new Promise((resolve, reject) => open(path, 'wx', (error, fd) => (error ? reject(error) : close(fd, (closed) => (closed ? reject(closed) : resolve()))))),
+  remove: (path) => new Promise((resolve, reject) => unlink(path, (error) => (error !== null && error.code !== 'ENOENT' ? reject(error) : resolve()))),
 };
 
 /** The longest a sync waits when the query gives no time budget. */
