@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm test`: builds the package (what `npm run build` does: tsc, then the bundles), then runs vitest
+ * `npm test`: builds the package (what `npm run build` does: tsc, then the bundles; tsc emitting without
+ * its own type-check, which the tests' type-check of src and test/ makes), then runs vitest
  * on that build while tsc type-checks the tests against it. Arguments go to
  * vitest (`npm test -- test/cli`). Exits with the status of the first step that failed (the build,
  * then the type-check, then vitest): a type error fails the run even when every test passed.
@@ -46,7 +47,9 @@ function node(args, { lowPriority = false } = {}) {
   });
 }
 
-const built = await node([tsc, '-p', 'tsconfig.json']).then((status) => (status === 0 ? node(['scripts/bundle.mjs']) : status));
+// `--noCheck`: the same dist/ (emit and declarations) in 7.1 s instead of 9.0 on the critical path;
+// src is type-checked once, by the type-check below (test/tsconfig.json includes it), which fails the run.
+const built = await node([tsc, '-p', 'tsconfig.json', '--noCheck']).then((status) => (status === 0 ? node(['scripts/bundle.mjs']) : status));
 // A failed build fails the run: a type-check now would read the previous build's declarations.
 if (built !== 0) process.exit(built);
 // After the build: the tests import the built declarations (dist/index.d.ts, 'find-file/glob'), so a
