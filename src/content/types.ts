@@ -217,8 +217,9 @@ export interface ContentSummary {
   /** How many such links were met, all of them. */
   linkOnTheWayCount: number;
   /**
-   * Symlinks whose path the file patterns match and that do not lead to a directory (a link to a
-   * file, a dangling one), root-relative, sorted, at most `MAX_LINK_MATCHES` (as
+   * Symlinks whose path the file patterns match and that are not named on the way (a link to a
+   * file, a dangling one, a link to a directory the walk would not have entered), root-relative,
+   * sorted, at most `MAX_LINK_MATCHES` (as
    * `FindSummary.linkMatches`). Never followed, so never searched: "the text does not occur" never
    * covers them. Empty when `linksExamined` is false.
    */

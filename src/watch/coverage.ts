@@ -41,13 +41,13 @@ type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
  */
 export function readIgnoreFile(disk: Pick<FsLike, 'readFile' | 'stat'>, path: string, coverage: ReadCoverage, callback: Callback<Uint8Array | string>): void {
   disk.readFile!(path, (error, data) => {
-    if (error !== null || !coverage.covered) return callback(error, data);
+    if (error || !coverage.covered) return callback(error, data);
     if (disk.stat === undefined) {
       coverage.covered = false; // no way to count its links
       return callback(error, data);
     }
     disk.stat(path, (statError, stats) => {
-      if (statError !== null || (stats as { nlink?: unknown }).nlink !== 1) coverage.covered = false;
+      if (statError || (stats as { nlink?: unknown }).nlink !== 1) coverage.covered = false;
       callback(error, data);
     });
   });
