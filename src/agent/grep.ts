@@ -14,6 +14,7 @@ import { searchContent } from '../content/search.js';
 import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
 import { FindFileError } from '../errors.js';
+import { escapeText } from '../text-escape.js';
 import { exactGlob } from '../patterns.js';
 import { statSizes, totalOf, type ErrorMetadata } from './answer.js';
 import { MAX_CONTEXT_LINES, searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
@@ -154,14 +155,14 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
           const partial = result.partialFile === undefined ? undefined : toWorkspace(result.partialFile);
           const files = filesPage(found, mode, limit, { query, include, regex }, partial);
           const cut = mode === 'count' ? files.metadata.files.filter((f) => f.atLeast) : [];
-          return { ...files, notes: [...context.notes, ...cut.map((f) => partialCountNote(f.path, f.count, settings.countCap))] };
+          return { ...files, notes: [...context.notes, ...cut.map((f) => partialCountNote(f.path, f.count, settings.countCap)), ...specialsNote(result, toWorkspace)] };
         }
         const hits = sort === 'relevance' ? await relevantPage(settings, found, query, limit) : found.slice(0, limit);
         return {
           lines: context.before + context.after > 0 ? rowsWithContext(hits) : hits.map(hitLine),
           counted: result.hitCount,
           metadata: { query, ...(include === undefined ? {} : { include }), regex, hits, outputMode: mode },
-          notes: [...context.notes, ...capNote, ...(hits.some(hasCutLine) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : [])],
+          notes: [...context.notes, ...capNote, ...(hits.some(hasCutLine) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : []), ...specialsNote(result, toWorkspace)],
         };
       },
       async guide(result) {
@@ -174,6 +175,15 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
     };
   },
 };
+
+/** The FIFOs, sockets and devices the file pattern matched: never opened, so never searched, and said so. */
+function specialsNote(result: Pick<ContentResult, 'specialMatches' | 'specialMatchedCount'>, toWorkspace: (rel: string) => string): string[] {
+  const n = result.specialMatchedCount;
+  if (n === 0) return [];
+  const named = result.specialMatches.slice(0, 5).map((p) => escapeText(toWorkspace(p)));
+  const more = n > named.length ? `, and ${n - named.length} more` : '';
+  return [`${n === 1 ? '1 matching special file was' : `${n} matching special files were`} not searched (a FIFO, socket or device is never opened): ${named.join(', ')}${more}.`];
+}
 
 function contentOptions({ input, settings, scope, ignoreFiles }: ToolCall<GrepInput>): ContentOptions {
   const { query, regex = false } = input;

@@ -42,7 +42,7 @@ function headline(summary: ContentSummary, ctx: SummaryContext): string {
   const aside = leftOutAside(summary, ctx, 'files');
   if (summary.hitCount > 0) return searched + aside;
   const absent = all ? 'so the text does not occur there' : 'and the text does not occur in them';
-  const links = summary.linkMatchedCount > 0 ? `; ${unsearchedLinks(summary, ctx)}` : '';
+  const links = [summary.linkMatchedCount > 0 ? `; ${unsearchedLinks(summary, ctx)}` : '', summary.specialMatchedCount > 0 ? `; ${unsearchedSpecials(summary, ctx)}` : ''].join('');
   return `${searched}, ${absent}${aside}${links}${onTheWay ? `; ${onTheWaySentence(summary, ctx)}` : ''}`;
 }
 
@@ -55,6 +55,12 @@ function unsearchedLinks(summary: ContentSummary, ctx: SummaryContext): string {
   return `${count(summary.linkMatchedCount, 'matching symlink was', 'matching symlinks were')} not searched (links are never followed): ${names}`;
 }
 
+/** `1 matching special file was not searched (a FIFO, socket or device is never opened): app.log`. */
+function unsearchedSpecials(summary: ContentSummary, ctx: SummaryContext): string {
+  const names = namedLinks(summary.specialMatches, summary.specialMatchedCount, ctx.displayMatch ?? ctx.displayPath);
+  return `${count(summary.specialMatchedCount, 'matching special file was', 'matching special files were')} not searched (a FIFO, socket or device is never opened): ${names}`;
+}
+
 /**
  * After the headline: the links on the way (the headline names them for an empty complete answer),
  * or ripgrep's blind spots: the symlinked directories it does not see, and for an empty answer
@@ -64,6 +70,7 @@ function details(summary: ContentSummary, ctx: SummaryContext): string[] {
   const empty = summary.complete && summary.hitCount === 0;
   const lines: string[] = [];
   if (summary.linkMatchedCount > 0 && !empty) lines.push(`  also ${unsearchedLinks(summary, ctx)}`);
+  if (summary.specialMatchedCount > 0 && !empty) lines.push(`  also ${unsearchedSpecials(summary, ctx)}`);
   if (summary.linkOnTheWayCount > 0) lines.push(empty ? '  search its target to look inside' : `  also ${onTheWaySentence(summary, ctx)}; search its target to look inside`);
   else if (empty && !summary.linksExamined) lines.push(`  ${CONTENT_LINKS_UNEXAMINED}`);
   if (empty && !summary.binaryCounted && summary.binarySkipped === 0) lines.push(`  ${BINARY_UNCOUNTED}`);

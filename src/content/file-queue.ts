@@ -6,12 +6,15 @@
 import type { ContentPlan } from '../plan/content-plan.js';
 import { AsyncDriver } from '../walk/drivers.js';
 import { Walk } from '../walk/engine.js';
+import { SpecialFiles, contentWalkPolicy } from './walk-policy.js';
 
 /** Files the walk may find ahead of the search before it pauses. */
 const FILE_QUEUE = 256;
 
 export class FileQueue {
   readonly walk: Walk;
+  /** The special files the patterns matched: named in the summary, never opened. */
+  readonly specials = new SpecialFiles();
   /** Settles when the walk has ended (its error, if any, is kept in `error`, never thrown here). */
   readonly done: Promise<void>;
   ended = false;
@@ -27,7 +30,7 @@ export class FileQueue {
     this.walk = new Walk(plan, (base, name) => {
       this.files.push(base + name);
       this.wake?.();
-    }, { maxMatches: Infinity, atLimit: 'stop', withMeta: false, linksAreNotResults: true });
+    }, contentWalkPolicy(this.specials));
     this.driver = new AsyncDriver(this.walk, { isPaused: () => this.files.length - this.head >= FILE_QUEUE });
     this.done = this.driver.done
       .then(

@@ -9,10 +9,11 @@ import type { ContentPlan } from '../plan/content-plan.js';
 import { AsyncDriver } from '../walk/drivers.js';
 import { Walk } from '../walk/engine.js';
 import type { ContentSummary } from './types.js';
+import { SpecialFiles, contentWalkPolicy } from './walk-policy.js';
 
 /** What a summary says of links when nothing could see them (ripgrep alone): `linksExamined` false, none named. */
-export function linksUnseen(): Pick<ContentSummary, 'linksOnTheWay' | 'linkOnTheWayCount' | 'linkMatches' | 'linkMatchedCount' | 'linksExamined'> {
-  return { linksOnTheWay: [], linkOnTheWayCount: 0, linkMatches: [], linkMatchedCount: 0, linksExamined: false };
+export function linksUnseen(): Pick<ContentSummary, 'linksOnTheWay' | 'linkOnTheWayCount' | 'linkMatches' | 'linkMatchedCount' | 'specialMatches' | 'specialMatchedCount' | 'linksExamined'> {
+  return { linksOnTheWay: [], linkOnTheWayCount: 0, linkMatches: [], linkMatchedCount: 0, specialMatches: [], specialMatchedCount: 0, linksExamined: false };
 }
 
 export function needsLinkWalk(plan: ContentPlan, summary: ContentSummary): boolean {
@@ -21,7 +22,8 @@ export function needsLinkWalk(plan: ContentPlan, summary: ContentSummary): boole
 
 export async function examineLinks(plan: ContentPlan, summary: ContentSummary): Promise<ContentSummary> {
   const timeBudgetMs = plan.limits.timeBudgetMs - summary.stats.elapsedMs;
-  const walk = new Walk({ ...plan, limits: { ...plan.limits, timeBudgetMs } }, () => {}, { maxMatches: Infinity, atLimit: 'stop', withMeta: false, linksAreNotResults: true });
+  const specials = new SpecialFiles();
+  const walk = new Walk({ ...plan, limits: { ...plan.limits, timeBudgetMs } }, () => {}, contentWalkPolicy(specials));
   try {
     await new AsyncDriver(walk).done;
   } catch {
@@ -31,5 +33,5 @@ export async function examineLinks(plan: ContentPlan, summary: ContentSummary): 
   if (!walked.complete) return summary;
   const elapsedMs = summary.stats.elapsedMs + walked.stats.elapsedMs;
   const { linksOnTheWay, linkOnTheWayCount, linkMatches, linkMatchedCount } = walked;
-  return { ...summary, linksOnTheWay, linkOnTheWayCount, linkMatches, linkMatchedCount, linksExamined: true, stats: { ...summary.stats, elapsedMs } };
+  return { ...summary, linksOnTheWay, linkOnTheWayCount, linkMatches, linkMatchedCount, ...specials.fields(), linksExamined: true, stats: { ...summary.stats, elapsedMs } };
 }

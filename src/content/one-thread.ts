@@ -35,6 +35,7 @@ import { HITS_IN_WORKER, SyncReader, type SyncReaderFs } from './sync-reader.js'
 import { SearchTally } from './tally.js';
 import type { ContentSummary } from './types.js';
 import type { WaitForReader } from './walker.js';
+import { SpecialFiles, contentWalkPolicy } from './walk-policy.js';
 
 /** The longest the search runs, in ms, before it lets the event loop turn (tests set 0: a turn after every file). */
 export const SLICE = { ms: 10 };
@@ -59,6 +60,7 @@ class OneThreadSearch {
   private readonly matcher: Matcher;
   private readonly needle: Uint8Array | undefined;
   private readonly walk: Walk;
+  private readonly specials = new SpecialFiles();
   private readonly stop: SearchStop;
   private readonly tally: SearchTally;
   private readonly reader: SyncReader;
@@ -85,7 +87,7 @@ class OneThreadSearch {
     this.matcher = buildLineMatcher(plan.query.query, this.gate);
     this.needle = buildNeedle(plan.query.query);
     // No match limit: `maxResults` counts hits here. A symlinked directory is named on the way.
-    this.walk = new Walk(plan, (base, name) => this.files.push(base + name), { maxMatches: Infinity, atLimit: 'stop', withMeta: false, linksAreNotResults: true });
+    this.walk = new Walk(plan, (base, name) => this.files.push(base + name), contentWalkPolicy(this.specials));
     this.stop = new SearchStop(this.deadline, signal, () => this.walk.abort());
     this.tally = new SearchTally(hits, this.stop, this.deadline, this.gate);
     const byteMode = this.needle !== undefined && !plan.query.query.multiline && !hits.wantsContext;
@@ -134,7 +136,7 @@ class OneThreadSearch {
     } finally {
       stop.dispose();
     }
-    return this.tally.summary(walk.summary(), walk.stopped);
+    return this.tally.summary(walk.summary(), walk.stopped, this.specials);
   }
 
   /** Lets the event loop run: timers, the signal's listeners, a stream's reader, signals. */

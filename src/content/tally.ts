@@ -11,6 +11,7 @@ import type { FileScanner, ScanState } from './scanner.js';
 import type { SearchStop } from './stop.js';
 import type { WholeFileVerdict } from './sync-reader.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
+import type { SpecialFiles } from './walk-policy.js';
 
 /** A file decided whole by `SyncReader` (the read worker's, or the one-thread engine's). */
 export interface FileVerdict {
@@ -84,7 +85,7 @@ export class SearchTally {
     this.stop.reasons.noteSkipped(code);
   }
 
-  summary(walked: FindSummary, walkStopped: boolean): ContentSummary {
+  summary(walked: FindSummary, walkStopped: boolean, specials: SpecialFiles): ContentSummary {
     this.hits.endFile();
     // An ignore file the walk could not read is its gap already: the failed read of it as a file is not a second one.
     const walkedPaths = new Set(walked.skipped.map((entry) => entry.path));
@@ -102,6 +103,7 @@ export class SearchTally {
       linkOnTheWayCount: walked.linkOnTheWayCount,
       linkMatches: walked.linkMatches,
       linkMatchedCount: walked.linkMatchedCount,
+      ...specials.fields(),
       linksExamined: true,
       excludedCount: walked.excludedCount,
       ignoredCount: walked.ignoredCount,

@@ -227,6 +227,14 @@ export interface ContentSummary {
   /** How many such links were met, all of them. */
   linkMatchedCount: number;
   /**
+   * FIFOs, sockets and devices whose path the file patterns match, root-relative, sorted, at most
+   * `MAX_LINK_MATCHES`: never opened (a FIFO's open blocks), so never searched. Policy, as links are,
+   * never a coverage gap; `[]` when `linksExamined` is false (ripgrep does not say of them either).
+   */
+  specialMatches: string[];
+  /** How many such files were met, all of them. */
+  specialMatchedCount: number;
+  /**
    * `true` when links were seen: the pure-TS path, or (`auto`) a listing walk after ripgrep's complete
    * empty answer. `false` for ripgrep alone: it cannot see links, so `linksOnTheWay` is empty for that reason.
    */

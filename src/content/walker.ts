@@ -91,7 +91,7 @@ class WalkerContentSearch {
     if (!files.ended) files.stop();
     await files.done;
     if (files.error !== undefined && !stop.stopped) throw files.error;
-    return this.tally.summary(files.walk.summary(), files.walk.stopped);
+    return this.tally.summary(files.walk.summary(), files.walk.stopped, files.specials);
   }
 
   /** One file, chunk by chunk: the first chunk from the read-ahead, the rest as the scanner asks. */

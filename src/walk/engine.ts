@@ -242,7 +242,7 @@ export class Walk {
       const verdict = rules.file(base, name, task.ignore);
       if (verdict === 'excluded') this.excludedCount++;
       else if (verdict === 'ignored') this.ignoredCount++;
-      else if (verdict === 'match' && this.matches.select[fileKind]) return mustStat ? 'lstat' : this.take(base, name);
+      else if (verdict === 'match') return this.matches.select[fileKind] ? (mustStat ? 'lstat' : this.take(base, name)) : fileKind === 'file' ? undefined : this.matches.passSpecial(base + name);
       // lstat tells: a real name (`acceptStat` judges it again: no match) or a gap (EILSEQ).
       else if (verdict === 'undecoded' && this.matches.select[fileKind]) return 'lstat';
       return undefined;

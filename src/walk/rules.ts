@@ -228,6 +228,11 @@ export interface MatchPolicy {
    * file the pattern names that was not searched, so "the text does not occur" never covers it.
    */
   linksAreNotResults?: boolean;
+  /**
+   * Content search: a FIFO, socket or device its patterns match is never opened (a FIFO's open
+   * blocks), so it is told here, to be named: "the text does not occur" must not cover it.
+   */
+  onSpecialMatch?: (rel: string) => void;
   /** lstat every match and hand its metadata to the sink (`sort: 'mtime'`, `stats`). */
   withMeta: boolean;
 }
@@ -280,6 +285,7 @@ export class MatchTaker {
   private readonly maxMatches: number;
   private readonly countPastLimit: boolean;
   private readonly linksAreNotResults: boolean;
+  private readonly onSpecialMatch: ((rel: string) => void) | undefined;
 
   constructor(
     select: EntrySelection,
@@ -292,6 +298,7 @@ export class MatchTaker {
     this.maxMatches = policy.maxMatches;
     this.countPastLimit = policy.atLimit === 'count';
     this.linksAreNotResults = policy.linksAreNotResults === true;
+    this.onSpecialMatch = policy.onSpecialMatch;
     this.needsStat = policy.withMeta || select.filter !== undefined;
   }
 
@@ -337,6 +344,12 @@ export class MatchTaker {
     if (onTheWay !== 'probe') return false;
     (this.probes ??= new Map()).set(rel.slice(rel.lastIndexOf('/') + 1), matches);
     return true;
+  }
+
+  /** A special file (FIFO, socket, device) whose path matches but whose kind is not selected: told to the content search. */
+  passSpecial(rel: string): undefined {
+    this.onSpecialMatch?.(rel);
+    return undefined;
   }
 
   private linkMatch(rel: string): void {

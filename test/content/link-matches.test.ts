@@ -17,7 +17,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_THREAD } from '../../src/content/search.js';
 import { findFiles, searchContent } from '../../src/index.js';
+import { grepTool } from '../../src/agent/index.js';
 import { runFindFile } from '../helpers/cli.js';
+import { makeSpecialTree, type SpecialTree } from '../helpers/special-files.js';
 import { buildVolume, type Tree } from '../helpers/memfs.js';
 import { mulberry32 } from '../helpers/prng.js';
 import { needsRg, realRg } from '../helpers/real-rg.js';
@@ -143,5 +145,46 @@ describeIf(posix('symlinks need a privilege on Windows'), needsRg)('on the real 
     expect(found.stderr).toContain('\n  also 1 matching symlink was not searched (links are never followed): link.txt\n');
     const forced = runFindFile(['--contains', 'hello', '--backend', 'ripgrep', 'link.txt'], { cwd: root });
     expect(forced.stderr).toContain('symlinks were not examined (ripgrep does not see them)');
+  });
+});
+
+describeIf(posix('FIFOs and sockets are POSIX files'))('special files the patterns match: never opened, named', () => {
+  let tree: SpecialTree;
+  beforeAll(async () => {
+    tree = await makeSpecialTree('ff-special-matches-');
+  });
+  afterAll(() => tree.remove());
+
+  // `app.fifo`, `sub/deep.fifo`, `app.sock` beside `a.txt` and `sub/b.txt` (both holding needle).
+  const CASES: [string | string[], string[]][] = [
+    ['app.fifo', ['app.fifo']],
+    ['*.fifo', ['app.fifo', 'sub/deep.fifo']],
+    ['app.*', ['app.fifo', 'app.sock']],
+    ['sub/*', ['sub/deep.fifo']],
+    ['*.txt', []],
+    ['*', ['app.fifo', 'app.sock', 'sub/deep.fifo']],
+  ];
+
+  it('each engine names every FIFO and socket its pattern matches, and only those; the hits are unchanged', async () => {
+    for (const [pattern, named] of CASES) {
+      for (const options of [{ backend: 'walker' as const }, { backend: 'walker' as const, timeBudgetMs: 60_000 }, { backend: 'auto' as const, rgPath: realRg.path }]) {
+        const result = await searchContent({ root: tree.root, pattern, query: 'absent-text', ...options });
+        expect(result, `${JSON.stringify(pattern)} ${JSON.stringify(options)}`).toMatchObject({ complete: true, hitCount: 0, specialMatches: named, specialMatchedCount: named.length });
+      }
+      const found = await searchContent({ root: tree.root, pattern, query: 'needle', backend: 'walker' });
+      expect(found.specialMatches).toEqual(named);
+    }
+  });
+
+  it('the command and the agent grep say so; ripgrep alone names none', async () => {
+    const none = runFindFile(['--contains', 'needle', '--backend', 'walker', 'app.fifo'], { cwd: tree.root });
+    expect(none.status).toBe(0);
+    expect(none.stderr.split('\n')[0]).toMatch(/the text does not occur in them; 1 matching special file was not searched \(a FIFO, socket or device is never opened\): app\.fifo$/);
+    const found = runFindFile(['--contains', 'needle', '--backend', 'walker', '*'], { cwd: tree.root });
+    expect(found.stderr).toContain('\n  also 3 matching special files were not searched (a FIFO, socket or device is never opened): app.fifo, app.sock, sub/deep.fifo\n');
+    const forced = await searchContent({ root: tree.root, pattern: 'app.fifo', query: 'needle', backend: 'ripgrep', rgPath: realRg.path });
+    expect(forced).toMatchObject({ specialMatches: [], specialMatchedCount: 0, linksExamined: false });
+    const grep = await grepTool({ query: 'needle', include: '*.fifo' }, { root: tree.root, backend: 'walker' });
+    expect(grep.content).toContain('2 matching special files were not searched (a FIFO, socket or device is never opened): app.fifo, sub/deep.fifo.');
   });
 });

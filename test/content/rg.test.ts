@@ -114,6 +114,8 @@ describe('the JSON events', () => {
       linkOnTheWayCount: 0,
       linkMatches: [],
       linkMatchedCount: 0,
+      specialMatches: [],
+      specialMatchedCount: 0,
       linksExamined: false,
       excludedCount: 0,
       ignoredCount: 0,

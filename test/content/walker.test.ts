@@ -98,6 +98,8 @@ for (const engine of ['walker.ts', 'one-thread.ts'] as const) {
         linkOnTheWayCount: 0,
         linkMatches: ['link'],
         linkMatchedCount: 1,
+        specialMatches: [],
+        specialMatchedCount: 0,
         linksExamined: true,
         excludedCount: 0,
         ignoredCount: 0,
