@@ -145,7 +145,7 @@ export const INCOMPLETE_LABEL = '(incomplete)';
 export const INCOMPLETE_WARNING = 'Warning: the search did not cover everything, so absence elsewhere cannot be concluded.';
 export const INCOMPLETE_EMPTY = 'Search incomplete: no matches in the part that could be searched';
 export const NOT_PROOF = 'Absence cannot be concluded: part of the tree was not searched.';
-export const GREP_LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep does not see them): a symlinked directory the search would have entered, or a matching link to a file (never searched), would not be named here.';
+export const GREP_LINKS_UNEXAMINED = 'Symlinks and special files were not examined (ripgrep does not see them): a symlinked directory the search would have entered, or a matching link to a file, FIFO or device (never searched), would not be named here.';
 export const LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches, or a symlinked directory the pattern leads into, would not be named here.';
 
 /**

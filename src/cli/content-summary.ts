@@ -80,7 +80,7 @@ function details(summary: ContentSummary, ctx: SummaryContext): string[] {
   return lines;
 }
 
-export const CONTENT_LINKS_UNEXAMINED = 'symlinks were not examined (ripgrep does not see them): a symlinked directory on the way or a matching link to a file would not be named; --backend walker names them';
+export const CONTENT_LINKS_UNEXAMINED = 'symlinks and special files were not examined (ripgrep does not see them): a symlinked directory on the way, a matching link to a file or a matching FIFO or device would not be named; --backend walker names them';
 export const BINARY_UNCOUNTED = 'binary files were not searched, and ripgrep does not count them: --backend walker counts them';
 
 /** The policy line's binary count: a lower bound after ripgrep. */

@@ -65,7 +65,7 @@ describe('links on the way: absence is never claimed down them', () => {
     const grep: AnswerFacts = { ...base, tool: 'grep', emptyHeadline: 'No matches for "q" under /w (search complete).', scope: '"q" under /w', policy: { ...base.policy, links: { paths: [], count: 0, examined: false } } };
     expect(renderAnswer(grep)).toBe(
       'Search complete, but symlinks are never followed: no matches ("q" under /w) outside symlinked directories.\n' +
-        'Symlinks were not examined (ripgrep does not see them): a symlinked directory the search would have entered, or a matching link to a file (never searched), would not be named here.',
+        'Symlinks and special files were not examined (ripgrep does not see them): a symlinked directory the search would have entered, or a matching link to a file, FIFO or device (never searched), would not be named here.',
     );
   });
 

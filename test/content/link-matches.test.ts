@@ -144,7 +144,7 @@ describeIf(posix('symlinks need a privilege on Windows'), needsRg)('on the real 
     expect(found.stdout).toBe('real.txt:1:1: hello\n');
     expect(found.stderr).toContain('\n  also 1 matching symlink was not searched (links are never followed): link.txt\n');
     const forced = runFindFile(['--contains', 'hello', '--backend', 'ripgrep', 'link.txt'], { cwd: root });
-    expect(forced.stderr).toContain('symlinks were not examined (ripgrep does not see them)');
+    expect(forced.stderr).toContain('symlinks and special files were not examined (ripgrep does not see them)');
   });
 });
 
