@@ -68,8 +68,9 @@ export async function resolveScope(settings: Settings, input: string | undefined
   // nothing. An adversarial run: grep called it "does not exist", beside an overview listing `win\path.txt`.
   const retry = read.ok ? false : read.kind === 'not-found' || (read.kind === 'absolute-outside' && input.startsWith('\\'));
   if (!retry || settings.platform === 'win32' || !input.includes('\\')) return read;
+  // Whatever it finds there is the answer (a file, a link refused as a link), unless it too finds nothing.
   const asWritten = await resolveAs(settings, input, input, acceptFile);
-  return asWritten.ok ? asWritten : read;
+  return asWritten.ok || asWritten.kind !== 'not-found' ? asWritten : read;
 }
 
 /** `resolveScope` on `slashed`, the model's `input` with the separators read as `/`. */

@@ -148,10 +148,7 @@ export const NOT_PROOF = 'Absence cannot be concluded: part of the tree was not 
 export const GREP_LINKS_UNEXAMINED = 'Symlinks and special files were not examined (ripgrep does not see them): a symlinked directory the search would have entered, or a matching link to a file, FIFO or device (never searched), would not be named here.';
 export const LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep lists regular files only): a symlink whose name matches, or a symlinked directory the pattern leads into, would not be named here.';
 
-/**
- * `2 symlinks match (not followed): a, b`: the first few named, the rest counted. grep's are links
- * to files its file pattern chose that were never opened: `1 matching symlink was not searched ...`.
- */
+/** `2 symlinks match (not followed): a, b`, the first few named; grep's were never opened: `1 matching symlink was not searched ...`. */
 export function linksText(links: LinkMatches, tool: AnswerFacts['tool'] = 'glob'): string {
   const named = links.paths.slice(0, LISTED_PATHS);
   const more = links.count > named.length ? `, and ${links.count - named.length} more` : '';
@@ -360,10 +357,15 @@ export function refusalText(kind: RefusalKind, input: string, at: string, root: 
     case 'not-found':
       return `Path ${p} does not exist under the workspace root ${workspaceRoot}.`;
     case 'special-file':
-      return `Path ${p} is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern ${quote(at.slice(lastSeparator(at) + 1))}${dirOf(at) === undefined ? '' : ` and path ${quote(dirOf(at)!)}`} and type "any".`;
+      return `Path ${p} is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern ${quote(nameAsPattern(at))}${dirOf(at) === undefined ? '' : ` and path ${quote(dirOf(at)!)}`} and type "any".`;
     case 'not-directory':
-      return `Path ${p} is a file, not a directory. To find it, search with pattern ${quote(at.slice(lastSeparator(at) + 1))}${dirOf(at) === undefined ? '' : ` and path ${quote(dirOf(at)!)}`}.`;
+      return `Path ${p} is a file, not a directory. To find it, search with pattern ${quote(nameAsPattern(at))}${dirOf(at) === undefined ? '' : ` and path ${quote(dirOf(at)!)}`}.`;
   }
+}
+
+/** The last segment of a path as answers show it, as a pattern that finds it: a POSIX name's `\\` escaped (a glob reads `\\p` as `p`). */
+function nameAsPattern(shown: string): string {
+  return shown.slice(lastSeparator(shown) + 1).replace(/\\/g, '\\\\');
 }
 
 /** Where the last segment of a path as answers show it starts: after its last `/`, or `\\` too in an absolute Windows path. */

@@ -21,7 +21,8 @@ export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 
   if (typeof text !== 'string' || GLOB_LIKE.test(text) || options.nameRegex !== undefined) return undefined;
   if (summary.matchedCount > 0 || summary.linkMatchedCount > 0) return undefined;
   const caseSensitive = options.caseSensitive ?? (process.platform === 'win32' ? false : hasCapital(text));
-  const left = options.timeBudgetMs === undefined ? undefined : options.timeBudgetMs - summary.stats.elapsedMs;
+  // Whole milliseconds: `timeBudgetMs` takes integers only, and a fraction failed the run with a usage error after its answer.
+  const left = options.timeBudgetMs === undefined ? undefined : Math.floor(options.timeBudgetMs - summary.stats.elapsedMs);
   if (left !== undefined && left <= 0) return undefined;
   const { signal, onDirectory: _progress, maxResults: _limit, sort: _sort, stats: _stats, ...rest } = options;
   const budget = left === undefined ? {} : { timeBudgetMs: left };

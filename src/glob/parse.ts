@@ -64,10 +64,12 @@ interface Parser {
 /**
  * Perf: an unclosed `[` is literal, found by scanning to the end of the segment, so `[` x 9,998
  * scanned ~50 million characters (4.8 s, past any time budget: compiling is not a step of the
- * walk). A scan that found no close marks each position where it read an item. A later `[` whose
- * first item starts at such a position reads the rest exactly as that scan did (the two differ
+ * walk). A scan that found no close marks each position where it read an item. A later scan that
+ * reaches such a position as an item reads the rest exactly as that scan did (the two could differ
  * only in how they read a `]` there, and that scan read none: it would have closed), so it fails
- * at once. Each position is then read by at most a few scans: linear.
+ * there. A position is read as an item by at most one scan that fails (a scan that closes is never
+ * passed again), so reading is linear however the scans' items fall out of step (`[!-` x 3,333: a
+ * range `!-[` swallows the next `[`, so each scan's items fell between the last one's).
  */
 interface ClassScans {
   /** The end the scans ran to (a group's alternative ends earlier): other ends start afresh. */
@@ -333,7 +335,6 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
   const negated = glob[i] === '!' || glob[i] === '^';
   if (negated) i++;
   const scans = classScansOf(p, end);
-  if (i < end && scans.failed.has(scans.itemAt[i]!)) return undefined;
   const scan = ++scans.count;
   const items: ClassItem[] = [];
   let first = true;
@@ -342,6 +343,8 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
       p.i = i + 1;
       return { kind: 'class', negated, items };
     }
+    // Where a failed scan read an item, this one reads the rest as it did: it fails too.
+    if (scans.failed.has(scans.itemAt[i]!)) break;
     scans.itemAt[i] = scan;
     first = false;
     // bash reads `[.a.]` and `[=a=]` as a collating symbol and an equivalence class (by name:

@@ -52,6 +52,17 @@ describe('a `\\` in a name, on POSIX: the path the glob tool returned reaches th
     expect((answer.metadata as GrepMetadata).hits.map((h) => h.path)).toEqual(['src/a.ts']);
   });
 
+  it('what the as-written reading finds is the answer: a link refused as a link; a file named, with a pattern that finds it', async () => {
+    const ctx = workspace({ a: {}, 'a\\lnk': { link: '/elsewhere' }, 'win\\path.txt': 'NEEDLE\n' });
+    const answers = [await grepTool({ query: 'NEEDLE', path: 'a\\lnk' }, ctx), await globTool({ pattern: '*', path: 'a\\lnk' }, ctx)];
+    for (const linked of answers) expect(linked.content.split('\n')[0]).toMatch(/^Refused: path "a\\\\lnk" goes through the symbolic link "a\\\\lnk"/);
+    const file = await globTool({ pattern: '*', path: 'win\\path.txt' }, ctx);
+    expect(file.content).toBe('Path "win\\\\path.txt" is a file, not a directory. To find it, search with pattern "win\\\\\\\\path.txt".');
+    // The pattern it suggests finds it (a glob reads `\\p` as `p`: the backslash is escaped).
+    const found = await globTool({ pattern: 'win\\\\path.txt' }, ctx);
+    expect(found.content.split('\n')[0]).toBe('win\\path.txt');
+  });
+
   it('a path in neither reading is refused as before: not found, with what the nearest folder holds', async () => {
     const ctx = workspace(treeFor('src', 'win\\path.txt'));
     const answer = await grepTool({ query: 'NEEDLE', path: 'src\\other.txt' }, ctx);

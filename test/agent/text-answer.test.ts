@@ -170,7 +170,8 @@ describe('refusals and errors', () => {
     ['special-file', 'd/f', 'd/f', 'Path "d/f" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "f" and path "d" and type "any".'],
     ['special-file', 'f', 'f', 'Path "f" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "f" and type "any".'],
     ['not-directory', 'C:\\d\\f.txt', 'C:\\d\\f.txt', 'Path "C:\\\\d\\\\f.txt" is a file, not a directory. To find it, search with pattern "f.txt" and path "C:\\\\d".'],
-    ['not-directory', 'a/b\\c', 'a/b\\c', 'Path "a/b\\\\c" is a file, not a directory. To find it, search with pattern "b\\\\c" and path "a".'],
+    // A POSIX name holding `\`: the pattern escapes it (`b\c` as a glob would find `bc`).
+    ['not-directory', 'a/b\\c', 'a/b\\c', 'Path "a/b\\\\c" is a file, not a directory. To find it, search with pattern "b\\\\\\\\c" and path "a".'],
     ['not-directory', 'f', 'f', 'Path "f" is a file, not a directory. To find it, search with pattern "f".'],
     // A directory named like a drive, below the root, is no filesystem root: no separator kept.
     ['not-directory', 'd/c:/f', 'd/c:/f', 'Path "d/c:/f" is a file, not a directory. To find it, search with pattern "f" and path "d/c:".'],

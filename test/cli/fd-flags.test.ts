@@ -96,5 +96,13 @@ describe('fd name modes', () => {
     // A glob written as one, a match, or no name holding the text: no hint.
     for (const args of [['make*'], ['Makefile'], ['zzz']]) expect(ff(args).stderr, args[0]).not.toContain('hint:');
     expect(ff(['make', '--json']).stderr).toBe('');
+    // With a time budget the hint's search gets what is left of it, in whole milliseconds: a fraction
+    // was refused as a usage error after the answer (an adversarial run: status 2, "got 492.89...").
+    for (const budget of ['500', '60000']) {
+      const budgeted = ff(['make', '--time-budget-ms', budget]);
+      expect(budgeted, budget).toMatchObject({ status: 0, stdout: '' });
+      expect(lines(budgeted.stderr)[1], budget).toMatch(/^ {2}hint: a glob matches whole names; 2 names contain "make"( \(at least\))?: find-file -F make$/);
+    }
+    expect(ff(['zzz', '--time-budget-ms', '500'])).toMatchObject({ status: 0, stdout: '' });
   });
 });

@@ -162,4 +162,28 @@ describe('a segment of brackets at the length limit compiles at once', () => {
     for (const answer of answers) if (answer !== 'FF_PATTERN_TOO_LARGE') expect(answer).toEqual([true, 0, true, 0, 0, 1]);
     expect(answers.length - refused.length).toBeGreaterThanOrEqual(20);
   });
+
+  it('shapes whose ranges put each scan out of step with the last (`[!-`: `!-[` swallows the next `[`), parsed 20 times each', () => {
+    // An adversarial run found these after the first fix: a failed scan's marks were asked at a later
+    // scan's first item only, and here every later scan's items fell between them (0.2-0.6 s a parse).
+    const script = `
+      const { parseSegment } = await import(${JSON.stringify(new URL('../../dist/glob/parse.js', import.meta.url).href)});
+      const shapes = ['[!-', '[-[[', '[-!!', '[[-', '[-=[', '[-.', '[!-[:x:]', '[a-[!'];
+      const read = [];
+      for (const piece of shapes) {
+        for (const tail of ['', ']', '[:x:]']) {
+          const glob = piece.repeat(Math.floor(9990 / piece.length)) + tail;
+          let nodes;
+          for (let n = 0; n < 20; n++) nodes = parseSegment(glob, true, glob).nodes;
+          read.push(nodes.length);
+        }
+      }
+      console.log(JSON.stringify(read));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.error, 'the child did not answer within 60 s').toBeUndefined();
+    expect(run.status, run.stderr).toBe(0);
+    const read = JSON.parse(run.stdout) as number[];
+    expect(read).toHaveLength(24);
+    for (const count of read) expect(count).toBeGreaterThan(0);
+  });
 });
