@@ -14,7 +14,6 @@ import { searchContent } from '../content/search.js';
 import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
 import { FindFileError } from '../errors.js';
-import { escapeText } from '../text-escape.js';
 import { exactGlob } from '../patterns.js';
 import { statSizes, totalOf, type ErrorMetadata } from './answer.js';
 import { MAX_CONTEXT_LINES, searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
@@ -23,6 +22,7 @@ import { workspaceNative } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA } from './schema.js';
 import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, partialCountNote, perFileCapNote, grepScope, hitLine, hitPlace, hitRows, includeText, noMatchesHeadline } from './text.js';
+import { LISTED_PATHS, count, listedPaths } from './text-words.js';
 import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
@@ -180,9 +180,8 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
 function specialsNote(result: Pick<ContentResult, 'specialMatches' | 'specialMatchedCount'>, toWorkspace: (rel: string) => string): string[] {
   const n = result.specialMatchedCount;
   if (n === 0) return [];
-  const named = result.specialMatches.slice(0, 5).map((p) => escapeText(toWorkspace(p)));
-  const more = n > named.length ? `, and ${n - named.length} more` : '';
-  return [`${n === 1 ? '1 matching special file was' : `${n} matching special files were`} not searched (a FIFO, socket or device is never opened): ${named.join(', ')}${more}.`];
+  const named = listedPaths(result.specialMatches.slice(0, LISTED_PATHS).map(toWorkspace), n);
+  return [`${count(n, 'matching special file was', 'matching special files were')} not searched (a FIFO, socket or device is never opened): ${named}.`];
 }
 
 function contentOptions({ input, settings, scope, ignoreFiles }: ToolCall<GrepInput>): ContentOptions {

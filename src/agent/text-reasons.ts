@@ -7,8 +7,7 @@
  */
 import type { ContentIncompleteReason } from '../content/types.js';
 import { skippedFor, type IncompleteReason, type SkippedEntry } from '../result.js';
-import { escapeText } from '../text-escape.js';
-import { LISTED_PATHS, count, quote } from './text-words.js';
+import { LISTED_PATHS, count, listedPaths, quote } from './text-words.js';
 
 /** What the reasons need to be put in words. Skipped paths are already workspace-relative. */
 export interface Gaps {
@@ -114,7 +113,6 @@ function unreadable(skipped: readonly SkippedEntry[], kind: 'permission-denied' 
   const hits = skippedFor(kind, skipped);
   // Paths, not directories: a file whose lstat or read failed is skipped too.
   if (hits.length === 0) return `some paths could not be read (${words})`;
-  const named = hits.slice(0, LISTED_PATHS).map((s) => escapeText(kind === 'io-error' ? `${s.path} (${s.code})` : s.path));
-  const more = hits.length > LISTED_PATHS ? `, and ${hits.length - LISTED_PATHS} more` : '';
-  return `${count(hits.length, 'path')} could not be read (${words}): ${named.join(', ')}${more}`;
+  const named = hits.slice(0, LISTED_PATHS).map((s) => (kind === 'io-error' ? `${s.path} (${s.code})` : s.path));
+  return `${count(hits.length, 'path')} could not be read (${words}): ${listedPaths(named, hits.length)}`;
 }

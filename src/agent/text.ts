@@ -29,7 +29,7 @@ import type { ContentHit, ContextLine } from '../content/types.js';
 import { escapeText } from '../text-escape.js';
 import type { RefusalKind } from './paths.js';
 import { describeReason, isCoverageGap, nextStep, reasonLabels, statedReasons, type Gaps } from './text-reasons.js';
-import { LISTED_PATHS, count, queryText, quote } from './text-words.js';
+import { count, listedPaths, queryText, quote } from './text-words.js';
 import { afterEmptyAnswer, policyLine } from './text-policy.js';
 
 /** How many matches exist, as far as the search knows. */
@@ -150,10 +150,8 @@ export const LINKS_UNEXAMINED = 'Symlinks were not examined (ripgrep lists regul
 
 /** `2 symlinks match (not followed): a, b`, the first few named; grep's were never opened: `1 matching symlink was not searched ...`. */
 export function linksText(links: LinkMatches, tool: AnswerFacts['tool'] = 'glob'): string {
-  const named = links.paths.slice(0, LISTED_PATHS);
-  const more = links.count > named.length ? `, and ${links.count - named.length} more` : '';
   const said = tool === 'grep' ? `${unsearchedCount(links.count)} (links are never followed)` : `${linkCount(links.count)} (not followed)`;
-  return `${said}: ${named.map(escapeText).join(', ')}${more}`;
+  return `${said}: ${listedPaths(links.paths, links.count)}`;
 }
 
 function unsearchedCount(n: number): string {
@@ -162,9 +160,7 @@ function unsearchedCount(n: number): string {
 
 /** `1 symlinked directory on the way was not followed: a. Links are never followed: ...`: the first few named. */
 export function onTheWayText(onTheWay: NonNullable<LinkMatches['onTheWay']>): string {
-  const named = onTheWay.paths.slice(0, LISTED_PATHS);
-  const more = onTheWay.count > named.length ? `, and ${onTheWay.count - named.length} more` : '';
-  return `${onTheWayCount(onTheWay.count)} ${onTheWay.count === 1 ? 'was' : 'were'} not followed: ${named.map(escapeText).join(', ')}${more}. ${ON_THE_WAY_NEXT}`;
+  return `${onTheWayCount(onTheWay.count)} ${onTheWay.count === 1 ? 'was' : 'were'} not followed: ${listedPaths(onTheWay.paths, onTheWay.count)}. ${ON_THE_WAY_NEXT}`;
 }
 
 export const ON_THE_WAY_NEXT = 'To look inside, search the target by a path inside the workspace, if it has one.';
