@@ -42,23 +42,23 @@ function headline(summary: ContentSummary, ctx: SummaryContext): string {
   const aside = leftOutAside(summary, ctx, 'files');
   if (summary.hitCount > 0) return searched + aside;
   const absent = all ? 'so the text does not occur there' : 'and the text does not occur in them';
-  const links = [summary.linkMatchedCount > 0 ? `; ${unsearchedLinks(summary, ctx)}` : '', summary.specialMatchedCount > 0 ? `; ${unsearchedSpecials(summary, ctx)}` : ''].join('');
+  const links = unsearched(summary, ctx).map((sentence) => `; ${sentence}`).join('');
   return `${searched}, ${absent}${aside}${links}${onTheWay ? `; ${onTheWaySentence(summary, ctx)}` : ''}`;
 }
 
 /**
- * `1 matching symlink was not searched (links are never followed): config.yml`: a file the patterns
- * chose that is a link was never opened, so "the text does not occur" must not cover it.
+ * What the patterns chose and the search never opened, each kind a sentence: `1 matching symlink was
+ * not searched (links are never followed): config.yml`, `1 matching special file was not searched
+ * (a FIFO, socket or device is never opened): app.log`. "The text does not occur" must not cover them.
  */
-function unsearchedLinks(summary: ContentSummary, ctx: SummaryContext): string {
-  const names = namedLinks(summary.linkMatches, summary.linkMatchedCount, ctx.displayMatch ?? ctx.displayPath);
-  return `${count(summary.linkMatchedCount, 'matching symlink was', 'matching symlinks were')} not searched (links are never followed): ${names}`;
-}
-
-/** `1 matching special file was not searched (a FIFO, socket or device is never opened): app.log`. */
-function unsearchedSpecials(summary: ContentSummary, ctx: SummaryContext): string {
-  const names = namedLinks(summary.specialMatches, summary.specialMatchedCount, ctx.displayMatch ?? ctx.displayPath);
-  return `${count(summary.specialMatchedCount, 'matching special file was', 'matching special files were')} not searched (a FIFO, socket or device is never opened): ${names}`;
+function unsearched(summary: ContentSummary, ctx: SummaryContext): string[] {
+  const name = ctx.displayMatch ?? ctx.displayPath;
+  const sentence = (paths: readonly string[], n: number, what: string, why: string) =>
+    n > 0 ? [`${count(n, `matching ${what} was`, `matching ${what}s were`)} not searched (${why}): ${namedLinks(paths, n, name)}`] : [];
+  return [
+    ...sentence(summary.linkMatches, summary.linkMatchedCount, 'symlink', 'links are never followed'),
+    ...sentence(summary.specialMatches, summary.specialMatchedCount, 'special file', 'a FIFO, socket or device is never opened'),
+  ];
 }
 
 /**
@@ -69,8 +69,7 @@ function unsearchedSpecials(summary: ContentSummary, ctx: SummaryContext): strin
 function details(summary: ContentSummary, ctx: SummaryContext): string[] {
   const empty = summary.complete && summary.hitCount === 0;
   const lines: string[] = [];
-  if (summary.linkMatchedCount > 0 && !empty) lines.push(`  also ${unsearchedLinks(summary, ctx)}`);
-  if (summary.specialMatchedCount > 0 && !empty) lines.push(`  also ${unsearchedSpecials(summary, ctx)}`);
+  if (!empty) lines.push(...unsearched(summary, ctx).map((sentence) => `  also ${sentence}`));
   if (summary.linkOnTheWayCount > 0) lines.push(empty ? '  search its target to look inside' : `  also ${onTheWaySentence(summary, ctx)}; search its target to look inside`);
   else if (empty && !summary.linksExamined) lines.push(`  ${CONTENT_LINKS_UNEXAMINED}`);
   if (empty && !summary.binaryCounted && summary.binarySkipped === 0) lines.push(`  ${BINARY_UNCOUNTED}`);
