@@ -37,19 +37,20 @@ type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
  * the path it went through (inotify names that one), so a file with another hard link can change
  * with no event any watch of the answer sees (an adversarial run: `.gitignore` hard-linked from
  * outside the root, edited there, and the index answered from its kept answer as if it had not).
- * Such a file leaves the answer uncovered: exact, never reused. One `stat` per ignore file read.
+ * Such a file leaves the answer uncovered: exact, never reused. `links`: its link count from the
+ * `stat` the walk made just before the read (src/walk/ignore-io.ts), else it is `stat`ed here.
  */
-export function readIgnoreFile(disk: Pick<FsLike, 'readFile' | 'stat'>, path: string, coverage: ReadCoverage, callback: Callback<Uint8Array | string>): void {
+export function readIgnoreFile(disk: Pick<FsLike, 'readFile' | 'stat'>, path: string, coverage: ReadCoverage, links: number | undefined, callback: Callback<Uint8Array | string>): void {
   disk.readFile!(path, (error, data) => {
     if (error || !coverage.covered) return callback(error, data);
-    if (disk.stat === undefined) {
-      coverage.covered = false; // no way to count its links
-      return callback(error, data);
-    }
-    disk.stat(path, (statError, stats) => {
-      if (statError || (stats as { nlink?: unknown }).nlink !== 1) coverage.covered = false;
+    const judge = (count: unknown) => {
+      if (count !== 1) coverage.covered = false;
       callback(error, data);
-    });
+    };
+    if (links !== undefined) return judge(links);
+    // No `stat`: no way to count its links.
+    if (disk.stat === undefined) return judge(undefined);
+    disk.stat(path, (statError, stats) => judge(statError ? undefined : (stats as { nlink?: unknown }).nlink));
   });
 }
 

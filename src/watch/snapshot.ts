@@ -142,6 +142,9 @@ export class Snapshot {
       const dir = this.trackerOf(dirOf(path));
       depend(coverage, dir === undefined ? undefined : entryOf(dir, posix.basename(path)));
     };
+    // The link count of each path the walk `stat`s: an ignore file's, just before its read, spares readIgnoreFile a second `stat`.
+    const linkCounts = new Map<string, number | undefined>();
+    const counted = (p: string, cb: Callback<StatsLike>): Callback<StatsLike> => (error, stats) => (linkCounts.set(p, error ? undefined : (stats as { nlink?: number }).nlink), cb(error, stats));
     const uncovered = () => {
       coverage.covered = false;
     };
@@ -153,16 +156,13 @@ export class Snapshot {
       lstat: ((path: string, ...rest: unknown[]) => (file(path), (disk.lstat as (...args: unknown[]) => void)(path, ...rest))) as FsLike['lstat'],
       lstatSync: ((path: string, ...rest: unknown[]) => (uncovered(), (disk.lstatSync as (...args: unknown[]) => StatsLike)(path, ...rest))) as FsLike['lstatSync'],
       ...(disk.stat && disk.statSync
-        ? { stat: (p: string, cb: Callback<StatsLike>) => this.coverLink(p, coverage, () => disk.stat!(p, cb)), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
+        ? { stat: (p: string, cb: Callback<StatsLike>) => this.coverLink(p, coverage, () => disk.stat!(p, counted(p, cb))), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
         : {}),
       ...(disk.readFile && disk.readFileSync
-        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (entry(p), readIgnoreFile(disk, p, coverage, cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
+        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (entry(p), readIgnoreFile(disk, p, coverage, linkCounts.get(p), cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
         : {}),
       ...(disk.realpath && disk.realpathSync
-        ? {
-            realpath: (p: string, cb: Callback<string>) => this.coverRealpath(p, coverage, cb),
-            realpathSync: (p: string) => (uncovered(), disk.realpathSync!(p)),
-          }
+        ? { realpath: (p: string, cb: Callback<string>) => this.coverRealpath(p, coverage, cb), realpathSync: (p: string) => (uncovered(), disk.realpathSync!(p)) }
         : {}),
     } as FsLike;
   }
