@@ -63,6 +63,24 @@ describe('a rule line past the limit is dropped and named, the rest apply', () =
     }
   });
 
+  // Git's files apply only inside a repository (contract.md, "Ignore files"): outside one a
+  // `.gitignore` defines nothing, so its rules are not compiled and one too large is no gap.
+  it('a .gitignore outside any repository: a rule too large there changes no answer, so no gap is named', async () => {
+    mkdirSync(join(root, 'sub'));
+    writeFileSync(join(root, 'sub', 'h.txt'), '');
+    writeFileSync(join(root, '.gitignore'), `${line('x', MAX_IGNORE_RULE_LENGTH + 1)}\ng.txt\n`);
+    writeFileSync(join(root, 'sub', '.gitignore'), `${line('*a', 200_000)}\nh.txt\n`);
+    for (const result of await allForms({ root, pattern: '**/*.txt', gitignore: true, timeBudgetMs: 5_000 })) {
+      expect(result).toMatchObject({ matches: ['f.txt', 'g.txt', 'sub/h.txt'], skipped: [], complete: true });
+    }
+    // A `.git` below them starts a repository they are above: still nothing.
+    mkdirSync(join(root, 'sub', 'repo', '.git'), { recursive: true });
+    writeFileSync(join(root, 'sub', 'repo', 'h.txt'), '');
+    for (const result of await allForms({ root, pattern: '**/*.txt', gitignore: true, timeBudgetMs: 5_000 })) {
+      expect(result).toMatchObject({ matches: ['f.txt', 'g.txt', 'sub/h.txt', 'sub/repo/h.txt'], skipped: [], complete: true });
+    }
+  });
+
   it('a comment line of any length is no rule: nothing to name', async () => {
     writeFileSync(join(root, '.ignore'), `#${'x'.repeat(MAX_IGNORE_RULE_LENGTH * 2)}\ng.txt\n`);
     expect(findFilesSync({ root, pattern: '*.txt', gitignore: true })).toMatchObject({ matches: ['f.txt'], skipped: [], complete: true });
