@@ -98,6 +98,11 @@ async function resolveAs(settings: Settings, input: string, slashed: string, acc
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (segments.length === 0) return refuse('climbs-out');
+      // A POSIX kernel reads `..` after a link as the parent of its target, somewhere else than
+      // the name would say (plan/read.ts `resolveRoot`): refused as the link it is read through.
+      if (platform !== 'win32' && (await lstat(settings.fs, nativeIn(settings, workspace, segments.join('/')))).stats?.isSymbolicLink() === true) {
+        return refuse('link', segments.join('/'));
+      }
       segments.pop();
     } else {
       segments.push(segment);

@@ -9,10 +9,11 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import * as path from 'node:path';
 import type { Argv } from 'yargs';
 import type { ContentOptions } from '../content/types.js';
 import { FindFileError, rootError } from '../errors.js';
-import { editDistance } from '../plan/read.js';
+import { editDistance, resolveRoot } from '../plan/read.js';
 import { nameOptions } from './names.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { ColorChoice } from './color.js';
@@ -187,13 +188,28 @@ export function splitRoot(
   return { patterns: positionals, root: '.' };
 }
 
+/**
+ * The root spelled so that reading it by name, as the printed paths and the summary do, reaches
+ * what the kernel reaches (plan/read.ts `resolveRoot`): `view/lnk/..` is printed as `real`, where
+ * `lnk` leads to `real/sub`, never as `view`, which the paths printed under it would not name. A
+ * root without `..`, or on Windows (which reads `..` by name), is kept as written.
+ */
+function rootAsRead(root: string): string {
+  if (path.sep !== '/' || !root.split('/').includes('..')) return root;
+  const real = resolveRoot(root);
+  // Still holding `..`: the kernel cannot reach it (`missing/..`), and the search says so.
+  if (real.split('/').includes('..')) return root;
+  return path.isAbsolute(root) ? real : path.relative(process.cwd(), real) || '.';
+}
+
 /** The search the command line asks for: a file listing, or with `--contains` a content search. */
 export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boolean): CliRequest {
   // Before the root rule: `-lx echo` left `echo` among the positionals, where it read as a missing root (status 1).
   refuseGluedExec(args);
   // A content search, -e or --name-regex needs no pattern: one positional may be the root.
   const needed = args.contains === undefined && args.extension === undefined && args.nameRegex === undefined ? 1 : 0;
-  const { patterns, root } = splitRoot(args._.map(String), args.root, isDir, undefined, needed);
+  const { patterns, root: given } = splitRoot(args._.map(String), args.root, isDir, undefined, needed);
+  const root = rootAsRead(given);
   const output = outputMode(args);
   const strict = args.strict === true;
   const gitignore = isIgnoring(args);

@@ -3,6 +3,7 @@
  * checked by one of these, with a stable error code and a message that names the option and the
  * value. Nothing here does I/O.
  */
+import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { FindFileError } from '../errors.js';
 import { defaultFs, isFsLike, type FsLike } from '../fs.js';
@@ -90,12 +91,44 @@ export function checkBackendFs(backend: BackendOption, fsInjected: boolean): voi
   }
 }
 
-/** Resolves the root to its native absolute form. */
-export function readRoot(value: unknown, platform: Platform): string {
+/** Resolves the root to its native absolute form (`resolveRoot`); `fs`: the search's, which resolves a `..`. */
+export function readRoot(value: unknown, platform: Platform, fs?: FsLike): string {
   if (value === undefined) throw new FindFileError('FF_MISSING_OPTION', 'root is required: the directory to search', 'root');
   if (typeof value !== 'string' || value === '') throw new FindFileError('FF_INVALID_ROOT', `root must be a non-empty string, got ${describe(value)}`, 'root');
   if (value.includes('\0')) throw new FindFileError('FF_INVALID_ROOT', `root ${JSON.stringify(value)} holds a NUL byte`, 'root');
-  return (platform === 'win32' ? path.win32 : path.posix).resolve(value);
+  return resolveRoot(value, platform, fs === undefined || fs === defaultFs ? nativeRealpath : fs.realpathSync?.bind(fs));
+}
+
+const nativeRealpath = (p: string) => realpathSync.native(p);
+
+/**
+ * A root as the OS reads it, absolute. A POSIX kernel reads `..` after a symlink as the parent of
+ * what the link leads to (`view/lnk/..` is `real/` when `lnk` leads to `real/sub`), where
+ * `path.resolve` drops the link by name and names another directory: a search of it answered
+ * "complete, no match" for a file that exists there (an adversarial run, 2026-12-06). So what comes
+ * before a root's last `..` is resolved by the filesystem (`realpath`: the one call, only for a root
+ * that holds `..`). A prefix it cannot resolve (missing, a file, unreadable) leaves the root as
+ * written, made absolute: opening it fails as the kernel fails it, where the lexical reading
+ * (`missing/..` as `.`) searched a directory the path does not reach. Windows reads `..` by name
+ * before the filesystem sees the path, as `path.win32.resolve` does. Without `realpath` (an
+ * injected fs that has none): by name.
+ */
+export function resolveRoot(root: string, platform: Platform = runningPlatform, realpath: ((path: string) => string) | undefined = nativeRealpath): string {
+  const api = platform === 'win32' ? path.win32 : path.posix;
+  // (`platform: 'posix'` on Windows, for its path rules, has no POSIX kernel to ask.)
+  if (platform === 'win32' || runningPlatform === 'win32' || realpath === undefined) return api.resolve(root);
+  const absolute = root.startsWith('/') ? root : `${process.cwd()}/${root}`;
+  const segments = absolute.split('/');
+  const last = segments.lastIndexOf('..');
+  if (last < 0) return api.resolve(root);
+  let real: string;
+  try {
+    // `/.`: the prefix must be a directory (`f.txt/..` is ENOTDIR to the kernel; realpath of a file is not).
+    real = realpath(`${segments.slice(0, last).join('/')}/.`);
+  } catch {
+    return absolute;
+  }
+  return api.resolve(real, segments.slice(last).join('/'));
 }
 
 /** What `rgPath` must be, in every message that refuses one. */

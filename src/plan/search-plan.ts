@@ -159,8 +159,8 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   const caseSensitive = rules.globCase ? readBoolean(options.caseSensitive, 'caseSensitive', platform !== 'win32') : platform !== 'win32';
   const flavor: GlobFlavor = { platform, caseSensitive };
   const { patterns, excludes } = readPatterns(options, flavor, rules.defaultPattern);
-  const root = readRoot(options.root, platform);
   const fs = readFs(options.fs);
+  const root = readRoot(options.root, platform, fs);
   checkClockShape(options.clock);
   const signal = options.signal;
   checkSignal(signal);
