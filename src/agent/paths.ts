@@ -94,19 +94,22 @@ async function resolveAs(settings: Settings, input: string, slashed: string, acc
     relative = slashed;
   }
   const segments: string[] = [];
+  /** The folders a `..` climbs out of, checked once the path is known not to climb out of the workspace (no read before that). */
+  const climbedOutOf: string[] = [];
   for (const segment of relative.split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (segments.length === 0) return refuse('climbs-out');
-      // A POSIX kernel reads `..` after a link as the parent of its target, somewhere else than
-      // the name would say (plan/read.ts `resolveRoot`): refused as the link it is read through.
-      if (platform !== 'win32' && (await lstat(settings.fs, nativeIn(settings, workspace, segments.join('/')))).stats?.isSymbolicLink() === true) {
-        return refuse('link', segments.join('/'));
-      }
+      climbedOutOf.push(segments.join('/'));
       segments.pop();
     } else {
       segments.push(segment);
     }
+  }
+  // A POSIX kernel reads `..` after a link as the parent of its target, somewhere else than the
+  // name says (plan/read.ts `resolvePath`): refused as the link it is read through.
+  for (const rel of platform === 'win32' ? [] : climbedOutOf) {
+    if ((await lstat(settings.fs, nativeIn(settings, workspace, rel))).stats?.isSymbolicLink() === true) return refuse('link', rel);
   }
   const scopeOf = (rel: string, file?: string): Scope => ({ ok: true, root: nativeIn(settings, workspace, rel), workspace, rel, ...(file === undefined ? {} : { file }) });
   for (let i = 0; i < segments.length; i++) {

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { Argv } from 'yargs';
 import type { ContentOptions } from '../content/types.js';
 import { FindFileError, rootError } from '../errors.js';
-import { editDistance, resolveRoot } from '../plan/read.js';
+import { editDistance, resolvePath } from '../plan/read.js';
 import { nameOptions } from './names.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { ColorChoice } from './color.js';
@@ -190,13 +190,13 @@ export function splitRoot(
 
 /**
  * The root spelled so that reading it by name, as the printed paths and the summary do, reaches
- * what the kernel reaches (plan/read.ts `resolveRoot`): `view/lnk/..` is printed as `real`, where
+ * what the kernel reaches (plan/read.ts `resolvePath`): `view/lnk/..` is printed as `real`, where
  * `lnk` leads to `real/sub`, never as `view`, which the paths printed under it would not name. A
  * root without `..`, or on Windows (which reads `..` by name), is kept as written.
  */
 function rootAsRead(root: string): string {
   if (path.sep !== '/' || !root.split('/').includes('..')) return root;
-  const real = resolveRoot(root);
+  const real = resolvePath(root);
   // Still holding `..`: the kernel cannot reach it (`missing/..`), and the search says so.
   if (real.split('/').includes('..')) return root;
   return path.isAbsolute(root) ? real : path.relative(process.cwd(), real) || '.';

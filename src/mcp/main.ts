@@ -4,7 +4,7 @@
  * once it runs, it runs until the client closes stdin. docs/mcp.md is the contract.
  */
 import { readFileSync } from 'node:fs';
-import { resolveRoot } from '../plan/read.js';
+import { resolvePath } from '../plan/read.js';
 import yargs from 'yargs';
 import { BACKEND_OPTIONS, type BackendOption } from '../options.js';
 import { MAX_LIMIT } from '../agent/index.js';
@@ -76,8 +76,8 @@ function parse(argv: readonly string[]): McpArgs {
 /** Each --root, absolute, and an existing directory (else a usage error: the server would answer nothing useful). */
 function readRoots(roots: readonly string[]): string[] {
   return roots.map((root) => {
-    // As a search reads it (`..` after a link: the kernel's parent, plan/read.ts `resolveRoot`).
-    const absolute = resolveRoot(root);
+    // As a search reads it (`..` after a link: the kernel's parent, plan/read.ts `resolvePath`).
+    const absolute = resolvePath(root);
     if (!isDirectory(absolute)) {
       log(`find-file mcp: error: --root ${JSON.stringify(root)} is not a directory`);
       process.exit(2);

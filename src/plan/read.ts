@@ -91,18 +91,23 @@ export function checkBackendFs(backend: BackendOption, fsInjected: boolean): voi
   }
 }
 
-/** Resolves the root to its native absolute form (`resolveRoot`); `fs`: the search's, which resolves a `..`. */
+/** Resolves the root to its native absolute form (`resolvePath`); `fs`: the search's, which resolves a `..`. */
 export function readRoot(value: unknown, platform: Platform, fs?: FsLike): string {
   if (value === undefined) throw new FindFileError('FF_MISSING_OPTION', 'root is required: the directory to search', 'root');
   if (typeof value !== 'string' || value === '') throw new FindFileError('FF_INVALID_ROOT', `root must be a non-empty string, got ${describe(value)}`, 'root');
   if (value.includes('\0')) throw new FindFileError('FF_INVALID_ROOT', `root ${JSON.stringify(value)} holds a NUL byte`, 'root');
-  return resolveRoot(value, platform, fs === undefined || fs === defaultFs ? nativeRealpath : fs.realpathSync?.bind(fs));
+  return resolvePath(value, platform, realpathOf(fs));
 }
 
 const nativeRealpath = (p: string) => realpathSync.native(p);
 
+/** The search's `realpath` for `resolvePath`: node's own (libc's, which reads `..` as the kernel does) for the real disk. */
+export function realpathOf(fs: FsLike | undefined): ((path: string) => string) | null {
+  return fs === undefined || fs === defaultFs ? nativeRealpath : (fs.realpathSync?.bind(fs) ?? null);
+}
+
 /**
- * A root as the OS reads it, absolute. A POSIX kernel reads `..` after a symlink as the parent of
+ * A path (a root, an ignore file) as the OS reads it, absolute: relative ones against `base`. A POSIX kernel reads `..` after a symlink as the parent of
  * what the link leads to (`view/lnk/..` is `real/` when `lnk` leads to `real/sub`), where
  * `path.resolve` drops the link by name and names another directory: a search of it answered
  * "complete, no match" for a file that exists there (an adversarial run, 2026-12-06). So what comes
@@ -110,17 +115,17 @@ const nativeRealpath = (p: string) => realpathSync.native(p);
  * that holds `..`). A prefix it cannot resolve (missing, a file, unreadable) leaves the root as
  * written, made absolute: opening it fails as the kernel fails it, where the lexical reading
  * (`missing/..` as `.`) searched a directory the path does not reach. Windows reads `..` by name
- * before the filesystem sees the path, as `path.win32.resolve` does. Without `realpath` (an
+ * before the filesystem sees the path, as `path.win32.resolve` does. Without `realpath` (null: an
  * injected fs that has none): by name.
  */
-export function resolveRoot(root: string, platform: Platform = runningPlatform, realpath: ((path: string) => string) | undefined = nativeRealpath): string {
+export function resolvePath(target: string, platform: Platform = runningPlatform, realpath: ((path: string) => string) | null = nativeRealpath, base = process.cwd()): string {
   const api = platform === 'win32' ? path.win32 : path.posix;
   // (`platform: 'posix'` on Windows, for its path rules, has no POSIX kernel to ask.)
-  if (platform === 'win32' || runningPlatform === 'win32' || realpath === undefined) return api.resolve(root);
-  const absolute = root.startsWith('/') ? root : `${process.cwd()}/${root}`;
+  if (platform === 'win32' || runningPlatform === 'win32' || realpath === null) return api.resolve(base, target);
+  const absolute = target.startsWith('/') ? target : `${base}/${target}`;
   const segments = absolute.split('/');
   const last = segments.lastIndexOf('..');
-  if (last < 0) return api.resolve(root);
+  if (last < 0) return api.resolve(base, target);
   let real: string;
   try {
     // `/.`: the prefix must be a directory (`f.txt/..` is ENOTDIR to the kernel; realpath of a file is not).

@@ -9,7 +9,6 @@
  * - `WalkSettings`: how the walker runs (tuning and watching): never changes the answer.
  * - `query`: what the kind of search adds (the output form of a file search, a content query).
  */
-import * as path from 'node:path';
 import { FindFileError } from '../errors.js';
 import { canReadIgnoreFiles, type DirentLike, type FsLike } from '../fs.js';
 import type { BackendOption, FindOptions } from '../options.js';
@@ -22,7 +21,7 @@ import type { Env } from '../rg/resolve.js';
 import type { ProcessRunner } from '../rg/runner.js';
 import { monotonicClock, readClock, type Clock } from './clock.js';
 import { FILES_ONLY, readOrder, readSelection, walkerOnlyReason, type EntrySelection, type SortOption } from './select.js';
-import { RG_PATH, checkAbsolutePath, describe as describeValue, checkBackendFs, checkClockShape, checkOptionNames, checkOptionsObject, checkSignal, readEnv, readFs, readBoolean, readChoice, readFunction, readLimit, readRoot, runningPlatform } from './read.js';
+import { RG_PATH, checkAbsolutePath, describe as describeValue, checkBackendFs, checkClockShape, checkOptionNames, checkOptionsObject, checkSignal, readEnv, readFs, readBoolean, readChoice, readFunction, readLimit, readRoot, realpathOf, resolvePath, runningPlatform } from './read.js';
 import { readNameRegex, withNameTest } from './name.js';
 
 /** What a search covers. */
@@ -170,7 +169,7 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   const hidden = readBoolean(options.hidden, 'hidden', true);
   const gitignore = readBoolean(options.gitignore, 'gitignore', false);
   const gitDirsIgnored = readBoolean(options.ignoreGitDirs, 'ignoreGitDirs', false);
-  const extraFiles = readIgnoreFiles(options.ignoreFiles, root, platform);
+  const extraFiles = readIgnoreFiles(options.ignoreFiles, root, platform, fs);
   if ((gitignore || extraFiles.length > 0) && !canReadIgnoreFiles(fs)) {
     throw new FindFileError('FF_INVALID_OPTION', 'fs must also have readFile and readFileSync for gitignore and ignoreFiles (a memfs volume has them)', 'fs');
   }
@@ -215,14 +214,14 @@ function budgetLeft(timeBudgetMs: number, startedAt: number | undefined): number
   return Math.max(0, timeBudgetMs - (monotonicClock.now() - startedAt));
 }
 
-/** `ignoreFiles`: non-empty paths without NUL, resolved against the root. */
-function readIgnoreFiles(value: unknown, root: string, platform: Platform): string[] {
+/** `ignoreFiles`: non-empty paths without NUL, resolved against the root (a `..` as the OS reads it: `resolvePath`). */
+function readIgnoreFiles(value: unknown, root: string, platform: Platform, fs: FsLike): string[] {
   if (value === undefined) return [];
   if (!Array.isArray(value) || value.some((f) => typeof f !== 'string' || f === '' || f.includes('\0'))) {
     throw new FindFileError('FF_INVALID_OPTION', `ignoreFiles must be an array of paths (relative to the root, or absolute), got ${describeValue(value)}`, 'ignoreFiles');
   }
-  const paths = platform === 'win32' ? path.win32 : path.posix;
-  return (value as string[]).map((f) => paths.resolve(root, f));
+  const realpath = realpathOf(fs);
+  return (value as string[]).map((f) => resolvePath(f, platform, realpath, root));
 }
 
 function readPatterns(options: SharedOptions, flavor: GlobFlavor, defaultPattern: string | undefined): { patterns: string[]; excludes: string[] } {

@@ -13,7 +13,7 @@
  *
  * At most `maxIndexes` are kept: opening one more closes the one used longest ago.
  */
-import { resolveRoot } from '../plan/read.js';
+import { resolvePath } from '../plan/read.js';
 import { findFiles } from '../find.js';
 import type { FindOptions } from '../options.js';
 import { buildFindPlan } from '../plan/search-plan.js';
@@ -142,7 +142,7 @@ function splitOptions(options: FindOptions): { key: string; tree: IndexOptions; 
       dropsSettings = true;
       continue;
     }
-    if ((TREE_KEYS as readonly string[]).includes(name)) tree[name] = name === 'root' ? resolveRoot(options.root) : value;
+    if ((TREE_KEYS as readonly string[]).includes(name)) tree[name] = name === 'root' ? resolvePath(options.root) : value;
     else query[name] = value;
   }
   const key = JSON.stringify(TREE_KEYS.map((name) => tree[name] ?? null));

@@ -138,6 +138,24 @@ describeIf([posix, 'Windows reads `..` by name, before the filesystem sees the p
       }, 120_000);
     });
 
+    it('an ignore file named with `..` after a link is the file the kernel opens (ignoreFiles, --ignore-file)', async () => {
+      const view = join(base, 'view');
+      writeFileSync(join(base, 'real', 'rules'), 'in-view.txt\n');
+      writeFileSync(join(view, 'rules'), 'f.txt\n'); // what the name alone would read
+      try {
+        for (const ignoreFiles of [['lnk/../rules'], [`${view}/lnk/../rules`]]) {
+          const result = await findFiles({ root: view, pattern: '*.txt', ignoreFiles });
+          expect(result.matches, String(ignoreFiles)).toEqual(['f.txt', 'sub/in-view-sub.txt']);
+          expect(findFilesSync({ root: view, pattern: '*.txt', ignoreFiles }).matches).toEqual(['f.txt', 'sub/in-view-sub.txt']);
+        }
+        const run = runFindFile(['*.txt', '--ignore-file', 'lnk/../rules', '-d', '1'], { cwd: view });
+        expect(run.stdout.split('\n').filter(Boolean)).toEqual(['f.txt']);
+      } finally {
+        rmSync(join(base, 'real', 'rules'));
+        rmSync(join(view, 'rules'));
+      }
+    });
+
     describeIf(needsRg)('the command prints paths that exist, the files rg lists', () => {
       for (const spelled of ['lnk/..', 'chain/../sub/deep/..', 'abs/../..', 'sub/inner/../real/sub/..']) {
         it(`find-file -u -H '*' ${spelled}`, () => {
