@@ -1,15 +1,25 @@
 /**
  * A pool of watched indexes behind the signature of `findFiles`, for a host that searches the same
  * roots again and again (the MCP server's `--watch`): each search whose options an index can answer
- * goes to the index of its tree (opened on first use, one per root and tree options), and every
- * other search goes to `findFiles` unchanged. Either way the answer is what `findFiles` gives: an
- * index answers word for word as the walker (docs/index.md).
+ * goes to the index of its tree (one per root and tree options), and every other search goes to
+ * `findFiles` unchanged. Either way the answer is what `findFiles` gives: an index answers word for
+ * word as the walker (docs/index.md).
+ *
+ * An index is opened after the first search of its tree, in the background, and answers once it is
+ * open. Its first walk has no budget and no signal (it is the whole tree, paid once): a search that
+ * waited for it ran past its own `timeBudgetMs` and its signal (an adversarial run: 8 s for a 300 ms
+ * budget, under a parent `.ignore` of 20,000 rules). So until the index is open, each search of its
+ * tree is a plain `findFiles`, stopped by its own budget and signal; the opening is started once
+ * the first of them has answered (it does not take the machine from that answer), and `close()`
+ * or an eviction abandons it, closing its watches.
  *
  * What goes to `findFiles` instead of an index:
  * - an engine other than the walker (`backend: 'ripgrep' | 'auto'`), an injected `fs`, a `platform`
  *   other than the running one: no index answers for them;
+ * - a tree whose index is not open yet (above);
  * - a tree no watcher can serve (`openIndex` refused with `FF_WATCH_UNAVAILABLE`: remembered, not
- *   asked again) or that could not be opened (a missing root: `findFiles` then says why, as ever).
+ *   asked again) or that could not be opened (tried again after the next search of it);
+ * - a search that could not run (a missing root): `findFiles` says why, as ever, and nothing opens.
  *
  * At most `maxIndexes` are kept: opening one more closes the one used longest ago.
  */
@@ -18,10 +28,20 @@ import { findFiles } from '../find.js';
 import type { FindOptions } from '../options.js';
 import { buildFindPlan } from '../plan/search-plan.js';
 import { errorCodeOf, type FindResult } from '../result.js';
-import { ENGINE_OPTIONS, TREE_OPTIONS, openIndex, type FileIndex, type IndexOptions, type IndexQuery } from './watched-index.js';
+import { ENGINE_OPTIONS, TREE_OPTIONS, openIndexWith, type FileIndex, type IndexOptions, type IndexQuery } from './watched-index.js';
 
-/** How a pool opens an index: `openIndex`, or one a test injects. */
-export type IndexOpener = (options: IndexOptions) => Promise<FileIndex>;
+/**
+ * How a pool opens an index: `openIndex`, or one a test injects. `signal` fires when the pool no
+ * longer wants the index (closed, or the tree evicted) while it opens; an opener may ignore it:
+ * an index that arrives after that is closed at once.
+ */
+export type IndexOpener = (options: IndexOptions, signal: AbortSignal) => Promise<FileIndex>;
+
+/** A tree's place in the pool: its index once open; until then, the way to abandon the opening. */
+interface Entry {
+  index: FileIndex | undefined;
+  readonly opening: AbortController;
+}
 
 /** The options of `new IndexPool()`. */
 export interface IndexPoolOptions {
@@ -49,7 +69,7 @@ const DEFAULT_MAX_INDEXES = 8;
  */
 export class IndexPool {
   /** By tree key, in the order of last use (a Map keeps insertion order: used ones are moved to the end). */
-  private readonly indexes = new Map<string, Promise<FileIndex | undefined>>();
+  private readonly indexes = new Map<string, Entry>();
   /** Trees `openIndex` refused with FF_WATCH_UNAVAILABLE: searched with findFiles from then on. */
   private readonly unwatchable = new Set<string>();
   /** Indexes kept open at most. */
@@ -59,10 +79,10 @@ export class IndexPool {
   /** After `close()`: every search walks. */
   private closed = false;
 
-  /** A pool that opens indexes on first use, at most `maxIndexes` at once. */
+  /** A pool that opens a tree's index after its first search, at most `maxIndexes` at once. */
   constructor(options: IndexPoolOptions = {}) {
     this.maxIndexes = options.maxIndexes ?? DEFAULT_MAX_INDEXES;
-    this.open = options.open ?? openIndex;
+    this.open = options.open ?? ((tree, signal) => openIndexWith(tree, {}, signal));
   }
 
   /** `findFiles`, answered by an index where one can (bound: pass it as a function). */
@@ -73,21 +93,29 @@ export class IndexPool {
     // away): an adversarial run had the pool answer `rgPath: 'rg'`, `onEvent: 42`, `workspace:
     // 'relative/ws'` where findFiles rejects them. Only when one is given: the usual search pays nothing.
     if (split.dropsSettings) buildFindPlan(options);
-    const index = await this.indexFor(split.key, split.tree);
-    if (index === undefined) return findFiles(options);
+    const entry = this.use(split.key);
+    const index = entry?.index;
+    if (index === undefined) {
+      // Not open (yet): the walk, within this search's budget and signal. A search that could not
+      // run (a missing root, a bad query) opens nothing: findFiles has said why.
+      const result = await findFiles(options);
+      this.startOpening(split.key, split.tree);
+      return result;
+    }
     try {
       return await index.find(split.query);
     } catch (error) {
       const code = errorCodeOf(error);
       // A bad query: findFiles would refuse it with the same code.
       if (code.startsWith('FF_') && code !== 'FF_WATCH_UNAVAILABLE') throw error;
-      // The root went away (ENOENT) or the index was closed under us: forget it; findFiles answers as it would.
-      this.forget(split.key);
+      // The root went away (ENOENT) or the index was closed under us: forget it (unless forgotten
+      // already: the tree may be opening again); findFiles answers as it would.
+      if (this.indexes.get(split.key) === entry) this.forget(split.key);
       return findFiles(options);
     }
   };
 
-  /** The number of indexes open. */
+  /** The number of indexes open, or opening. */
   get size(): number {
     return this.indexes.size;
   }
@@ -98,29 +126,45 @@ export class IndexPool {
     for (const key of [...this.indexes.keys()]) this.forget(key);
   }
 
-  /** The index of a tree, opened now if it is not open (and then the oldest closed past `maxIndexes`); undefined when it cannot be. */
-  private indexFor(key: string, tree: IndexOptions): Promise<FileIndex | undefined> {
-    const kept = this.indexes.get(key);
-    if (kept !== undefined) {
+  /** A tree's entry, marked used last; undefined when it has none. */
+  private use(key: string): Entry | undefined {
+    const entry = this.indexes.get(key);
+    if (entry !== undefined) {
       this.indexes.delete(key);
-      this.indexes.set(key, kept);
-      return kept;
+      this.indexes.set(key, entry);
     }
-    const opening = this.open(tree).catch((error: unknown) => {
-      this.indexes.delete(key);
-      if (errorCodeOf(error) === 'FF_WATCH_UNAVAILABLE') this.unwatchable.add(key);
-      return undefined;
-    });
-    this.indexes.set(key, opening);
-    while (this.indexes.size > this.maxIndexes) this.forget(this.indexes.keys().next().value!);
-    return opening;
+    return entry;
   }
 
-  /** Closes a tree's index, once it is open. */
+  /** Opens a tree's index in the background, unless one is open or opening (then closes the oldest past `maxIndexes`). */
+  private startOpening(key: string, tree: IndexOptions): void {
+    if (this.closed || this.indexes.has(key) || this.unwatchable.has(key)) return;
+    const entry: Entry = { index: undefined, opening: new AbortController() };
+    this.indexes.set(key, entry);
+    // An opener that throws at once fails as one that rejects.
+    Promise.resolve()
+      .then(() => this.open(tree, entry.opening.signal))
+      .then(
+        (index) => {
+          // Forgotten while it opened (closed, evicted, its tree's root gone): nobody will ask it.
+          if (this.indexes.get(key) === entry) entry.index = index;
+          else index.close();
+        },
+        (error: unknown) => {
+          // Only this entry: the tree may have been forgotten and opened again since.
+          if (this.indexes.get(key) === entry) this.indexes.delete(key);
+          if (errorCodeOf(error) === 'FF_WATCH_UNAVAILABLE') this.unwatchable.add(key);
+        },
+      );
+    while (this.indexes.size > this.maxIndexes) this.forget(this.indexes.keys().next().value!);
+  }
+
+  /** Closes a tree's index, or abandons its opening (the opener stops and closes what it set up). */
   private forget(key: string): void {
-    const index = this.indexes.get(key);
+    const entry = this.indexes.get(key);
     this.indexes.delete(key);
-    void index?.then((opened) => opened?.close());
+    if (entry?.index !== undefined) entry.index.close();
+    else entry?.opening.abort();
   }
 }
 

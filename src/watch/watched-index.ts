@@ -103,8 +103,12 @@ export async function openIndex(options: IndexOptions): Promise<FileIndex> {
   return openIndexWith(options, {});
 }
 
-/** `openIndex` with its watcher and cookie I/O injected (tests). */
-export async function openIndexWith(options: IndexOptions, deps: IndexDependencies): Promise<FileIndex> {
+/**
+ * `openIndex` with its watcher and cookie I/O injected (tests), and a signal that abandons the
+ * opening (`IndexPool`: closed, or the tree evicted, while its index is built): the first walk stops,
+ * every watch it set is closed, and the promise rejects with the signal's reason.
+ */
+export async function openIndexWith(options: IndexOptions, deps: IndexDependencies, signal?: AbortSignal): Promise<FileIndex> {
   if (typeof options !== 'object' || options === null) throw new FindFileError('FF_INVALID_OPTION', 'openIndex takes an options object', 'options');
   if (options.fs !== undefined) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'openIndex cannot watch an injected fs: use findFiles with it', 'fs');
   if (deps.watcher === undefined && process.platform !== 'linux') {
@@ -114,7 +118,7 @@ export async function openIndexWith(options: IndexOptions, deps: IndexDependenci
   const plan = buildFindPlan({ ...tree, pattern: '**', backend: 'walker' });
   const index = new WatchedIndex(tree, plan, deps);
   try {
-    await index.build(plan);
+    await index.build(plan, signal);
   } catch (error) {
     index.close();
     throw error;
@@ -167,14 +171,20 @@ class WatchedIndex implements FileIndex {
     });
   }
 
-  /** The first walk: reads (and watches) every directory the tree options let a walk enter. */
-  async build(plan: FindPlan): Promise<void> {
+  /**
+   * The first walk: reads (and watches) every directory the tree options let a walk enter. It has
+   * no budget (it is the index's own cost, paid once); `signal` ends it, and then it throws.
+   */
+  async build(plan: FindPlan, signal: AbortSignal | undefined): Promise<void> {
+    signal?.throwIfAborted();
     this.jar.prepare();
     // Its answer is never kept, so nothing is recorded for reuse: no link chain followed hop by hop
     // (/usr has 5,517 links), no watch counted. The listings are kept all the same.
     const coverage = newCoverage();
     coverage.covered = false;
-    await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor(coverage) } });
+    await walkAsync({ ...plan, scope: { ...plan.scope, fs: this.snapshot.viewFor(coverage) }, limits: { ...plan.limits, signal } });
+    // An aborted walk answers `aborted` with a part of the tree: an index of a part is no index.
+    signal?.throwIfAborted();
   }
 
   async find(query: IndexQuery): Promise<FindResult> {

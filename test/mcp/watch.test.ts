@@ -3,7 +3,8 @@
  * watched index of each search root and answers glob from it. Every answer is compared with a
  * server without --watch on the same tree at the same moment, after each change, with no wait
  * between the change and the call: the index's cookie sync makes a change made before a call part
- * of its answer.
+ * of its answer. A root's first call walks within the server's budget and the client's cancel
+ * while its index opens in the background (an adversarial run: 9.7 s for `--time-budget-ms 300`).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
@@ -50,17 +51,22 @@ describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh
     expect(await watched.waitForStderr('from watched indexes')).toContain('from watched indexes');
   });
 
-  it('answers from an index: each call syncs with its cookie, written in the root (no .git) and seen here', async () => {
-    const seen = new Promise<string>((resolve) => {
-      const watcher = watch(tree, (_event, name) => {
-        if (name?.startsWith('.find-file-cookie-') !== true) return;
-        watcher.close();
-        resolve(name);
-      });
+  it('answers from an index once it is open: each call syncs with its cookie, written in the root (no .git) and seen here', async () => {
+    let cookie: string | undefined;
+    const watcher = watch(tree, (_event, name) => {
+      if (name?.startsWith('.find-file-cookie-') === true) cookie = name;
     });
-    const result = await watched.client.callTool({ name: 'glob', arguments: { pattern: '*.md' } });
-    expect(textOf(result)).toContain('README.md');
-    expect(await seen).toMatch(/^\.find-file-cookie-/);
+    try {
+      // The first call walks and opens the index after its answer; a three-file tree's opens at once.
+      for (let call = 0; call < 50 && cookie === undefined; call++) {
+        const result = await watched.client.callTool({ name: 'glob', arguments: { pattern: '*.md' } });
+        expect(textOf(result)).toContain('README.md');
+        await new Promise((resolve) => setTimeout(resolve, call * 10));
+      }
+    } finally {
+      watcher.close();
+    }
+    expect(cookie).toMatch(/^\.find-file-cookie-/);
   });
 
   it('answers glob word for word as a fresh walk, and a change made just before a call is in its answer', async () => {
@@ -84,6 +90,51 @@ describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh
     expect((await both({ pattern: '*.md', path: 'docs' })).paths).toEqual(['docs/api.md', 'docs/guide.md']);
     expect((await both({ pattern: '**/*', respect_git_ignore: false, type: 'any', sort: 'mtime' })).isError).toBe(false);
   });
+});
+
+describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh'))('mcp --watch: a root\'s first call while its index opens', () => {
+  /** A chain of `depth` folders, each read 100 ms late (the slow-fs preload): the index's first walk takes 4 s or more. */
+  const slowChain = (depth: number) => {
+    let dir = mkdtempSync(join(tmpdir(), 'ff-mcp-watch-slow-'));
+    const root = dir;
+    for (let i = 0; i < depth; i++) dir = join(dir, 'd');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'leaf.txt'), 'x');
+    return root;
+  };
+
+  it('answers within --time-budget-ms, saying it stopped, not after the index\'s whole walk', async () => {
+    const root = slowChain(40);
+    const session = await connect(serverCommand(['--root', root, '--watch', '--time-budget-ms', '300'], 100));
+    try {
+      const started = performance.now();
+      const result = await session.client.callTool({ name: 'glob', arguments: { pattern: '**/*.txt' } });
+      const ms = performance.now() - started;
+      expect(result.structuredContent).toMatchObject({ complete: false, incompleteReasons: ['time-budget'] });
+      // 0.3 s and a server's call overhead, where waiting for the index took 4 s at least (40 reads of 100 ms, one after the other).
+      expect(ms).toBeLessThan(2500);
+    } finally {
+      await session.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a cancel stops the first call at once, not after the index\'s whole walk', async () => {
+    const root = slowChain(40);
+    const session = await connect(serverCommand(['--root', root, '--watch'], 100));
+    try {
+      const controller = new AbortController();
+      const call = session.client.callTool({ name: 'glob', arguments: { pattern: '**/*.txt' } }, undefined, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 300);
+      await expect(call).rejects.toThrow();
+      const aborted = performance.now();
+      await session.waitForStderr('glob cancelled by the client');
+      expect(performance.now() - aborted).toBeLessThan(2500);
+    } finally {
+      await session.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 it('--watch with --backend ripgrep or auto is a usage error (exit 2): the index answers as the walker', () => {
