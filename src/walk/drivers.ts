@@ -147,7 +147,7 @@ export class AsyncDriver {
     this.timer = walk.deadline.arm(this.onBudgetDue);
     const parents = walk.parentIgnoreReads();
     if (parents === undefined || walk.shouldStop()) this.pump();
-    else this.waitFor(answerAsync(walk.plan.scope.fs, parents).then((level) => walk.acceptParentIgnore(level)));
+    else this.waitFor(answerAsync(walk.plan.scope.fs, parents, () => walk.shouldStop()).then((level) => walk.acceptParentIgnore(level)));
   }
 
   /** Holds the walk (no entry is judged) until `io` is done, then goes on. */
@@ -214,7 +214,7 @@ export class AsyncDriver {
         // The directory's own ignore files are read before any of its entries is judged.
         const reads = walk.ignoreReadsFor(head.task, head.entries);
         head.ignoreRead = true;
-        if (reads !== undefined) return this.waitFor(answerAsync(walk.plan.scope.fs, reads).then((texts) => walk.acceptIgnoreTexts(head.task, texts)));
+        if (reads !== undefined) return this.waitFor(answerAsync(walk.plan.scope.fs, reads, () => walk.shouldStop()).then((texts) => walk.acceptIgnoreTexts(head.task, texts)));
       }
       this.window.shift();
       if (head.entries === undefined) {

@@ -136,7 +136,7 @@ export class Walk {
     // Only `gitignore: true` reads each directory's files (`ignoreFiles` alone are read once, at the top).
     if (this.plan.scope.ignore?.defaults !== true) return undefined;
     const present = ignoreNamesIn(entries);
-    return present === undefined ? undefined : readDirectoryTexts(this.pathOf(task), this.plan.scope.sep, present, this.plan.scope.root);
+    return present === undefined ? undefined : readDirectoryTexts(this.pathOf(task), this.plan.scope.sep, present, this.plan.scope.root, task.ignore?.inRepository);
   }
 
   acceptIgnoreTexts(task: DirTask, texts: IgnoreTexts): void {

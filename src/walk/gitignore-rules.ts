@@ -105,25 +105,8 @@ export function hasTooLargeRule(text: string): boolean {
   return text.length > MAX_IGNORE_RULE_LENGTH && text.split('\n').some(isRuleTooLarge);
 }
 
-export function parseIgnoreFile(text: string, shouldStop?: () => boolean): IgnoreRule[] {
-  const rules: IgnoreRule[] = [];
-  const lines = text.split(/\r?\n/);
-  let chars = 0;
-  for (let i = 0; i < lines.length; i++) {
-    // A file of 30,000 rules took seconds to compile past a 200 ms budget (an adversarial run): the
-    // caller's stop is asked as it goes, and a stop leaves the rules read so far, which the walk
-    // then never judges with (it has stopped). Every 64 lines, or sooner when lines are long (64
-    // rules of the longest length would compile for minutes between two asks).
-    chars += lines[i]!.length;
-    if ((i % 64 === 63 || chars >= MAX_IGNORE_RULE_LENGTH) && shouldStop?.() === true) break;
-    if (chars >= MAX_IGNORE_RULE_LENGTH) chars = 0;
-    const rule = isRuleTooLarge(lines[i]!) ? undefined : parseLine(lines[i]!);
-    if (rule !== undefined) rules.push(rule);
-  }
-  return rules;
-}
-
-function parseLine(raw: string): IgnoreRule | undefined {
+/** One line's rule; undefined for a comment, a blank line or a line that is not a valid glob (rule-reader.ts reads a file's lines). */
+export function parseLine(raw: string): IgnoreRule | undefined {
   if (raw.startsWith('#')) return undefined;
   let line = raw.endsWith('\\ ') ? raw : raw.replace(TRAILING_WHITESPACE, '');
   if (line === '') return undefined;

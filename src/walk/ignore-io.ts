@@ -8,6 +8,7 @@
  */
 import type { FsLike } from '../fs.js';
 import { unreadable, type IgnoreRead, type IgnoreReads, type ReadAnswer } from './ignore.js';
+import { parseInSlices } from './rule-reader.js';
 
 /** Answers the ignore rules' reads one by one: a file's text (undefined when it cannot be read), or whether a path exists. */
 export function answerSync<T>(fs: FsLike, reads: IgnoreReads<T>): T {
@@ -19,7 +20,7 @@ export function answerSync<T>(fs: FsLike, reads: IgnoreReads<T>): T {
 
 /** What a read answers when it fails: nothing read, no such path, or the path as given. */
 function failed(read: IgnoreRead): ReadAnswer {
-  return read.kind === 'text' ? undefined : read.kind === 'exists' ? false : read.path;
+  return read.kind === 'text' || read.kind === 'parse' ? undefined : read.kind === 'exists' ? false : read.path;
 }
 
 /*
@@ -29,6 +30,8 @@ function failed(read: IgnoreRead): ReadAnswer {
  * repository (rg 13 asks `Path::exists`, which follows it). An fs without `stat` is asked as before.
  */
 function readSync(fs: FsLike, read: IgnoreRead): ReadAnswer {
+  // The sync walk holds the thread whatever it does: its texts are parsed where they are used.
+  if (read.kind === 'parse') return undefined;
   try {
     if (read.kind === 'text') return fs.statSync === undefined || fs.statSync(read.path).isFile() ? readTextSync(fs, read.path) : undefined;
     if (read.kind === 'realpath') return fs.realpathSync?.(read.path) ?? read.path;
@@ -49,15 +52,24 @@ function readTextSync(fs: FsLike, path: string): ReadAnswer {
   }
 }
 
-/** The same answers, with the callback calls, in order. */
-export async function answerAsync<T>(fs: FsLike, reads: IgnoreReads<T>): Promise<T> {
+/**
+ * The same answers, with the callback calls, in order; long texts parsed in slices, the event loop
+ * running between them (`parseInSlices`), until `stopped()`.
+ */
+export async function answerAsync<T>(fs: FsLike, reads: IgnoreReads<T>, stopped: () => boolean = () => false): Promise<T> {
   for (let step = reads.next(); ; ) {
     if (step.done) return step.value;
-    step = reads.next(await readAsync(fs, step.value));
+    const read = step.value;
+    if (read.kind === 'parse') {
+      for (const text of read.texts) await parseInSlices(text, read.ahead, stopped);
+      step = reads.next(undefined);
+    } else {
+      step = reads.next(await readAsync(fs, read));
+    }
   }
 }
 
-function readAsync(fs: FsLike, read: IgnoreRead): Promise<ReadAnswer> {
+function readAsync(fs: FsLike, read: Exclude<IgnoreRead, { kind: 'parse' }>): Promise<ReadAnswer> {
   return new Promise((resolve) => {
     const attempt = (call: () => void) => {
       try {

@@ -21,7 +21,8 @@
 import * as path from 'node:path';
 import { ignoreFileError } from '../errors.js';
 import type { IgnoreGeometry } from '../plan/search-plan.js';
-import { decodeIgnoreFile, hasTooLargeRule, parseIgnoreFile, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
+import { decodeIgnoreFile, hasTooLargeRule, testIgnoreRules, type IgnoreRule } from './gitignore-rules.js';
+import { parseIgnoreFile, SLICED_TEXT, type ParsedAhead } from './rule-reader.js';
 
 /** The `skipped` code of an ignore file with a rule too long to compile, not applied (src/walk/gitignore-rules.ts). */
 export const IGNORE_RULE_TOO_LARGE = 'FF_IGNORE_RULE_TOO_LARGE';
@@ -71,11 +72,13 @@ export interface IgnoreTexts {
   hasGit: boolean;
   /** The directory's ignore files that exist and could not be read (`EACCES`), by name, with the error's code. */
   unreadable?: { name: string; code: string }[];
+  /** Long texts among them already parsed (a `parse` read, answered by the async walk in slices). */
+  ahead?: ParsedAhead;
 }
 
-function compile(text: string | undefined, shouldStop: (() => boolean) | undefined): IgnoreRule[] | undefined {
+function compile(text: string | undefined, shouldStop: (() => boolean) | undefined, ahead: ParsedAhead | undefined): IgnoreRule[] | undefined {
   if (text === undefined) return undefined;
-  const rules = parseIgnoreFile(text, shouldStop);
+  const rules = parseIgnoreFile(text, shouldStop, ahead);
   return rules.length === 0 ? undefined : rules;
 }
 
@@ -97,7 +100,7 @@ export function buildIgnoreLevel(parent: IgnoreLevel | undefined, dir: string, t
     const text = sources[i];
     if (text !== undefined && hasTooLargeRule(text)) onTooLarge(where + names[i]!);
   }
-  const rules = sources.map((text) => compile(text, shouldStop));
+  const rules = sources.map((text) => compile(text, shouldStop, texts.ahead));
   // A level with no rules and no .git adds nothing: reuse the parent's (saves a link per directory).
   if (parent !== undefined && !hasGit && rules.every((r) => r === undefined)) return parent;
   const own = rules.reduce((sum, list) => sum + (list?.reduce((n, rule) => n + rule.cost, 0) ?? 0), 0);
@@ -136,9 +139,10 @@ function decide(level: IgnoreLevel, source: Source, rel: string, isDirectory: bo
 
 /**
  * One read the ignore rules need: a file's contents (undefined when absent or unreadable), whether
- * a path exists, or a path with its symlinks resolved (the path itself when that cannot be done).
+ * a path exists, or a path with its symlinks resolved (the path itself when that cannot be done);
+ * or long texts to parse ahead (`parseAhead`: the async walk parses them in slices, the sync one not).
  */
-export type IgnoreRead = { kind: 'text'; path: string } | { kind: 'exists'; path: string } | { kind: 'realpath'; path: string };
+export type IgnoreRead = { kind: 'text'; path: string } | { kind: 'exists'; path: string } | { kind: 'realpath'; path: string } | { kind: 'parse'; texts: string[]; ahead: ParsedAhead };
 
 /** A file that exists and could not be read, with the error's code (src/walk/ignore-io.ts). */
 export interface Unreadable {
@@ -176,7 +180,7 @@ function* readText(path: string, onUnreadable?: (code: string) => void): IgnoreR
  * files (or `.git`), as listed: nothing absent is asked for. `cwd`: the search root, ripgrep's cwd
  * (a worktree's relative paths are read from it: `readGitExclude`).
  */
-export function* readDirectoryTexts(dirPath: string, sep: string, present: ReadonlySet<string>, cwd: string): IgnoreReads<IgnoreTexts> {
+export function* readDirectoryTexts(dirPath: string, sep: string, present: ReadonlySet<string>, cwd: string, inRepository = false): IgnoreReads<IgnoreTexts> {
   const unreadable: { name: string; code: string }[] = [];
   const text = function* (name: string): IgnoreReads<string | undefined> {
     if (!present.has(name)) return undefined;
@@ -188,7 +192,18 @@ export function* readDirectoryTexts(dirPath: string, sep: string, present: Reado
   // Listed is not enough: a `.git` link must lead somewhere (see ignore-io.ts `readSync`).
   const hasGit = present.has(GIT_DIR) && (yield { kind: 'exists', path: dirPath + GIT_DIR }) === true;
   const exclude = hasGit ? yield* readGitExclude(dirPath, sep, cwd, (code) => unreadable.push({ name: GIT_EXCLUDE, code })) : undefined;
-  return { rgignore, ignore: ignoreText, gitignore, exclude, hasGit, ...(unreadable.length === 0 ? {} : { unreadable }) };
+  const texts: IgnoreTexts = { rgignore, ignore: ignoreText, gitignore, exclude, hasGit, ...(unreadable.length === 0 ? {} : { unreadable }) };
+  // `.gitignore` outside a repository is never compiled (buildIgnoreLevel): not parsed ahead either.
+  yield* parseAhead(texts, [rgignore, ignoreText, inRepository || hasGit ? gitignore : undefined, exclude]);
+  return texts;
+}
+
+/** Asks the driver to parse the long ones of `sources` ahead, into `texts.ahead` (a `parse` read). */
+function* parseAhead(texts: IgnoreTexts, sources: (string | undefined)[]): IgnoreReads<void> {
+  const long = sources.filter((text): text is string => text !== undefined && text.length > SLICED_TEXT);
+  if (long.length === 0) return;
+  texts.ahead = new Map();
+  yield { kind: 'parse', texts: long, ahead: texts.ahead };
 }
 
 /**
@@ -237,7 +252,7 @@ export function* readTopLevels(geometry: IgnoreGeometry, sep: string, shouldStop
     for (const { dir, lead } of listParents(real, sep)) {
       const present = new Set<string>();
       for (const name of [...IGNORE_FILE_NAMES, GIT_DIR]) if ((yield { kind: 'exists', path: dir + name }) === true) present.add(name);
-      const texts = yield* readDirectoryTexts(dir, sep, present, geometry.root);
+      const texts = yield* readDirectoryTexts(dir, sep, present, geometry.root, level?.inRepository);
       level = buildIgnoreLevel(level, '', texts, lead, shouldStop, onTooLarge, dir);
     }
   }
@@ -249,7 +264,9 @@ export function* readTopLevels(geometry: IgnoreGeometry, sep: string, shouldStop
     if (onTooLarge !== undefined && hasTooLargeRule(text)) onTooLarge(file);
     texts.push(text);
   }
-  return buildIgnoreLevel(level, '', { extra: texts.join('\n'), hasGit: false }, '', shouldStop);
+  const extra: IgnoreTexts = { extra: texts.join('\n'), hasGit: false };
+  yield* parseAhead(extra, [extra.extra]);
+  return buildIgnoreLevel(level, '', extra, '', shouldStop);
 }
 
 /** The parents of `root` (native), outermost first, each ending in `sep`, with the root relative to it (`/`, ending in `/`). */

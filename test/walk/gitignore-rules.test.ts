@@ -5,7 +5,8 @@
  * milliseconds.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeIgnoreFile, parseIgnoreFile, testIgnoreRules } from '../../src/walk/gitignore-rules.js';
+import { decodeIgnoreFile, testIgnoreRules } from '../../src/walk/gitignore-rules.js';
+import { parseIgnoreFile } from '../../src/walk/rule-reader.js';
 
 const verdict = (text: string, path: string, isDirectory = false) => testIgnoreRules(parseIgnoreFile(text), path, isDirectory);
 

@@ -175,7 +175,7 @@ function drive<T>(reads: IgnoreReads<T>, files: Record<string, string>): { value
     if (next.done) return { value: next.value, asked };
     const read = next.value;
     asked.push(read);
-    next = reads.next(read.kind === 'realpath' ? read.path : read.kind === 'exists' ? read.path in files : files[read.path]);
+    next = reads.next(read.kind === 'parse' ? undefined : read.kind === 'realpath' ? read.path : read.kind === 'exists' ? read.path in files : files[read.path]);
   }
 }
 
@@ -194,13 +194,13 @@ describe('the paths of the ignore files, on both platforms', () => {
 
   it("Windows: the root's parents are C:\\ and C:\\a\\, outermost first, their rules read relative to each", () => {
     const { value, asked } = drive(readTopLevels({ root: 'C:\\a\\b', defaults: true, extraFiles: [] }, '\\'), { 'C:\\a\\.ignore': 'b/x\n' });
-    expect(asked.filter((r) => r.kind === 'exists' && r.path.endsWith('.ignore')).map((r) => r.path)).toEqual(['C:\\.ignore', 'C:\\a\\.ignore']);
+    expect(asked.flatMap((r) => (r.kind === 'exists' && r.path.endsWith('.ignore') ? [r.path] : []))).toEqual(['C:\\.ignore', 'C:\\a\\.ignore']);
     expect([isIgnored(value, 'x', false), isIgnored(value, 'y', false)]).toEqual([true, false]);
   });
 
   it('POSIX: a backslash in a parent\'s name is part of the name', () => {
     const { asked } = drive(readTopLevels({ root: '/x/a\\b/r', defaults: true, extraFiles: [] }, '/'), {});
-    expect(asked.filter((r) => r.kind === 'exists' && r.path.endsWith('.ignore')).map((r) => r.path)).toEqual(['/.ignore', '/x/.ignore', '/x/a\\b/.ignore']);
+    expect(asked.flatMap((r) => (r.kind === 'exists' && r.path.endsWith('.ignore') ? [r.path] : []))).toEqual(['/.ignore', '/x/.ignore', '/x/a\\b/.ignore']);
   });
 });
 
