@@ -85,7 +85,8 @@ export class WarningCheck {
   /** The file's native path: under the root for `./`, else an absolute path where ripgrep reads one above it. */
   private async locate(warning: IgnoreWarning): Promise<string | undefined> {
     if (!isAboveRoot(warning, this.platform)) return path.join(this.root, warning.file);
-    const file = warning.file;
+    // ripgrep canonicalizes the root: on Windows that is a verbatim path (`\\?\C:\repo`), ours is `C:\repo`.
+    const file = this.platform === 'win32' ? warning.file.replace(/^\\\\\?\\(?!UNC\\)/, '') : warning.file;
     if (!path.isAbsolute(file)) return undefined;
     if (EXCLUDE_END.test(file)) return file;
     this.realRoot ??= fsp.realpath(this.root).catch(() => path.resolve(this.root));
