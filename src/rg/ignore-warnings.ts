@@ -4,7 +4,8 @@
  * ripgrep skips such a line and goes on, as the walker does: no gap. A warning about a file inside
  * the root is printed `./<path>`; one about a file above it (a parent's `.gitignore`, `.ignore`,
  * `.rgignore`, the repository's `info/exclude`) by its absolute path, and for those ripgrep 13
- * exits 2 though it read everything.
+ * exits 2 though it read everything; one about an `ignoreFiles` file (`--ignore-file`, any name) by
+ * the path it was given (exit 0).
  *
  * What may be believed, and why:
  * - A line that ends like a path error (`(os error N)`) is never a warning. Every message ripgrep
@@ -14,7 +15,8 @@
  * - A warning names an ignore file that is a regular file, whose line N is the glob quoted (its
  *   trailing whitespace may be dropped, as ripgrep drops it), and, above the root, a `.gitignore`,
  *   `.ignore` or `.rgignore` in one of the root's real parents (ripgrep canonicalizes the root) or an
- *   `info/exclude` (a worktree's lives in its common git directory). Anything else is unexplained.
+ *   `info/exclude` (a worktree's lives in its common git directory), or a given file. Anything else
+ *   is unexplained.
  */
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -37,14 +39,19 @@ const EXCLUDE_END = /(?:^|[\\/])info[\\/]exclude$/;
 /** A parent's ignore file larger than this is not read to check a warning (the warning is then unexplained). */
 const MAX_CHECKED_BYTES = 8 << 20;
 
-/** The warning a line is, by its shape alone, or undefined. */
-export function parseIgnoreWarning(line: string): IgnoreWarning | undefined {
+/**
+ * The warning a line is, by its shape alone, or undefined. `given`: the `ignoreFiles` (ripgrep's
+ * `--ignore-file`), which may have any name; ripgrep warns about them by the path it was given.
+ */
+export function parseIgnoreWarning(line: string, given: ReadonlySet<string> = NONE): IgnoreWarning | undefined {
   const text = line.startsWith('rg: ') ? line.slice(4) : line;
   if (OS_ERROR_END.test(text)) return undefined;
   const match = WARNING.exec(text);
-  if (match === null || !isIgnoreFileName(match[1]!)) return undefined;
+  if (match === null || !(isIgnoreFileName(match[1]!) || given.has(match[1]!))) return undefined;
   return { text, file: match[1]!, lineNumber: Number(match[2]) };
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 function isIgnoreFileName(file: string): boolean {
   if (EXCLUDE_END.test(file)) return true;
@@ -52,11 +59,14 @@ function isIgnoreFileName(file: string): boolean {
   return (IGNORE_FILE_NAMES as readonly string[]).includes(name);
 }
 
-/** Whether the warning is about a file above the root (printed by its absolute path, not `./`). */
-export function isAboveRoot(warning: IgnoreWarning, platform: Platform): boolean {
+/** Whether the warning is printed by a path outside the root (absolute, not `./`): a parent's file, or a given one. */
+export function isOutsideRoot(warning: IgnoreWarning, platform: Platform): boolean {
   const file = platform === 'win32' ? warning.file.replace(/\\/g, '/') : warning.file;
   return !(file === '.' || file.startsWith('./'));
 }
+
+/** Which ignore file a true warning is about: one in the root, a parent's (rg 13 exits 2 for it), or an `ignoreFiles` file. */
+export type WarnedFile = 'inside' | 'parent' | 'given';
 
 /** The disk reads the checks need, each file read once. */
 export class WarningCheck {
@@ -66,28 +76,37 @@ export class WarningCheck {
   constructor(
     private readonly root: string,
     private readonly platform: Platform,
+    private readonly given: ReadonlySet<string> = NONE,
   ) {}
 
-  /** Whether the disk bears the warning out, as the module comment says. */
-  async isTrue(warning: IgnoreWarning): Promise<boolean> {
-    const native = await this.locate(warning);
-    if (native === undefined) return false;
+  /** Which file the warning is about, when the disk bears it out (the module comment); else undefined. */
+  async judge(warning: IgnoreWarning): Promise<WarnedFile | undefined> {
+    const located = await this.locate(warning);
+    if (located === undefined) return undefined;
+    const [native, kind] = located;
     const rule = warning.lineNumber < 1 ? undefined : (await this.readLines(native))?.[warning.lineNumber - 1];
-    if (rule === undefined) return false;
+    if (rule === undefined) return undefined;
     const quoted = warning.text.slice(`${warning.file}: line ${warning.lineNumber}: error parsing glob '`.length);
     // The glob is the line less some of its trailing whitespace (all of it, unless it ends in `\ `).
     for (let end = rule.trimEnd().length; end <= rule.length; end++) {
-      if (end > 0 && quoted.startsWith(`${rule.slice(0, end)}': `)) return true;
+      if (end > 0 && quoted.startsWith(`${rule.slice(0, end)}': `)) return kind;
     }
-    return false;
+    return undefined;
   }
 
-  /** The file's native path: under the root for `./`, else an absolute path where ripgrep reads one above it. */
-  private async locate(warning: IgnoreWarning): Promise<string | undefined> {
-    if (!isAboveRoot(warning, this.platform)) return path.join(this.root, warning.file);
+  /** The file's native path, and which kind of file it is, or undefined when ripgrep reads no such file. */
+  private async locate(warning: IgnoreWarning): Promise<[string, WarnedFile] | undefined> {
+    if (!isOutsideRoot(warning, this.platform)) return [path.join(this.root, warning.file), 'inside'];
+    const parent = await this.locateParent(warning);
+    if (parent !== undefined) return [parent, 'parent'];
+    return this.given.has(warning.file) ? [warning.file, 'given'] : undefined;
+  }
+
+  /** The native path of a file ripgrep reads above the root by that absolute path, or undefined. */
+  private async locateParent(warning: IgnoreWarning): Promise<string | undefined> {
     // ripgrep canonicalizes the root: on Windows that is a verbatim path (`\\?\C:\repo`), ours is `C:\repo`.
     const file = this.platform === 'win32' ? warning.file.replace(/^\\\\\?\\(?!UNC\\)/, '') : warning.file;
-    if (!path.isAbsolute(file)) return undefined;
+    if (!path.isAbsolute(file) || !isIgnoreFileName(file)) return undefined;
     if (EXCLUDE_END.test(file)) return file;
     this.realRoot ??= fsp.realpath(this.root).catch(() => path.resolve(this.root));
     const parent = path.dirname(file);

@@ -37,7 +37,7 @@ import { constants } from 'node:os';
 import * as path from 'node:path';
 import type { Platform } from '../patterns.js';
 import { classifyErrorCode, errorCodeOf, type SkippedEntry } from '../result.js';
-import { isAboveRoot, parseIgnoreWarning, WarningCheck, type IgnoreWarning } from './ignore-warnings.js';
+import { isOutsideRoot, parseIgnoreWarning, WarningCheck, type IgnoreWarning } from './ignore-warnings.js';
 
 export interface StderrReport {
   /** Paths ripgrep reported it could not read, root-relative with `/`, in the order printed. */
@@ -85,7 +85,14 @@ export class StderrReader {
   private eagainEvidence = false;
   private readonly eagainPattern: RegExp;
 
-  constructor(private readonly platform: Platform) {
+  private readonly givenIgnoreFiles: ReadonlySet<string>;
+
+  /** `givenIgnoreFiles`: the `--ignore-file` paths ripgrep was given (it warns about them by those paths). */
+  constructor(
+    private readonly platform: Platform,
+    givenIgnoreFiles: readonly string[] = [],
+  ) {
+    this.givenIgnoreFiles = new Set(givenIgnoreFiles);
     // EAGAIN is 11 on Linux, 35 on macOS: the number of the OS ripgrep runs on, which is ours.
     const eagain = constants.errno.EAGAIN ?? 11;
     this.eagainPattern = new RegExp(`\\bos error ${eagain}\\b|\\bcode: ${eagain}\\b`);
@@ -99,7 +106,7 @@ export class StderrReader {
     this.lines++;
     const entry = parsePathError(line, this.platform);
     // A rule of an ignore file ripgrep could not parse: skipped, as the walker skips it. No gap, once checked.
-    const warning = entry === undefined ? parseIgnoreWarning(line) : undefined;
+    const warning = entry === undefined ? parseIgnoreWarning(line, this.givenIgnoreFiles) : undefined;
     if (warning !== undefined) {
       if (this.canHold(line)) this.warnings.push(warning);
       else this.unheldWarnings++;
@@ -131,7 +138,8 @@ export class StderrReader {
       unclassified: this.unclassified,
       nonEmpty: this.nonEmpty,
       eagain: this.threadContext && this.eagainEvidence,
-      warnedAbove: this.warnings.some((warning) => isAboveRoot(warning, this.platform)),
+      // Unchecked: by shape, a warning printed by a path outside the root that is not a given file.
+      warnedAbove: this.warnings.some((warning) => isOutsideRoot(warning, this.platform) && !this.givenIgnoreFiles.has(warning.file)),
     };
   }
 
@@ -151,10 +159,11 @@ export class StderrReader {
     }
     let unbelievedWarnings = this.unheldWarnings;
     let warnedAbove = false;
-    const warnings = new WarningCheck(root, this.platform);
+    const warnings = new WarningCheck(root, this.platform, this.givenIgnoreFiles);
     for (const warning of this.warnings) {
-      if (!shouldStop() && (await warnings.isTrue(warning))) warnedAbove ||= isAboveRoot(warning, this.platform);
-      else unbelievedWarnings++;
+      const file = shouldStop() ? undefined : await warnings.judge(warning);
+      if (file === undefined) unbelievedWarnings++;
+      else warnedAbove ||= file === 'parent';
     }
     this.held.length = 0;
     this.warnings.length = 0;

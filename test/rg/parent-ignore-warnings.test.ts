@@ -7,7 +7,9 @@
  * stderr blank"). Now a warning the file bears out explains that exit 2 (src/rg/ignore-warnings.ts).
  *
  * Generated: each bad line in each parent ignore file kind, at lines 1 to 3, the root a subfolder of
- * the repository; ripgrep and auto, file listing and content search, against the walker.
+ * the repository; ripgrep and auto, file listing and content search, against the walker. And in an
+ * `ignoreFiles` file of any name (ripgrep's `--ignore-file`: it warns, exits 0 or 1), which was
+ * `io-error` too: its name is no ignore file's, so the warning was an unexplained line.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +61,29 @@ describeIf(needsRg)('an invalid line in an ignore file above the root: ripgrep a
   });
 
   afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  it('an invalid line in an ignoreFiles file (any name, inside the root or out of it; rg exits 0 or 1): complete, as the walker', async () => {
+    const root = join(base, 'given', 'root');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'a.ts'), 'TODO\n');
+    writeFileSync(join(root, 'b.log'), 'TODO\n');
+    for (const [where, file] of [['outside', join(base, 'given', 'my-ignore')], ['inside', join(root, '.qwenignore')]] as const) {
+      for (const bad of BAD_LINES) {
+        writeFileSync(file, `${bad}\n*.log\n`);
+        for (const pattern of ['**', '**/*.nope']) {
+          const options = { root, pattern, ignoreFiles: [file] };
+          const walked = await findFiles({ ...options, backend: 'walker' });
+          for (const backend of ['ripgrep', 'auto'] as const) {
+            const listed = await findFiles({ ...options, backend });
+            const name = `${JSON.stringify(bad)} in ${where} ${file.slice(base.length)}, ${pattern}, ${backend}`;
+            expect({ complete: listed.complete, matches: listed.matches }, name).toEqual({ complete: true, matches: walked.matches });
+          }
+        }
+        const searched = await searchContent({ root, query: 'TODO', ignoreFiles: [file], backend: 'ripgrep' });
+        expect({ complete: searched.complete, hits: searched.hits.map((h) => h.path) }, `${bad} ${where}, content`).toEqual({ complete: true, hits: ['a.ts'] });
+      }
+    }
+  }, 120_000);
 
   it('every case: complete, no fallback, the walker\'s matches and hits', async () => {
     expect(cases.length).toBe(KINDS.length * BAD_LINES.length + 1);

@@ -181,6 +181,17 @@ describe.skipIf(!isPosix)(posixOnly('ignore-rule warnings are believed only when
     }
   });
 
+  it('a warning about an ignoreFiles file (any name) is believed for a file given to ripgrep, by the path given, and does not explain exit 2', async () => {
+    const given = join(base, 'elsewhere', 'my-rules');
+    writeFileSync(given, 'ok\nz[\n');
+    const line = `${given}: line 2: error parsing glob 'z['${UNCLOSED}`;
+    const reader = new StderrReader('posix', [given]);
+    reader.line(line);
+    expect(await reader.checkedReport(root, () => false)).toMatchObject({ unclassified: 0, nonEmpty: false, warnedAbove: false });
+    // Not given: a name no ignore file has, so not a warning at all.
+    expect(await check(line)).toMatchObject({ unclassified: 1, nonEmpty: true });
+  });
+
   it('a FIFO named as an ignore file is not opened for good: the warning is not believed, and the check returns', async () => {
     expect(await check(`${base}/.ignore: line 1: error parsing glob 'a['${UNCLOSED}`)).toMatchObject({ unclassified: 1, warnedAbove: false });
   });
