@@ -161,6 +161,13 @@ export function threadsOf(argv: readonly string[]): number | undefined {
   return i < 0 ? undefined : Number(argv[i + 1]);
 }
 
+/** The `--ignore-file=<path>` paths, as ripgrep prints them in its warnings (flags only: nothing after `--`). */
+export function ignoreFilesOf(argv: readonly string[]): string[] {
+  const end = argv.indexOf('--');
+  const flags = end < 0 ? argv : argv.slice(0, end);
+  return flags.filter((arg) => arg.startsWith('--ignore-file=')).map((arg) => arg.slice('--ignore-file='.length));
+}
+
 /**
  * What ripgrep needs from the environment, and nothing else: no config path, no secrets. Windows
  * programs need SystemRoot to start their runtime; TEMP/TMP/TMPDIR are harmless and keep it usable.

@@ -14,6 +14,7 @@
  * | exit 1, stderr blank                                   | none         | complete, no matches             |
  * | exit 1, stderr not blank                               | `exit`       | `io-error`: never "no matches"   |
  * | exit 2, every stderr line a path error                 | none         | `skipped` entries, by their code |
+ * | exit 2, the rest warnings on a parent's ignore file    | none         | complete (rg 13 exits 2 for them)|
  * | exit 2, stderr blank or with any other line            | `exit`       | `io-error`                       |
  * | any other status, or killed by a signal we did not send| `exit`       | `io-error`                       |
  *
@@ -21,8 +22,11 @@
  * `<path>: <message> (os error N)` is a `skipped` entry, once the disk bears it out (when ripgrep
  * ran here; src/rg/stderr.ts). A line the disk does not bear out counts as unclassified: a name
  * that forges a line (a newline, `: `, `(os error 2)` in it) makes the answer `io-error`, never
- * complete. Success is never inferred from an empty stderr alone (exit 2 with nothing on stderr is
- * a failure), which is also why `--no-messages` is never passed.
+ * complete. A warning about a rule ripgrep could not parse (an ignore file's line that is not a
+ * glob) is believed only once the file bears it out, and never when it ends like a path error: an
+ * unbelieved one is unclassified too. Success is never inferred from an empty stderr alone (exit 2
+ * with nothing on stderr, or with only warnings about ignore files inside the root, is a failure),
+ * which is also why `--no-messages` is never passed.
  */
 import { ReasonLog, type FailureKind, type IncompleteReason, type SkippedEntry } from '../result.js';
 import type { StderrReport } from './stderr.js';
@@ -60,7 +64,8 @@ export function judgeRun(end: RunEnd, stderr: StderrReport): Verdict {
   if (code !== 0 && stderr.eagain) return { failureKind: 'eagain', retryable: true };
   if (code === 0) return { retryable: false };
   if (code === 1) return stderr.nonEmpty ? { failureKind: 'exit', retryable: false } : { retryable: false };
-  if (code === 2 && stderr.nonEmpty && stderr.unclassified === 0) return { retryable: false };
+  // A path error, or ripgrep 13's exit 2 for a parent's ignore-file warning, explains exit 2 (and nothing else may be left).
+  if (code === 2 && (stderr.nonEmpty || stderr.warnedAbove) && stderr.unclassified === 0) return { retryable: false };
   return { failureKind: 'exit', retryable: false };
 }
 

@@ -143,7 +143,7 @@ function isIgnoreFile(rel: string): boolean {
 
 /** The walker's "no I/O at all" cases: an aborted signal, a spent budget. */
 export function stoppedBeforeStart(plan: SearchPlan<unknown>, deadline: Deadline): Verdict | undefined {
-  const empty = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false };
+  const empty = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false, warnedAbove: false };
   if (plan.limits.signal?.aborted) return judgeRun({ kind: 'stopped', cause: 'aborted' }, empty);
   if (deadline.passed()) return judgeRun({ kind: 'stopped', cause: 'timeout' }, empty);
   return undefined;

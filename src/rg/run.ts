@@ -18,7 +18,7 @@
 import type { BudgetTimer, Deadline } from '../limits.js';
 import type { Platform } from '../patterns.js';
 import { errorCodeOf, type RecoveryInfo } from '../result.js';
-import { threadsOf, withThreads } from './argv.js';
+import { ignoreFilesOf, threadsOf, withThreads } from './argv.js';
 import { judgeRun, type RunEnd, type Verdict } from './exit.js';
 import { RecordSplitter } from './records.js';
 import type { ResolvedRipgrep } from './resolve.js';
@@ -88,7 +88,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
   const overBudget = () => deadline.passed();
   return new Promise((resolve) => {
     const consumer = request.newConsumer();
-    const stderr = new StderrReader(request.platform);
+    const stderr = new StderrReader(request.platform, ignoreFilesOf(argv));
     const out = new RecordSplitter(request.delimiter, request.maxRecordBytes);
     const err = new RecordSplitter(NEWLINE, request.maxRecordBytes);
     const child = new AbortController();

@@ -18,25 +18,39 @@
  * - a line can be the start of a message cut by a newline in a name: `./<dir>/<rest>` where `<dir>`
  *   holds an entry whose name is `<rest>` followed by a newline. Such a line is not believed (and,
  *   once there are two lines or more, every line is checked for it);
- * - a permission or I/O line must name a path that exists (or that the OS refuses to show us);
- * - a "vanished" line (os error 2) must name a path that exists no longer.
+ * - a permission or I/O line must name a path that exists (or that the OS refuses to show us); a
+ *   path holding U+FFFD (ripgrep's stand-in for a byte that is not UTF-8) names no path for sure
+ *   (`d\xff` prints as the name of a readable twin `d\uFFFD`), so it must also be unreadable to us;
+ * - a "vanished" line (os error 2) must name a path that exists no longer;
+ * - a warning about an ignore-file rule must be true of that file (src/rg/ignore-warnings.ts), and
+ *   a line ending in `(os error N)` is never one: that is how the last line of every message about
+ *   a path ripgrep could not read ends, whatever the name made of the lines before it.
  *
- * A line not believed counts as unclassified: the result is incomplete (`io-error`), never complete.
- * The raw text of path lines is held only until that check; no text reaches the result.
+ * So every message about a path ripgrep could not read leaves a line that is either a gap (a
+ * denial, an I/O error: incomplete) or unexplained (incomplete): never only lines that keep the
+ * answer complete. A line not believed counts as unclassified: the result is incomplete
+ * (`io-error`), never complete. The raw text of held lines is kept only until that check; no text
+ * reaches the result.
  */
-import { promises as fsp } from 'node:fs';
+import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { constants } from 'node:os';
 import * as path from 'node:path';
 import type { Platform } from '../patterns.js';
 import { classifyErrorCode, errorCodeOf, type SkippedEntry } from '../result.js';
+import { isOutsideRoot, parseIgnoreWarning, WarningCheck, type IgnoreWarning } from './ignore-warnings.js';
 
 export interface StderrReport {
   /** Paths ripgrep reported it could not read, root-relative with `/`, in the order printed. */
   skipped: SkippedEntry[];
-  /** Non-blank lines that are not a path error. */
+  /** Non-blank lines that are not a path error (nor a believed ignore-rule warning). */
   unclassified: number;
-  /** Any non-blank line at all: `exit 1` with stderr is not "no matches". */
+  /** Any non-blank line but a believed ignore-rule warning: `exit 1` with stderr is not "no matches". */
   nonEmpty: boolean;
+  /**
+   * A believed warning about a rule of an ignore file above the root: ripgrep 13 exits 2 for it
+   * though it read everything (one inside the root leaves its status at 0).
+   */
+  warnedAbove: boolean;
   /** A thread-creation failure with EAGAIN evidence: the one case a retry with `--threads 1` can fix. */
   eagain: boolean;
 }
@@ -44,6 +58,7 @@ export interface StderrReport {
 // Greedy: a path may hold `: `, the OS messages do not.
 const PATH_ERROR = /^(.+): (.+) \(os error (\d+)\)$/;
 const THREAD_CONTEXT = /failed to spawn (?:scoped )?thread/i;
+const REPLACEMENT = '\uFFFD';
 
 /** How much path-line text is held for `checkedReport`; lines past it are not believed. */
 const MAX_HELD_LINES = 10_000;
@@ -58,9 +73,11 @@ interface PathLine {
 export class StderrReader {
   private readonly skipped: SkippedEntry[] = [];
   private readonly held: PathLine[] = [];
+  private readonly warnings: IgnoreWarning[] = [];
   private heldChars = 0;
-  /** Path lines past the holding caps: never checked, so never believed. */
+  /** Path and warning lines past the holding caps: never checked, so never believed. */
   private unheld = 0;
+  private unheldWarnings = 0;
   private lines = 0;
   private unclassified = 0;
   private nonEmpty = false;
@@ -68,7 +85,14 @@ export class StderrReader {
   private eagainEvidence = false;
   private readonly eagainPattern: RegExp;
 
-  constructor(private readonly platform: Platform) {
+  private readonly givenIgnoreFiles: ReadonlySet<string>;
+
+  /** `givenIgnoreFiles`: the `--ignore-file` paths ripgrep was given (it warns about them by those paths). */
+  constructor(
+    private readonly platform: Platform,
+    givenIgnoreFiles: readonly string[] = [],
+  ) {
+    this.givenIgnoreFiles = new Set(givenIgnoreFiles);
     // EAGAIN is 11 on Linux, 35 on macOS: the number of the OS ripgrep runs on, which is ours.
     const eagain = constants.errno.EAGAIN ?? 11;
     this.eagainPattern = new RegExp(`\\bos error ${eagain}\\b|\\bcode: ${eagain}\\b`);
@@ -78,11 +102,17 @@ export class StderrReader {
   line(text: string): void {
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (line.trim() === '') return;
-    const entry = parsePathError(line, this.platform);
-    // A rule of an ignore file ripgrep could not parse: skipped, as the walker skips it. No gap.
-    if (entry === undefined && isIgnoreRuleWarning(line)) return;
-    this.nonEmpty = true;
+    // Every non-blank line, warnings too: any of them may be a part of a message cut by a name.
     this.lines++;
+    const entry = parsePathError(line, this.platform);
+    // A rule of an ignore file ripgrep could not parse: skipped, as the walker skips it. No gap, once checked.
+    const warning = entry === undefined ? parseIgnoreWarning(line, this.givenIgnoreFiles) : undefined;
+    if (warning !== undefined) {
+      if (this.canHold(line)) this.warnings.push(warning);
+      else this.unheldWarnings++;
+      return;
+    }
+    this.nonEmpty = true;
     if (THREAD_CONTEXT.test(line)) this.threadContext = true;
     if (this.eagainPattern.test(line)) this.eagainEvidence = true;
     if (entry === undefined) {
@@ -90,12 +120,15 @@ export class StderrReader {
       return;
     }
     this.skipped.push(entry);
-    if (this.held.length < MAX_HELD_LINES && this.heldChars + line.length <= MAX_HELD_CHARS) {
-      this.held.push({ text: line.startsWith('rg: ') ? line.slice(4) : line, entry });
-      this.heldChars += line.length;
-    } else {
-      this.unheld++;
-    }
+    if (this.canHold(line)) this.held.push({ text: line.startsWith('rg: ') ? line.slice(4) : line, entry });
+    else this.unheld++;
+  }
+
+  /** Whether one more line fits in what is held for the check (and, if so, holds its size). */
+  private canHold(line: string): boolean {
+    if (this.held.length + this.warnings.length >= MAX_HELD_LINES || this.heldChars + line.length > MAX_HELD_CHARS) return false;
+    this.heldChars += line.length;
+    return true;
   }
 
   /** The lines as parsed, unchecked: for a run we stopped, or output that did not come from this disk. */
@@ -105,6 +138,8 @@ export class StderrReader {
       unclassified: this.unclassified,
       nonEmpty: this.nonEmpty,
       eagain: this.threadContext && this.eagainEvidence,
+      // Unchecked: by shape, a warning printed by a path outside the root that is not a given file.
+      warnedAbove: this.warnings.some((warning) => isOutsideRoot(warning, this.platform) && !this.givenIgnoreFiles.has(warning.file)),
     };
   }
 
@@ -122,8 +157,23 @@ export class StderrReader {
       if (!shouldStop() && (await isBelieved(line, disk, canBeCut))) skipped.push(line.entry);
       else unbelieved++;
     }
+    let unbelievedWarnings = this.unheldWarnings;
+    let warnedAbove = false;
+    const warnings = new WarningCheck(root, this.platform, this.givenIgnoreFiles);
+    for (const warning of this.warnings) {
+      const file = shouldStop() ? undefined : await warnings.judge(warning);
+      if (file === undefined) unbelievedWarnings++;
+      else warnedAbove ||= file === 'parent';
+    }
     this.held.length = 0;
-    return { ...this.report(), skipped, unclassified: this.unclassified + unbelieved };
+    this.warnings.length = 0;
+    return {
+      ...this.report(),
+      skipped,
+      unclassified: this.unclassified + unbelieved + unbelievedWarnings,
+      nonEmpty: this.nonEmpty || unbelievedWarnings > 0,
+      warnedAbove,
+    };
   }
 }
 
@@ -136,7 +186,9 @@ async function isBelieved(line: PathLine, disk: DiskLook, canBeCut: boolean): Pr
     return line.entry.code === 'ENOTDIR' && found === 'other';
   }
   // Present, or hidden from us by the OS (a parent we cannot search): a denial can be true of it.
-  return found !== 'ENOENT' && found !== 'ENOTDIR';
+  if (found === 'ENOENT' || found === 'ENOTDIR') return false;
+  // ripgrep prints a byte that is not UTF-8 as U+FFFD: the path may be a readable twin of the one meant.
+  return !line.entry.path.includes(REPLACEMENT) || !(await disk.isReadable(line.entry.path));
 }
 
 /** The few reads the check needs, each directory listed at most once. */
@@ -154,6 +206,16 @@ class DiskLook {
       return (await fsp.lstat(this.native(rel))).isDirectory() ? 'dir' : 'other';
     } catch (error) {
       return errorCodeOf(error);
+    }
+  }
+
+  /** Whether we can read `rel` (R_OK): a denial of a path we can read is not about that path. */
+  async isReadable(rel: string): Promise<boolean> {
+    try {
+      await fsp.access(this.native(rel), fsConstants.R_OK);
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -190,18 +252,6 @@ class DiskLook {
 }
 
 /** `<path>: <message> (os error N)`, with or without the `rg: ` prefix, as a skipped entry. */
-/**
- * `./sub/.gitignore: line 2: error parsing glob 'c[': unclosed character class; missing ']'`:
- * ripgrep (with ignore files on) names an ignore file and the line of it that is not a glob, skips
- * that line and goes on. Only an ignore file's name can carry it; a path error (`(os error N)`) is
- * never read as one (that is asked first).
- */
-export function isIgnoreRuleWarning(line: string): boolean {
-  const warned = /^(?:rg: )?(.+): line \d+: error parsing glob '/.exec(line)?.[1];
-  if (warned === undefined) return false;
-  return /(?:^|[\\/])(?:\.gitignore|\.ignore|\.rgignore|info[\\/]exclude)$/.test(warned);
-}
-
 export function parsePathError(line: string, platform: Platform): SkippedEntry | undefined {
   const body = line.startsWith('rg: ') ? line.slice(4) : line;
   const match = PATH_ERROR.exec(body);

@@ -3,7 +3,7 @@
  * user text always inside one element, and a minimal environment.
  */
 import { describe, expect, it } from 'vitest';
-import { buildChildEnv, buildContentArgv, buildFilesArgv, buildGlobArgs, threadsOf, withThreads } from '../../src/rg/argv.js';
+import { buildChildEnv, buildContentArgv, buildFilesArgv, buildGlobArgs, ignoreFilesOf, threadsOf, withThreads } from '../../src/rg/argv.js';
 
 const FIXED = ['--files', '--hidden', '--no-ignore', '--no-config', '--null', '--path-separator', '/', '--threads', '4'];
 const base = { threads: 4, maxDepth: Infinity, excludes: [] as string[], hidden: true, caseSensitive: true, gitignore: false, ignoreFiles: [] as string[], gitDirsIgnored: false };
@@ -92,5 +92,14 @@ describe('buildChildEnv', () => {
   it('matches names case-insensitively on win32', () => {
     const env = { Path: 'C:\\bin', SystemRoot: 'C:\\Windows', ripgrep_config_path: 'x', USERPROFILE: 'C:\\Users\\u' };
     expect(buildChildEnv(env, 'win32')).toEqual({ Path: 'C:\\bin', SystemRoot: 'C:\\Windows' });
+  });
+});
+
+describe('ignoreFilesOf', () => {
+  it('reads back the --ignore-file paths (the stderr reader believes warnings about them), never a query after --', () => {
+    const content = { ...base, ignoreFiles: ['/a/my rules', '/b/.qwenignore'], query: '--ignore-file=/etc/x', literal: true, caseMode: 'sensitive', multiline: false, perFile: Infinity, before: 0, after: 0 } as const;
+    expect(ignoreFilesOf(buildContentArgv(content))).toEqual(['/a/my rules', '/b/.qwenignore']);
+    expect(ignoreFilesOf(buildFilesArgv({ ...base, ignoreFiles: ['/c/-x'] }))).toEqual(['/c/-x']);
+    expect(ignoreFilesOf(buildFilesArgv(base))).toEqual([]);
   });
 });

@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { collectReasons, judgeRun, type RunEnd, type Verdict } from '../../src/rg/exit.js';
 import type { StderrReport } from '../../src/rg/stderr.js';
 
-const blank: StderrReport = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false };
-const denied: StderrReport = { skipped: [{ path: 'deny', code: 'EACCES' }], unclassified: 0, nonEmpty: true, eagain: false };
-const odd: StderrReport = { skipped: [], unclassified: 1, nonEmpty: true, eagain: false };
+const blank: StderrReport = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false, warnedAbove: false };
+const denied: StderrReport = { skipped: [{ path: 'deny', code: 'EACCES' }], unclassified: 0, nonEmpty: true, eagain: false, warnedAbove: false };
+const odd: StderrReport = { skipped: [], unclassified: 1, nonEmpty: true, eagain: false, warnedAbove: false };
 const deniedAndOdd: StderrReport = { ...denied, unclassified: 1 };
-const eagain: StderrReport = { skipped: [], unclassified: 2, nonEmpty: true, eagain: true };
+const eagain: StderrReport = { skipped: [], unclassified: 2, nonEmpty: true, eagain: true, warnedAbove: false };
 
 const exit = (code: number | null, signal: string | null = null): RunEnd => ({ kind: 'exit', code, signal });
 const ok: Verdict = { retryable: false };

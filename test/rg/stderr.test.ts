@@ -117,11 +117,12 @@ describe('StderrReader', () => {
       unclassified: 1,
       nonEmpty: true,
       eagain: false,
+      warnedAbove: false,
     });
   });
 
   it('says empty for blank stderr', () => {
-    expect(read('\n \r\n')).toEqual({ skipped: [], unclassified: 0, nonEmpty: false, eagain: false });
+    expect(read('\n \r\n')).toEqual({ skipped: [], unclassified: 0, nonEmpty: false, eagain: false, warnedAbove: false });
   });
 
   it('confirms EAGAIN only with a thread-creation context and the EAGAIN number together', () => {
