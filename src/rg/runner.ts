@@ -60,9 +60,13 @@ export const spawnRunner: ProcessRunner = (request, listener) => {
     listener.error(error);
     return;
   }
+  track(child);
   // First: a spawn that fails (EMFILE, ENOENT) emits 'error' a tick later, with no stdio at all
   // (stdout is null), and an 'error' without a listener would crash the caller's process.
-  child.on('error', (error) => listener.error(error));
+  child.on('error', (error) => {
+    untrack(child);
+    listener.error(error);
+  });
   const kill = () => child.kill();
   if (request.signal.aborted) kill();
   else request.signal.addEventListener('abort', kill, { once: true });
@@ -70,7 +74,49 @@ export const spawnRunner: ProcessRunner = (request, listener) => {
   child.stderr?.on('data', (chunk: Buffer) => listener.stderr(chunk));
   // 'close', not 'exit': it comes after the last stdout and stderr chunk.
   child.on('close', (code, signal) => {
+    untrack(child);
     request.signal.removeEventListener('abort', kill);
     listener.exit(code, signal);
   });
 };
+
+/*
+ * A child outlives its parent unless someone kills it: a ripgrep blocked on a FIFO, or one with a
+ * long search left, would run on, orphaned, after the process that wanted its answer was ended by
+ * SIGTERM (SIGINT or SIGHUP sent to it alone). While children run, this module listens for those
+ * signals: when it is the only listener, it kills the children, stops listening, and sends the
+ * signal again, so the process ends as it would have (status 128 + the signal). Another listener
+ * is the application's, which decides whether the process ends (the command's SIGINT aborts the
+ * search, which kills the child); a `process.exit()` kills them on the way out.
+ */
+const running = new Set<ChildProcess>();
+const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+
+function killAll(): void {
+  for (const child of running) child.kill();
+}
+
+function onEndingSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  killAll();
+  running.clear();
+  stopListening();
+  process.kill(process.pid, signal);
+}
+
+function stopListening(): void {
+  for (const signal of ENDING_SIGNALS) process.off(signal, onEndingSignal);
+  process.off('exit', killAll);
+}
+
+function track(child: ChildProcess): void {
+  if (running.size === 0) {
+    for (const signal of ENDING_SIGNALS) process.on(signal, onEndingSignal);
+    process.on('exit', killAll);
+  }
+  running.add(child);
+}
+
+function untrack(child: ChildProcess): void {
+  if (running.delete(child) && running.size === 0) stopListening();
+}
