@@ -172,7 +172,8 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
 
 /**
  * Calls `onStuck` when the watch, asked after `afterMs` without a chunk, says the run is stuck; a
- * check that clears it waits twice as long for the next. One check at a time, none after the end.
+ * check that clears it waits four times as long for the next (1, 5, 21 s... of a long silent
+ * search: a check is a listing walk). One check at a time, none after the end.
  */
 function watchSilence(watch: StallWatch | undefined, isSettled: () => boolean, onStuck: () => void) {
   let timer: NodeJS.Timeout | undefined;
@@ -187,7 +188,7 @@ function watchSilence(watch: StallWatch | undefined, isSettled: () => boolean, o
     }
     if (isSettled()) return;
     if (stuck) return onStuck();
-    wait *= 2;
+    wait *= 4;
     timer = setTimeout(check, wait);
   };
   return {

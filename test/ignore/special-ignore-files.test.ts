@@ -14,14 +14,14 @@
  * Every case runs in a child process with a deadline, so a hang fails the test instead of hanging
  * the suite. The real disk (mkfifo), the built library (dist/), the real ripgrep.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { needsRg, requireRipgrepInCi } from '../helpers/real-rg.js';
-import { describeIf, posix } from '../helpers/skip-why.js';
+import { describeIf, linux, posix } from '../helpers/skip-why.js';
 
 requireRipgrepInCi();
 
@@ -214,5 +214,46 @@ describe('the stall check', () => {
     const off = buildFindPlan({ root: base, pattern: '*', gitignore: false, ignoreFiles: [join(base, 'x')] });
     expect(buildStallWatch(on, deadline(on as never))).toBeDefined();
     expect(buildStallWatch(off, deadline(off as never))).toBeUndefined();
+  });
+});
+
+/** The pids of the processes whose parent is `ppid` and whose command is `name` (Linux /proc). */
+function childrenOf(ppid: number, name: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [, comm, rest] = /^\d+ \((.*)\) (.*)$/s.exec(stat) ?? [];
+      if (comm === name && Number(rest!.split(' ')[1]) === ppid) pids.push(Number(entry));
+    } catch {
+      // gone while read
+    }
+  }
+  return pids;
+}
+
+/** Alive and not a zombie. */
+const isRunning = (pid: number) => existsSync(`/proc/${pid}`) && !/^\d+ \(.*\) Z/s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+
+describeIf(linux('/proc names the children'), needsRg)('a process ended by SIGTERM leaves no ripgrep running', () => {
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s to node alone, ripgrep blocked on a FIFO .gitignore: ripgrep is killed, node ends by the signal', async (signal) => {
+    const { tree } = buildTree(SHAPES[0]!, signal === 'SIGTERM' ? 102 : 103);
+    const script = `const lib = await import(${JSON.stringify(DIST)}); await lib.searchContent({ root: ${JSON.stringify(tree)}, query: 'needle', gitignore: true, backend: 'ripgrep' }); console.log('answered');`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const ended = new Promise<string | null>((resolve) => child.on('exit', (_, how) => resolve(how)));
+    let rg: number[] = [];
+    // Before the stall check (1 s): ripgrep is there, blocked.
+    for (let waited = 0; rg.length === 0 && waited < 900; waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      rg = childrenOf(child.pid!, 'rg');
+    }
+    expect(rg, 'ripgrep was started').toHaveLength(1);
+    child.kill(signal);
+    expect(await ended).toBe(signal);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const orphan = isRunning(rg[0]!);
+    if (orphan) process.kill(rg[0]!); // the test's own leftover, by its pid
+    expect(orphan, 'ripgrep outlived the node that started it').toBe(false);
   });
 });
