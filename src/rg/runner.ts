@@ -47,6 +47,9 @@ export type ProcessRunner = (request: ProcessRequest, listener: ProcessListener)
  */
 export const spawnRunner: ProcessRunner = (request, listener) => {
   let child: ChildProcess;
+  // Before the child exists: a signal that comes while it starts finds the listener (else node would
+  // end at once, by the default action, and leave the child running).
+  listen();
   try {
     child = spawn(request.executable, [...request.argv], {
       cwd: request.cwd,
@@ -57,10 +60,11 @@ export const spawnRunner: ProcessRunner = (request, listener) => {
     });
   } catch (error) {
     // spawn throws synchronously for some bad inputs (e.g. EINVAL for a .cmd on Windows).
+    release();
     listener.error(error);
     return;
   }
-  track(child);
+  running.add(child);
   // First: a spawn that fails (EMFILE, ENOENT) emits 'error' a tick later, with no stdio at all
   // (stdout is null), and an 'error' without a listener would crash the caller's process.
   child.on('error', (error) => {
@@ -90,6 +94,8 @@ export const spawnRunner: ProcessRunner = (request, listener) => {
  * search, which kills the child); a `process.exit()` kills them on the way out.
  */
 const running = new Set<ChildProcess>();
+/** Runs started and not yet ended (a child may be starting, not yet in `running`). */
+let users = 0;
 const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
 
 function killAll(): void {
@@ -100,8 +106,15 @@ function onEndingSignal(signal: NodeJS.Signals): void {
   if (process.listenerCount(signal) > 1) return;
   killAll();
   running.clear();
+  users = 0;
   stopListening();
   process.kill(process.pid, signal);
+}
+
+function listen(): void {
+  if (users++ > 0) return;
+  for (const signal of ENDING_SIGNALS) process.on(signal, onEndingSignal);
+  process.on('exit', killAll);
 }
 
 function stopListening(): void {
@@ -109,14 +122,10 @@ function stopListening(): void {
   process.off('exit', killAll);
 }
 
-function track(child: ChildProcess): void {
-  if (running.size === 0) {
-    for (const signal of ENDING_SIGNALS) process.on(signal, onEndingSignal);
-    process.on('exit', killAll);
-  }
-  running.add(child);
+function release(): void {
+  if (users > 0 && --users === 0) stopListening();
 }
 
 function untrack(child: ChildProcess): void {
-  if (running.delete(child) && running.size === 0) stopListening();
+  if (running.delete(child)) release();
 }
