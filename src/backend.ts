@@ -10,6 +10,10 @@
  *   content search `protocol`): the walker runs in the time left. A failure with matches keeps
  *   them, marked incomplete; a spent time budget is not retried by the walker (it has no time
  *   left either);
+ * - ripgrep was stopped, blocked opening a FIFO (or other special file) named as an ignore file
+ *   (`blocked`, src/rg/blocking.ts): the walker, which never opens one, answers in the time left;
+ *   for a file listing also after matches (none was handed on yet, and ripgrep's listing misses
+ *   what lies under that file's directory), for content search when no hit was handed on;
  * - ripgrep could not enter the root, its cwd, and found nothing (`root-unreadable`): the walker
  *   gives the same skipped root, or lists what a `r--` root shows;
  * - file listing only: `type` other than files (`entry-types`), or a size or time filter, `sort:
@@ -40,6 +44,7 @@ export async function runFileBackend(plan: FindPlan, walk: (plan: FindPlan) => P
       return listFilesWithRipgrep(plan, { rg, runner: plan.backend.runner ?? spawnRunner, deadline }, format);
     },
     countOf: (result) => result.matchedCount,
+    held: true,
     recheck: (result) => (result.complete && result.matchedCount === 0 && !result.linksExamined ? 'links-unexamined' : undefined),
   });
 }
@@ -60,6 +65,8 @@ export interface BackendEngines<Q, R extends BackendAnswer> {
   ripgrep(rg: ResolvedRipgrep, deadline: Deadline): Promise<R>;
   /** How many results an answer holds: a ripgrep failure with none is retried on the walker. */
   countOf(result: R): number;
+  /** The results are held until the answer (a file listing): a `blocked` run's, with matches, can still be replaced. */
+  held?: boolean;
   /** For an answer ripgrep gave without failing: a reason to have the walker answer instead, if any. */
   recheck?(result: R): FallbackReason | undefined;
 }
@@ -95,6 +102,7 @@ function walkerReason<R extends BackendAnswer>(result: R, engines: BackendEngine
   // A root ripgrep cannot enter may still be listed by the walker (`r--`: names without search).
   if (engines.countOf(result) === 0 && result.skipped.some((s) => s.path === '.')) return 'root-unreadable';
   const failure = result.recovery?.failureKind;
+  if (failure === 'blocked' && engines.held === true) return failure;
   if (failure !== undefined) return failure !== 'timeout' && engines.countOf(result) === 0 ? failure : undefined;
   return engines.recheck?.(result);
 }

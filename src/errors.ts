@@ -27,7 +27,7 @@ export type FindFileErrorCode =
   | 'ENOTDIR'
   /** `backend: 'ripgrep'` was asked for, and no ripgrep executable could be resolved (docs/ripgrep.md). */
   | 'FF_RG_NOT_FOUND'
-  /** An ignore file named in `ignoreFiles` could not be read (it does not exist, or access is denied). */
+  /** An ignore file named in `ignoreFiles` could not be read (it does not exist, is not a regular file, or access is denied). */
   | 'FF_IGNORE_FILE'
   /** Content search: the query is the empty string (it would match every line). */
   | 'FF_EMPTY_QUERY'
@@ -60,7 +60,7 @@ export class FindFileError extends Error {
 
 /** The error for a file named in `ignoreFiles` that cannot be read: it was asked for by name, so the search cannot answer without it. */
 export function ignoreFileError(file: string): FindFileError {
-  return new FindFileError('FF_IGNORE_FILE', `ignore file ${file} cannot be read (it does not exist, or access is denied)`, 'ignoreFiles');
+  return new FindFileError('FF_IGNORE_FILE', `ignore file ${file} cannot be read (it does not exist, is not a regular file, or access is denied)`, 'ignoreFiles');
 }
 
 /** The error for a root that cannot be searched at all: it does not exist, or is not a directory. */

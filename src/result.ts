@@ -82,10 +82,15 @@ export type FailureKind =
   /** The process could not be started. */
   | 'spawn'
   /** ripgrep's `--json` output held a line that is not a valid event (content search only, docs/content-search.md). */
-  | 'protocol';
+  | 'protocol'
+  /**
+   * ripgrep went silent, and an ignore file where it reads them is a FIFO, socket or device: its
+   * open waits for a writer (src/rg/blocking.ts). The child was killed; the file is in `skipped`.
+   */
+  | 'blocked';
 
 /** Every failure kind, in no particular order: for validation and exhaustive tests. */
-export const FAILURE_KINDS: readonly FailureKind[] = ['eagain', 'timeout', 'max_buffer', 'exit', 'spawn', 'protocol'];
+export const FAILURE_KINDS: readonly FailureKind[] = ['eagain', 'timeout', 'max_buffer', 'exit', 'spawn', 'protocol', 'blocked'];
 
 /** How the ripgrep executable was chosen: `explicit` (`rgPath` or `FIND_FILE_RG`) or `system` (the PATH). */
 export type SelectionMode = 'explicit' | 'system';
@@ -134,11 +139,13 @@ export type FallbackReason =
   | 'max_buffer'
   | 'exit'
   | 'spawn'
-  | 'protocol';
+  | 'protocol'
+  /** ripgrep was stopped, blocked on a special ignore file: the walker, which never opens one, answered (a file listing also after matches). */
+  | 'blocked';
 
 /** Every fallback reason, in no particular order: for validation and exhaustive tests. */
 export const FALLBACK_REASONS: readonly FallbackReason[] = [
-  'entry-types', 'metadata', 'rg-not-found', 'fs-injected', 'max-depth', 'api', 'links-unexamined', 'root-unreadable', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol',
+  'entry-types', 'metadata', 'rg-not-found', 'fs-injected', 'max-depth', 'api', 'links-unexamined', 'root-unreadable', 'eagain', 'max_buffer', 'exit', 'spawn', 'protocol', 'blocked',
 ];
 
 /**

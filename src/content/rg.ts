@@ -90,7 +90,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
   const accept = rules.buildListedFileTest(() => {});
   // A file ripgrep could not open is kept if the walker would have searched it; a directory if the walker would have read it.
   const skipped = outcome.stderr.skipped.filter((entry) => rules.wouldRead(entry.path) || accept(entry.path));
-  skipped.push(...events.undecodable, ...events.refused);
+  skipped.push(...events.undecodable, ...events.refused, ...outcome.blocked);
   return buildSummary(plan, run, hits, outcome.verdict, outcome.recovery, events, skipped, outcome.stderr.unclassified);
 }
 

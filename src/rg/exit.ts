@@ -8,6 +8,7 @@
  * | we stopped it: the caller's signal                     | none         | `aborted` (never retried)        |
  * | we stopped it: the time budget                         | `timeout`    | `time-budget`                    |
  * | we stopped it: a record or line passed the byte cap    | `max_buffer` | `io-error`                       |
+ * | we stopped it: silent, and blocked on a special file   | `blocked`    | `io-error`, the file in `skipped`|
  * | it could not be started                                | `spawn`      | `io-error` (never retried)       |
  * | thread-creation context + EAGAIN evidence on stderr    | `eagain`     | retried once with `--threads 1`  |
  * | exit 0                                                 | none         | complete                         |
@@ -32,7 +33,7 @@ import { ReasonLog, type FailureKind, type IncompleteReason, type SkippedEntry }
 import type { StderrReport } from './stderr.js';
 
 /** Why we stopped a run ourselves. */
-export type StopCause = 'limit' | 'aborted' | 'timeout' | 'max_buffer';
+export type StopCause = 'limit' | 'aborted' | 'timeout' | 'max_buffer' | 'blocked';
 
 /** How one run ended, as seen by the settlement guard. */
 export type RunEnd =
@@ -54,6 +55,7 @@ const STOPPED: Readonly<Record<StopCause, Verdict>> = {
   aborted: { stopReason: 'aborted', retryable: false },
   timeout: { failureKind: 'timeout', stopReason: 'time-budget', retryable: false },
   max_buffer: { failureKind: 'max_buffer', stopReason: 'io-error', retryable: false },
+  blocked: { failureKind: 'blocked', stopReason: 'io-error', retryable: false },
 };
 
 export function judgeRun(end: RunEnd, stderr: StderrReport): Verdict {

@@ -13,6 +13,7 @@ import { errorCodeOf, verdictFields, type FindResult, type RecoveryInfo, type Sk
 import { GIT_EXCLUDE, IGNORE_FILE_NAMES } from '../walk/ignore.js';
 import { WalkRules } from '../walk/rules.js';
 import { buildChildEnv, buildFilesArgv, defaultThreads } from './argv.js';
+import { buildStallWatch } from './blocking.js';
 import { collectReasons, judgeRun, type Verdict } from './exit.js';
 import type { ResolvedRipgrep } from './resolve.js';
 import { runRipgrep, type RecordConsumer } from './run.js';
@@ -53,7 +54,7 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
     newConsumer: () => new FileCollector(plan, rules),
   });
   const keep = (entry: SkippedEntry) => rules.wouldRead(entry.path);
-  const skipped = outcome.stderr.skipped.filter(keep);
+  const skipped = [...outcome.stderr.skipped.filter(keep), ...outcome.blocked];
   const files = outcome.consumer;
   let verdict = outcome.verdict;
   // Names that match only in another reading of their bytes: a gap where they cannot be opened, nothing where they are real.
@@ -74,7 +75,8 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
 /** The parts of a ripgrep run every search fills the same way, from the plan. */
 export function runRequest(plan: SearchPlan<unknown>, run: RipgrepRun) {
   const { scope, limits, backend } = plan;
-  return { rg: run.rg, cwd: scope.root, env: buildChildEnv(backend.env, scope.platform), runner: run.runner, platform: scope.platform, signal: limits.signal, deadline: run.deadline };
+  const watch = buildStallWatch(plan, run.deadline);
+  return { rg: run.rg, cwd: scope.root, env: buildChildEnv(backend.env, scope.platform), runner: run.runner, platform: scope.platform, signal: limits.signal, deadline: run.deadline, watch };
 }
 
 function buildResult(
@@ -175,18 +177,28 @@ export async function checkRoot(root: string): Promise<string | undefined> {
 }
 
 /**
- * The `ignoreFiles` must be readable, as the walker requires (ripgrep would warn and go on): a
- * file asked for by name that cannot be read rejects the search, whichever engine runs.
+ * The `ignoreFiles` must be readable regular files, as the walker requires (ripgrep would warn and
+ * go on): a file asked for by name that cannot be read rejects the search, whichever engine runs.
+ * Opened without blocking and refused unless regular, as the walker refuses it: a FIFO's plain open
+ * would wait for a writer, before any budget runs (and ripgrep's own open would wait the same).
  */
 export async function checkIgnoreFiles(scope: SearchPlan<unknown>['scope']): Promise<void> {
   for (const file of scope.ignore?.extraFiles ?? []) {
+    let handle: fsp.FileHandle | undefined;
     try {
-      await fsp.readFile(file, 'utf8');
+      handle = await fsp.open(file, fsConstants.O_RDONLY | NONBLOCK);
+      if (!(await handle.stat()).isFile()) throw ignoreFileError(file);
+      await handle.readFile('utf8');
     } catch {
       throw ignoreFileError(file);
+    } finally {
+      await handle?.close();
     }
   }
 }
+
+/** Windows has no O_NONBLOCK (nor FIFOs in the tree): 0 there. */
+const NONBLOCK = fsConstants.O_NONBLOCK ?? 0;
 
 /**
  * Collects the listed paths the walker would return (src/walk/rules.ts). Stops (returns false) at

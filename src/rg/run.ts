@@ -14,15 +14,18 @@
  * - What stderr says about paths is believed only once held to the disk (src/rg/stderr.ts), when
  *   the run is the real ripgrep started here (`spawnRunner`): an injected runner's output need not
  *   describe this disk. A run we stopped for the caller's signal or the budget does no more I/O.
+ * - A run silent for a while is asked about once its `watch` says so (src/rg/blocking.ts): ripgrep
+ *   blocked opening a FIFO called `.gitignore` never ends on its own, so it is stopped (`blocked`).
  */
 import type { BudgetTimer, Deadline } from '../limits.js';
 import type { Platform } from '../patterns.js';
-import { errorCodeOf, type RecoveryInfo } from '../result.js';
+import { errorCodeOf, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { ignoreFilesOf, threadsOf, withThreads } from './argv.js';
 import { judgeRun, type RunEnd, type Verdict } from './exit.js';
 import { RecordSplitter } from './records.js';
 import type { ResolvedRipgrep } from './resolve.js';
 import { spawnRunner, type ProcessListener, type ProcessRunner } from './runner.js';
+import type { StallWatch } from './blocking.js';
 import { StderrReader, type StderrReport } from './stderr.js';
 
 /** Takes stdout records; returns false when it wants no more (the child is then killed). */
@@ -49,6 +52,8 @@ export interface RunRequest<C extends RecordConsumer> {
   maxRecordBytes: number;
   /** A fresh consumer for each run. */
   newConsumer(): C;
+  /** Asked whether a silent run is stuck (ignore files read in the tree); undefined: never. */
+  watch?: StallWatch | undefined;
 }
 
 export interface RunOutcome<C> {
@@ -57,6 +62,8 @@ export interface RunOutcome<C> {
   stderr: StderrReport;
   verdict: Verdict;
   recovery: RecoveryInfo;
+  /** The files a stuck run was waiting on (`blocked`), as `skipped` entries. */
+  blocked: SkippedEntry[];
 }
 
 export async function runRipgrep<C extends RecordConsumer>(request: RunRequest<C>): Promise<RunOutcome<C>> {
@@ -64,11 +71,12 @@ export async function runRipgrep<C extends RecordConsumer>(request: RunRequest<C
   const recovery: RecoveryInfo = { selectionMode: request.rg.selectionMode, retryTriggered: false };
   const threads = threadsOf(request.argv);
   const canRetry = first.verdict.retryable && !request.signal?.aborted && threads !== undefined && threads > 1;
-  if (!canRetry) return { ...first, recovery: withFailure(recovery, first.verdict) };
+  const blocked = () => request.watch?.found ?? [];
+  if (!canRetry) return { ...first, recovery: withFailure(recovery, first.verdict), blocked: blocked() };
   recovery.retryTriggered = true;
   const second = await runOnce(request, withThreads(request.argv, 1));
   recovery.retrySucceeded = second.verdict.failureKind === undefined && second.verdict.stopReason !== 'aborted';
-  return { ...second, recovery: withFailure(recovery, second.verdict) };
+  return { ...second, recovery: withFailure(recovery, second.verdict), blocked: blocked() };
 }
 
 function withFailure(recovery: RecoveryInfo, verdict: Verdict): RecoveryInfo {
@@ -94,6 +102,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
     const child = new AbortController();
     let settled = false;
     let timer: BudgetTimer | undefined;
+    const quiet = watchSilence(request.watch, () => settled, () => settle({ kind: 'stopped', cause: 'blocked' }));
     const onAbort = () => settle({ kind: 'stopped', cause: 'aborted' });
     const takeLine = (line: string) => {
       stderr.line(line);
@@ -105,6 +114,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
       if (settled) return;
       settled = true;
       timer?.clear();
+      quiet.stop();
       signal?.removeEventListener('abort', onAbort);
       if (end.kind === 'stopped') child.abort();
       else {
@@ -128,10 +138,12 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
     signal?.addEventListener('abort', onAbort, { once: true });
     // With the real clock, a timer; an injected clock is read at each chunk instead.
     timer = deadline.arm(() => settle({ kind: 'stopped', cause: 'timeout' }));
+    quiet.start();
 
     const listener: ProcessListener = {
       stdout(chunk) {
         if (settled) return;
+        quiet.heard();
         if (overBudget()) return settle({ kind: 'stopped', cause: 'timeout' });
         const pushed = out.push(chunk, (record) => consumer.record(record));
         if (pushed === 'stopped') settle({ kind: 'stopped', cause: consumer.stopCause ?? 'limit' });
@@ -139,6 +151,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
       },
       stderr(chunk) {
         if (settled) return;
+        quiet.heard();
         if (overBudget()) return settle({ kind: 'stopped', cause: 'timeout' });
         if (err.push(chunk, takeLine) === 'overflow') settle({ kind: 'stopped', cause: 'max_buffer' });
       },
@@ -155,4 +168,38 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
       listener.error(error);
     }
   });
+}
+
+/**
+ * Calls `onStuck` when the watch, asked after `afterMs` without a chunk, says the run is stuck; a
+ * check that clears it waits four times as long for the next (1, 5, 21 s... of a long silent
+ * search: a check is a listing walk). One check at a time, none after the end.
+ */
+function watchSilence(watch: StallWatch | undefined, isSettled: () => boolean, onStuck: () => void) {
+  let timer: NodeJS.Timeout | undefined;
+  let wait = watch?.afterMs ?? 0;
+  const check = async () => {
+    timer = undefined; // output during the check does not start another
+    let stuck = false;
+    try {
+      stuck = await watch!.isBlocked();
+    } catch {
+      // A check that fails proves nothing: the run goes on.
+    }
+    if (isSettled()) return;
+    if (stuck) return onStuck();
+    wait *= 4;
+    timer = setTimeout(check, wait);
+  };
+  return {
+    start: () => {
+      if (watch !== undefined) timer = setTimeout(check, wait);
+    },
+    // Perf: refresh() re-arms the same timer, no allocation per chunk.
+    heard: () => timer?.refresh(),
+    stop: () => {
+      clearTimeout(timer);
+      watch?.stop();
+    },
+  };
 }

@@ -47,6 +47,9 @@ export type ProcessRunner = (request: ProcessRequest, listener: ProcessListener)
  */
 export const spawnRunner: ProcessRunner = (request, listener) => {
   let child: ChildProcess;
+  // Before the child exists: a signal that comes while it starts finds the listener (else node would
+  // end at once, by the default action, and leave the child running).
+  listen();
   try {
     child = spawn(request.executable, [...request.argv], {
       cwd: request.cwd,
@@ -57,12 +60,17 @@ export const spawnRunner: ProcessRunner = (request, listener) => {
     });
   } catch (error) {
     // spawn throws synchronously for some bad inputs (e.g. EINVAL for a .cmd on Windows).
+    release();
     listener.error(error);
     return;
   }
+  running.add(child);
   // First: a spawn that fails (EMFILE, ENOENT) emits 'error' a tick later, with no stdio at all
   // (stdout is null), and an 'error' without a listener would crash the caller's process.
-  child.on('error', (error) => listener.error(error));
+  child.on('error', (error) => {
+    untrack(child);
+    listener.error(error);
+  });
   const kill = () => child.kill();
   if (request.signal.aborted) kill();
   else request.signal.addEventListener('abort', kill, { once: true });
@@ -70,7 +78,54 @@ export const spawnRunner: ProcessRunner = (request, listener) => {
   child.stderr?.on('data', (chunk: Buffer) => listener.stderr(chunk));
   // 'close', not 'exit': it comes after the last stdout and stderr chunk.
   child.on('close', (code, signal) => {
+    untrack(child);
     request.signal.removeEventListener('abort', kill);
     listener.exit(code, signal);
   });
 };
+
+/*
+ * A child outlives its parent unless someone kills it: a ripgrep blocked on a FIFO, or one with a
+ * long search left, would run on, orphaned, after the process that wanted its answer was ended by
+ * SIGTERM (SIGINT or SIGHUP sent to it alone). While children run, this module listens for those
+ * signals: when it is the only listener, it kills the children, stops listening, and sends the
+ * signal again, so the process ends as it would have (status 128 + the signal). Another listener
+ * is the application's, which decides whether the process ends (the command's SIGINT aborts the
+ * search, which kills the child); a `process.exit()` kills them on the way out.
+ */
+const running = new Set<ChildProcess>();
+/** Runs started and not yet ended (a child may be starting, not yet in `running`). */
+let users = 0;
+const ENDING_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP'];
+
+function killAll(): void {
+  for (const child of running) child.kill();
+}
+
+function onEndingSignal(signal: NodeJS.Signals): void {
+  if (process.listenerCount(signal) > 1) return;
+  killAll();
+  running.clear();
+  users = 0;
+  stopListening();
+  process.kill(process.pid, signal);
+}
+
+function listen(): void {
+  if (users++ > 0) return;
+  for (const signal of ENDING_SIGNALS) process.on(signal, onEndingSignal);
+  process.on('exit', killAll);
+}
+
+function stopListening(): void {
+  for (const signal of ENDING_SIGNALS) process.off(signal, onEndingSignal);
+  process.off('exit', killAll);
+}
+
+function release(): void {
+  if (users > 0 && --users === 0) stopListening();
+}
+
+function untrack(child: ChildProcess): void {
+  if (running.delete(child)) release();
+}

@@ -71,7 +71,7 @@ describe('--gitignore', () => {
     expect(lines(ff(['*.ts', '--ignore-file', '.qwenignore', '--gitignore']).stdout)).toEqual([]);
     const missing = ff(['*.ts', '--ignore-file', '.nope']);
     expect(missing.status).toBe(1);
-    expect(missing.stderr).toBe(`find-file: error: ignore file ${join(tree, '.nope')} cannot be read (it does not exist, or access is denied)\n`);
+    expect(missing.stderr).toBe(`find-file: error: ignore file ${join(tree, '.nope')} cannot be read (it does not exist, is not a regular file, or access is denied)\n`);
   });
 });
 

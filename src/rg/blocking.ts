@@ -1,0 +1,136 @@
+/**
+ * ripgrep opens every ignore file it meets with a blocking `open`: in each directory it enters
+ * (`.rgignore`, `.ignore`, `.gitignore`, a repository's `.git/info/exclude`) and in every parent
+ * of the root. A FIFO by one of those names holds that open until a writer comes, which may be
+ * never: the run makes no progress and never ends, past every budget or with none (a device by such
+ * a name could be read without end). The walker never opens one (src/walk/ignore-io.ts stats first).
+ *
+ * Nothing is looked at up front: that would cost a walk of the tree on every search. When a run has
+ * been silent for `STALL_MS` (no stdout, no stderr), this check looks for such a file where ripgrep
+ * would open it: the root's real parents (a few `stat`s), then the tree as the walker walks it (the
+ * same hidden, exclude, depth and ignore rules, so the same directories), listing only, opening no
+ * file. ripgrep reads the ignore files of every directory it enters, so one found there is one it is
+ * blocked on, or will be: the run is stopped (`blocked`, src/rg/exit.ts) and the file named in
+ * `skipped`. A check that finds none lets the run go on and is made again after four times the
+ * silence (a FIFO made during the search). What it costs: a silent search past 1 s (a content search
+ * of a large tree with no hit yet) pays one listing walk beside ripgrep (/usr, 146,000 entries: ~2 s
+ * on a loaded 2-core machine), then one more at 5 s, 21 s...
+ */
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { DirentLike } from '../fs.js';
+import type { Deadline } from '../limits.js';
+import type { PathMatcher } from '../patterns.js';
+import type { FindPlan, SearchPlan } from '../plan/search-plan.js';
+import { FILES_ONLY } from '../plan/select.js';
+import type { SkippedEntry } from '../result.js';
+import { GIT_DIR, GIT_EXCLUDE, IGNORE_FILE_NAMES } from '../walk/ignore.js';
+
+/** Silence before the first check. A silent run is common (a content search with no hit yet); a check costs a listing walk, once. */
+export const STALL_MS = 1000;
+
+/** The `skipped` code of an ignore file that is not a regular file, one ripgrep would block on (or read without end). */
+export const SPECIAL_IGNORE_FILE = 'FF_SPECIAL_IGNORE_FILE';
+
+/** Asked by a run (src/rg/run.ts) that has been silent `afterMs`: whether ripgrep is stuck. */
+export interface StallWatch {
+  afterMs: number;
+  /** True when the run must be stopped; the files found are then in `found`. */
+  isBlocked(): Promise<boolean>;
+  /** The run ended: a check under way stops. */
+  stop(): void;
+  readonly found: SkippedEntry[];
+}
+
+/** The watch for a run that reads the ignore files in the tree (`gitignore: true`); undefined when it reads none there. */
+export function buildStallWatch(plan: SearchPlan<unknown>, deadline: Deadline): StallWatch | undefined {
+  if (plan.scope.ignore?.defaults !== true) return undefined;
+  let checking: AbortController | undefined;
+  const found: SkippedEntry[] = [];
+  return {
+    afterMs: STALL_MS,
+    found,
+    stop: () => checking?.abort(),
+    async isBlocked() {
+      const stopped = (checking = new AbortController()).signal;
+      const paths = (await findAbove(plan.scope.root)) ?? (await findBelow(plan, deadline, stopped));
+      if (stopped.aborted) return false;
+      for (const file of paths) found.push({ path: file, code: SPECIAL_IGNORE_FILE });
+      return paths.length > 0;
+    },
+  };
+}
+
+/** Whether a path (links followed) is there and is neither a regular file nor a directory: one ripgrep's open could wait on. */
+async function isSpecial(file: string): Promise<boolean> {
+  try {
+    const stats = await fsp.stat(file);
+    return !stats.isFile() && !stats.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The special ignore files of the root's real parents (native paths), or undefined when none. */
+async function findAbove(root: string): Promise<string[] | undefined> {
+  let dir: string;
+  try {
+    dir = await fsp.realpath(root);
+  } catch {
+    return undefined;
+  }
+  const candidates: string[] = [];
+  for (let up = path.dirname(dir); up !== dir; dir = up, up = path.dirname(dir)) {
+    for (const name of [...IGNORE_FILE_NAMES, GIT_EXCLUDE]) candidates.push(path.join(up, name));
+  }
+  const special = await filterSpecial(candidates);
+  return special.length > 0 ? special : undefined;
+}
+
+async function filterSpecial(paths: readonly string[]): Promise<string[]> {
+  const checks = await Promise.all(paths.map(isSpecial));
+  return paths.filter((_, i) => checks[i]);
+}
+
+/** Matches nothing and prunes nothing: the walk lists every directory ripgrep would enter. */
+const NOTHING: PathMatcher = { matches: () => false, nameOnly: true, couldMatchUndecoded: () => false, couldMatchInside: () => true, prunes: false, cost: 1 };
+
+const IGNORE_NAMES: ReadonlySet<string> = new Set(IGNORE_FILE_NAMES);
+
+/**
+ * The special ignore files in the tree (root-relative), from the walker's listing of each directory:
+ * a FIFO, socket or device by an ignore file's name, a link by one that leads to such a file, and a
+ * repository's `.git/info/exclude` of that kind. The walk stops at the first directory holding one.
+ */
+async function findBelow(plan: SearchPlan<unknown>, deadline: Deadline, stopped: AbortSignal): Promise<string[]> {
+  const { walkAsync } = await import('../find.js');
+  const done = new AbortController();
+  const onStop = () => done.abort();
+  stopped.addEventListener('abort', onStop, { once: true });
+  const special: string[] = [];
+  const toStat: string[] = [];
+  const onDirectory = (rel: string, entries: readonly DirentLike[]) => {
+    for (const entry of entries) {
+      if (entry.name === GIT_DIR && entry.isDirectory()) toStat.push(rel + GIT_EXCLUDE);
+      if (!IGNORE_NAMES.has(entry.name)) continue;
+      if (entry.isSymbolicLink()) toStat.push(rel + entry.name);
+      else if (entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) special.push(rel + entry.name);
+    }
+    if (special.length > 0) done.abort();
+  };
+  const probe: FindPlan = {
+    scope: { ...plan.scope, matcher: NOTHING, select: FILES_ONLY, depthLimited: false },
+    limits: { maxResults: 1, timeBudgetMs: deadline.left(), clock: plan.limits.clock, signal: done.signal },
+    backend: { ...plan.backend, backend: 'walker' },
+    walk: { concurrency: plan.walk.concurrency, onDirectory },
+    query: { absolute: false, sort: 'path', stats: false },
+  };
+  try {
+    await walkAsync(probe);
+  } finally {
+    stopped.removeEventListener('abort', onStop);
+  }
+  if (special.length > 0) return special;
+  const checks = await Promise.all(toStat.map((rel) => isSpecial(plan.scope.nativePath(rel))));
+  return toStat.filter((_, i) => checks[i]);
+}
