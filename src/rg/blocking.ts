@@ -12,9 +12,11 @@
  * file. ripgrep reads the ignore files of every directory it enters, so one found there is one it is
  * blocked on, or will be: the run is stopped (`blocked`, src/rg/exit.ts) and the file named in
  * `skipped`. A check that finds none lets the run go on and is made again after four times the
- * silence (a FIFO made during the search). What it costs: a silent search past 1 s (a content search
- * of a large tree with no hit yet) pays one listing walk beside ripgrep (/usr, 146,000 entries: ~2 s
- * on a loaded 2-core machine), then one more at 5 s, 21 s...
+ * silence (a FIFO made during the search). Where the OS shows a process's CPU time (Linux), a
+ * ripgrep whose CPU time still grows is searching, not blocked: no walk, asked again after the same
+ * silence. Elsewhere a silent search past 1 s (a content search of a large tree with no hit yet)
+ * pays one listing walk beside ripgrep (/usr, 146,000 entries: ~2 s on a loaded 2-core machine),
+ * then one more at 5 s, 21 s...
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -35,8 +37,11 @@ export const SPECIAL_IGNORE_FILE = 'FF_SPECIAL_IGNORE_FILE';
 /** Asked by a run (src/rg/run.ts) that has been silent `afterMs`: whether ripgrep is stuck. */
 export interface StallWatch {
   afterMs: number;
-  /** True when the run must be stopped; the files found are then in `found`. */
-  isBlocked(): Promise<boolean>;
+  /**
+   * True when the run must be stopped (the files found are then in `found`); `'working'` when
+   * ripgrep's CPU time still grows (`pid`, where the OS shows it: Linux), so nothing was walked.
+   */
+  isBlocked(pid?: number): Promise<boolean | 'working'>;
   /** The run ended: a check under way stops. */
   stop(): void;
   readonly found: SkippedEntry[];
@@ -51,14 +56,46 @@ export function buildStallWatch(plan: SearchPlan<unknown>, deadline: Deadline): 
     afterMs: STALL_MS,
     found,
     stop: () => checking?.abort(),
-    async isBlocked() {
+    async isBlocked(pid) {
       const stopped = (checking = new AbortController()).signal;
+      if (pid !== undefined && (await isWorking(pid))) return 'working';
       const paths = (await findAbove(plan.scope.root)) ?? (await findBelow(plan, deadline, stopped));
       if (stopped.aborted) return false;
       for (const file of paths) found.push({ path: file, code: SPECIAL_IGNORE_FILE });
       return paths.length > 0;
     },
   };
+}
+
+/** How long ripgrep's CPU time is watched before a listing walk is paid for. */
+const WORKING_SAMPLE_MS = 100;
+
+/**
+ * Whether a process's CPU time grows over `WORKING_SAMPLE_MS` (Linux's /proc/PID/stat, all its
+ * threads): a ripgrep still searching is not blocked on an open. Perf: a silent search (a content
+ * search of a large tree with no hit yet) paid a listing walk of the tree beside ripgrep at 1 s
+ * (/usr: ~2 s of a loaded 2-core machine). A blocked one has used no CPU since it stopped. False
+ * where the OS does not tell: the walk decides.
+ */
+async function isWorking(pid: number): Promise<boolean> {
+  const before = await cpuTicks(pid);
+  if (before === undefined) return false;
+  await new Promise((resolve) => setTimeout(resolve, WORKING_SAMPLE_MS));
+  const after = await cpuTicks(pid);
+  return after !== undefined && after > before;
+}
+
+/** utime + stime of a process, in clock ticks; undefined where /proc does not tell (not Linux, gone). */
+async function cpuTicks(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await fsp.readFile(`/proc/${pid}/stat`, 'latin1');
+    // After the command name, which may hold spaces and `)`: fields 14 and 15 of proc(5).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether a path (links followed) is there and is neither a regular file nor a directory: one ripgrep's open could wait on. */

@@ -161,6 +161,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
       error(error) {
         settle({ kind: 'spawn-error', code: errorCodeOf(error) });
       },
+      started: (pid) => quiet.started(pid),
     };
     try {
       request.runner({ executable: request.rg.path, argv, cwd: request.cwd, env: request.env, signal: child.signal }, listener);
@@ -178,20 +179,25 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
 function watchSilence(watch: StallWatch | undefined, isSettled: () => boolean, onStuck: () => void) {
   let timer: NodeJS.Timeout | undefined;
   let wait = watch?.afterMs ?? 0;
+  let pid: number | undefined;
   const check = async () => {
     timer = undefined; // output during the check does not start another
-    let stuck = false;
+    let stuck: boolean | 'working' = false;
     try {
-      stuck = await watch!.isBlocked();
+      stuck = await watch!.isBlocked(pid);
     } catch {
       // A check that fails proves nothing: the run goes on.
     }
     if (isSettled()) return;
-    if (stuck) return onStuck();
-    wait *= 4;
+    if (stuck === true) return onStuck();
+    // Still working (its CPU time grew): asked again as soon; only a listing walk makes the wait grow.
+    if (stuck === false) wait *= 4;
     timer = setTimeout(check, wait);
   };
   return {
+    started: (id: number) => {
+      pid = id;
+    },
     start: () => {
       if (watch !== undefined) timer = setTimeout(check, wait);
     },

@@ -33,6 +33,8 @@ export interface ProcessListener {
   exit(code: number | null, signal: string | null): void;
   /** The child could not be started; `error` carries the errno name in `code` (ENOENT, EACCES, EAGAIN, ...). */
   error(error: unknown): void;
+  /** The child started, with this process id (a runner that has none, a test's, never calls it). */
+  started?(pid: number): void;
 }
 
 /**
@@ -65,6 +67,7 @@ export const spawnRunner: ProcessRunner = (request, listener) => {
     return;
   }
   running.add(child);
+  if (child.pid !== undefined) listener.started?.(child.pid);
   // First: a spawn that fails (EMFILE, ENOENT) emits 'error' a tick later, with no stdio at all
   // (stdout is null), and an 'error' without a listener would crash the caller's process.
   child.on('error', (error) => {

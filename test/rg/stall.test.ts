@@ -3,8 +3,15 @@
  * after `afterMs` without output, again four times later when it clears the run, and a run it finds
  * stuck is stopped (`blocked`, the child killed, the files named). A runner plays ripgrep.
  */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/limits.js';
+import { buildStallWatch } from '../../src/rg/blocking.js';
+import { buildFindPlan } from '../../src/plan/search-plan.js';
+import { describeIf, linux } from '../helpers/skip-why.js';
 import { FakeClock } from '../helpers/rg-fake.js';
 import type { StallWatch } from '../../src/rg/blocking.js';
 import { runRipgrep, type RecordConsumer } from '../../src/rg/run.js';
@@ -18,18 +25,20 @@ class Collect implements RecordConsumer {
   }
 }
 
-/** A watch whose answers are given in turn; it records when it was asked. */
-function scriptedWatch(afterMs: number, answers: boolean[]): StallWatch & { asked: number[]; stops: number } {
+/** A watch whose answers are given in turn; it records when it was asked, and the pid it was given. */
+function scriptedWatch(afterMs: number, answers: (boolean | 'working')[]): StallWatch & { asked: number[]; pids: (number | undefined)[]; stops: number } {
   const start = Date.now();
   const watch = {
     afterMs,
     asked: [] as number[],
+    pids: [] as (number | undefined)[],
     stops: 0,
     found: [] as { path: string; code: string }[],
-    isBlocked: async () => {
+    isBlocked: async (pid?: number) => {
       watch.asked.push(Date.now() - start);
+      watch.pids.push(pid);
       const stuck = answers.shift() ?? false;
-      if (stuck) watch.found.push({ path: 'sub/.gitignore', code: 'FF_SPECIAL_IGNORE_FILE' });
+      if (stuck === true) watch.found.push({ path: 'sub/.gitignore', code: 'FF_SPECIAL_IGNORE_FILE' });
       return stuck;
     },
     stop: () => void watch.stops++,
@@ -37,10 +46,11 @@ function scriptedWatch(afterMs: number, answers: boolean[]): StallWatch & { aske
   return watch;
 }
 
-/** A ripgrep that prints `chunks` every `everyMs`, then hangs until killed (or exits 0 when `exits`). */
-function playing(chunks: number, everyMs: number, exits: boolean) {
+/** A ripgrep that prints `chunks` every `everyMs`, then hangs until killed (or exits 0 when `exits`); `pid`: the one it says it started as. */
+function playing(chunks: number, everyMs: number, exits: boolean, pid?: number) {
   const seen = { killed: false };
   const runner = (request: ProcessRequest, listener: ProcessListener) => {
+    if (pid !== undefined) listener.started?.(pid);
     let sent = 0;
     const timer = setInterval(() => {
       if (sent < chunks) listener.stdout(new TextEncoder().encode(`f${sent++}\0`));
@@ -100,5 +110,40 @@ describe('the stall watch', () => {
     expect(outcome.consumer.records).toHaveLength(30);
     expect(outcome.verdict).toEqual({ retryable: false });
     expect(outcome.blocked).toEqual([]);
+  });
+
+  it("a run still working (its CPU time grows) is asked again after the same silence, not four times it; the check gets the child's pid", async () => {
+    const watch = scriptedWatch(40, ['working', 'working', true]);
+    const rg = playing(1, 5, false, 4242);
+    const outcome = await start(rg.runner, watch);
+    expect(watch.asked).toHaveLength(3);
+    expect(watch.pids).toEqual([4242, 4242, 4242]);
+    // Had a 'working' answer grown the wait, the third check would come 160 + 640 ms after the first.
+    expect(watch.asked[2]! - watch.asked[0]!).toBeLessThan(600);
+    expect(outcome.verdict).toMatchObject({ failureKind: 'blocked' });
+  });
+});
+
+describeIf(linux('the CPU time of a process is read from /proc'))('the check asks the OS before it walks', () => {
+  it("a ripgrep whose CPU time grows is 'working' (no walk); one that uses none is walked, and found stuck only where a special ignore file is", async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'ff-stall-cpu-'));
+    const busy = spawn(process.execPath, ['-e', 'for (const end = Date.now() + 60000; Date.now() < end; );'], { stdio: 'ignore' });
+    const idle = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const plan = buildFindPlan({ root: tree, pattern: '*', gitignore: true });
+      const check = () => buildStallWatch(plan, new Deadline(plan.limits.clock, Infinity))!;
+      // Its start over: the idle one then uses no CPU at all.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await check().isBlocked(busy.pid)).toBe('working');
+      expect(await check().isBlocked(idle.pid)).toBe(false);
+      expect(spawnSync('mkfifo', [join(tree, '.gitignore')]).status).toBe(0);
+      const watch = check();
+      expect(await watch.isBlocked(idle.pid)).toBe(true);
+      expect(watch.found).toEqual([{ path: '.gitignore', code: 'FF_SPECIAL_IGNORE_FILE' }]);
+    } finally {
+      busy.kill();
+      idle.kill();
+      rmSync(tree, { recursive: true, force: true });
+    }
   });
 });
