@@ -90,6 +90,12 @@ async function resolveAs(settings: Settings, input: string, slashed: string, acc
     const inside = containingWorkspace(settings, platform === 'win32' ? input : slashed);
     if (inside === undefined) return refuse('absolute-outside');
     [workspace, relative] = inside;
+    // Read by name above (`/w/lnk/../x` as `/w/x`): a `..` after a link is refused as below.
+    const link = platform === 'win32' ? undefined : await linkClimbedOutOf(settings, slashed);
+    if (link !== undefined) {
+      workspace = link[0];
+      return refuse('link', link[1]);
+    }
   } else {
     relative = slashed;
   }
@@ -146,6 +152,22 @@ export function workspaceNative(settings: Settings, shown: string): string {
   const paths = settings.platform === 'win32' ? path.win32 : path.posix;
   // Only a path under another root is shown absolute: a primary-relative one never is.
   return paths.isAbsolute(shown) ? shown : nativeIn(settings, settings.workspaces[0]!, shown);
+}
+
+/**
+ * In an absolute POSIX path, the first link inside a workspace that a `..` climbs out of (the
+ * kernel reads `lnk/..` as the parent of the link's target: an adversarial run had
+ * `/w/l2/../sub` answered "does not exist" though the kernel reaches real/sub through it).
+ */
+async function linkClimbedOutOf(settings: Settings, absolute: string): Promise<[Workspace, string] | undefined> {
+  const segments = absolute.split('/');
+  for (let i = 2; i < segments.length; i++) {
+    if (segments[i] !== '..') continue;
+    const inside = containingWorkspace(settings, segments.slice(0, i).join('/'));
+    if (inside === undefined || inside[1] === '') continue;
+    if ((await lstat(settings.fs, nativeIn(settings, inside[0], inside[1]))).stats?.isSymbolicLink() === true) return inside;
+  }
+  return undefined;
 }
 
 /** The first workspace root holding an absolute path, and the path relative to it. */

@@ -15,7 +15,8 @@ const tree = {
 };
 
 describe('`..` after a link in the model\'s path', () => {
-  for (const path of ['view/lnk/..', 'view/lnk/../', 'view/lnk/../v.txt', 'view/plain/../lnk/..', 'view\\lnk\\..']) {
+  // Relative, and absolute (read by name to find its workspace, then checked the same way).
+  for (const path of ['view/lnk/..', 'view/lnk/../', 'view/lnk/../v.txt', 'view/plain/../lnk/..', 'view\\lnk\\..', '/w/view/lnk/..', '/w/view/lnk/../v.txt', '/w/view/plain/../lnk/../real']) {
     it(`${JSON.stringify(path)}: refused as the link it goes through, by glob and by grep`, async () => {
       const ctx = workspace(tree);
       for (const answer of [await globTool({ pattern: '*', path }, ctx), await grepTool({ query: 'NEEDLE', path }, ctx)]) {
