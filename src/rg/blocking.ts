@@ -26,7 +26,7 @@ import type { PathMatcher } from '../patterns.js';
 import type { FindPlan, SearchPlan } from '../plan/search-plan.js';
 import { FILES_ONLY } from '../plan/select.js';
 import type { SkippedEntry } from '../result.js';
-import { GIT_DIR, GIT_EXCLUDE, IGNORE_FILE_NAMES } from '../walk/ignore.js';
+import { GIT_DIR, GIT_EXCLUDE, IGNORE_FILE_NAMES, readGitExclude } from '../walk/ignore.js';
 
 /** Silence before the first check. A silent run is common (a content search with no hit yet); a check costs a listing walk, once. */
 export const STALL_MS = 1000;
@@ -146,9 +146,10 @@ async function findBelow(plan: SearchPlan<unknown>, deadline: Deadline, stopped:
   stopped.addEventListener('abort', onStop, { once: true });
   const special: string[] = [];
   const toStat: string[] = [];
+  const repositories: string[] = [];
   const onDirectory = (rel: string, entries: readonly DirentLike[]) => {
     for (const entry of entries) {
-      if (entry.name === GIT_DIR && entry.isDirectory()) toStat.push(rel + GIT_EXCLUDE);
+      if (entry.name === GIT_DIR) repositories.push(rel);
       if (!IGNORE_NAMES.has(entry.name)) continue;
       if (entry.isSymbolicLink()) toStat.push(rel + entry.name);
       else if (entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) special.push(rel + entry.name);
@@ -169,5 +170,33 @@ async function findBelow(plan: SearchPlan<unknown>, deadline: Deadline, stopped:
   }
   if (special.length > 0) return special;
   const checks = await Promise.all(toStat.map((rel) => isSpecial(plan.scope.nativePath(rel))));
-  return toStat.filter((_, i) => checks[i]);
+  const links = toStat.filter((_, i) => checks[i]);
+  if (links.length > 0) return links;
+  for (const rel of repositories) {
+    const file = await specialGitFile(plan.scope.nativePath(rel), plan.scope.sep, plan.scope.root);
+    if (file !== undefined) return [file.startsWith(plan.scope.rootPrefix) ? file.slice(plan.scope.rootPrefix.length).split(plan.scope.sep).join('/') : file];
+  }
+  return [];
+}
+
+/**
+ * The first special file among those ripgrep opens for a repository's excludes (`.git/info/exclude`;
+ * for a worktree's `.git` file, its gitdir's `commondir` and the common dir's `info/exclude`: an
+ * adversarial run had a FIFO there hang ripgrep with no end), as the walker finds them
+ * (walk/ignore.ts `readGitExclude`, which asks for each file it would read); native, absolute.
+ */
+async function specialGitFile(dirPath: string, sep: string, cwd: string): Promise<string | undefined> {
+  const reads = readGitExclude(dirPath, sep, cwd, () => {});
+  for (let step = reads.next(); !step.done; ) {
+    const read = step.value;
+    if (read.kind !== 'text') {
+      step = reads.next(undefined);
+      continue;
+    }
+    const special = await isSpecial(read.path);
+    // A `.git` that is no regular file ripgrep does not open (it asks whether it is one first).
+    if (special && !read.path.endsWith(sep + GIT_DIR)) return read.path;
+    step = reads.next(special ? undefined : await fsp.readFile(read.path).catch(() => undefined));
+  }
+  return undefined;
 }

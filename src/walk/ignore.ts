@@ -213,7 +213,7 @@ function* parseAhead(texts: IgnoreTexts, sources: (string | undefined)[]): Ignor
  * relative `commondir` that does not start with `.`, as they stand: from its cwd, the search root,
  * not from the worktree (git's reading); a `commondir` starting with `.` from the gitdir.
  */
-function* readGitExclude(dirPath: string, sep: string, cwd: string, onUnreadable: (code: string) => void): IgnoreReads<string | undefined> {
+export function* readGitExclude(dirPath: string, sep: string, cwd: string, onUnreadable: (code: string) => void): IgnoreReads<string | undefined> {
   const native = (rel: string) => rel.split('/').join(sep);
   const inDir = yield* readText(dirPath + native(GIT_EXCLUDE), onUnreadable);
   if (inDir !== undefined) return inDir;

@@ -17,7 +17,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
 import { needsRg, requireRipgrepInCi } from '../helpers/real-rg.js';
@@ -55,7 +55,26 @@ const SHAPES: Shape[] = [
   },
   { name: 'sub/.ignore a link to a FIFO', root: '', build: (tree) => (mkfifo(join(tree, 'p.fifo')), symlinkSync('../p.fifo', join(tree, 'sub', '.ignore')), 'sub/.ignore') },
   { name: "the root's parent's .ignore", root: 'sub', build: (tree) => (mkfifo(join(tree, '.ignore')), join(tree, '.ignore')) },
+  // A worktree: sub/.git names its gitdir, whose commondir names the common dir with info/exclude (the regression adversary's).
+  { name: "worktree sub/.git: the common dir's info/exclude", root: '', build: (tree) => worktree(tree, 'exclude') },
+  { name: "worktree sub/.git: the gitdir's commondir", root: '', build: (tree) => worktree(tree, 'commondir') },
 ];
+
+/** sub/ a worktree whose git files live beside the tree; `fifo`: which of them is a FIFO (its native path returned). */
+function worktree(tree: string, fifo: 'exclude' | 'commondir'): string {
+  const gitdir = `${tree}-gitdir`;
+  const common = `${tree}-common`;
+  mkdirSync(join(common, 'info'), { recursive: true });
+  mkdirSync(gitdir);
+  writeFileSync(join(tree, 'sub', '.git'), `gitdir: ${gitdir}\n`);
+  if (fifo === 'commondir') {
+    mkfifo(join(gitdir, 'commondir'));
+    return join(gitdir, 'commondir');
+  }
+  writeFileSync(join(gitdir, 'commondir'), `../${basename(common)}\n`);
+  mkfifo(join(common, 'info', 'exclude'));
+  return join(common, 'info', 'exclude');
+}
 
 const MANY = Array.from({ length: 600 }, (_, i) => `a-file-with-a-name-long-enough-to-fill-a-buffer-${i}.txt`);
 
