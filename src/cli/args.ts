@@ -153,6 +153,16 @@ export function isDirectory(candidate: string): boolean {
   }
 }
 
+/** Why `stat` fails for a path (its code), or undefined when it does not. */
+function codeOfStat(candidate: string): string | undefined {
+  try {
+    statSync(candidate);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code;
+  }
+}
+
 /** Glob syntax (`*`, `?`, `[`, `{`, `(`): a positional holding none of it reads as a path, never as a glob. */
 function holdsGlobSyntax(candidate: string): boolean {
   return /[*?[{(]/.test(candidate);
@@ -180,7 +190,8 @@ export function splitRoot(
   if (positionals.length > patternsNeeded && candidate !== undefined) {
     if (isDir(candidate)) return { patterns: positionals.slice(0, -1), root: candidate };
     if (!holdsGlobSyntax(candidate) && !exists(candidate)) {
-      const error = rootError(candidate, 'ENOENT');
+      // The kernel's reason: `v.txt/..` is ENOTDIR (a file on the way), as --root says it.
+      const error = rootError(candidate, codeOfStat(candidate) === 'ENOTDIR' ? 'ENOTDIR' : 'ENOENT');
       error.message += ': the last argument holds no glob syntax and names nothing here, so it was read as the root (to search for it as a pattern, give --root .)';
       throw error;
     }

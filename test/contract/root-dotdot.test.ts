@@ -173,11 +173,18 @@ describeIf([posix, 'Windows reads `..` by name, before the filesystem sees the p
         });
       }
 
-      it('a spelling the kernel cannot reach is the missing root it is, never the directory its name suggests', () => {
-        const run = runFindFile(['-u', '*', '--root', 'missing/..'], { cwd: join(base, 'view') });
-        expect(run.status).toBe(1);
-        expect(run.stdout).toBe('');
-        expect(run.stderr).toMatch(/does not exist \(ENOENT\)/);
+      it('a spelling the kernel cannot reach is the missing root it is, never the directory its name suggests, with the kernel\'s reason', () => {
+        for (const [args, reason] of [
+          [['--root', 'missing/..'], /does not exist \(ENOENT\)/],
+          [['missing/..'], /does not exist \(ENOENT\)/],
+          [['--root', 'f.txt/..'], /is not a directory \(ENOTDIR\)/],
+          [['f.txt/..'], /is not a directory \(ENOTDIR\)/],
+        ] as const) {
+          const run = runFindFile(['-u', '*', ...args], { cwd: join(base, 'view') });
+          expect(run.status, args.join(' ')).toBe(1);
+          expect(run.stdout).toBe('');
+          expect(run.stderr, args.join(' ')).toMatch(reason);
+        }
       });
     });
   },
