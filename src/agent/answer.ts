@@ -120,7 +120,7 @@ export function errorAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settin
 
 export async function refusalAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, refusal: Refusal): Promise<ToolResult<ErrorMetadata & { tool: T }>> {
   const roots = settings.workspaces.map((w) => w.root);
-  const message = refusalText(refusal.kind, refusal.input, refusal.at, refusal.workspace.root, roots);
+  const message = refusalText(refusal.kind, refusal.input, refusal.at, refusal.workspace.root, roots, settings.platform);
   if (refusal.kind !== 'not-found') return errorAnswer(tool, settings, `path-${refusal.kind}`, message);
   // A wrong path deserves the same help as an empty answer: what is there instead.
   const nearest = refusal.atNative;

@@ -1,0 +1,107 @@
+/**
+ * What the agent tools tell a model, six adversarial findings (advI): each sentence must hold for
+ * the model that acts on it verbatim.
+ * - F6: the count mode's partial-count note once put a file name in `content` raw: a newline and a
+ *   U+202E forged a line "No matches.txt:100+". Now it is escaped, as every other path.
+ * - F2: the "is a file" / "special file" refusals suggested the name as a pattern with only `\`
+ *   escaped: `b{1,2}.txt` found b1.txt and b2.txt, never the file. Now the name is escaped as grep's
+ *   file path is (`exactGlob`): the suggested call lists exactly that file.
+ * - F5: count mode cut by the count cap advised "raise limit", which returns the same page.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { globTool, grepTool, type GlobMetadata } from '../../src/agent/index.js';
+import { escapeText } from '../../src/text-escape.js';
+import { workspace } from '../helpers/agent.js';
+import type { Tree } from '../helpers/memfs.js';
+import { onWindows, posixOnly } from '../helpers/skip-why.js';
+
+/** True when no line of `content` holds a character `escapeText` would escape (its own `\u{` escapes aside). */
+function isClean(content: string): boolean {
+  return content.split('\n').every((line) => escapeText(line.replaceAll('\\', '')) === line.replaceAll('\\', ''));
+}
+
+describe('F6: the partial-count note escapes the file name', () => {
+  const FORGERS = ['\n', '\r', '\u202e', '\u2028', '\x1b[2J', '\u0085', '\u200b', '\ufeff'];
+  it.each(FORGERS.map((f) => [escapeText(f)]))('a name holding %s: no raw character, no forged line', async (shown) => {
+    const forger = FORGERS.find((f) => escapeText(f) === shown)!;
+    const tree: Record<string, string> = {};
+    // 4 files of 300 lines: the 1,000-line count cap stops inside the fourth.
+    for (let i = 1; i <= 4; i++) tree[`f${i}${forger}No matches.txt`] = 'needle\n'.repeat(300);
+    const result = await grepTool({ query: 'needle', output_mode: 'count' }, workspace(tree));
+    const lines = result.content.split('\n');
+    expect(isClean(result.content)).toBe(true);
+    expect(lines.filter((l) => l.startsWith('No matches'))).toEqual([]);
+    const note = lines.find((l) => l.includes('the search stopped inside this file'));
+    expect(note).toContain(`(${escapeText(`f4${forger}No matches.txt`)}:100+: `);
+  });
+});
+
+describe('F5: a page cut by the count cap never advises limit', () => {
+  const tree: Record<string, string> = {};
+  for (let i = 1; i <= 5; i++) tree[`f${i}.txt`] = 'needle\n'.repeat(300);
+  it.each([undefined, 10, 100, 500])('count mode, limit %s: a short page with an open total names what helps', async (limit) => {
+    const result = await grepTool({ query: 'needle', output_mode: 'count', ...(limit === undefined ? {} : { limit }) }, workspace(tree));
+    expect(result.content).toContain('(truncated: showing 4 of more than 4)');
+    const next = result.content.split('\n').find((l) => l.startsWith('Next:'))!;
+    expect(next).not.toContain('limit (at most');
+    expect(next).toContain('output_mode "files_with_matches"');
+    expect(next).toContain('a larger limit would not list more');
+  });
+  it('a page cut by limit still advises raising it', async () => {
+    const result = await grepTool({ query: 'needle', output_mode: 'count', limit: 2 }, workspace(tree));
+    expect(result.content).toContain('or raise limit (at most 500).');
+    const content = await grepTool({ query: 'needle', limit: 20 }, workspace(tree));
+    expect(content.content).toContain('or raise limit (at most 500).');
+  });
+});
+
+/** Names a bare pattern would misread: braces that expand, classes, wildcards, extglobs, a backslash. */
+const HOSTILE = [
+  'b{1,2}.txt', 'b{x}.txt', 'c,d{.txt', 'e}.txt', '[ab].txt', 'f[!x].txt', '*.txt', 'g?.txt', '!h.txt', '!(i).txt',
+  '@(j).txt', '+(k).txt', '*(l).txt', '?(m).txt', 'n\\*.txt', 'o\\.txt', '\\{p}.txt', 'q{a..c}.txt', '{r,s}', 'x{1,2}{3,4}[5]*?.txt',
+];
+/** Siblings the bare names would match instead. */
+const DECOYS = ['b1.txt', 'b2.txt', 'bx.txt', 'a.txt', 'fy.txt', 'g1.txt', 'h.txt', 'i.txt', 'j.txt', 'k.txt', 'kk.txt', 'l.txt', 'm.txt', 'r', 's', 'qa.txt', 'x13.txt'];
+
+/** The pattern and path a refusal suggests, read back as the model reads them (JSON strings). */
+function suggested(message: string): { pattern: string; path?: string } {
+  const m = /search with pattern ("(?:[^"\\]|\\.)*")(?: and path ("(?:[^"\\]|\\.)*"))?/.exec(message);
+  expect(m, message).not.toBeNull();
+  return { pattern: JSON.parse(m![1]!) as string, ...(m![2] === undefined ? {} : { path: JSON.parse(m![2]) as string }) };
+}
+
+describe('F2: the "is a file" refusal suggests a call that lists exactly that file', () => {
+  const real: Record<string, string> = {};
+  for (const name of [...HOSTILE, ...DECOYS]) real[name] = 'x\n';
+  const tree: Tree = { real };
+  for (const name of HOSTILE) tree[name] = 'x\n';
+  it.each(HOSTILE.flatMap((name) => [[`real/${name}`], [name]]))('%s', async (path) => {
+    const ctx = workspace(tree);
+    const refused = await globTool({ pattern: '*', path }, ctx);
+    expect(refused.isError).toBe(true);
+    const call = suggested(refused.content);
+    const found = await globTool(call, ctx);
+    expect((found.metadata as GlobMetadata).paths, `${JSON.stringify(call)}\n${found.content}`).toEqual([path]);
+  });
+});
+
+describe.skipIf(onWindows)(posixOnly('F2: the "special file" refusal suggests a call that lists exactly that FIFO', 'mkfifo'), () => {
+  it.each(['p{1,2}.fifo', '[p].fifo', 'p?.fifo', '!(p).fifo', 'p\\.fifo'])('%s', async (name) => {
+    const root = mkdtempSync(join(tmpdir(), 'ff-agent-text-'));
+    try {
+      mkdirSync(join(root, 'real'));
+      for (const decoy of ['p1.fifo', 'p2.fifo', 'p.fifo', 'px.fifo']) writeFileSync(join(root, 'real', decoy), '');
+      execFileSync('mkfifo', [join(root, 'real', name)]);
+      const refused = await grepTool({ query: 'x', path: `real/${name}` }, { root });
+      expect(refused.content).toContain('is a special file');
+      const found = await globTool({ ...suggested(refused.content), type: 'any' }, { root });
+      expect((found.metadata as GlobMetadata).paths, found.content).toEqual([`real/${name}`]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
