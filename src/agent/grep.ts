@@ -15,7 +15,7 @@ import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
 import { FindFileError } from '../errors.js';
 import { exactGlob } from '../patterns.js';
-import { statSizes, totalOf, type ErrorMetadata } from './answer.js';
+import { droppedBy, statSizes, totalOf, type ErrorMetadata } from './answer.js';
 import { MAX_CONTEXT_LINES, searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
 import { workspaceNative } from './paths.js';
@@ -23,6 +23,7 @@ import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA } from './schema.js';
 import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, partialCountNote, perFileCapNote, grepScope, hitLine, hitPlace, hitRows, includeText, noMatchesHeadline } from './text.js';
 import { LISTED_PATHS, count, listedPaths } from './text-words.js';
+import { unreadFileText, type UnreadCause } from './text-reasons.js';
 import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
@@ -165,6 +166,7 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
           notes: [...context.notes, ...capNote, ...(hits.some(hasCutLine) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : []), ...specialsNote(result, toWorkspace)],
         };
       },
+      ...(scope.file === undefined ? {} : { unread: async (result: ContentResult) => unreadAnswer(call, result) }),
       async guide(result) {
         const overview = await buildOverview(settings.fs, scope.root, scope.root);
         // After an incomplete search, "nothing" is not an answer to improve on: it must be completed first.
@@ -175,6 +177,18 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
     };
   },
 };
+
+/**
+ * When `path` named one file and the search did not read it, why (text-reasons.ts words it).
+ * Binary: the walker counts it. Excluded or ignored: the file is not listed by a file search with
+ * the same settings, and is listed once the one or the other is lifted (one file: cheap).
+ */
+async function unreadAnswer(call: ToolCall<GrepInput>, result: ContentResult): Promise<{ content: string; summary: string } | undefined> {
+  const { settings, scope, ignoreFiles, toWorkspace, input } = call;
+  const causes: UnreadCause[] = await droppedBy(settings, scope, `./${exactGlob(scope.file!, settings.platform, true)!}`, ignoreFiles);
+  if (causes.length === 0 && result.binarySkipped > 0) causes.push('binary');
+  return causes.length === 0 ? undefined : unreadFileText(causes, toWorkspace(scope.file!), input.query);
+}
 
 /** The FIFOs, sockets and devices the file pattern matched: never opened, so never searched, and said so. */
 function specialsNote(result: Pick<ContentResult, 'specialMatches' | 'specialMatchedCount'>, toWorkspace: (rel: string) => string): string[] {

@@ -105,3 +105,74 @@ describe.skipIf(onWindows)(posixOnly('F2: the "special file" refusal suggests a 
     }
   });
 });
+
+/**
+ * F3: grep with `path` naming one file that the search then did not read answered "No matches for
+ * X under <file> (search complete)", with its directory's policy counts as if about the file. Now
+ * it says the file was not searched and why; a file that was read says nothing of its neighbours.
+ */
+describe('F3: grep on one file it does not read never says "No matches"', () => {
+  const tree: Tree = {
+    '.git': { HEAD: 'ref: refs/heads/main\n' },
+    '.gitignore': '*.log\nsecret.txt\n',
+    'app.log': 'ERROR needle\n',
+    deep: { 'one.log': 'needle\n' },
+    'secret.txt': 'needle\n',
+    'data.bin': 'abc\0def\nneedle\n',
+    vendor: { 'lib.js': 'needle\n' },
+    'plain.txt': 'nothing here\n',
+    'kept.js': 'needle\n',
+  };
+  const cases: [path: string, exclude: string[] | undefined, label: string, next: RegExp][] = [
+    ['app.log', undefined, 'ignored', /respect_git_ignore: false/],
+    ['deep/one.log', undefined, 'ignored', /respect_git_ignore: false/],
+    ['secret.txt', undefined, 'ignored', /respect_git_ignore: false/],
+    ['data.bin', undefined, 'binary', /cannot be searched/],
+    ['vendor/lib.js', ['lib.js'], 'excluded by the host', /host's settings/],
+    ['kept.js', ['*.js'], 'excluded by the host', /host's settings/],
+    ['app.log', ['*.log'], 'excluded by the host, ignored', /host's settings/],
+  ];
+  it.each(cases)('%s (exclude %j): %s', async (path, exclude, label, next) => {
+    const ctx = workspace(tree, exclude === undefined ? {} : { exclude });
+    const result = await grepTool({ query: 'needle', path }, ctx);
+    expect(result.content).toMatch(/^Not searched: the file /);
+    expect(result.content).not.toMatch(/No matches|search complete|Left out by policy/);
+    expect(result.content).toMatch(next);
+    expect(result.summary).toBe(`File not searched (${label}): "needle" was not looked for in ${path}`);
+    if (label === 'ignored') {
+      // The advice, followed, finds the line.
+      const again = await grepTool({ query: 'needle', path, respect_git_ignore: false }, ctx);
+      expect(again.content.split('\n')[0]).toMatch(new RegExp(`^${path.replace('.', '\\.')}:\\d+:\\d+: `));
+    }
+  });
+  it.each([
+    ['app.log', undefined, 'ignored'],
+    ['deep/one.log', undefined, 'ignored'],
+    ['secret.txt', undefined, 'ignored'],
+    ['vendor/lib.js', ['lib.js'], 'excluded'],
+    ['app.log', ['*.log'], 'excluded'],
+    ['plain.txt', ['*.log'], 'listed'],
+  ] as const)('glob with path at %s (exclude %j): the refusal says when its suggestion would be dropped (%s)', async (path, exclude, how) => {
+    const ctx = workspace(tree, exclude === undefined ? {} : { exclude: [...exclude] });
+    const refused = await globTool({ pattern: '*', path }, ctx);
+    const call = suggested(refused.content);
+    const plain = await globTool(call, ctx);
+    const lifted = await globTool({ ...call, respect_git_ignore: false }, ctx);
+    if (how === 'listed') {
+      expect(refused.content).not.toContain('But ');
+      expect((plain.metadata as GlobMetadata).paths).toEqual([path]);
+    } else if (how === 'ignored') {
+      expect(refused.content).toContain('But ignore files (.gitignore, .ignore) ignore it: add respect_git_ignore: false to that search');
+      expect((plain.metadata as GlobMetadata).paths).toEqual([]);
+      expect((lifted.metadata as GlobMetadata).paths).toEqual([path]);
+    } else {
+      expect(refused.content).toContain('But the host excludes it');
+      expect((lifted.metadata as GlobMetadata).paths).toEqual([]);
+    }
+  });
+  it.each([['plain.txt'], ['kept.js']])('%s, read and without the text: "No matches", and nothing about its neighbours', async (path) => {
+    const result = await grepTool({ query: path === 'kept.js' ? 'absent' : 'needle', path }, workspace(tree, { exclude: ['vendor/'] }));
+    expect(result.content.split('\n')[0]).toMatch(/^No matches for .* \(search complete\)\.$/);
+    expect(result.content).not.toMatch(/Left out by policy|ignore files|excludes/);
+  });
+});
