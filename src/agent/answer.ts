@@ -7,11 +7,11 @@ import { FindFileError } from '../errors.js';
 import type { SkippedEntry } from '../result.js';
 import { errorCodeOf } from '../result.js';
 import path from 'node:path';
-import { exactGlob } from '../patterns.js';
 import { isContextField, searchOptions, type Settings, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
 import { displayPath, lstat, workspaceNative, type Refusal, type Scope } from './paths.js';
 import { droppedText, type DroppedCause } from './text-reasons.js';
+import { nameGlob } from './text-words.js';
 import { invalidPatternText, invalidQueryText, refusalText, searchFailedText, type Policy, type Total } from './text.js';
 import { overviewLine, type Overview } from './text-guidance.js';
 import type { Gaps } from './text-reasons.js';
@@ -128,9 +128,8 @@ export async function refusalAnswer<T extends 'glob' | 'grep'>(tool: T, settings
     // The suggested search would not list it when the excludes or ignore files drop it: said, never left to an empty answer.
     const paths = settings.platform === 'win32' ? path.win32 : path.posix;
     const name = paths.basename(refusal.atNative);
-    const pattern = exactGlob(name, settings.platform, true) ?? exactGlob(name, settings.platform, false)!.replace(/[{}]/g, '?');
     const scope = { root: paths.dirname(refusal.atNative), workspace: refusal.workspace };
-    const causes = await droppedBy(settings, scope, `./${pattern}`, ignoreFiles, refusal.kind === 'special-file' ? 'any' : 'file');
+    const causes = await droppedBy(settings, scope, `./${nameGlob(name, settings.platform)}`, ignoreFiles, refusal.kind === 'special-file' ? 'any' : 'file');
     return errorAnswer(tool, settings, `path-${refusal.kind}`, causes.length === 0 ? message : `${message} ${droppedText(causes)}`);
   }
   if (refusal.kind !== 'not-found') return errorAnswer(tool, settings, `path-${refusal.kind}`, message);

@@ -37,8 +37,12 @@ export function count(n: number, one: string, many = `${one}s`): string {
 export function findItWith(shown: string, platform: Platform): string {
   const cut = lastSeparator(shown, platform);
   const name = shown.slice(cut + 1);
-  const exact = exactGlob(name, platform, true) ?? exactGlob(name, platform, false)!.replace(/[{}]/g, '?');
-  return `pattern ${quote(`./${exact}`)}${cut < 0 ? '' : ` and path ${quote(dirOf(shown, cut))}`}`;
+  return `pattern ${quote(`./${nameGlob(name, platform)}`)}${cut < 0 ? '' : ` and path ${quote(dirOf(shown, cut))}`}`;
+}
+
+/** A glob for exactly `text` (`exactGlob`), or on win32, where a brace cannot be escaped, with each brace a `?`, which still matches it. */
+export function nameGlob(text: string, platform: Platform): string {
+  return exactGlob(text, platform, true) ?? exactGlob(text, platform, false)!.replace(/[{}]/g, '?');
 }
 
 /** Where the last segment of a path as answers show it starts: after its last `/`, or `\\` too on win32. */

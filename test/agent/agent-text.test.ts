@@ -176,3 +176,70 @@ describe('F3: grep on one file it does not read never says "No matches"', () => 
     expect(result.content).not.toMatch(/Left out by policy|ignore files|excludes/);
   });
 });
+
+/**
+ * F1, F4: the missing-folder guidance's "these exist:" named paths the search's excludes or ignore
+ * files drop (used verbatim: "No files matching"), and directories, FIFOs and links with no mark.
+ * Now each is marked as everywhere else, and a dropped one says what drops it and gives the call
+ * that lists it; a plain path that exists but was not listed is said so too. Each call given is
+ * followed here and must list exactly that path.
+ */
+describe('F1, F4: existing paths in the guidance are marked, and dropped ones come with the call that lists them', () => {
+  const tree: Tree = {
+    '.git': { HEAD: 'ref: refs/heads/main\n' },
+    '.gitignore': 'gen/\n*.gen.ts\n',
+    node_modules: { pkg: { 'index.js': '' } },
+    vendor: { lib: { 'a.ts': '' } },
+    gen: { 'out.ts': '' },
+    src: { 'x.gen.ts': '', 'y.js': '', thing: { 'x.ts': '' }, 'lnk.ts': { link: '../real/r.ts' } },
+    real: { 'r.ts': '' },
+  };
+  const cases: [pattern: string, exclude: string[] | undefined, path: string, shown: string, how: 'path' | 'unignore' | 'none' | 'mark'][] = [
+    ['node_module/pkg/index.js', undefined, 'node_modules/pkg/index.js', 'node_modules/pkg/index.js (excluded by the host: to list it, search with pattern "./index.js" and path "node_modules/pkg")', 'path'],
+    ['vendr/lib/a.ts', ['vendor/'], 'vendor/lib/a.ts', 'vendor/lib/a.ts (excluded by the host: to list it, search with pattern "./a.ts" and path "vendor/lib")', 'path'],
+    ['gne/out.ts', undefined, 'gen/out.ts', 'gen/out.ts (ignored by ignore files: to list it, add respect_git_ignore: false)', 'unignore'],
+    ['sorc/x.gen.ts', undefined, 'src/x.gen.ts', 'src/x.gen.ts (ignored by ignore files: to list it, add respect_git_ignore: false)', 'unignore'],
+    ['sorc/y.js', ['*.js'], 'src/y.js', 'src/y.js (excluded by the host: no search with the host\'s settings lists it)', 'none'],
+    ['sorc/thing', undefined, 'src/thing', 'src/thing/', 'mark'],
+    ['sorc/lnk.ts', undefined, 'src/lnk.ts', 'src/lnk.ts (symlink, not followed)', 'mark'],
+    ['sorc/y.js', undefined, 'src/y.js', 'src/y.js', 'mark'],
+  ];
+  it.each(cases)('%s (exclude %j): %s', async (pattern, exclude, path, shown, how) => {
+    const ctx = workspace(tree, exclude === undefined ? {} : { exclude });
+    const result = await globTool({ pattern }, ctx);
+    const line = result.content.split('\n').find((l) => l.startsWith('With a similar folder in its place, these exist: '));
+    expect(line, result.content).toBe(`With a similar folder in its place, these exist: ${shown}`);
+    if (how === 'path') expect((await globTool(suggested(line!), ctx)).metadata).toMatchObject({ paths: [path] });
+    if (how === 'unignore') expect((await globTool({ pattern: path, respect_git_ignore: false }, ctx)).metadata).toMatchObject({ paths: [path] });
+    if (how === 'none') expect((await globTool({ pattern: path, respect_git_ignore: false }, ctx)).metadata).toMatchObject({ paths: [] });
+  });
+  it.each([
+    ['node_modules/pkg/index.js', undefined, 'The path node_modules/pkg/index.js exists, but the host excludes it: to list it, search with pattern "./index.js" and path "node_modules/pkg".'],
+    ['./vendor/lib/a.ts', ['vendor/'], 'The path vendor/lib/a.ts exists, but the host excludes it: to list it, search with pattern "./a.ts" and path "vendor/lib".'],
+    ['gen/out.ts', undefined, 'The path gen/out.ts exists, but ignore files ignore it: to list it, add respect_git_ignore: false.'],
+    ['src/y.js', ['*.js'], 'The path src/y.js exists, but the host excludes it: no search with the host\'s settings lists it.'],
+    ['src/thing', undefined, 'The path src/thing/ exists: it is a directory, which type "directory" or "any" lists.'],
+  ] as const)('the plain path %s (exclude %j), not listed: said why, and what lists it', async (pattern, exclude, said) => {
+    const ctx = workspace(tree, exclude === undefined ? {} : { exclude: [...exclude] });
+    const result = await globTool({ pattern }, ctx);
+    expect(result.content.split('\n')).toContain(said);
+    if (said.includes('to list it, search with')) expect((await globTool(suggested(said), ctx)).metadata).toMatchObject({ paths: [pattern.replace(/^\.\//, '')] });
+  });
+});
+
+describe.skipIf(onWindows)(posixOnly('F4: a FIFO among the existing paths names its kind', 'mkfifo'), () => {
+  it('sorc/pipe: src/pipe (pipe), and the plain path says type "any" lists it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ff-agent-text-'));
+    try {
+      mkdirSync(join(root, 'src'));
+      execFileSync('mkfifo', [join(root, 'src', 'pipe')]);
+      const typo = await globTool({ pattern: 'sorc/pipe' }, { root });
+      expect(typo.content.split('\n')).toContain('With a similar folder in its place, these exist: src/pipe (pipe)');
+      const plain = await globTool({ pattern: 'src/pipe' }, { root });
+      expect(plain.content.split('\n')).toContain('The path src/pipe (pipe) exists: type "any" lists it.');
+      expect((await globTool({ pattern: 'src/pipe', type: 'any' }, { root })).metadata).toMatchObject({ paths: ['src/pipe'] });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
