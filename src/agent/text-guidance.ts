@@ -84,6 +84,7 @@ export interface MissingFolder {
 
 /** What leaves an existing path out of the search, and the call that lists it (none when no call with the host's settings can). */
 export interface Dropped {
+  /** What leaves it out: the host's excludes, ignore files, or both. */
   causes: DroppedCause[];
   /** `search with pattern "./index.js" and path "node_modules/pkg"`, or `add respect_git_ignore: false`. */
   findWith?: string;
