@@ -13,7 +13,9 @@ import { shownUpTo, type ShownSoFar } from '../content/hits.js';
 import { searchContent } from '../content/search.js';
 import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
+import { buildCloser, openListedFile, readChunk } from '../content/file-io.js';
 import { FindFileError } from '../errors.js';
+import { canReadFiles } from '../fs.js';
 import { exactGlob } from '../patterns.js';
 import { droppedBy, statSizes, totalOf, type ErrorMetadata } from './answer.js';
 import { MAX_CONTEXT_LINES, searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
@@ -186,8 +188,25 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
 async function unreadAnswer(call: ToolCall<GrepInput>, result: ContentResult): Promise<{ content: string; summary: string } | undefined> {
   const { settings, scope, ignoreFiles, toWorkspace, input } = call;
   const causes: UnreadCause[] = await droppedBy(settings, scope, `./${exactGlob(scope.file!, settings.platform, true)!}`, ignoreFiles);
-  if (causes.length === 0 && result.binarySkipped > 0) causes.push('binary');
+  if (causes.length > 0) return unreadFileText(causes, toWorkspace(scope.file!), input.query);
+  // ripgrep leaves a binary file without a word (binaryCounted false): the file's head says.
+  const native = workspaceNative(settings, toWorkspace(scope.file!));
+  if (result.binarySkipped > 0 || (!result.binaryCounted && (await startsBinary(settings, native)))) causes.push('binary');
   return causes.length === 0 ? undefined : unreadFileText(causes, toWorkspace(scope.file!), input.query);
+}
+
+/** A NUL byte in the file's first 64 KiB, read once: the walker's own test for a binary file (it then searches none of it). */
+async function startsBinary(settings: Settings, native: string): Promise<boolean> {
+  if (!canReadFiles(settings.fs)) return false;
+  const opened = await openListedFile(settings.fs, native, () => false);
+  if (!opened.ok) return false;
+  try {
+    const head = new Uint8Array(64 * 1024);
+    const read = await readChunk(settings.fs, opened.fd, head, 0);
+    return read.ok && head.subarray(0, read.bytes).includes(0);
+  } finally {
+    buildCloser(settings.fs)(opened.fd);
+  }
 }
 
 /** The FIFOs, sockets and devices the file pattern matched: never opened, so never searched, and said so. */

@@ -17,7 +17,8 @@ import { globTool, grepTool, type GlobMetadata } from '../../src/agent/index.js'
 import { escapeText } from '../../src/text-escape.js';
 import { workspace } from '../helpers/agent.js';
 import type { Tree } from '../helpers/memfs.js';
-import { onWindows, posixOnly } from '../helpers/skip-why.js';
+import { itIf, onWindows, posixOnly } from '../helpers/skip-why.js';
+import { needsRg, realRg } from '../helpers/real-rg.js';
 
 /** True when no line of `content` holds a character `escapeText` would escape (its own `\u{` escapes aside). */
 function isClean(content: string): boolean {
@@ -242,4 +243,31 @@ describe.skipIf(onWindows)(posixOnly('F4: a FIFO among the existing paths names 
       rmSync(root, { recursive: true, force: true });
     }
   });
+});
+
+describe('F3 on the real disk: each backend says a binary or ignored file was not searched', () => {
+  const backends = [['walker', []], ['ripgrep', [needsRg]]] as const;
+  for (const [backend, needs] of backends) {
+    itIf(...needs)(`${backend}: binary at the start, binary later, ignored; a text file without the text is "No matches"`, async () => {
+      const root = mkdtempSync(join(tmpdir(), 'ff-agent-text-'));
+      try {
+        mkdirSync(join(root, '.git'));
+        writeFileSync(join(root, '.gitignore'), 'app.log\n');
+        writeFileSync(join(root, 'app.log'), 'ERROR needle\n');
+        writeFileSync(join(root, 'data.bin'), 'abc\0def\nneedle\n');
+        writeFileSync(join(root, 'late.bin'), `${'text\n'.repeat(1000)}\0\nneedle\n`);
+        writeFileSync(join(root, 'plain.txt'), 'nothing\n');
+        const ctx = { root, backend, ...(backend === 'ripgrep' ? { rgPath: realRg.path } : {}) };
+        for (const [path, label] of [['data.bin', 'binary'], ['late.bin', 'binary'], ['app.log', 'ignored']]) {
+          const result = await grepTool({ query: 'needle', path }, ctx);
+          expect(result.summary, result.content).toBe(`File not searched (${label}): "needle" was not looked for in ${path}`);
+          expect(result.content).not.toMatch(/No matches/);
+        }
+        const plain = await grepTool({ query: 'needle', path: 'plain.txt' }, ctx);
+        expect(plain.summary).toMatch(/^No matches for "needle"/);
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  }
 });
