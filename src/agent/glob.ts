@@ -15,8 +15,8 @@ import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GLOB_INPUT_SCHEMA } from './schema.js';
 import { collectSeenNames } from './seen.js';
 import { globScope, noFilesHeadline, type EntryUnit } from './text.js';
-import { existsButLine, missingFolderLines, overviewLine, similarNamesLine, type Dropped, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';
-import { findItWith, nameGlob } from './text-words.js';
+import { existsButLine, listWith, missingFolderLines, overviewLine, similarNamesLine, type Dropped, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';
+import { nameGlob } from './text-words.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
 /** What the model sends to `globTool`, as `GLOB_INPUT_SCHEMA` states it; checked against it on every call. */
@@ -143,13 +143,13 @@ async function droppedOf(call: ToolCall<GlobInput>, rel: string): Promise<Droppe
   const { settings, scope, ignoreFiles, toWorkspace } = call;
   const causes = await droppedBy(settings, scope, `./${nameGlob(rel, settings.platform)}`, ignoreFiles, 'any');
   if (causes.length === 0) return undefined;
-  if (!causes.includes('excluded')) return { causes, findWith: 'add respect_git_ignore: false' };
+  if (!causes.includes('excluded')) return { causes, findWith: listWith(undefined, settings.platform, true) };
   const cut = rel.lastIndexOf('/');
   if (cut < 0) return { causes };
   const folder = { root: scope.root + settings.sep + rel.slice(0, cut).split('/').join(settings.sep), workspace: scope.workspace };
   const there = await droppedBy(settings, folder, `./${nameGlob(rel.slice(cut + 1), settings.platform)}`, ignoreFiles, 'any');
   if (there.includes('excluded')) return { causes };
-  return { causes, findWith: `search with ${findItWith(toWorkspace(rel), settings.platform)}${there.length > 0 ? ' and respect_git_ignore: false' : ''}` };
+  return { causes, findWith: listWith(toWorkspace(rel), settings.platform, there.length > 0) };
 }
 
 /** After an empty answer to a plain path that exists: the line that says why it was not listed (text-guidance.ts existsButLine). */

@@ -6,7 +6,8 @@ import type { EntryType, SpecialType } from '../plan/select.js';
 import { escapeText } from '../text-escape.js';
 import { totalText, type Total } from './text.js';
 import { isCoverageGap, reasonLabels, type DroppedCause } from './text-reasons.js';
-import { count, queryText, quote } from './text-words.js';
+import type { Platform } from '../patterns.js';
+import { count, findItWith, queryText, quote } from './text-words.js';
 
 /** What a directory holds (the search root, or the nearest existing one), shown when an answer is empty. */
 export interface Overview {
@@ -99,6 +100,16 @@ export function existingPathText(path: string, kind: EntryType | undefined, drop
   const shown = escapeText(path) + (kind === 'directory' ? '/' : kind === 'symlink' ? ' (symlink, not followed)' : specialMark(kind));
   if (dropped === undefined) return shown;
   return `${shown} (${dropped.causes.includes('excluded') ? 'excluded by the host' : 'ignored by ignore files'}: ${findText(dropped)})`;
+}
+
+/**
+ * The call that lists a dropped path: `search with pattern "./index.js" and path "node_modules/pkg"`
+ * (its own folder: the excludes do not apply to a search root), with `respect_git_ignore: false`
+ * when ignore files drop it too; `shown` undefined: that option alone.
+ */
+export function listWith(shown: string | undefined, platform: Platform, unignore: boolean): string {
+  if (shown === undefined) return 'add respect_git_ignore: false';
+  return `search with ${findItWith(shown, platform)}${unignore ? ' and respect_git_ignore: false' : ''}`;
 }
 
 function findText(dropped: Dropped): string {
