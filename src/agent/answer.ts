@@ -6,9 +6,12 @@
 import { FindFileError } from '../errors.js';
 import type { SkippedEntry } from '../result.js';
 import { errorCodeOf } from '../result.js';
-import { isContextField, type Settings, type ToolResult } from './context.js';
+import path from 'node:path';
+import { isContextField, searchOptions, type Settings, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
 import { displayPath, lstat, workspaceNative, type Refusal, type Scope } from './paths.js';
+import { droppedText, type DroppedCause } from './text-reasons.js';
+import { nameGlob } from './text-words.js';
 import { invalidPatternText, invalidQueryText, refusalText, searchFailedText, type Policy, type Total } from './text.js';
 import { overviewLine, type Overview } from './text-guidance.js';
 import type { Gaps } from './text-reasons.js';
@@ -118,14 +121,39 @@ export function errorAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settin
   };
 }
 
-export async function refusalAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, refusal: Refusal): Promise<ToolResult<ErrorMetadata & { tool: T }>> {
+export async function refusalAnswer<T extends 'glob' | 'grep'>(tool: T, settings: Settings, refusal: Refusal, ignoreFiles = false): Promise<ToolResult<ErrorMetadata & { tool: T }>> {
   const roots = settings.workspaces.map((w) => w.root);
-  const message = refusalText(refusal.kind, refusal.input, refusal.at, refusal.workspace.root, roots);
+  const message = refusalText(refusal.kind, refusal.input, refusal.at, refusal.workspace.root, roots, settings.platform);
+  if (refusal.kind === 'not-directory' || refusal.kind === 'special-file') {
+    // The suggested search would not list it when the excludes or ignore files drop it: said, never left to an empty answer.
+    const paths = settings.platform === 'win32' ? path.win32 : path.posix;
+    const name = paths.basename(refusal.atNative);
+    const scope = { root: paths.dirname(refusal.atNative), workspace: refusal.workspace };
+    const causes = await droppedBy(settings, scope, `./${nameGlob(name, settings.platform)}`, ignoreFiles, refusal.kind === 'special-file' ? 'any' : 'file');
+    return errorAnswer(tool, settings, `path-${refusal.kind}`, causes.length === 0 ? message : `${message} ${droppedText(causes)}`);
+  }
   if (refusal.kind !== 'not-found') return errorAnswer(tool, settings, `path-${refusal.kind}`, message);
   // A wrong path deserves the same help as an empty answer: what is there instead.
   const nearest = refusal.atNative;
   const overview = await buildOverview(settings.fs, nearest, nearest);
   return errorAnswer(tool, settings, 'path-not-found', message, { overview });
+}
+
+/**
+ * What leaves the one entry `pattern` names under `scope.root` out of a search with these
+ * settings: the host's excludes, ignore files (both can); [] when such a search lists it. A file
+ * search per question, each of one directory: cheap.
+ */
+export async function droppedBy(settings: Settings, scope: Pick<Scope, 'root' | 'workspace'>, pattern: string, ignoreFiles: boolean, type: 'file' | 'any' = 'file'): Promise<DroppedCause[]> {
+  const listed = async (exclude: readonly string[], gitignore: boolean) => {
+    const found = await settings.findFiles({ ...searchOptions(settings, scope, gitignore), exclude: [...exclude], pattern, type, maxResults: 1 });
+    return !found.complete || found.matchedCount > 0;
+  };
+  if (await listed(settings.exclude, ignoreFiles)) return [];
+  const causes: DroppedCause[] = [];
+  if (settings.exclude.length > 0 && !(await listed(settings.exclude, false))) causes.push('excluded');
+  if (ignoreFiles && !(await listed([], true))) causes.push('ignored');
+  return causes;
 }
 
 /**

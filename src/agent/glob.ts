@@ -7,15 +7,17 @@
  * it saw that are closest to the pattern (seen.ts).
  */
 import type { FindResult } from '../result.js';
-import { statSizes, type ErrorMetadata } from './answer.js';
+import type { EntryType } from '../plan/select.js';
+import { droppedBy, statSizes, type ErrorMetadata } from './answer.js';
 import { searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
-import { buildMissingFolder, buildOverview, buildSimilarNames } from './guidance.js';
+import { buildMissingFolder, buildOverview, buildSimilarNames, isLiteralPath, kindAt } from './guidance.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GLOB_INPUT_SCHEMA } from './schema.js';
 import { collectSeenNames } from './seen.js';
 import { globScope, noFilesHeadline, type EntryUnit } from './text.js';
-import { missingFolderLines, overviewLine, similarNamesLine, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';
-import { answerCall, type ResultMetadata, type ToolDefinition } from './tool.js';
+import { existsButLine, listWith, missingFolderLines, overviewLine, similarNamesLine, type Dropped, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';
+import { nameGlob } from './text-words.js';
+import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
 /** What the model sends to `globTool`, as `GLOB_INPUT_SCHEMA` states it; checked against it on every call. */
 export interface GlobInput {
@@ -82,7 +84,8 @@ export function globTool(input: unknown, ctx: ToolContext): Promise<GlobToolResu
 const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pattern' | 'paths'>, GlobGuidance> = {
   tool: 'glob',
   schema: GLOB_INPUT_SCHEMA,
-  start({ input, settings, scope, toWorkspace, sort, limit, ignoreFiles }) {
+  start(call) {
+    const { input, settings, scope, toWorkspace, sort, limit, ignoreFiles } = call;
     const { pattern, case_sensitive: caseSensitive, type = 'file' } = input;
     const unit = UNIT_OF[type];
     const seen = collectSeenNames();
@@ -115,16 +118,55 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
         const sensitive = caseSensitive ?? settings.platform !== 'win32';
         const missing = await buildMissingFolder(settings.fs, scope.root, scope.root, pattern, sensitive, settings.sep);
         // The paths that exist are shown as the answer's paths are: workspace-relative.
-        const missingFolder = missing && { ...missing, existingPaths: missing.existingPaths.map(toWorkspace) };
-        if (missingFolder !== undefined) return { facts: { overview, missingFolder }, lines: [overviewLine(overview), ...missingFolderLines(missingFolder)] };
+        if (missing !== undefined) {
+          // Each is checked against this search's excludes and ignore files: the model uses it verbatim.
+          const existingDropped = await Promise.all(missing.existingPaths.map((p, i) => (missing.existingKinds?.[i] === 'file' || isSpecial(missing.existingKinds?.[i]) ? droppedOf(call, p) : undefined)));
+          const missingFolder = { ...missing, existingPaths: missing.existingPaths.map(toWorkspace), ...(existingDropped.some(Boolean) ? { existingDropped } : {}) };
+          return { facts: { overview, missingFolder }, lines: [overviewLine(overview), ...missingFolderLines(missingFolder)] };
+        }
+        const exists = await existsBut(call, pattern, unit);
         // Only the walker lists directories: after ripgrep's answer the pool is empty, not "nothing resembles".
         const similarNames = result.backend === 'walker' ? buildSimilarNames(pattern, seen, toWorkspace) : undefined;
-        if (similarNames === undefined) return { facts: { overview }, lines: [overviewLine(overview)] };
-        return { facts: { overview, similarNames }, lines: [overviewLine(overview), similarNamesLine(similarNames)] };
+        if (similarNames === undefined) return { facts: { overview }, lines: [overviewLine(overview), ...exists] };
+        return { facts: { overview, similarNames }, lines: [overviewLine(overview), similarNamesLine(similarNames), ...exists] };
       },
     };
   },
 };
+
+/**
+ * What leaves `rel` (a file or special file, relative to the search root) out of this search, and
+ * the call that lists it. The excludes do not apply to a search root itself, so when they drop a
+ * folder on its way, a search of the file's own folder lists it, unless its name is excluded.
+ */
+async function droppedOf(call: ToolCall<GlobInput>, rel: string): Promise<Dropped | undefined> {
+  const { settings, scope, ignoreFiles, toWorkspace } = call;
+  const causes = await droppedBy(settings, scope, `./${nameGlob(rel, settings.platform)}`, ignoreFiles, 'any');
+  if (causes.length === 0) return undefined;
+  if (!causes.includes('excluded')) return { causes, findWith: listWith(undefined, settings.platform, true) };
+  const cut = rel.lastIndexOf('/');
+  if (cut < 0) return { causes };
+  const folder = { root: scope.root + settings.sep + rel.slice(0, cut).split('/').join(settings.sep), workspace: scope.workspace };
+  const there = await droppedBy(settings, folder, `./${nameGlob(rel.slice(cut + 1), settings.platform)}`, ignoreFiles, 'any');
+  if (there.includes('excluded')) return { causes };
+  return { causes, findWith: listWith(toWorkspace(rel), settings.platform, there.length > 0) };
+}
+
+/** After an empty answer to a plain path that exists: the line that says why it was not listed (text-guidance.ts existsButLine). */
+async function existsBut(call: ToolCall<GlobInput>, pattern: string, unit: EntryUnit): Promise<string[]> {
+  const { settings, scope, toWorkspace } = call;
+  const rel = pattern.replace(/^\.\//, '').replace(/\/+$/, '');
+  if (rel === '' || !isLiteralPath(rel)) return [];
+  const kind = await kindAt(settings.fs, scope.root + settings.sep + rel.split('/').join(settings.sep));
+  if (kind === null || kind === 'symlink') return [];
+  const dropped = kind === 'file' || isSpecial(kind) ? await droppedOf(call, rel) : undefined;
+  const line = existsButLine(toWorkspace(rel), kind, unit, dropped);
+  return line === undefined ? [] : [line];
+}
+
+function isSpecial(kind: EntryType | undefined): boolean {
+  return kind !== undefined && kind !== 'file' && kind !== 'directory' && kind !== 'symlink';
+}
 
 /** The page by relevance: the found paths ranked (rank.ts), sizes read for the page's paths only. */
 async function relevantPaths(settings: Settings, found: readonly string[], pattern: string, limit: number): Promise<string[]> {

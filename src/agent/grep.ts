@@ -13,9 +13,11 @@ import { shownUpTo, type ShownSoFar } from '../content/hits.js';
 import { searchContent } from '../content/search.js';
 import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
+import { buildCloser, openListedFile, readChunk } from '../content/file-io.js';
 import { FindFileError } from '../errors.js';
+import { canReadFiles } from '../fs.js';
 import { exactGlob } from '../patterns.js';
-import { statSizes, totalOf, type ErrorMetadata } from './answer.js';
+import { droppedBy, statSizes, totalOf, type ErrorMetadata } from './answer.js';
 import { MAX_CONTEXT_LINES, searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
 import { workspaceNative } from './paths.js';
@@ -23,6 +25,7 @@ import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA } from './schema.js';
 import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, partialCountNote, perFileCapNote, grepScope, hitLine, hitPlace, hitRows, includeText, noMatchesHeadline } from './text.js';
 import { LISTED_PATHS, count, listedPaths } from './text-words.js';
+import { unreadFileText, type UnreadCause } from './text-reasons.js';
 import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
@@ -165,6 +168,7 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
           notes: [...context.notes, ...capNote, ...(hits.some(hasCutLine) ? [cutLinesNote(GREP_MAX_LINE_CHARS)] : []), ...specialsNote(result, toWorkspace)],
         };
       },
+      ...(scope.file === undefined ? {} : { unread: async (result: ContentResult) => unreadAnswer(call, result) }),
       async guide(result) {
         const overview = await buildOverview(settings.fs, scope.root, scope.root);
         // After an incomplete search, "nothing" is not an answer to improve on: it must be completed first.
@@ -175,6 +179,35 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
     };
   },
 };
+
+/**
+ * When `path` named one file and the search did not read it, why (text-reasons.ts words it).
+ * Binary: the walker counts it. Excluded or ignored: the file is not listed by a file search with
+ * the same settings, and is listed once the one or the other is lifted (one file: cheap).
+ */
+async function unreadAnswer(call: ToolCall<GrepInput>, result: ContentResult): Promise<{ content: string; summary: string } | undefined> {
+  const { settings, scope, ignoreFiles, toWorkspace, input } = call;
+  const causes: UnreadCause[] = await droppedBy(settings, scope, `./${exactGlob(scope.file!, settings.platform, true)!}`, ignoreFiles);
+  if (causes.length > 0) return unreadFileText(causes, toWorkspace(scope.file!), input.query);
+  // ripgrep leaves a binary file without a word (binaryCounted false): the file's head says.
+  const native = workspaceNative(settings, toWorkspace(scope.file!));
+  if (result.binarySkipped > 0 || (!result.binaryCounted && (await startsBinary(settings, native)))) causes.push('binary');
+  return causes.length === 0 ? undefined : unreadFileText(causes, toWorkspace(scope.file!), input.query);
+}
+
+/** A NUL byte in the file's first 64 KiB, read once: the walker's own test for a binary file (it then searches none of it). */
+async function startsBinary(settings: Settings, native: string): Promise<boolean> {
+  if (!canReadFiles(settings.fs)) return false;
+  const opened = await openListedFile(settings.fs, native, () => false);
+  if (!opened.ok) return false;
+  try {
+    const head = new Uint8Array(64 * 1024);
+    const read = await readChunk(settings.fs, opened.fd, head, 0);
+    return read.ok && head.subarray(0, read.bytes).includes(0);
+  } finally {
+    buildCloser(settings.fs)(opened.fd);
+  }
+}
 
 /** The FIFOs, sockets and devices the file pattern matched: never opened, so never searched, and said so. */
 function specialsNote(result: Pick<ContentResult, 'specialMatches' | 'specialMatchedCount'>, toWorkspace: (rel: string) => string): string[] {

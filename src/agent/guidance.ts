@@ -12,6 +12,7 @@
  */
 import { kindOf, type DirentLike, type FsLike } from '../fs.js';
 import { splitSegments } from '../glob/parse.js';
+import type { EntryType } from '../plan/select.js';
 import { errorCodeOf } from '../result.js';
 import type { SeenNames } from './seen.js';
 import { closestFolderNames, closestNames, literalOf } from './similar.js';
@@ -106,9 +107,11 @@ export async function buildMissingFolder(fs: FsLike, root: string, display: stri
     const rest = segments.slice(i + 1);
     const literalRest = rest.every((s) => !GLOB_SYNTAX.test(s) && s !== '..');
     const suggestions: string[] = [];
+    const kinds: (EntryType | undefined)[] = [];
     for (const folder of near) {
       const candidate = [existing, folder, ...rest].filter(Boolean).join('/');
-      if (literalRest && (await exists(fs, root + sep + candidate.split('/').join(sep)))) suggestions.push(candidate);
+      const kind = literalRest ? await kindAt(fs, root + sep + candidate.split('/').join(sep)) : null;
+      if (kind !== null) suggestions.push(candidate), kinds.push(kind);
     }
     return {
       missing: [existing, name].filter(Boolean).join('/') + '/',
@@ -117,6 +120,7 @@ export async function buildMissingFolder(fs: FsLike, root: string, display: stri
       names: namesOf(entries),
       similar: near.map((n) => `${n}/`),
       existingPaths: suggestions,
+      existingKinds: kinds,
     };
   }
   return undefined;
@@ -132,12 +136,18 @@ function listed(fs: FsLike, dir: string): Promise<readonly DirentLike[] | undefi
   });
 }
 
-function exists(fs: FsLike, path: string): Promise<boolean> {
+/** What is at `path` (lstat: a link is a link): null when nothing is, undefined for a kind the fs does not say. */
+export function kindAt(fs: FsLike, path: string): Promise<EntryType | undefined | null> {
   return new Promise((resolve) => {
     try {
-      fs.lstat(path, (error) => resolve(!error));
+      fs.lstat(path, (error, stats) => resolve(error ? null : stats === undefined ? undefined : kindOf(stats)));
     } catch {
-      resolve(false);
+      resolve(null);
     }
   });
+}
+
+/** True when `pattern` is a plain path: no glob syntax, no `..`, so it names at most one entry. */
+export function isLiteralPath(pattern: string): boolean {
+  return splitSegments(pattern, true).every((s) => !GLOB_SYNTAX.test(s) && s !== '..');
 }

@@ -5,8 +5,9 @@
 import type { EntryType, SpecialType } from '../plan/select.js';
 import { escapeText } from '../text-escape.js';
 import { totalText, type Total } from './text.js';
-import { isCoverageGap, reasonLabels } from './text-reasons.js';
-import { count, queryText, quote } from './text-words.js';
+import { isCoverageGap, reasonLabels, type DroppedCause } from './text-reasons.js';
+import type { Platform } from '../patterns.js';
+import { count, findItWith, queryText, quote } from './text-words.js';
 
 /** What a directory holds (the search root, or the nearest existing one), shown when an answer is empty. */
 export interface Overview {
@@ -76,6 +77,52 @@ export interface MissingFolder {
   similar: string[];
   /** The pattern with a similar folder in place of the missing one, where that path exists (`src/a.ts`), workspace-relative. */
   existingPaths: string[];
+  /** The kind of each of `existingPaths` (lstat: a link is a link); undefined where the fs does not say. */
+  existingKinds?: (EntryType | undefined)[];
+  /** For each of `existingPaths`, what leaves it out of this search (excludes, ignore files) and the call that lists it; undefined when nothing does. */
+  existingDropped?: (Dropped | undefined)[];
+}
+
+/** What leaves an existing path out of the search, and the call that lists it (none when no call with the host's settings can). */
+export interface Dropped {
+  /** What leaves it out: the host's excludes, ignore files, or both. */
+  causes: DroppedCause[];
+  /** `search with pattern "./index.js" and path "node_modules/pkg"`, or `add respect_git_ignore: false`. */
+  findWith?: string;
+}
+
+/**
+ * An existing path as the guidance shows it (docs/agent.md): a directory ends in `/`, a special
+ * file names its kind, a link is a link; a path the search leaves out says what leaves it out and
+ * what lists it, since the model would use it verbatim and be told "No files matching".
+ */
+export function existingPathText(path: string, kind: EntryType | undefined, dropped?: Dropped): string {
+  const shown = escapeText(path) + (kind === 'directory' ? '/' : kind === 'symlink' ? ' (symlink, not followed)' : specialMark(kind));
+  if (dropped === undefined) return shown;
+  return `${shown} (${dropped.causes.includes('excluded') ? 'excluded by the host' : 'ignored by ignore files'}: ${findText(dropped)})`;
+}
+
+/**
+ * The call that lists a dropped path: `search with pattern "./index.js" and path "node_modules/pkg"`
+ * (its own folder: the excludes do not apply to a search root), with `respect_git_ignore: false`
+ * when ignore files drop it too; `shown` undefined: that option alone.
+ */
+export function listWith(shown: string | undefined, platform: Platform, unignore: boolean): string {
+  if (shown === undefined) return 'add respect_git_ignore: false';
+  return `search with ${findItWith(shown, platform)}${unignore ? ' and respect_git_ignore: false' : ''}`;
+}
+
+function findText(dropped: Dropped): string {
+  return dropped.findWith === undefined ? "no search with the host's settings lists it" : `to list it, ${dropped.findWith}`;
+}
+
+/** After an empty answer to a plain path that exists: why it was not listed, and what lists it. */
+export function existsButLine(path: string, kind: EntryType | undefined, unit: 'file' | 'directory' | 'entry', dropped?: Dropped): string | undefined {
+  const shown = existingPathText(path, kind, undefined);
+  if (dropped !== undefined) return `The path ${shown} exists, but ${dropped.causes.includes('excluded') ? 'the host excludes it' : 'ignore files ignore it'}: ${findText(dropped)}.`;
+  if (kind === 'directory' && unit === 'file') return `The path ${shown} exists: it is a directory, which type "directory" or "any" lists.`;
+  if (kind !== undefined && kind !== 'file' && kind !== 'directory' && kind !== 'symlink' && unit !== 'entry') return `The path ${shown} exists: type "any" lists it.`;
+  return undefined;
 }
 
 /**
@@ -88,7 +135,8 @@ export function missingFolderLines(missing: MissingFolder): string[] {
   const where = escapeText(missing.existing);
   if (missing.similar.length === 0) lines.push(`No folder in ${where} resembles ${quote(missing.missing.replace(/\/$/, '').split('/').pop()!)}.`);
   else lines.push(`Similar folder names in ${where}: ${missing.similar.map(escapeText).join(', ')}`);
-  if (missing.existingPaths.length > 0) lines.push(`With a similar folder in its place, these exist: ${missing.existingPaths.map(escapeText).join(', ')}`);
+  const shown = missing.existingPaths.map((p, i) => existingPathText(p, missing.existingKinds?.[i], missing.existingDropped?.[i]));
+  if (shown.length > 0) lines.push(`With a similar folder in its place, these exist: ${shown.join(', ')}`);
   return lines;
 }
 

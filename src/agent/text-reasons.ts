@@ -7,6 +7,7 @@
  */
 import type { ContentIncompleteReason } from '../content/types.js';
 import { skippedFor, type IncompleteReason, type SkippedEntry } from '../result.js';
+import { escapeText } from '../text-escape.js';
 import { LISTED_PATHS, count, listedPaths, quote } from './text-words.js';
 
 /** What the reasons need to be put in words. Skipped paths are already workspace-relative. */
@@ -115,4 +116,51 @@ function unreadable(skipped: readonly SkippedEntry[], kind: 'permission-denied' 
   if (hits.length === 0) return `some paths could not be read (${words})`;
   const named = hits.slice(0, LISTED_PATHS).map((s) => (kind === 'io-error' ? `${s.path} (${s.code})` : s.path));
   return `${count(hits.length, 'path')} could not be read (${words}): ${listedPaths(named, hits.length)}`;
+}
+
+/** What leaves a named file out of a search: the host's excludes, ignore files. */
+export type DroppedCause = 'excluded' | 'ignored';
+
+/** Why grep's one file (`path` naming a file) was not read: dropped, or binary data. */
+export type UnreadCause = DroppedCause | 'binary';
+
+const UNREAD: Record<UnreadCause, { label: string; why: string; next: string }> = {
+  excluded: {
+    label: 'excluded by the host',
+    why: 'the host excludes it',
+    next: 'this tool cannot search it with the host\'s settings',
+  },
+  ignored: {
+    label: 'ignored',
+    why: 'ignore files (.gitignore, .ignore) ignore it',
+    next: 'to search it, call again with respect_git_ignore: false',
+  },
+  binary: {
+    label: 'binary',
+    why: 'it holds binary data (a NUL byte), and a binary file is not searched as text (at most up to that byte)',
+    next: 'its text cannot be searched with this tool',
+  },
+};
+
+/**
+ * grep with `path` naming one file that was then not read: never "No matches", which would read as
+ * "the text is not in that file". Only that file's facts: the policy counts of its directory
+ * are about other entries, so they are not shown. `shown` is the file as answers show it.
+ */
+export function unreadFileText(causes: readonly UnreadCause[], shown: string, query: string): { content: string; summary: string } {
+  const why = causes.map((c) => UNREAD[c].why).join('; and ');
+  const next = causes.map((c) => UNREAD[c].next);
+  // Excluded outranks the rest: lifting the ignore files alone would not make it searchable.
+  const step = causes.includes('excluded') ? next[0]! : next.join('; ');
+  const file = escapeText(shown);
+  return {
+    content: `Not searched: the file ${file} was not read, so whether it holds ${quote(query)} is unknown: ${why}. Next: ${step}.`,
+    summary: `File not searched (${causes.map((c) => UNREAD[c].label).join(', ')}): ${quote(query)} was not looked for in ${file}`,
+  };
+}
+
+/** After a refusal's suggested search, when the excludes or ignore files would drop the file from it. */
+export function droppedText(causes: readonly DroppedCause[]): string {
+  if (causes.includes('excluded')) return `But the host excludes it${causes.includes('ignored') ? ' (and ignore files ignore it)' : ''}: that search will not list it, nor will any other with the host's settings.`;
+  return 'But ignore files (.gitignore, .ignore) ignore it: add respect_git_ignore: false to that search, or it will not list it.';
 }

@@ -2,6 +2,7 @@
  * The small word helpers every text module shares (text.ts, text-reasons.ts, text-guidance.ts):
  * how a string is quoted, how a count reads, how many paths are named before "and N more".
  */
+import { exactGlob, type Platform } from '../patterns.js';
 import { escapeText } from '../text-escape.js';
 
 /** How many paths are listed by name before "and N more". */
@@ -24,4 +25,33 @@ export function queryText(query: string, regex: boolean): string {
 
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * `pattern "./b\\{1,2}.txt" and path "real"`: the call that lists exactly the file at `shown` (a
+ * path as answers show it). The name is escaped and anchored as grep's file path is (`./` and
+ * `exactGlob`): bare, a `{1,2}` would expand to other names, a `[`, `*` or `?` would match them, a
+ * leading `!` would negate, and a name without `/` would match at any depth. On win32 a brace
+ * expression cannot be escaped, so each brace becomes a `?`, which still matches it.
+ */
+export function findItWith(shown: string, platform: Platform): string {
+  const cut = lastSeparator(shown, platform);
+  const name = shown.slice(cut + 1);
+  return `pattern ${quote(`./${nameGlob(name, platform)}`)}${cut < 0 ? '' : ` and path ${quote(dirOf(shown, cut))}`}`;
+}
+
+/** A glob for exactly `text` (`exactGlob`), or on win32, where a brace cannot be escaped, with each brace a `?`, which still matches it. */
+export function nameGlob(text: string, platform: Platform): string {
+  return exactGlob(text, platform, true) ?? exactGlob(text, platform, false)!.replace(/[{}]/g, '?');
+}
+
+/** Where the last segment of a path as answers show it starts: after its last `/`, or `\\` too on win32. */
+function lastSeparator(shown: string, platform: Platform): number {
+  return platform === 'win32' ? Math.max(shown.lastIndexOf('/'), shown.lastIndexOf('\\')) : shown.lastIndexOf('/');
+}
+
+/** The directory part of a path as answers show it, up to its last separator (at `cut`). */
+function dirOf(shown: string, cut: number): string {
+  // A filesystem root keeps its separator: "" would be the primary root, and "C:" the current directory of drive C.
+  return shown.slice(0, /^([A-Za-z]:)?$/.test(shown.slice(0, cut)) ? cut + 1 : cut);
 }

@@ -26,10 +26,11 @@
  */
 import { breaksGroup, type ShownSoFar } from '../content/hits.js';
 import type { ContentHit, ContextLine } from '../content/types.js';
+import type { Platform } from '../patterns.js';
 import { escapeText } from '../text-escape.js';
 import type { RefusalKind } from './paths.js';
 import { describeReason, isCoverageGap, nextStep, reasonLabels, statedReasons, type Gaps } from './text-reasons.js';
-import { count, listedPaths, queryText, quote } from './text-words.js';
+import { count, findItWith, listedPaths, queryText, quote } from './text-words.js';
 import { afterEmptyAnswer, policyLine } from './text-policy.js';
 
 /** How many matches exist, as far as the search knows. */
@@ -228,9 +229,7 @@ export function renderAnswer(facts: AnswerFacts): string {
       if (!steps.includes(step)) steps.push(step);
     }
   }
-  if (truncated && facts.lines.length > 0) {
-    steps.push(facts.limit < facts.maxLimit ? `for the rest, make the ${noun} or path more specific, or raise limit (at most ${facts.maxLimit})` : `for the rest, make the ${noun} or path more specific`);
-  }
+  if (truncated && facts.lines.length > 0) steps.push(restStep(facts, noun));
   if (steps.length > 0) out.push(`Next: ${steps.join('; ')}.`);
   const policy = policyLine(facts.policy);
   if (policy !== undefined) out.push(policy);
@@ -238,6 +237,19 @@ export function renderAnswer(facts: AnswerFacts): string {
   if (facts.limitRequested !== undefined) out.push(`(limit ${facts.limitRequested} is above the maximum: capped at ${facts.limit})`);
   out.push(...(facts.notes ?? []), ...(facts.guidance ?? []));
   return out.join('\n');
+}
+
+/**
+ * What brings the rest of a cut page. `limit` only when the page is full: a shorter page was cut by
+ * the count cap (the search stopped counting), and a larger limit returns the same page.
+ */
+function restStep(facts: AnswerFacts, noun: string): string {
+  const specific = `for the rest, make the ${noun} or path more specific`;
+  if (facts.lines.length >= facts.limit) return facts.limit < facts.maxLimit ? `${specific}, or raise limit (at most ${facts.maxLimit})` : specific;
+  if (facts.total.kind !== 'more-than') return specific;
+  // grep's short page with an open total is count mode's: files_with_matches reads one line per file.
+  const grep = facts.tool === 'grep' ? ', or use output_mode "files_with_matches" (it counts files, not lines)' : '';
+  return `${specific}${grep}: the search stopped counting, so a larger limit would not list more`;
 }
 
 /**
@@ -294,7 +306,8 @@ export function countLine(path: string, count: number, atLeast = false): string 
 
 /** Why a count reads `N+`, and how to get the exact number. */
 export function partialCountNote(path: string, count: number, countCap: number): string {
-  return `(${countLine(path, count, true)}: the search stopped inside this file, so it holds at least ${count} matching lines. For the exact number, search it alone (path ${JSON.stringify(path)}); one search counts up to ${countCap} matching lines.)`;
+  // A note is not a row: renderAnswer does not escape it, so the name is escaped here, in both places.
+  return `(${escapeText(countLine(path, count, true))}: the search stopped inside this file, so it holds at least ${count} matching lines. For the exact number, search it alone (path ${escapeText(quote(path))}); one search counts up to ${countCap} matching lines.)`;
 }
 
 /** A grep hit as a line of the page, `path:line:column: text`; `…` marks a cut line (cutLinesNote). */
@@ -331,7 +344,7 @@ export function cutLinesNote(maxLineChars: number): string {
 // ---- Refusals and errors ----
 
 /** Why a `path` was refused. `root`: the root it was resolved against; `roots`: all of them, the primary first (most hosts: one). */
-export function refusalText(kind: RefusalKind, input: string, at: string, root: string, roots: readonly string[] = [root]): string {
+export function refusalText(kind: RefusalKind, input: string, at: string, root: string, roots: readonly string[] = [root], platform: Platform = 'posix'): string {
   const p = quote(input);
   const workspaceRoot = escapeText(root);
   const [primary, ...others] = roots.map(escapeText);
@@ -353,27 +366,10 @@ export function refusalText(kind: RefusalKind, input: string, at: string, root: 
     case 'not-found':
       return `Path ${p} does not exist under the workspace root ${workspaceRoot}.`;
     case 'special-file':
-      return `Path ${p} is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern ${quote(nameAsPattern(at))}${dirOf(at) === undefined ? '' : ` and path ${quote(dirOf(at)!)}`} and type "any".`;
+      return `Path ${p} is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with ${findItWith(at, platform)} and type "any".`;
     case 'not-directory':
-      return `Path ${p} is a file, not a directory. To find it, search with pattern ${quote(nameAsPattern(at))}${dirOf(at) === undefined ? '' : ` and path ${quote(dirOf(at)!)}`}.`;
+      return `Path ${p} is a file, not a directory. To find it, search with ${findItWith(at, platform)}.`;
   }
-}
-
-/** The last segment of a path as answers show it, as a pattern that finds it: a POSIX name's `\\` escaped (a glob reads `\\p` as `p`). */
-function nameAsPattern(shown: string): string {
-  return shown.slice(lastSeparator(shown) + 1).replace(/\\/g, '\\\\');
-}
-
-/** Where the last segment of a path as answers show it starts: after its last `/`, or `\\` too in an absolute Windows path. */
-function lastSeparator(shown: string): number {
-  return /^([A-Za-z]:)?\\/.test(shown) ? Math.max(shown.lastIndexOf('/'), shown.lastIndexOf('\\')) : shown.lastIndexOf('/');
-}
-
-/** The directory part of a path as answers show it, if it has one. */
-function dirOf(shown: string): string | undefined {
-  const cut = lastSeparator(shown);
-  // A filesystem root keeps its separator: "" would be the primary root, and "C:" the current directory of drive C.
-  return cut < 0 ? undefined : shown.slice(0, /^([A-Za-z]:)?$/.test(shown.slice(0, cut)) ? cut + 1 : cut);
 }
 
 export function invalidInputText(tool: 'glob' | 'grep', problems: readonly string[]): string {

@@ -81,6 +81,11 @@ export interface ToolRun<R, Own, G> {
   search(): Promise<R>;
   page(result: R): Promise<Page<Own>>;
   guide(result: R): Promise<Guidance<G>>;
+  /**
+   * After a complete empty page: when the one file `path` named was not read (grep), the answer in
+   * its place, which must never say "no matches".
+   */
+  unread?(result: R): Promise<{ content: string; summary: string } | undefined>;
 }
 
 export interface ToolDefinition<T extends ToolName, I, R extends SearchOutcome, Own, G> {
@@ -138,8 +143,8 @@ export async function answerCall<T extends ToolName, I, R extends SearchOutcome,
   const { path, limit: asked, sort = 'path', respect_git_ignore: respect = true } = input as { path?: string; limit?: number; sort?: SortOrder; respect_git_ignore?: boolean };
   const { limit, capped } = pageSize(asked, settings.maxLimit);
   const scope = await resolveScope(settings, path, definition.acceptsFile === true);
-  if (!scope.ok) return refusalAnswer(tool, settings, scope);
   const ignoreFiles = respect && canReadIgnoreFiles(settings.fs);
+  if (!scope.ok) return refusalAnswer(tool, settings, scope, ignoreFiles);
   const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(settings, scope), sort, limit, ignoreFiles };
   const run = definition.start(call);
   let result: R;
@@ -164,9 +169,10 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
   const returned = page.lines.length;
   const total = totalOf(page.counted, complete, reasons);
   const policy = policyOf(settings, result, toWorkspace, call.ignoreFiles);
-  const guidance = returned === 0 ? await run.guide(result) : undefined;
+  const unread = returned === 0 && complete ? await run.unread?.(result) : undefined;
+  const guidance = returned === 0 && unread === undefined ? await run.guide(result) : undefined;
   const requested = limitRequested === undefined ? {} : { limitRequested };
-  const content = renderAnswer({
+  const content = unread?.content ?? renderAnswer({
     tool: definition.tool,
     emptyHeadline: run.wording.emptyHeadline,
     scope: run.wording.scope,
@@ -174,7 +180,7 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
     total,
     complete,
     gaps: gapsOf(settings, reasons, result.skipped, toWorkspace, definition.maxOutputBytes),
-    policy,
+    policy: scope.file === undefined ? policy : fileOnly(policy),
     limit,
     maxLimit: settings.maxLimit,
     ...requested,
@@ -182,7 +188,7 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
     ...(guidance === undefined ? {} : { guidance: guidance.lines }),
   });
   return {
-    summary: summaryLine(run.wording.unit, run.wording.subject, returned, total, complete, reasons, policy.links),
+    summary: unread?.summary ?? summaryLine(run.wording.unit, run.wording.subject, returned, total, complete, reasons, policy.links),
     content,
     metadata: {
       tool: definition.tool,
@@ -202,4 +208,15 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
     },
     isError: false,
   };
+}
+
+/**
+ * The policy a one-file search (grep's `path` naming a file) may state: what was left out around
+ * the file (its directory's excluded, ignored and linked entries) is not about it, and said after
+ * its answer it would read as if it were. Its binary data and matching links stay. `metadata` keeps all.
+ */
+function fileOnly(policy: Policy): Policy {
+  // Ignore files did not leave the file out (unread() answers when they did): nothing of them to say.
+  const { ignored: _ignored, ...rest } = policy;
+  return { ...rest, excludedCount: 0, symlinkSkipped: 0 };
 }

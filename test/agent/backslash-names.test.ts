@@ -57,7 +57,7 @@ describe('a `\\` in a name, on POSIX: the path the glob tool returned reaches th
     const answers = [await grepTool({ query: 'NEEDLE', path: 'a\\lnk' }, ctx), await globTool({ pattern: '*', path: 'a\\lnk' }, ctx)];
     for (const linked of answers) expect(linked.content.split('\n')[0]).toMatch(/^Refused: path "a\\\\lnk" goes through the symbolic link "a\\\\lnk"/);
     const file = await globTool({ pattern: '*', path: 'win\\path.txt' }, ctx);
-    expect(file.content).toBe('Path "win\\\\path.txt" is a file, not a directory. To find it, search with pattern "win\\\\\\\\path.txt".');
+    expect(file.content).toBe('Path "win\\\\path.txt" is a file, not a directory. To find it, search with pattern "./win\\\\\\\\path.txt".');
     // The pattern it suggests finds it (a glob reads `\\p` as `p`: the backslash is escaped).
     const found = await globTool({ pattern: 'win\\\\path.txt' }, ctx);
     expect(found.content.split('\n')[0]).toBe('win\\path.txt');

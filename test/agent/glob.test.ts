@@ -326,7 +326,7 @@ describe('the search path', () => {
 
   it('a path that is a file: says how to find it', async () => {
     const result = await globTool({ pattern: '*', path: 'src/auth/loginService.ts' }, workspace(project));
-    expect(result.content).toBe('Path "src/auth/loginService.ts" is a file, not a directory. To find it, search with pattern "loginService.ts" and path "src/auth".');
+    expect(result.content).toBe('Path "src/auth/loginService.ts" is a file, not a directory. To find it, search with pattern "./loginService.ts" and path "src/auth".');
   });
 
   it('win32: drive letters, backslashes, case-insensitive containment', async () => {

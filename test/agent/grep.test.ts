@@ -3,7 +3,7 @@
  * word for word, and what it tries after a complete search found nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { grepTool, type GrepMetadata, type GrepToolResult } from '../../src/agent/index.js';
+import { globTool, grepTool, type GrepMetadata, type GrepToolResult } from '../../src/agent/index.js';
 import { FakeClock, asFs, buildVolume, win32Fs, type Tree } from '../helpers/memfs.js';
 import { W, workspace } from '../helpers/agent.js';
 
@@ -384,6 +384,9 @@ describe('a file as the path', () => {
     }
     const braces = await grepTool({ query: 'needle', path: 'd\\b{1,2}.ts' }, ctx());
     expect(braces).toMatchObject({ isError: true, metadata: { error: { code: 'path-not-directory' } } });
-    expect(braces.content).toBe('Path "d\\\\b{1,2}.ts" is a file, not a directory. To find it, search with pattern "b{1,2}.ts" and path "d".');
+    expect(braces.content).toBe('Path "d\\\\b{1,2}.ts" is a file, not a directory. To find it, search with pattern "./b?1,2?.ts" and path "d".');
+    // The suggestion, followed verbatim, lists that file and no other.
+    const found = await globTool({ pattern: './b?1,2?.ts', path: 'd' }, ctx());
+    expect(found.content).toBe('d/b{1,2}.ts');
   });
 });

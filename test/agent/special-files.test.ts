@@ -56,7 +56,7 @@ describe.skipIf(onWindows)(posixOnly('a special file as the path', 'mkfifo and u
       expect(result).toMatchObject({ isError: true, metadata: { error: { code: 'path-special-file' } } });
     }
     const refused = await grepTool({ query: 'x', path: 'sub/deep.fifo' }, { root: tree.root });
-    expect(refused.content).toBe('Path "sub/deep.fifo" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "deep.fifo" and path "sub" and type "any".');
+    expect(refused.content).toBe('Path "sub/deep.fifo" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "./deep.fifo" and path "sub" and type "any".');
     // The advice, followed, finds it.
     const found = await globTool({ pattern: 'deep.fifo', path: 'sub', type: 'any' }, { root: tree.root });
     expect((found.metadata as GlobMetadata).paths).toEqual(['sub/deep.fifo']);

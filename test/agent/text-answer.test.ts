@@ -167,26 +167,27 @@ describe('refusals and errors', () => {
     ['drive', 'C:', 'C:', `Refused: path "C:" names a drive, outside the workspace root /w. ${ONE}`],
     ['link', 'l/x', 'l', 'Refused: path "l/x" goes through the symbolic link "l", which may lead outside the workspace root /w; links are never followed. Search its target by a path inside the workspace, if it has one.'],
     ['not-found', 'n', 'n', 'Path "n" does not exist under the workspace root /w.'],
-    ['special-file', 'd/f', 'd/f', 'Path "d/f" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "f" and path "d" and type "any".'],
-    ['special-file', 'f', 'f', 'Path "f" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "f" and type "any".'],
-    ['not-directory', 'C:\\d\\f.txt', 'C:\\d\\f.txt', 'Path "C:\\\\d\\\\f.txt" is a file, not a directory. To find it, search with pattern "f.txt" and path "C:\\\\d".'],
+    ['special-file', 'd/f', 'd/f', 'Path "d/f" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "./f" and path "d" and type "any".'],
+    ['special-file', 'f', 'f', 'Path "f" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "./f" and type "any".'],
+    ['not-directory', 'C:\\d\\f.txt', 'C:\\d\\f.txt', 'Path "C:\\\\d\\\\f.txt" is a file, not a directory. To find it, search with pattern "./f.txt" and path "C:\\\\d".'],
     // A POSIX name holding `\`: the pattern escapes it (`b\c` as a glob would find `bc`).
-    ['not-directory', 'a/b\\c', 'a/b\\c', 'Path "a/b\\\\c" is a file, not a directory. To find it, search with pattern "b\\\\\\\\c" and path "a".'],
-    ['not-directory', 'f', 'f', 'Path "f" is a file, not a directory. To find it, search with pattern "f".'],
+    ['not-directory', 'a/b\\c', 'a/b\\c', 'Path "a/b\\\\c" is a file, not a directory. To find it, search with pattern "./b\\\\\\\\c" and path "a".'],
+    ['not-directory', 'f', 'f', 'Path "f" is a file, not a directory. To find it, search with pattern "./f".'],
     // A directory named like a drive, below the root, is no filesystem root: no separator kept.
-    ['not-directory', 'd/c:/f', 'd/c:/f', 'Path "d/c:/f" is a file, not a directory. To find it, search with pattern "f" and path "d/c:".'],
+    ['not-directory', 'd/c:/f', 'd/c:/f', 'Path "d/c:/f" is a file, not a directory. To find it, search with pattern "./f" and path "d/c:".'],
     // A Windows UNC path: its backslashes separate too.
-    ['not-directory', '\\\\srv\\share\\d\\f.txt', '\\\\srv\\share\\d\\f.txt', 'Path "\\\\\\\\srv\\\\share\\\\d\\\\f.txt" is a file, not a directory. To find it, search with pattern "f.txt" and path "\\\\\\\\srv\\\\share\\\\d".'],
+    ['not-directory', '\\\\srv\\share\\d\\f.txt', '\\\\srv\\share\\d\\f.txt', 'Path "\\\\\\\\srv\\\\share\\\\d\\\\f.txt" is a file, not a directory. To find it, search with pattern "./f.txt" and path "\\\\\\\\srv\\\\share\\\\d".'],
   ] as const)('%s %j', (kind, input, at, text) => {
-    expect(refusalText(kind, input, at, '/w')).toBe(text);
+    // A path with a drive or a UNC prefix is a win32 host's: its backslashes separate there only.
+    expect(refusalText(kind, input, at, '/w', ['/w'], /^([A-Za-z]:)?\\/.test(at) ? 'win32' : 'posix')).toBe(text);
   });
 
   it('a file at the top of another root (a filesystem root): the path keeps its separator, never "" (the primary root) nor "C:" (a drive\'s current directory)', () => {
     expect(refusalText('not-directory', '/f.txt', '/f.txt', '/w', ['/w', '/'])).toBe(
-      'Path "/f.txt" is a file, not a directory. To find it, search with pattern "f.txt" and path "/".',
+      'Path "/f.txt" is a file, not a directory. To find it, search with pattern "./f.txt" and path "/".',
     );
-    expect(refusalText('special-file', 'C:\\f', 'C:\\f', '/w', ['/w', 'C:\\'])).toBe(
-      'Path "C:\\\\f" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "f" and path "C:\\\\" and type "any".',
+    expect(refusalText('special-file', 'C:\\f', 'C:\\f', 'C:\\w', ['C:\\w', 'C:\\'], 'win32')).toBe(
+      'Path "C:\\\\f" is a special file (a FIFO, socket or device), not a directory or a regular file: it is never opened, so it has no text to search. To list it, search with pattern "./f" and path "C:\\\\" and type "any".',
     );
   });
 
