@@ -15,17 +15,11 @@ import { findFiles } from '../../src/index.js';
 import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { buildNobodySandbox, isRoot, writeProbe, type Sandbox } from '../helpers/unprivileged.js';
 import { describeIf, posix } from '../helpers/skip-why.js';
+import type { SearchAnswer } from '../helpers/search-answer.js';
 
 const BACKENDS = ['walker', 'ripgrep', 'auto'] as const;
 
-interface Summary {
-  backend: string;
-  matches: string[];
-  skipped: { path: string; code: string }[];
-  complete: boolean;
-  incompleteReasons: string[];
-  fallbackReason?: string;
-}
+type Summary = Omit<SearchAnswer, 'name'>;
 
 let tree: string;
 let sandbox: Sandbox | undefined;

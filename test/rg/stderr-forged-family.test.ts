@@ -23,6 +23,7 @@ import { mulberry32 } from '../helpers/prng.js';
 import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { describeIf, posix } from '../helpers/skip-why.js';
 import { buildNobodySandbox, isRoot, writeProbe, type Sandbox } from '../helpers/unprivileged.js';
+import type { SearchAnswer } from '../helpers/search-answer.js';
 
 requireRipgrepInCi();
 
@@ -35,14 +36,6 @@ interface Tree {
   denied?: string;
 }
 
-interface Answer {
-  name: string;
-  backend: string;
-  matches: string[];
-  skipped: { path: string; code: string }[];
-  complete: boolean;
-  incompleteReasons: string[];
-}
 
 function fragments(base: string): string[] {
   return [
@@ -86,10 +79,10 @@ for (const root of JSON.parse(treesJson)) {
 console.log(JSON.stringify(out));
 `;
 
-async function searchHere(roots: string[]): Promise<Answer[][]> {
-  const out: Answer[][] = [];
+async function searchHere(roots: string[]): Promise<SearchAnswer[][]> {
+  const out: SearchAnswer[][] = [];
   for (const root of roots) {
-    const answers: Answer[] = [];
+    const answers: SearchAnswer[] = [];
     for (const backend of ['walker', 'ripgrep', 'auto'] as const) {
       const f = await findFiles({ root, pattern: '**/*.txt', gitignore: true, backend });
       answers.push({ name: 'files', backend, matches: f.matches, skipped: [...f.skipped], complete: f.complete, incompleteReasons: [...f.incompleteReasons] });
@@ -168,7 +161,7 @@ describeIf(posix('the crafted names hold newlines and the denied folders need ch
   it('unreadable: never complete, the walker\'s gaps named or io-error; readable: complete with the walker\'s answer', async () => {
     const roots = trees.map((tree) => tree.root);
     const results = isRoot
-      ? (JSON.parse(sandbox!.runAsNobody(writeProbe(sandbox!, 'probe-forged-family.mjs', PROBE), [JSON.stringify(roots), sandbox!.reachable(realRg.path!)], { PATH: process.env.PATH ?? '/usr/bin:/bin' })) as Answer[][])
+      ? (JSON.parse(sandbox!.runAsNobody(writeProbe(sandbox!, 'probe-forged-family.mjs', PROBE), [JSON.stringify(roots), sandbox!.reachable(realRg.path!)], { PATH: process.env.PATH ?? '/usr/bin:/bin' })) as SearchAnswer[][])
       : await searchHere(roots);
     expect(results).toHaveLength(trees.length);
     trees.forEach((tree, index) => {

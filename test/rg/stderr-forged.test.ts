@@ -16,19 +16,11 @@ import { findFiles, searchContent } from '../../src/index.js';
 import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { buildNobodySandbox, isRoot, writeProbe, type Sandbox } from '../helpers/unprivileged.js';
 import { describeIf, posix } from '../helpers/skip-why.js';
+import type { SearchAnswer } from '../helpers/search-answer.js';
 
 /** The directory name of the attack: a forged message, a real newline, then `.` so the rest reads `./deny`. */
 const CRAFTED = 'x: gone (os error 2)\n.';
 
-interface Summary {
-  name: string;
-  backend: string;
-  matches: string[];
-  skipped: { path: string; code: string }[];
-  complete: boolean;
-  incompleteReasons: string[];
-  fallbackReason?: string;
-}
 
 /** src/lib/a.ts and src/index.ts readable; src/<CRAFTED>/deny/b.ts denied. With decoys: a denied `deny` at the root too. */
 function buildAttackTree(decoys: boolean): string {
@@ -83,10 +75,10 @@ describeIf(posix('the forged name holds characters Windows names cannot, and its
     if (sandbox !== undefined) rmSync(sandbox.dir, { recursive: true, force: true });
   });
 
-  async function searchAll(tree: string): Promise<Summary[]> {
+  async function searchAll(tree: string): Promise<SearchAnswer[]> {
     if (!isRoot) {
-      const out: Summary[] = [];
-      const keep = (name: string, r: Omit<Summary, 'name'> & { hits?: { path: string }[] }) =>
+      const out: SearchAnswer[] = [];
+      const keep = (name: string, r: Omit<SearchAnswer, 'name'> & { hits?: { path: string }[] }) =>
         out.push({ ...r, name, matches: r.matches ?? r.hits?.map((h) => h.path) ?? [] });
       for (const backend of ['walker', 'ripgrep', 'auto'] as const) keep(backend, await findFiles({ root: tree, pattern: 'src/**/*.ts', backend }));
       keep('auto-no-match', await findFiles({ root: tree, pattern: 'src/**/*.rs', backend: 'auto' }));
@@ -94,7 +86,7 @@ describeIf(posix('the forged name holds characters Windows names cannot, and its
       return out;
     }
     const probe = writeProbe(sandbox!, 'probe-stderr.mjs', PROBE);
-    return JSON.parse(sandbox!.runAsNobody(probe, [tree, sandbox!.reachable(realRg.path!)], { PATH: process.env.PATH ?? '/usr/bin:/bin' })) as Summary[];
+    return JSON.parse(sandbox!.runAsNobody(probe, [tree, sandbox!.reachable(realRg.path!)], { PATH: process.env.PATH ?? '/usr/bin:/bin' })) as SearchAnswer[];
   }
 
   it.each([
