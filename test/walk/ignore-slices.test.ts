@@ -32,8 +32,9 @@ describe('parseInSlices', () => {
     const sliced = ahead.get(text)!;
     expect(sliced).toHaveLength(whole.length);
     for (const path of ['skip-1.txt', 'a/skip-2.txt', 'keep.txt', 'x5yz', 'ab/c/x7yyzz']) expect(testIgnoreRules(sliced, path, false)).toBe(testIgnoreRules(whole, path, false));
-    // ~140 ms of compiling in 10 ms slices: the loop ran between them (at once, it never would).
-    expect(turns).toBeGreaterThan(3);
+    // Compiling 400 heavy rules takes well over one 10 ms slice on any machine: the loop ran between
+    // slices (parsed at once, it never would). How many turns depends on the machine's speed.
+    expect(turns).toBeGreaterThan(0);
   });
 
   it('stopped: keeps nothing, so the walk (stopped too) never judges with a part of a file', async () => {
