@@ -7,9 +7,11 @@
  *   can prove more (`max-depth`, see src/rg/depth.ts);
  * - no executable resolves (`rg-not-found`);
  * - ripgrep ran and failed without a single match (`spawn`, `exit`, `eagain`, `max_buffer`, and for
- *   content search `protocol`): the walker runs in the time left. A failure with matches keeps
- *   them, marked incomplete; a spent time budget is not retried by the walker (it has no time
- *   left either);
+ *   content search `protocol`): the walker runs in the time left; for a file listing, handed on
+ *   only at the end, also after matches (ripgrep 13 drops an ignore file past its regex size limit,
+ *   warns, exits 0 and lists what that file ignores). A content search's failure after hits were
+ *   handed on keeps them, marked incomplete; a spent time budget is not retried by the walker (it
+ *   has no time left either);
  * - ripgrep was stopped, blocked opening a FIFO (or other special file) named as an ignore file
  *   (`blocked`, src/rg/blocking.ts): the walker, which never opens one, answers in the time left;
  *   for a file listing also after matches (none was handed on yet, and ripgrep's listing misses
@@ -102,7 +104,8 @@ function walkerReason<R extends BackendAnswer>(result: R, engines: BackendEngine
   // A root ripgrep cannot enter may still be listed by the walker (`r--`: names without search).
   if (engines.countOf(result) === 0 && result.skipped.some((s) => s.path === '.')) return 'root-unreadable';
   const failure = result.recovery?.failureKind;
-  if (failure === 'blocked' && engines.held === true) return failure;
+  // A listing handed nothing on yet: the walker's whole answer, not ripgrep's failed one.
+  if (failure !== undefined && failure !== 'timeout' && engines.held === true) return failure;
   if (failure !== undefined) return failure !== 'timeout' && engines.countOf(result) === 0 ? failure : undefined;
   return engines.recheck?.(result);
 }

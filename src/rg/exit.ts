@@ -11,7 +11,8 @@
  * | we stopped it: silent, and blocked on a special file   | `blocked`    | `io-error`, the file in `skipped`|
  * | it could not be started                                | `spawn`      | `io-error` (never retried)       |
  * | thread-creation context + EAGAIN evidence on stderr    | `eagain`     | retried once with `--threads 1`  |
- * | exit 0                                                 | none         | complete                         |
+ * | exit 0, every stderr line explained (or none)          | none         | complete                         |
+ * | exit 0, a stderr line nothing explains                 | `exit`       | `io-error`                       |
  * | exit 1, stderr blank                                   | none         | complete, no matches             |
  * | exit 1, stderr not blank                               | `exit`       | `io-error`: never "no matches"   |
  * | exit 2, every stderr line a path error                 | none         | `skipped` entries, by their code |
@@ -64,7 +65,9 @@ export function judgeRun(end: RunEnd, stderr: StderrReport): Verdict {
   if (end.kind === 'spawn-error') return { failureKind: 'spawn', retryable: false };
   const { code } = end;
   if (code !== 0 && stderr.eagain) return { failureKind: 'eagain', retryable: true };
-  if (code === 0) return { retryable: false };
+  // ripgrep 13 drops an ignore file whose rules pass its regex size limit, says so, and exits 0
+  // having listed what that file ignores: a line nothing explains is no clean answer.
+  if (code === 0) return stderr.unclassified > 0 ? { failureKind: 'exit', retryable: false } : { retryable: false };
   if (code === 1) return stderr.nonEmpty ? { failureKind: 'exit', retryable: false } : { retryable: false };
   // A path error, or ripgrep 13's exit 2 for a parent's ignore-file warning, explains exit 2 (and nothing else may be left).
   if (code === 2 && (stderr.nonEmpty || stderr.warnedAbove) && stderr.unclassified === 0) return { retryable: false };

@@ -475,10 +475,9 @@ describe('backend selection', () => {
     expect(events).toEqual([{ type: 'ripgrep-recovery', selectionMode: 'explicit', retryTriggered: false, failureKind: 'spawn' }]);
   });
 
-  it('auto keeps ripgrep partial matches after a failure, marked incomplete', async () => {
+  it('auto lets the walker answer a listing after a failure with matches (none was handed on), keeping the recovery record', async () => {
     const { result } = await search([[{ stdout: nul('a.ts') }, { stderr: 'rg: odd\n' }, { exit: 2 }]], { backend: 'auto' });
-    expect(result).toMatchObject({ backend: 'ripgrep', matches: ['a.ts'], complete: false, incompleteReasons: ['io-error'] });
-    expect(result).not.toHaveProperty('fallbackReason');
+    expect(result).toMatchObject({ backend: 'walker', fallbackReason: 'exit', recovery: { failureKind: 'exit' } });
   });
 
   it('auto keeps a permission-denied ripgrep answer (it is an answer, not a failure)', async () => {

@@ -177,7 +177,8 @@ describeIf(posix('the crafted names hold newlines and the denied folders need ch
             expect(answer.skipped, where).toContainEqual({ path: TWIN, code: 'EACCES' });
           } else if (tree.root.endsWith('twins')) {
             expect(answer.complete, where).toBe(false);
-            expect(answer.skipped.map((s) => s.path), where).not.toContain(TWIN);
+            // The readable twin is never named denied (the walker names d\xff, as U+FFFD, EILSEQ).
+            expect(answer.skipped, where).not.toContainEqual({ path: TWIN, code: 'EACCES' });
           } else if (tree.denied !== undefined) {
             expect(walker.skipped, where).toEqual([{ path: tree.denied, code: 'EACCES' }]);
             expect(answer.complete, where).toBe(false);
