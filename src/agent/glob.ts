@@ -7,7 +7,7 @@
  * it saw that are closest to the pattern (seen.ts).
  */
 import type { FindResult } from '../result.js';
-import type { EntryType } from '../plan/select.js';
+import { isSpecialKind } from '../plan/select.js';
 import { droppedBy, statSizes, type ErrorMetadata } from './answer.js';
 import { searchOptions, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { buildMissingFolder, buildOverview, buildSimilarNames, isLiteralPath, kindAt } from './guidance.js';
@@ -120,7 +120,7 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
         // The paths that exist are shown as the answer's paths are: workspace-relative.
         if (missing !== undefined) {
           // Each is checked against this search's excludes and ignore files: the model uses it verbatim.
-          const existingDropped = await Promise.all(missing.existingPaths.map((p, i) => (missing.existingKinds?.[i] === 'file' || isSpecial(missing.existingKinds?.[i]) ? droppedOf(call, p) : undefined)));
+          const existingDropped = await Promise.all(missing.existingPaths.map((p, i) => (missing.existingKinds?.[i] === 'file' || isSpecialKind(missing.existingKinds?.[i]) ? droppedOf(call, p) : undefined)));
           const missingFolder = { ...missing, existingPaths: missing.existingPaths.map(toWorkspace), ...(existingDropped.some(Boolean) ? { existingDropped } : {}) };
           return { facts: { overview, missingFolder }, lines: [overviewLine(overview), ...missingFolderLines(missingFolder)] };
         }
@@ -159,13 +159,9 @@ async function existsBut(call: ToolCall<GlobInput>, pattern: string, unit: Entry
   if (rel === '' || !isLiteralPath(rel)) return [];
   const kind = await kindAt(settings.fs, scope.root + settings.sep + rel.split('/').join(settings.sep));
   if (kind === null || kind === 'symlink') return [];
-  const dropped = kind === 'file' || isSpecial(kind) ? await droppedOf(call, rel) : undefined;
+  const dropped = kind === 'file' || isSpecialKind(kind) ? await droppedOf(call, rel) : undefined;
   const line = existsButLine(toWorkspace(rel), kind, unit, dropped);
   return line === undefined ? [] : [line];
-}
-
-function isSpecial(kind: EntryType | undefined): boolean {
-  return kind !== undefined && kind !== 'file' && kind !== 'directory' && kind !== 'symlink';
 }
 
 /** The page by relevance: the found paths ranked (rank.ts), sizes read for the page's paths only. */

@@ -14,6 +14,7 @@ import { searchContent } from '../content/search.js';
 import { readQuery } from '../content/query.js';
 import type { ContentHit, ContentOptions, ContentResult } from '../content/types.js';
 import { buildCloser, openListedFile, readChunk } from '../content/file-io.js';
+import { READ_CHUNK_BYTES } from '../content/scanner.js';
 import { FindFileError } from '../errors.js';
 import { canReadFiles } from '../fs.js';
 import { exactGlob } from '../patterns.js';
@@ -201,7 +202,7 @@ async function startsBinary(settings: Settings, native: string): Promise<boolean
   const opened = await openListedFile(settings.fs, native, () => false);
   if (!opened.ok) return false;
   try {
-    const head = new Uint8Array(64 * 1024);
+    const head = new Uint8Array(READ_CHUNK_BYTES);
     const read = await readChunk(settings.fs, opened.fd, head, 0);
     return read.ok && head.subarray(0, read.bytes).includes(0);
   } finally {

@@ -20,7 +20,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { DirentLike } from '../fs.js';
+import { specialKindOf, type DirentLike } from '../fs.js';
 import type { Deadline } from '../limits.js';
 import type { PathMatcher } from '../patterns.js';
 import type { FindPlan, SearchPlan } from '../plan/search-plan.js';
@@ -124,8 +124,9 @@ async function findAbove(root: string): Promise<string[] | undefined> {
   return special.length > 0 ? special : undefined;
 }
 
-async function filterSpecial(paths: readonly string[]): Promise<string[]> {
-  const checks = await Promise.all(paths.map(isSpecial));
+/** Those of `paths` that name a special file (`nativeOf`: where each is on disk). */
+async function filterSpecial(paths: readonly string[], nativeOf: (path: string) => string = (native) => native): Promise<string[]> {
+  const checks = await Promise.all(paths.map((p) => isSpecial(nativeOf(p))));
   return paths.filter((_, i) => checks[i]);
 }
 
@@ -152,7 +153,7 @@ async function findBelow(plan: SearchPlan<unknown>, deadline: Deadline, stopped:
       if (entry.name === GIT_DIR) repositories.push(rel);
       if (!IGNORE_NAMES.has(entry.name)) continue;
       if (entry.isSymbolicLink()) toStat.push(rel + entry.name);
-      else if (entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) special.push(rel + entry.name);
+      else if (specialKindOf(entry) !== undefined) special.push(rel + entry.name);
     }
     if (special.length > 0) done.abort();
   };
@@ -169,8 +170,7 @@ async function findBelow(plan: SearchPlan<unknown>, deadline: Deadline, stopped:
     stopped.removeEventListener('abort', onStop);
   }
   if (special.length > 0) return special;
-  const checks = await Promise.all(toStat.map((rel) => isSpecial(plan.scope.nativePath(rel))));
-  const links = toStat.filter((_, i) => checks[i]);
+  const links = await filterSpecial(toStat, plan.scope.nativePath);
   if (links.length > 0) return links;
   for (const rel of repositories) {
     const file = await specialGitFile(plan.scope.nativePath(rel), plan.scope.sep, plan.scope.root);

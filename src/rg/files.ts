@@ -15,6 +15,7 @@ import { WalkRules } from '../walk/rules.js';
 import { buildChildEnv, buildFilesArgv, defaultThreads } from './argv.js';
 import { buildStallWatch } from './blocking.js';
 import { collectReasons, judgeRun, type Verdict } from './exit.js';
+import { readRegularFile } from './ignore-warnings.js';
 import type { ResolvedRipgrep } from './resolve.js';
 import { runRipgrep, type RecordConsumer } from './run.js';
 import type { ProcessRunner } from './runner.js';
@@ -184,21 +185,9 @@ export async function checkRoot(root: string): Promise<string | undefined> {
  */
 export async function checkIgnoreFiles(scope: SearchPlan<unknown>['scope']): Promise<void> {
   for (const file of scope.ignore?.extraFiles ?? []) {
-    let handle: fsp.FileHandle | undefined;
-    try {
-      handle = await fsp.open(file, fsConstants.O_RDONLY | NONBLOCK);
-      if (!(await handle.stat()).isFile()) throw ignoreFileError(file);
-      await handle.readFile('utf8');
-    } catch {
-      throw ignoreFileError(file);
-    } finally {
-      await handle?.close();
-    }
+    if ((await readRegularFile(file)) === undefined) throw ignoreFileError(file);
   }
 }
-
-/** Windows has no O_NONBLOCK (nor FIFOs in the tree): 0 there. */
-const NONBLOCK = fsConstants.O_NONBLOCK ?? 0;
 
 /**
  * Collects the listed paths the walker would return (src/walk/rules.ts). Stops (returns false) at

@@ -123,19 +123,24 @@ export class WarningCheck {
   private readLines(native: string): Promise<string[] | undefined> {
     let lines = this.files.get(native);
     if (lines === undefined) {
-      lines = readRegularFile(native).then((text) => text?.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line)));
+      lines = readRegularFile(native, MAX_CHECKED_BYTES).then((text) => text?.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line)));
       this.files.set(native, lines);
     }
     return lines;
   }
 }
 
-async function readRegularFile(native: string): Promise<string | undefined> {
+/**
+ * A regular file's text, or undefined when it is no regular file, larger than `maxBytes`, or cannot
+ * be read. Opened without blocking (Windows has no O_NONBLOCK, nor FIFOs in the tree): a FIFO's plain
+ * open would wait for a writer, before any budget runs. The `ignoreFiles` check (files.ts) reads them so too.
+ */
+export async function readRegularFile(native: string, maxBytes = Infinity): Promise<string | undefined> {
   let handle: fsp.FileHandle | undefined;
   try {
     handle = await fsp.open(native, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
     const stats = await handle.stat();
-    if (!stats.isFile() || stats.size > MAX_CHECKED_BYTES) return undefined;
+    if (!stats.isFile() || stats.size > maxBytes) return undefined;
     return await handle.readFile('utf8');
   } catch {
     return undefined;
