@@ -90,32 +90,25 @@ async function resolveAs(settings: Settings, input: string, slashed: string, acc
     const inside = containingWorkspace(settings, platform === 'win32' ? input : slashed);
     if (inside === undefined) return refuse('absolute-outside');
     [workspace, relative] = inside;
-    // Read by name above (`/w/lnk/../x` as `/w/x`): a `..` after a link is refused as below.
-    const link = platform === 'win32' ? undefined : await linkClimbedOutOf(settings, slashed);
-    if (link !== undefined) {
-      workspace = link[0];
-      return refuse('link', link[1]);
-    }
   } else {
     relative = slashed;
   }
   const segments: string[] = [];
-  /** The folders a `..` climbs out of, checked once the path is known not to climb out of the workspace (no read before that). */
-  const climbedOutOf: string[] = [];
   for (const segment of relative.split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (segments.length === 0) return refuse('climbs-out');
-      climbedOutOf.push(segments.join('/'));
       segments.pop();
     } else {
       segments.push(segment);
     }
   }
-  // A POSIX kernel reads `..` after a link as the parent of its target, somewhere else than the
-  // name says (plan/read.ts `resolvePath`): refused as the link it is read through.
-  for (const rel of platform === 'win32' ? [] : climbedOutOf) {
-    if ((await lstat(settings.fs, nativeIn(settings, workspace, rel))).stats?.isSymbolicLink() === true) return refuse('link', rel);
+  // The path read by name above (`lnk/../x` as `x`), and known to stay in the workspace (no read
+  // before a climbing-out refusal): a `..` after a link is refused as that link.
+  const link = platform === 'win32' ? undefined : await linkClimbedOutOf(settings, slashed.startsWith('/') ? slashed : `${workspace.root}/${slashed}`);
+  if (link !== undefined) {
+    workspace = link[0];
+    return refuse('link', link[1]);
   }
   const scopeOf = (rel: string, file?: string): Scope => ({ ok: true, root: nativeIn(settings, workspace, rel), workspace, rel, ...(file === undefined ? {} : { file }) });
   for (let i = 0; i < segments.length; i++) {
@@ -155,7 +148,7 @@ export function workspaceNative(settings: Settings, shown: string): string {
 }
 
 /**
- * In an absolute POSIX path, the first link inside a workspace that a `..` climbs out of (the
+ * In an absolute POSIX path (a relative one under its workspace's root), the first link inside a workspace that a `..` climbs out of (the
  * kernel reads `lnk/..` as the parent of the link's target: an adversarial run had
  * `/w/l2/../sub` answered "does not exist" though the kernel reaches real/sub through it).
  */
