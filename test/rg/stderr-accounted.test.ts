@@ -24,6 +24,7 @@ import { parseIgnoreWarning } from '../../src/rg/ignore-warnings.js';
 import { StderrReader } from '../../src/rg/stderr.js';
 import { mulberry32 } from '../helpers/prng.js';
 import { posixOnly } from '../helpers/skip-why.js';
+import { checkedStderr } from '../helpers/search-answer.js';
 
 const isPosix = process.platform !== 'win32';
 const UNCLOSED = ": unclosed character class; missing ']'";
@@ -155,11 +156,7 @@ describe.skipIf(!isPosix)(posixOnly('ignore-rule warnings are believed only when
 
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  async function check(...lines: string[]) {
-    const reader = new StderrReader('posix');
-    for (const line of lines) reader.line(line);
-    return reader.checkedReport(root, () => false);
-  }
+  const check = (...lines: string[]) => checkedStderr(root, ...lines);
 
   it('believes a warning whose file holds that glob at that line, trailing whitespace dropped', async () => {
     expect(await check(`./sub/.gitignore: line 2: error parsing glob 'b['${UNCLOSED}`)).toMatchObject({ unclassified: 0, nonEmpty: false, warnedAbove: false });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFiles } from '../../src/index.js';
 import { StderrReader } from '../../src/rg/stderr.js';
 import { posixOnly } from '../helpers/skip-why.js';
+import { checkedStderr } from '../helpers/search-answer.js';
 
 const isPosix = process.platform !== 'win32';
 /** The directory name of the attack in test/rg/stderr-forged.test.ts: a forged message, a real newline, then `.`. */
@@ -26,11 +27,7 @@ describe.skipIf(!isPosix)(posixOnly('StderrReader.checkedReport holds each path 
 
   afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
-  async function check(...lines: string[]) {
-    const reader = new StderrReader('posix');
-    for (const line of lines) reader.line(line);
-    return reader.checkedReport(tree, () => false);
-  }
+  const check = (...lines: string[]) => checkedStderr(tree, ...lines);
 
   it('believes a denial of a path that exists, the denied root, and ripgrep 14 prefixed lines', async () => {
     expect(await check('./locked: Permission denied (os error 13)')).toMatchObject({ skipped: [{ path: 'locked', code: 'EACCES' }], unclassified: 0 });
