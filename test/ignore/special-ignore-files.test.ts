@@ -89,13 +89,22 @@ function buildTree(shape: Shape, i: number): { tree: string; fifo: string } {
   return { tree, fifo };
 }
 
-/** Runs `body` (an async function's text over `lib`, `cases`) in a child; it must print JSON within `seconds`. */
-function inChild(body: string, cases: unknown, seconds: number): unknown {
+/**
+ * Runs `body` (an async function's text over `lib`, `cases`) in a child; it must print JSON within `seconds`.
+ * Asynchronous, so the shapes run side by side: each child spends most of its time waiting out the
+ * stall check's 1 s of silence, and one after another they took ~35 s of a worker's wall.
+ */
+async function inChild(body: string, cases: unknown, seconds: number): Promise<unknown> {
   const script = `const lib = await import(${JSON.stringify(DIST)}); const cases = ${JSON.stringify(cases)};\n${body}`;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: seconds * 1000 });
-  expect(run.error, `the child did not answer within ${seconds} s`).toBeUndefined();
-  expect(run.status, run.stderr).toBe(0);
-  return JSON.parse(run.stdout);
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: seconds * 1000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const [status, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (code, how) => resolve([code, how])));
+  expect(signal, `the child did not answer within ${seconds} s`).toBeNull();
+  expect(status, stderr).toBe(0);
+  return JSON.parse(stdout);
 }
 
 /** One search, in every engine and form, as the child runs it: what it answered, in how long. */
@@ -144,13 +153,14 @@ interface Answer {
 }
 
 describeIf(posix('mkfifo'), needsRg)('a FIFO where ripgrep reads an ignore file: every engine answers, none hangs', () => {
-  it.each(SHAPES.map((shape, i) => [shape.name, shape, i] as const))('%s: walker, ripgrep, auto x 4 forms x with and without a budget', (_, shape, i) => {
+  // Side by side (vitest runs up to 5 at once): each waits out the stall check's 1 s of silence.
+  it.concurrent.each(SHAPES.map((shape, i) => [shape.name, shape, i] as const))('%s: walker, ripgrep, auto x 4 forms x with and without a budget', async (_, shape, i) => {
     const { tree, fifo } = buildTree(shape, i);
     const root = join(tree, shape.root);
     const cases = FORMS.flatMap((fn) => BACKENDS.flatMap((backend) => BUDGETS.map((budget) => ({ fn, backend, root, budget }))));
     // Forced ripgrep is refused by the walker-only stream: not a case.
     const run = cases.filter((c) => !(c.fn === 'findFilesStream' && c.backend === 'ripgrep'));
-    const answers = inChild(SEARCH, run, 40) as Answer[];
+    const answers = (await inChild(SEARCH, run, 40)) as Answer[];
     const under = shape.root === '' ? 'sub/' : '';
     const content = [`${under}a.txt`, ...(shape.name.startsWith('deep') ? [`${under}er/b.txt`] : [])].sort();
     const files = shape.root === '' ? [...content, 'top.txt', ...(shape.name.endsWith('600 files') ? MANY : [])].sort() : content;
@@ -181,10 +191,10 @@ describeIf(posix('mkfifo'), needsRg)('a FIFO where ripgrep reads an ignore file:
     });
   });
 
-  it('ignore files off: ripgrep never opens them, and answers as before (nothing is checked)', () => {
+  it('ignore files off: ripgrep never opens them, and answers as before (nothing is checked)', async () => {
     const { tree } = buildTree(SHAPES[0]!, 100);
     const cases = ['findFiles', 'searchContent'].flatMap((fn) => ['ripgrep', 'auto'].map((backend) => ({ fn, backend, root: tree, gitignore: false })));
-    const answers = inChild(SEARCH, cases, 40) as Answer[];
+    const answers = (await inChild(SEARCH, cases, 40)) as Answer[];
     for (const answer of answers) expect([answer.complete, answer.backend, answer.failure]).toEqual([true, 'ripgrep', null]);
   });
 
@@ -203,12 +213,12 @@ describeIf(posix('mkfifo'), needsRg)('`ignoreFiles` naming a FIFO, a link to one
   mkdirSync(tree, { recursive: true });
   writeFileSync(join(tree, 'a.txt'), 'needle\n');
   const named = { fifo: join(base, 'rules.fifo'), link: join(base, 'rules.link'), device: '/dev/null', directory: tree };
-  it.each(Object.entries(named))('%s: walker, ripgrep, auto x 4 forms x with and without a budget: FF_IGNORE_FILE', (kind, file) => {
+  it.each(Object.entries(named))('%s: walker, ripgrep, auto x 4 forms x with and without a budget: FF_IGNORE_FILE', async (kind, file) => {
     if (kind === 'fifo') mkfifo(file);
     if (kind === 'link') (mkfifo(file + '.target'), symlinkSync(file + '.target', file));
     const cases = FORMS.flatMap((fn) => BACKENDS.flatMap((backend) => [undefined, 1000].map((budget) => ({ fn, backend, root: tree, budget, ignoreFiles: [file] }))));
     const run = cases.filter((c) => !(c.fn === 'findFilesStream' && c.backend === 'ripgrep'));
-    const answers = inChild(SEARCH, run, 20) as Answer[];
+    const answers = (await inChild(SEARCH, run, 20)) as Answer[];
     run.forEach((c, k) => expect(answers[k], `${kind} ${c.fn} ${c.backend} budget=${c.budget}`).toMatchObject({ error: 'FF_IGNORE_FILE' }));
   });
 
