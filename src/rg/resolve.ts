@@ -61,17 +61,19 @@ export async function resolveRipgrep(input: ResolveInput): Promise<ResolvedRipgr
       : { path: undefined, why: `FIND_FILE_RG ${fromEnv} is not an executable file` };
   }
   const name = input.platform === 'win32' ? 'rg.exe' : 'rg';
-  const isBanned = await buildBannedCheck(input);
+  const candidates = readPathEntries(input).map((dir) => ({ dir, file: paths.join(dir, name) }));
+  // Perf: every lookup at once, then taken in the PATH's order. One after another, the ~15 round
+  // trips to the thread pool took 1.6-1.8 ms per search (11 PATH entries), before ripgrep started.
+  const [isBanned, executable] = await Promise.all([buildBannedCheck(input), Promise.all(candidates.map(({ file }) => isExecutableFile(file, input.platform)))]);
   const refused: string[] = [];
-  for (const dir of readPathEntries(input)) {
-    const candidate = paths.join(dir, name);
-    if (!(await isExecutableFile(candidate, input.platform))) continue;
+  for (const [i, { dir, file }] of candidates.entries()) {
+    if (!executable[i]) continue;
     // Both the folder and the file by real path: a link can lead into the tree from either.
-    if (isBanned(dir) || isBanned(await realPath(dir, paths)) || isBanned(await realPath(candidate, paths))) {
-      refused.push(candidate);
+    if (isBanned(dir) || (await Promise.all([realPath(dir, paths), realPath(file, paths)])).some(isBanned)) {
+      refused.push(file);
       continue;
     }
-    return { path: candidate, selectionMode: 'system' };
+    return { path: file, selectionMode: 'system' };
   }
   const why = refused.length === 0 ? `no ${name} on the PATH` : `no ${name} on the PATH outside the searched root and the current directory (not run: ${refused.join(', ')})`;
   return { path: undefined, why: `${why} (set rgPath or FIND_FILE_RG to its absolute path)` };
@@ -111,12 +113,9 @@ function bannedBases(input: Omit<ResolveInput, 'rgPath'>): string[] {
 /** True for a path at or inside one of the bases, as written and by real path. */
 async function buildBannedCheck(input: ResolveInput): Promise<(p: string) => boolean> {
   const paths = input.platform === 'win32' ? path.win32 : path.posix;
-  const bases: string[] = [];
-  for (const base of bannedBases(input)) {
-    const resolved = paths.resolve(base);
-    bases.push(resolved, await realPath(resolved, paths));
-  }
-  return buildInsideCheck(bases, input.platform);
+  const resolved = bannedBases(input).map((base) => paths.resolve(base));
+  const real = await Promise.all(resolved.map((base) => realPath(base, paths)));
+  return buildInsideCheck([...resolved, ...real], input.platform);
 }
 
 /** A test of whether a path is one of `bases` or inside one, compared as written (on win32 without case, `/` as `\\`). */
