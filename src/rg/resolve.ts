@@ -61,13 +61,16 @@ export async function resolveRipgrep(input: ResolveInput): Promise<ResolvedRipgr
       : { path: undefined, why: `FIND_FILE_RG ${fromEnv} is not an executable file` };
   }
   const name = input.platform === 'win32' ? 'rg.exe' : 'rg';
-  const candidates = readPathEntries(input).map((dir) => ({ dir, file: paths.join(dir, name) }));
-  // Perf: every lookup at once, then taken in the PATH's order. One after another, the ~15 round
-  // trips to the thread pool took 1.6-1.8 ms per search (11 PATH entries), before ripgrep started.
-  const [isBanned, executable] = await Promise.all([buildBannedCheck(input), Promise.all(candidates.map(({ file }) => isExecutableFile(file, input.platform)))]);
+  // The bases' real paths are read beside the lookup (it needs them only once an rg is found). The
+  // PATH itself is looked at folder by folder, in order, never past the rg that wins: a folder after
+  // it may be a share that does not answer, which would hold a pool thread, and every walk behind it,
+  // for the share's timeout (all folders at once was measured and reverted for that: bd631e7, babe14e).
+  const banned = buildBannedCheck(input);
   const refused: string[] = [];
-  for (const [i, { dir, file }] of candidates.entries()) {
-    if (!executable[i]) continue;
+  for (const dir of readPathEntries(input)) {
+    const file = paths.join(dir, name);
+    if (!(await isExecutableFile(file, input.platform))) continue;
+    const isBanned = await banned;
     // Both the folder and the file by real path: a link can lead into the tree from either.
     if (isBanned(dir) || (await Promise.all([realPath(dir, paths), realPath(file, paths)])).some(isBanned)) {
       refused.push(file);

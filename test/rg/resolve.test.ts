@@ -2,10 +2,10 @@
  * Resolving the ripgrep executable: rgPath, then FIND_FILE_RG, then our own PATH lookup, always to an
  * absolute path and never in the current or searched directory.
  */
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, promises as fsp, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildInsideCheck, buildSearchDirs, resolveRipgrep } from '../../src/rg/resolve.js';
 import { itIf, posix } from '../helpers/skip-why.js';
 
@@ -70,6 +70,22 @@ describe('resolveRipgrep', () => {
   it('looks the PATH up itself, as system, skipping relative entries, the cwd, the searched root, folders and non-executables', async () => {
     const PATH = ['', '.', 'relative/bin', root, folderNamedRg, ...(isWindows ? [] : [notExecutable]), join(dir, 'good'), join(dir, 'other')].join(DELIM);
     expect(await resolveRipgrep(input({ PATH }))).toEqual({ path: good, selectionMode: 'system' });
+  });
+
+  it('never looks at a PATH folder after the rg that wins (one there may be a share that does not answer)', async () => {
+    const after = [join(dir, 'after-1'), join(dir, 'after-2'), join(dir, 'other')];
+    const touched: string[] = [];
+    const spies = (['stat', 'access', 'realpath', 'lstat'] as const).map((name) => {
+      const real = fsp[name] as (...args: unknown[]) => Promise<unknown>;
+      return vi.spyOn(fsp, name).mockImplementation(((...args: unknown[]) => (touched.push(String(args[0])), real(...args))) as never);
+    });
+    try {
+      expect(await resolveRipgrep(input({ PATH: [root, join(dir, 'good'), ...after].join(DELIM) }))).toEqual({ path: good, selectionMode: 'system' });
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(touched.some((p) => p.startsWith(join(dir, 'good'))), 'the winner was looked at').toBe(true);
+    for (const folder of after) expect(touched.filter((p) => p.startsWith(folder))).toEqual([]);
   });
 
   it('says so when nothing resolves', async () => {
