@@ -53,12 +53,12 @@ export async function checkUndecodable(scope: Scope, suspects: readonly string[]
     for (let i = 0; i < segments.length && ok; i++) {
       prefix = i === 0 ? segments[0]! : `${prefix}/${segments[i]}`;
       const isFile = i === segments.length - 1;
-      const undecoded = segments[i]!.includes(REPLACEMENT_CHAR);
+      const holdsFffd = segments[i]!.includes(REPLACEMENT_CHAR);
       // The file itself is always checked: a directory that passes may be the twin of the one listed.
-      if (!isFile && !undecoded) continue;
+      if (!isFile && !holdsFffd) continue;
       const code = await disk.code(prefix, isFile);
       ok = code === undefined;
-      if (undecoded && (code === undefined || code === MISMATCH || code === 'EILSEQ') && !reported.has(prefix)) {
+      if (holdsFffd && (code === undefined || code === MISMATCH || code === 'EILSEQ') && !reported.has(prefix)) {
         // Each name that decodes alike and that the string does not open (all of them when it opens nothing).
         const unread = code === 'EILSEQ' ? Math.max(1, await disk.alike(prefix)) : (await disk.alike(prefix)) - 1;
         report(prefix, 'EILSEQ', unread, isFile);
