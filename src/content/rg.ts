@@ -30,6 +30,7 @@ import { buildContentArgv, defaultThreads } from '../rg/argv.js';
 import { collectReasons, type Verdict } from '../rg/exit.js';
 import { checkIgnoreFiles, checkRoot, runRequest, stoppedBeforeStart, type RipgrepRun } from '../rg/files.js';
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
+import { UndecodablePaths } from '../rg/undecodable.js';
 import { WalkRules } from '../walk/rules.js';
 import { decodeUtf8, dropCr, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
 import { linksUnseen } from './links.js';
@@ -87,10 +88,19 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
     },
   });
   const events = outcome.consumer;
-  const accept = rules.buildListedFileTest(() => {});
-  // A file ripgrep could not open is kept if the walker would have searched it; a directory if the walker would have read it.
-  const skipped = outcome.stderr.skipped.filter((entry) => rules.wouldRead(entry.path) || accept(entry.path));
-  skipped.push(...events.undecodable, ...events.refused, ...outcome.blocked);
+  let undecoded = false;
+  const accept = rules.buildListedFileTest(
+    () => {},
+    () => (undecoded = true),
+  );
+  // A file ripgrep could not open is kept if the walker would have searched it (or tried to, in
+  // another reading of its name's bytes); a directory if the walker would have read it.
+  const keep = (entry: SkippedEntry) => {
+    undecoded = false;
+    return rules.wouldRead(entry.path) || accept(entry.path) || undecoded;
+  };
+  const skipped = outcome.stderr.skipped.filter(keep);
+  skipped.push(...events.undecodable.entries, ...events.refused, ...outcome.blocked);
   return buildSummary(plan, run, hits, outcome.verdict, outcome.recovery, events, skipped, outcome.stderr.unclassified);
 }
 
@@ -184,13 +194,16 @@ export class JsonEventConsumer implements RecordConsumer {
   filesWithHits = 0;
   excluded = 0;
   /** Paths ripgrep gave as bytes (not valid UTF-8): the walker cannot open them either (EILSEQ). */
-  readonly undecodable: SkippedEntry[] = [];
+  readonly undecodable = new UndecodablePaths();
   /** Files whose hit's column would take longer than a step may (match-gate.ts): skipped, `EFBIG`. */
   readonly refused: SkippedEntry[] = [];
   stopCause: 'timeout' | undefined; // set when this consumer stops the run for the budget (run.ts)
-  private readonly undecodableSeen = new Set<string>();
   private readonly accept: (rel: string) => boolean;
+  /** Set by `accept`: the path does not match as decoded, but could in another reading of its bytes. */
+  private undecoded = false;
   private lastPath: string | undefined;
+  /** `lastPath`, or for a path that is not UTF-8 its bytes (after a NUL, which no path holds). */
+  private lastFile: string | undefined;
   private lastAccepted = false;
   /**
    * The last hit line handed on in `lastPath`, not yet in `remember` (0: none). Perf: one map write
@@ -211,7 +224,10 @@ export class JsonEventConsumer implements RecordConsumer {
     private readonly skip: HandedOn | undefined,
     private readonly gate: MatchGate,
   ) {
-    this.accept = rules.buildListedFileTest(() => this.excluded++);
+    this.accept = rules.buildListedFileTest(
+      () => this.excluded++,
+      () => (this.undecoded = true),
+    );
   }
 
   record(line: string): boolean {
@@ -345,39 +361,19 @@ export class JsonEventConsumer implements RecordConsumer {
   private fileOf(event: { path: Data }): string | undefined {
     const { path } = event;
     const rel = (path.text ?? decodeUtf8(path.bytes!)).slice(2);
-    if (rel !== this.lastPath) {
+    // Names that are not UTF-8 are told apart by their bytes (`d\xff/a` and `d\xfe/a`, or a real `d\uFFFD/a`, decode alike).
+    const file = path.bytes === undefined ? rel : `\0${Buffer.from(path.bytes).toString('latin1')}`;
+    if (file !== this.lastFile) {
       this.rememberLastFile();
       this.lastPath = rel;
+      this.lastFile = file;
+      this.undecoded = false;
       this.lastAccepted = rel !== '' && this.accept(rel);
-      if (this.lastAccepted && path.bytes !== undefined) this.noteUndecodable(path.bytes);
+      // A name that is not UTF-8 is a gap when it matches as decoded or could in bash's reading of its bytes.
+      if (path.bytes !== undefined && (this.lastAccepted || this.undecoded)) this.undecodable.note(path.bytes);
       else if (this.lastAccepted) this.filesWithHits++;
     }
     return this.lastAccepted && path.bytes === undefined ? rel : undefined;
-  }
-
-  /**
-   * A path that is not valid UTF-8 names nothing once decoded: like the walker, record the first
-   * segment that does not decode (a directory the walker could not open, or the file) as EILSEQ.
-   */
-  private noteUndecodable(bytes: Uint8Array): void {
-    const strict = new TextDecoder('utf-8', { fatal: true });
-    let start = 2; // after "./"
-    for (;;) {
-      const slash = bytes.indexOf(0x2f, start);
-      const end = slash < 0 ? bytes.length : slash;
-      try {
-        strict.decode(bytes.subarray(start, end));
-      } catch {
-        const rel = decodeUtf8(bytes.subarray(2, end));
-        if (!this.undecodableSeen.has(rel)) {
-          this.undecodableSeen.add(rel);
-          this.undecodable.push({ path: rel, code: 'EILSEQ' });
-        }
-        return;
-      }
-      if (slash < 0) return;
-      start = slash + 1;
-    }
   }
 
   private end(data: unknown): boolean {

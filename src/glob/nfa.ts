@@ -10,11 +10,17 @@
  * whether the rest is in L: linear too.
  *
  * A name that was not valid UTF-8 comes from the filesystem with U+FFFD where its bad bytes were,
- * and bash matches such a name byte by byte. `couldMatch` answers whether some byte reading of the
- * decoded name could match: each U+FFFD is itself or one to three unknown bytes, and every other
- * non-ASCII character itself or its UTF-8 bytes, each unknown. An unknown byte matches `?`, `*` and
- * every class (bash's answer depends on bytes we no longer have), never a literal. Over-answering
- * only costs an lstat that finds the name cannot be opened (an `EILSEQ` gap); under-answering would
+ * and bash reads such a name in one of two ways. Where glibc cannot decode it, byte by byte: each
+ * U+FFFD is then one to three bytes (the decoder makes one U+FFFD of a cut sequence such as
+ * `\xe2\x82`), every other non-ASCII character its UTF-8 bytes. Where glibc can, character by
+ * character: glibc decodes forms UTF-8 forbids (a 4-byte form above U+10FFFF, the 5- and 6-byte
+ * forms, `\xf4\x90\x80\x80`, `\xf8..`, `\xfc..`) as ONE character each, where the decoder gives
+ * one U+FFFD per byte, so a run of four to six U+FFFD may be one character. `couldMatch` answers
+ * whether some reading could match: each U+FFFD is itself, one to three unknown bytes, or with the
+ * next three to five U+FFFD one unknown character (the readings are mixed freely: a superset, and
+ * a cheap one, one more step per U+FFFD). An unknown byte or character matches `?`, `*` and every
+ * class (bash's answer depends on bytes we no longer have), never a literal. Over-answering only
+ * costs an lstat that finds the name cannot be opened (an `EILSEQ` gap); under-answering would
  * hide a file.
  */
 import { fold, foldEquivalents } from './fold.js';
@@ -169,6 +175,17 @@ function undecodedReadings(name: string): number[] {
   return out;
 }
 
+/** How many U+FFFD glibc may read as one character: a 4-byte form above U+10FFFF, a 5- or 6-byte form. */
+const MIN_GLIBC_RUN = 4;
+const MAX_GLIBC_RUN = 6;
+
+/** For each position, how many U+FFFD run from it (0 where the character is another). */
+function replacementRuns(readings: readonly number[]): number[] {
+  const runs: number[] = new Array(readings.length + 1).fill(0);
+  for (let i = readings.length - 1; i >= 0; i--) runs[i] = readings[i]! < 0 ? runs[i + 1]! + 1 : 0;
+  return runs;
+}
+
 /** The state sets of one program, reused across names (one matcher is never re-entered). */
 class Runner {
   private readonly mark: Int32Array;
@@ -201,8 +218,17 @@ class Runner {
   couldMatch(input: readonly number[], readings: readonly number[]): boolean {
     this.unsure = true;
     this.inL = [];
+    const runs = replacementRuns(readings);
+    // The states a run of U+FFFD read as one character reaches, by the position after the run.
+    let later: Set<number>[] | undefined;
     let states = this.closure([this.p.start], 0);
-    for (let pos = 0; pos < input.length && states.length > 0; pos++) {
+    for (let pos = 0; pos < input.length; pos++) {
+      const joined = later?.[pos];
+      if (joined !== undefined) states = [...new Set([...states, ...joined])];
+      if (states.length === 0) {
+        if (later === undefined) break;
+        continue;
+      }
       const reading = readings[pos]!;
       if (reading === 0) {
         states = this.step(states, input[pos]!, pos + 1);
@@ -215,9 +241,19 @@ class Runner {
         unknown = this.step(unknown, UNKNOWN, pos + 1);
         if (reading < 0 || n === reading) for (const s of unknown) found.add(s);
       }
+      // glibc's reading: this U+FFFD and the next three to five are one character.
+      if (runs[pos]! >= MIN_GLIBC_RUN) {
+        const one = this.step(states, UNKNOWN, pos + 1);
+        later ??= [];
+        for (let n = MIN_GLIBC_RUN; n <= Math.min(MAX_GLIBC_RUN, runs[pos]!); n++) {
+          const at = (later[pos + n] ??= new Set());
+          for (const s of one) at.add(s);
+        }
+      }
       states = [...found];
     }
-    return this.accepts(states);
+    const joined = later?.[input.length];
+    return this.accepts(states) || (joined !== undefined && this.accepts([...joined]));
   }
 
   /** For each position `i` of the input, is the text from `i` to the end in the language? */

@@ -58,12 +58,12 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
   const skipped = [...outcome.stderr.skipped.filter(keep), ...outcome.blocked];
   const files = outcome.consumer;
   let verdict = outcome.verdict;
-  // Names that match only in another reading of their bytes: a gap where they cannot be opened, nothing where they are real.
-  if (files.undecoded.length > 0) skipped.push(...(await checkUndecodable(plan.scope, files.undecoded, keep)).skipped);
   // ripgrep reads an ignore file it cannot open without a word: the walker names it (a `!` rule in it could re-include a file).
   if (files.ignoreFiles.length > 0) skipped.push(...(await unreadableIgnoreFiles(plan.scope, files.ignoreFiles)));
-  if (files.suspects.length > 0) {
-    const checked = await checkUndecodable(plan.scope, files.suspects, keep);
+  // Matching paths holding U+FFFD, and those that match only in another reading of their bytes: a
+  // gap where they cannot be opened; the first returned where they are real, the second not.
+  if (files.suspects.length > 0 || files.undecoded.length > 0) {
+    const checked = await checkUndecodable(plan.scope, files.suspects, files.undecoded, keep);
     skipped.push(...checked.skipped);
     for (const rel of checked.matches) {
       if (files.rels.length < plan.limits.maxResults) files.rels.push(rel);

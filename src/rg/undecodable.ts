@@ -22,55 +22,86 @@ export interface Checked {
 }
 
 /**
- * Checks listed, matching paths that hold U+FFFD. `keepDir` says whether the walker would have
- * tried to read a directory (the same rule as for ripgrep's stderr).
+ * Checks listed paths that hold U+FFFD: `suspects` match as decoded (each real one is a match),
+ * `undecoded` match only in another reading of their bytes (a real one is not a match: it was
+ * judged as decoded). One call for both, so a directory above paths of both kinds is counted once.
+ * `keepDir` says whether the walker would have tried to read a directory (the same rule as for
+ * ripgrep's stderr).
+ *
+ * Several names may decode to one string (`dir-\xe9`, `dir-\xe2\x82`, `dir-\xff`, and a real
+ * `dir-\uFFFD`) and ripgrep's listing, decoded, cannot tell them apart: the parent directory is
+ * listed, and each name that decodes to the string but is not the one the string opens is a gap of
+ * its own, as the walker counts them.
  */
-export async function checkUndecodable(scope: Scope, suspects: readonly string[], keepDir: (entry: SkippedEntry) => boolean): Promise<Checked> {
+export async function checkUndecodable(scope: Scope, suspects: readonly string[], undecoded: readonly string[], keepDir: (entry: SkippedEntry) => boolean): Promise<Checked> {
   const answer: Checked = { matches: [], skipped: [] };
-  const checked = new Map<string, Promise<string | undefined>>();
+  const disk = new DiskLook(scope);
   const reported = new Set<string>();
   const matched = new Set<string>();
-  const check = (rel: string, wantFile: boolean) => {
-    let answer = checked.get(rel);
-    if (answer === undefined) checked.set(rel, (answer = lstatCode(scope, rel, wantFile)));
-    return answer;
+  const report = (path: string, code: string, count: number, isFile: boolean) => {
+    const entry = { path, code };
+    if (count === 0 || reported.has(path) || !(isFile || keepDir(entry))) return;
+    reported.add(path);
+    for (let i = 0; i < count; i++) answer.skipped.push({ ...entry });
   };
-  for (const rel of suspects) {
+  for (const [index, rel] of [...suspects, ...undecoded].entries()) {
     const segments = rel.split('/');
     let prefix = '';
     let ok = true;
+    // A name above was counted as unreadable: a file the string does not find below it is that gap.
+    let explained = false;
     for (let i = 0; i < segments.length && ok; i++) {
       prefix = i === 0 ? segments[0]! : `${prefix}/${segments[i]}`;
       const isFile = i === segments.length - 1;
+      const holdsFffd = segments[i]!.includes(REPLACEMENT_CHAR);
       // The file itself is always checked: a directory that passes may be the twin of the one listed.
-      if (!isFile && !segments[i]!.includes(REPLACEMENT_CHAR)) continue;
-      const code = await check(prefix, isFile);
-      if (code === undefined) continue;
-      ok = false;
-      if (code === MISMATCH || reported.has(prefix)) continue;
-      const entry = { path: prefix, code };
-      if (isFile || keepDir(entry)) {
-        reported.add(prefix);
-        answer.skipped.push(entry);
-      }
+      if (!isFile && !holdsFffd) continue;
+      const code = await disk.code(prefix, isFile);
+      ok = code === undefined;
+      if (holdsFffd && (code === undefined || code === MISMATCH || code === 'EILSEQ') && !reported.has(prefix)) {
+        // Each name that decodes alike and that the string does not open (all of them when it opens nothing).
+        const unread = code === 'EILSEQ' ? Math.max(1, await disk.alike(prefix)) : (await disk.alike(prefix)) - 1;
+        report(prefix, 'EILSEQ', unread, isFile);
+      } else if (code !== undefined && code !== MISMATCH && !explained) report(prefix, code, 1, isFile);
+      explained ||= reported.has(prefix);
     }
-    if (!ok) continue;
+    if (!ok || index >= suspects.length) continue;
     // Twins: `d\xff/x` and a real `d\uFFFD/x` decode alike; only one path is what the string opens.
-    // The first is returned (it exists), each later one is the gap of an unreadable name.
+    // The first is returned (it exists), each later one is the gap of an unreadable name (counted
+    // above, from the parent's listing; here when that listing failed).
     if (matched.has(rel)) {
       const at = segments.findIndex((segment) => segment.includes(REPLACEMENT_CHAR));
-      const twin = segments.slice(0, at + 1).join('/');
-      const entry = { path: twin, code: 'EILSEQ' };
-      if (!reported.has(twin) && (twin === rel || keepDir(entry))) {
-        reported.add(twin);
-        answer.skipped.push(entry);
-      }
+      report(segments.slice(0, at + 1).join('/'), 'EILSEQ', 1, at === segments.length - 1);
       continue;
     }
     matched.add(rel);
     answer.matches.push(rel);
   }
   return answer;
+}
+
+/** What the disk says of suspect paths, each asked once. */
+class DiskLook {
+  private readonly codes = new Map<string, Promise<string | undefined>>();
+  private readonly listings = new Map<string, Promise<string[] | undefined>>();
+
+  constructor(private readonly scope: Scope) {}
+
+  code(rel: string, wantFile: boolean): Promise<string | undefined> {
+    let answer = this.codes.get(rel);
+    if (answer === undefined) this.codes.set(rel, (answer = lstatCode(this.scope, rel, wantFile)));
+    return answer;
+  }
+
+  /** How many names of `rel`'s parent decode to `rel`'s name (0 when the parent cannot be listed). */
+  async alike(rel: string): Promise<number> {
+    const slash = rel.lastIndexOf('/');
+    const parent = slash < 0 ? '' : rel.slice(0, slash);
+    let listing = this.listings.get(parent);
+    if (listing === undefined) this.listings.set(parent, (listing = fsp.readdir(this.scope.nativePath(parent)).catch(() => undefined)));
+    const name = rel.slice(slash + 1);
+    return (await listing)?.filter((entry) => entry === name).length ?? 0;
+  }
 }
 
 /** The decoded path names something else than ripgrep listed (a link, a directory): drop it, no entry. */
@@ -84,5 +115,40 @@ async function lstatCode(scope: Scope, rel: string, wantFile: boolean): Promise<
   } catch (error) {
     const code = errorCodeOf(error);
     return code === 'ENOENT' ? 'EILSEQ' : code;
+  }
+}
+
+/**
+ * Content search: ripgrep's JSON gives a path that is not valid UTF-8 as its bytes. Decoded, it
+ * names nothing: like the walker, the first segment that does not decode (a directory the walker
+ * could not open, or the file) is a gap (EILSEQ), once per distinct bytes: `dir-\xe9` and
+ * `dir-\xff` decode alike and are two gaps, as the walker counts them.
+ */
+export class UndecodablePaths {
+  readonly entries: SkippedEntry[] = [];
+  /** The bytes (as latin1) of each segment path in `entries`. */
+  private readonly seen = new Set<string>();
+  private readonly strict = new TextDecoder('utf-8', { fatal: true });
+
+  /** `bytes`: the path as ripgrep prints it, from `./`. */
+  note(bytes: Uint8Array): void {
+    const path = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let start = 2; // after "./"
+    for (;;) {
+      const slash = path.indexOf(0x2f, start);
+      const end = slash < 0 ? path.length : slash;
+      try {
+        this.strict.decode(path.subarray(start, end));
+      } catch {
+        const key = path.toString('latin1', 2, end);
+        if (!this.seen.has(key)) {
+          this.seen.add(key);
+          this.entries.push({ path: path.toString('utf8', 2, end), code: 'EILSEQ' });
+        }
+        return;
+      }
+      if (slash < 0) return;
+      start = slash + 1;
+    }
   }
 }

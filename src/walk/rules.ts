@@ -143,6 +143,9 @@ export class WalkRules {
    * an exclusion as the walker counts it. Perf: with the common options (hidden files in, nothing
    * excluded, no depth limit) only the matcher is asked: no directory is then left out but a
    * pruned one, and a file inside a directory no pattern can match into does not match either.
+   * `onUndecoded`: a file that does not match but could in another reading of the bytes behind its
+   * U+FFFD, in its name or in a directory's (the walker opens a directory by its string first, so a
+   * directory it reads is real; ripgrep's listed directories are not checked yet).
    */
   buildListedFileTest(onExcluded: () => void, onUndecoded: (rel: string) => void = () => {}): (rel: string) => boolean {
     const { matcher } = this;
@@ -150,7 +153,7 @@ export class WalkRules {
       return (rel) => {
         const name = rel.slice(rel.lastIndexOf('/') + 1);
         if (matcher.matches(rel, name)) return true;
-        if (name.includes(REPLACEMENT_CHAR) && matcher.couldMatchUndecoded(rel, name)) onUndecoded(rel);
+        if (rel.includes(REPLACEMENT_CHAR) && matcher.couldMatchUndecoded(rel, name)) onUndecoded(rel);
         return false;
       };
     }
@@ -170,7 +173,7 @@ export class WalkRules {
       if (this.isHiddenName(name)) return false;
       const verdict = this.file(rel.slice(0, start), name);
       if (verdict === 'excluded') onExcluded();
-      if (verdict === 'undecoded') onUndecoded(rel);
+      if (verdict === 'undecoded' || (verdict === 'other' && start > 0 && rel.lastIndexOf(REPLACEMENT_CHAR, start - 1) >= 0 && matcher.couldMatchUndecoded(rel, name))) onUndecoded(rel);
       return verdict === 'match';
     };
   }

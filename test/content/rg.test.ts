@@ -310,6 +310,15 @@ describe('exit statuses (shared with file listing)', () => {
     expect(result.recovery).not.toHaveProperty('failureKind');
   });
 
+  it('a denied file whose name matches only in another reading of its bytes is kept (the walker would have tried it)', async () => {
+    // `f_\xc2\x80\x80` prints as `f_\u0080\uFFFD`: two characters decoded, three bytes to bash's `f_???`;
+    // `g_\uFFFD` matches in no reading.
+    const stderr = './good/f_\u0080\uFFFD: Permission denied (os error 13)\n./good/g_\uFFFD: Permission denied (os error 13)\n';
+    const { result } = await search([[{ stderr }, { exit: 2 }]], { pattern: 'good/f_???' });
+    expect(result.skipped).toEqual([{ path: 'good/f_\u0080\uFFFD', code: 'EACCES' }]);
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['permission-denied'] });
+  });
+
   it('killed by a signal we did not send, or a spawn failure: failures, hits kept', async () => {
     const killed = await search([[{ stdout: matchEvent('./a', 'needle\n', 1, 0) }, { exit: null, signal: 'SIGSEGV' }]]);
     expect(killed.result).toMatchObject({ hitCount: 1, complete: false, recovery: { failureKind: 'exit' } });

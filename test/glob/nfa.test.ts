@@ -157,6 +157,44 @@ describe('names that did not decode (U+FFFD): could some reading of their bytes 
   });
 });
 
+describe("names that did not decode: glibc's reading, a run of four to six U+FFFD as one character", () => {
+  // glibc decodes `\xf4\x90\x80\x80` (above U+10FFFF: 4 U+FFFD to Node), `\xf8` + 4 and `\xfc` + 5
+  // (5 and 6 U+FFFD) as one character each, and bash's `?` takes it whole (adversary J, repro1).
+  const fits = (run: number) => Array.from({ length: 3 * run + 2 }, (_, k) => k).filter((k) => k > 0 && nfa(`a_${'?'.repeat(k)}.t`).couldMatch(`a_${'\uFFFD'.repeat(run)}.t`));
+  const range = (lo: number, hi: number) => Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
+  it.each([
+    // run, the counts of ? that could match: glibc's grouping, then the byte reading's 1 to 3 each.
+    [1, range(1, 3)],
+    [3, range(3, 9)],
+    [4, [1, ...range(4, 12)]],
+    [5, range(1, 15)],
+    [6, range(1, 18)],
+    [8, range(2, 24)],
+  ])('a run of %i U+FFFD', (run, expected) => {
+    expect(fits(run)).toEqual(expected);
+  });
+  it('the one character is unknown: every class and ?, never a literal, and the rest of the name still has to match', () => {
+    const name = `b_${'\uFFFD'.repeat(4)}.t`;
+    expect(nfa('b_[!x].t').couldMatch(name)).toBe(true);
+    expect(nfa('b_@(?).t').couldMatch(name)).toBe(true);
+    expect(nfa('b_[[:alpha:]].t').couldMatch(name)).toBe(true);
+    expect(nfa('b_x.t').couldMatch(name)).toBe(false);
+    expect(nfa('b_?.x').couldMatch(name)).toBe(false);
+    expect(nfa('?').couldMatch('\uFFFD'.repeat(4))).toBe(true);
+    expect(nfa('x?').couldMatch('x' + '\uFFFD'.repeat(6))).toBe(true);
+    expect(nfa('x?').couldMatch('x' + '\uFFFD'.repeat(7))).toBe(false);
+  });
+  it('a long run stays bounded: one more step per U+FFFD, whatever the pattern', () => {
+    // NAME_MAX is 255 bytes; 20,000 is far beyond, and each shape answers at once (a grouping tried by
+    // backtracking would be exponential in the run).
+    const run = '\uFFFD'.repeat(20_000);
+    const started = performance.now();
+    for (const glob of ['*a*a*a*a*x', '+(?|??)+(?|??)x', '*(*(?))x', '?'.repeat(50), '*?*?*?*?*?*?*?x']) expect(nfa(glob).couldMatch(run)).toBe(false);
+    expect(nfa('*(?)').couldMatch(run)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
 describe('edges of the state sets (issue 28: each kills a mutant of src/glob/nfa.ts)', () => {
   it('!(...) compares the rest of the name in order, groups inside it too', () => {
     expect(nfa('!(ab)').matches('ab')).toBe(false);
