@@ -186,12 +186,10 @@ describe("names that did not decode: glibc's reading, a run of four to six U+FFF
   });
   it('a long run stays bounded: one more step per U+FFFD, whatever the pattern', () => {
     // NAME_MAX is 255 bytes; 20,000 is far beyond, and each shape answers at once (a grouping tried by
-    // backtracking would be exponential in the run).
+    // backtracking would be exponential in the run: it would fail by the test's timeout, not a timed assertion).
     const run = '\uFFFD'.repeat(20_000);
-    const started = performance.now();
     for (const glob of ['*a*a*a*a*x', '+(?|??)+(?|??)x', '*(*(?))x', '?'.repeat(50), '*?*?*?*?*?*?*?x']) expect(nfa(glob).couldMatch(run)).toBe(false);
     expect(nfa('*(?)').couldMatch(run)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 
