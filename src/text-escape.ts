@@ -9,9 +9,11 @@
  *   (U+0000-U+001F: tab, newline, carriage return, ESC...), DEL (U+007F), every C1 control
  *   (U+0080-U+009F), U+2028 and U+2029, the bidirectional controls (U+061C, U+200E, U+200F,
  *   U+202A-U+202E, U+2066-U+2069), and the other characters that are invisible and stand for no
- *   text: U+200B, U+2060-U+2064, U+206A-U+206F, U+FEFF, U+FFF9-U+FFFB, the tags U+E0000-U+E007F,
- *   and an unpaired surrogate. Left alone: U+200C and U+200D, which shape ordinary writing
- *   (Persian, Indic scripts, emoji sequences).
+ *   text: every other format character (`\p{Cf}`: U+00AD, U+180E, U+200B, U+2060-U+2064,
+ *   U+206A-U+206F, U+FEFF, U+FFF9-U+FFFB, the tags U+E0000-U+E007F...), the Hangul fillers
+ *   (U+115F, U+1160, U+3164, U+FFA0), U+034F, the variation selectors (U+FE00-U+FE0F,
+ *   U+E0100-U+E01EF), and an unpaired surrogate. Left alone: U+200C and U+200D (format characters
+ *   too), which shape ordinary writing (Persian, Indic scripts, emoji sequences).
  * - A backslash is written `\u{5c}` only where it is followed by `u{`, the one place it could be
  *   read as the start of an escape; everywhere else it is itself.
  * - So every `\u{` in the output starts an escape, and the form is reversible (`unescapeText`).
@@ -21,8 +23,13 @@
  * - The output holds no line break: escaped text can never start a line of its own.
  */
 
-/** What is escaped; the `u` flag makes a class of surrogates match unpaired ones only. */
-const UNSAFE_CHARS = String.raw`[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}\ud800-\udfff]`;
+/**
+ * What is escaped; the `u` flag makes a class of surrogates match unpaired ones only. Every format
+ * character (`\p{Cf}`: soft hyphen, U+180E, the bidi and tag controls...) but ZWNJ and ZWJ, and
+ * the whole tag block (its unassigned code points are not Cf); the Hangul fillers and U+034F,
+ * which render as nothing; the variation selectors.
+ */
+const UNSAFE_CHARS = String.raw`[\u0000-\u001f\u007f-\u009f\u034f\u115f\u1160\u2028\u2029\u3164\ufe00-\ufe0f\uffa0\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}\ud800-\udfff]|(?![\u200c\u200d])\p{Cf}`;
 const UNSAFE = new RegExp(`${UNSAFE_CHARS}|\\\\(?=u\\{)`, 'u');
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
 const ESCAPE_ALL = /\\u\{([0-9a-f]{1,6})\}/g;

@@ -23,17 +23,19 @@ import { specialMark, type MissingFolder, type Overview, type SimilarNames } fro
  * kind: after "No files matching app.sock", a bare `app.sock` in the overview would read as a
  * file the answer denied; `app.sock (socket)` says why it was not listed.
  */
-function namesOf(entries: readonly DirentLike[]): string[] {
-  return entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name + specialMark(kindOf(e)))).sort();
+function namesOf(entries: readonly DirentLike[]): { names: string[]; kinds: (EntryType | undefined)[] } {
+  const marked = entries.map((e) => ({ name: e.isDirectory() ? `${e.name}/` : e.name + specialMark(kindOf(e)), kind: kindOf(e) }));
+  marked.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { names: marked.map((e) => e.name), kinds: marked.map((e) => e.kind) };
 }
 
 /** The overview of `root`: the walk's listing when it has one, else one `readdir`. */
 export function buildOverview(fs: FsLike, root: string, display: string, listed?: readonly DirentLike[]): Promise<Overview> {
-  if (listed !== undefined) return Promise.resolve({ root: display, names: namesOf(listed) });
+  if (listed !== undefined) return Promise.resolve({ root: display, ...namesOf(listed) });
   return new Promise((resolve) => {
     try {
       fs.readdir(root, { withFileTypes: true }, (error, entries) => {
-        resolve(error ? { root: display, code: errorCodeOf(error) } : { root: display, names: namesOf(entries) });
+        resolve(error ? { root: display, code: errorCodeOf(error) } : { root: display, ...namesOf(entries) });
       });
     } catch (error) {
       resolve({ root: display, code: errorCodeOf(error) });
@@ -117,7 +119,7 @@ export async function buildMissingFolder(fs: FsLike, root: string, display: stri
       missing: [existing, name].filter(Boolean).join('/') + '/',
       existing: existing === '' ? display : display + sep + existing.split('/').join(sep),
       atRoot: existing === '',
-      names: namesOf(entries),
+      ...namesOf(entries),
       similar: near.map((n) => `${n}/`),
       existingPaths: suggestions,
       existingKinds: kinds,

@@ -7,14 +7,16 @@ import { escapeText } from '../text-escape.js';
 import { totalText, type Total } from './text.js';
 import { isCoverageGap, reasonLabels, type DroppedCause } from './text-reasons.js';
 import type { Platform } from '../patterns.js';
-import { count, findItWith, queryText, quote } from './text-words.js';
+import { count, findItWith, listItem, queryText, quote } from './text-words.js';
 
 /** What a directory holds (the search root, or the nearest existing one), shown when an answer is empty. */
 export interface Overview {
   /** Native path of the directory listed. */
   root: string;
-  /** Names, sorted, directories ending in `/`; all of them (the wording shows the first few). */
+  /** Names, sorted, directories ending in `/`, special files followed by their kind (`app.sock (socket)`); all of them (the wording shows the first few). */
   names?: string[];
+  /** The kind of each of `names` (readdir's), which tells a name from its mark: a pipe `notes` from a file named `notes (pipe)`. */
+  kinds?: (EntryType | undefined)[];
   /** Set when the directory could not be listed. */
   code?: string;
 }
@@ -27,10 +29,24 @@ export function overviewLine(overview: Overview, lead = 'The search root'): stri
   const root = escapeText(overview.root);
   if (names === undefined) return `${lead} ${root} could not be listed (${escapeText(code ?? 'UNKNOWN')}).`;
   if (names.length === 0) return `${lead} ${root} is empty.`;
-  const shown = names.slice(0, OVERVIEW_NAMES).map(escapeText).join(', ');
+  const shown = names.slice(0, OVERVIEW_NAMES).map((name, i) => entryText(name, overview.kinds?.[i])).join(', ');
   return names.length > OVERVIEW_NAMES
     ? `${lead} ${root} holds ${names.length} entries; the first ${OVERVIEW_NAMES}: ${shown}`
     : `${lead} ${root} holds ${count(names.length, 'entry', 'entries')}: ${shown}`;
+}
+
+/**
+ * A listed entry, its name an item of the list (`listItem`) and its mark after it. Without kinds
+ * (an overview built by a caller), a trailing `/` or special mark is read as the mark.
+ */
+function entryText(marked: string, kind: EntryType | undefined): string {
+  const mark = kind !== undefined ? markOf(kind) : (/\/$|( \((?:pipe|socket|block device|character device)\))$/.exec(marked)?.[0] ?? '');
+  return listItem(marked.slice(0, marked.length - mark.length)) + mark;
+}
+
+/** What follows an entry's name in a listing: `/` after a directory, the kind after a special file. */
+export function markOf(kind: EntryType | undefined): string {
+  return kind === 'directory' ? '/' : specialMark(kind);
 }
 
 const SPECIAL_MARKS: Partial<Record<EntryType, string>> = { pipe: ' (pipe)', socket: ' (socket)', 'block-device': ' (block device)', 'char-device': ' (character device)' };
@@ -59,7 +75,7 @@ export function similarNamesLine(similar: SimilarNames): string {
   // Never a line starting with "No": it follows incomplete answers too.
   if (similar.paths.length === 0) return `Similar file names seen in the search: none resembles ${quote(similar.literal)}${pool}.`;
   const { special } = similar;
-  const shown = similar.paths.map((p) => escapeText(p) + specialMark(special !== undefined && Object.hasOwn(special, p) ? special[p] : undefined));
+  const shown = similar.paths.map((p) => listItem(p) + specialMark(special !== undefined && Object.hasOwn(special, p) ? special[p] : undefined));
   return `Similar file names seen in the search: ${shown.join(', ')}${pool}`;
 }
 
@@ -73,6 +89,8 @@ export interface MissingFolder {
   atRoot: boolean;
   /** Its names, sorted, as the overview's. */
   names: string[];
+  /** The kind of each of `names`, as the overview's. */
+  kinds?: (EntryType | undefined)[];
   /** Its folder names closest to the missing one, best first, ending in `/`. */
   similar: string[];
   /** The pattern with a similar folder in place of the missing one, where that path exists (`src/a.ts`), workspace-relative. */
@@ -97,7 +115,7 @@ export interface Dropped {
  * what lists it, since the model would use it verbatim and be told "No files matching".
  */
 export function existingPathText(path: string, kind: EntryType | undefined, dropped?: Dropped): string {
-  const shown = escapeText(path) + (kind === 'directory' ? '/' : kind === 'symlink' ? ' (symlink, not followed)' : specialMark(kind));
+  const shown = listItem(path) + (kind === 'symlink' ? ' (symlink, not followed)' : markOf(kind));
   if (dropped === undefined) return shown;
   return `${shown} (${dropped.causes.includes('excluded') ? 'excluded by the host' : 'ignored by ignore files'}: ${findText(dropped)})`;
 }
@@ -131,10 +149,10 @@ export function existsButLine(path: string, kind: EntryType | undefined, unit: '
  */
 export function missingFolderLines(missing: MissingFolder): string[] {
   const lines = [`The folder ${quote(missing.missing)} does not exist, so the search could not look inside it.`];
-  if (!missing.atRoot) lines.push(overviewLine({ root: missing.existing, names: missing.names }, 'The deepest folder of the pattern that exists,'));
+  if (!missing.atRoot) lines.push(overviewLine({ root: missing.existing, names: missing.names, ...(missing.kinds === undefined ? {} : { kinds: missing.kinds }) }, 'The deepest folder of the pattern that exists,'));
   const where = escapeText(missing.existing);
   if (missing.similar.length === 0) lines.push(`No folder in ${where} resembles ${quote(missing.missing.replace(/\/$/, '').split('/').pop()!)}.`);
-  else lines.push(`Similar folder names in ${where}: ${missing.similar.map(escapeText).join(', ')}`);
+  else lines.push(`Similar folder names in ${where}: ${missing.similar.map((folder) => `${listItem(folder.replace(/\/$/, ''))}/`).join(', ')}`);
   const shown = missing.existingPaths.map((p, i) => existingPathText(p, missing.existingKinds?.[i], missing.existingDropped?.[i]));
   if (shown.length > 0) lines.push(`With a similar folder in its place, these exist: ${shown.join(', ')}`);
   return lines;
@@ -170,7 +188,7 @@ function attemptResult(a: Attempt): string {
   // The incompleteness first, as in every summary.
   const found = isCoverageGap(a.complete ?? true, reasons) ? `incomplete search (${reasonLabels(reasons)}): ${n} in the part that could be searched` : n;
   const examples = a.examples ?? [];
-  return examples.length === 0 ? found : `${found}, e.g. ${examples.map(escapeText).join(', ')}`;
+  return examples.length === 0 ? found : `${found}, e.g. ${examples.map(listItem).join(', ')}`;
 }
 
 export function attemptQuery(query: string, regex: boolean, caseMode: 'exact' | 'ignore' | 'smart-ignore'): string {

@@ -114,8 +114,9 @@ function unreadable(skipped: readonly SkippedEntry[], kind: 'permission-denied' 
   const hits = skippedFor(kind, skipped);
   // Paths, not directories: a file whose lstat or read failed is skipped too.
   if (hits.length === 0) return `some paths could not be read (${words})`;
-  const named = hits.slice(0, LISTED_PATHS).map((s) => (kind === 'io-error' ? `${s.path} (${s.code})` : s.path));
-  return `${count(hits.length, 'path')} could not be read (${words}): ${listedPaths(named, hits.length)}`;
+  const named = hits.slice(0, LISTED_PATHS);
+  const codes = kind === 'io-error' ? named.map((s) => ` (${escapeText(s.code)})`) : [];
+  return `${count(hits.length, 'path')} could not be read (${words}): ${listedPaths(named.map((s) => s.path), hits.length, codes)}`;
 }
 
 /** What leaves a named file out of a search: the host's excludes, ignore files. */

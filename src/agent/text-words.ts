@@ -8,12 +8,30 @@ import { escapeText } from '../text-escape.js';
 /** How many paths are listed by name before "and N more". */
 export const LISTED_PATHS = 5;
 
-/** `a, b, and 3 more`: the first `LISTED_PATHS` of `paths`, escaped, then how many of `total` are left. */
-export function listedPaths(paths: readonly string[], total: number): string {
+/** `a, b (EIO), and 3 more`: the first `LISTED_PATHS` of `paths`, each an item (`listItem`) with its mark, then how many of `total` are left. */
+export function listedPaths(paths: readonly string[], total: number, marks: readonly string[] = []): string {
   const named = paths.slice(0, LISTED_PATHS);
   const more = total > named.length ? `, and ${total - named.length} more` : '';
-  return named.map(escapeText).join(', ') + more;
+  return named.map((path, i) => listItem(path) + (marks[i] ?? '')).join(', ') + more;
 }
+
+/**
+ * A name or path as one item of a `, `-joined list (the overview, similar names, listed paths,
+ * examples): bare when it cannot be misread, else in double quotes, escaped (`escapeText`) with
+ * each `"` written `\u{22}`, so the item ends at the next `"` and `unescapeText` reads it back. A
+ * name never reads as something it is not: `"config.ts, secrets.ts"` is one file, `"notes (pipe)"`
+ * a regular file (a pipe named `notes` reads `notes (pipe)`), `" lead.ts"` keeps its space.
+ */
+export function listItem(name: string): string {
+  const shown = escapeText(name);
+  return MISREADABLE_ITEM.test(name) || shown !== name ? `"${shown.replaceAll('"', '\\u{22}')}"` : name;
+}
+
+/**
+ * Two items in one (`, `, or a `,` at the end, which the mark after it would make one), a quote,
+ * white space at an end (lost between items), a ` (...)` the list's own marks take, the list's own count.
+ */
+const MISREADABLE_ITEM = /, |,$|"|^\s|\s$|\s\(.*\)$|^and \d+ more$/s;
 
 export function quote(s: string): string {
   return JSON.stringify(s);

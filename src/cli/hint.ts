@@ -10,7 +10,7 @@ import { findFiles } from '../find.js';
 import type { FindSummary } from '../result.js';
 import { escapeRegex } from '../regex-escape.js';
 import { escapeText } from '../text-escape.js';
-import { hasCapital } from './names.js';
+import { ignoresCaseSmartly, literalSyntax } from '../regex-syntax.js';
 
 /** Glob syntax and separators: a pattern holding any of them was written as a glob, on purpose. */
 const GLOB_LIKE = /[*?[\]{}()!\\/]/;
@@ -20,7 +20,7 @@ export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 
   const text = options.pattern;
   if (typeof text !== 'string' || GLOB_LIKE.test(text) || options.nameRegex !== undefined) return undefined;
   if (summary.matchedCount > 0 || summary.linkMatchedCount > 0) return undefined;
-  const caseSensitive = options.caseSensitive ?? (process.platform === 'win32' ? false : hasCapital(text));
+  const caseSensitive = options.caseSensitive ?? (process.platform === 'win32' ? false : !ignoresCaseSmartly(literalSyntax(text), 'fd'));
   // Whole milliseconds: `timeBudgetMs` takes integers only, and a fraction failed the run with a usage error after its answer.
   const left = options.timeBudgetMs === undefined ? undefined : Math.floor(options.timeBudgetMs - summary.stats.elapsedMs);
   if (left !== undefined && left <= 0) return undefined;

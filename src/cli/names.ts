@@ -3,13 +3,14 @@
  * substring of the base name), `--name-regex REGEX` (fd's default mode) and `-e EXT`, each one
  * RE2 regex of `nameRegex` that must match the base name (src/plan/name.ts), beside the glob.
  *
- * Smart case, as fd: a name mode's text with no capital letter (nor a class of capitals) matches
- * in any case; one with a capital, exactly; `-s` and `-i` override; on Windows names match in any
+ * Smart case, as fd: a name mode's text with no capital letter (nor a class whose range starts or
+ * ends on one, src/regex-syntax.ts) matches in any case; one with a capital, exactly; `-s` and `-i` override; on Windows names match in any
  * case anyway. The glob and `-E` keep their own case (exact, except on Windows): a glob is a path
  * as the shell and .gitignore read it, and `find-file README.md` finding `readme.md` would surprise
  * more than it helps.
  */
 import { escapeRegex } from '../regex-escape.js';
+import { ignoresCaseSmartly, literalSyntax, readRegexSyntax, type RegexSyntax } from '../regex-syntax.js';
 import type { CliArgs } from './args.js';
 
 /** What the name flags add to a file search's options; `pattern` is the glob the search then gets. */
@@ -23,7 +24,7 @@ const EVERY_NAME = '*';
 
 export function nameOptions(args: CliArgs, patterns: string[]): NameOptions {
   const glob = patterns.length === 0 ? undefined : patterns.length === 1 ? patterns[0]! : patterns;
-  const typed = args.fixedStrings === true ? patterns : args.nameRegex !== undefined ? [args.nameRegex] : [];
+  const typed = args.fixedStrings === true ? patterns.map(literalSyntax) : args.nameRegex !== undefined ? [readRegexSyntax(args.nameRegex)] : [];
   const flag = smartCaseFlag(args, typed);
   const regexes = [
     // fd takes one pattern; several -F texts are alternatives, as several globs are.
@@ -44,19 +45,7 @@ export function nameOptions(args: CliArgs, patterns: string[]): NameOptions {
  * chose (the search's `caseSensitive` says it for everything), or on Windows, where names match
  * in any case whatever the text.
  */
-function smartCaseFlag(args: CliArgs, typed: string[]): string {
+function smartCaseFlag(args: CliArgs, typed: RegexSyntax[]): string {
   if (args.caseSensitive === true || args.ignoreCase === true || typed.length === 0 || process.platform === 'win32') return '';
-  return typed.some(hasCapital) ? '(?-i)' : '(?i)';
+  return typed.every((syntax) => ignoresCaseSmartly(syntax, 'fd')) ? '(?i)' : '(?-i)';
 }
-
-/**
- * fd's smart-case test: a capital letter in the text as typed, escapes (`\S`, `\W`) aside, or a
- * class that holds capitals, which fd counts as one (a range of its class starts or ends with
- * one): `\w`, `[[:upper:]]`, `[[:alpha:]]`, `[[:alnum:]]`, `[[:word:]]`, `[[:xdigit:]]`.
- */
-export function hasCapital(text: string): boolean {
-  return CLASS_WITH_CAPITALS.test(text) || /\p{Lu}/u.test(text.replace(/\\./g, ''));
-}
-
-/** `\w` (not `\\w`, an escaped backslash before a `w`) and the POSIX classes that hold A-Z. */
-const CLASS_WITH_CAPITALS = /(?:^|[^\\])(?:\\\\)*\\w|\[:(?:upper|alpha|alnum|word|xdigit):\]/;

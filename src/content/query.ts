@@ -20,7 +20,7 @@ import { FindFileError } from '../errors.js';
 import { describe, readChoice } from '../plan/read.js';
 import { escapeRegex } from '../regex-escape.js';
 import { isHighSurrogate } from '../text-escape.js';
-import { readRegexSyntax, type RegexSyntax } from './regex-syntax.js';
+import { ignoresCaseSmartly, literalSyntax, readRegexSyntax } from '../regex-syntax.js';
 import { checkRe2Size, loadRe2, re2Size } from '../re2.js';
 import { OPEN_GATE, type MatchGate } from './match-gate.js';
 
@@ -60,7 +60,7 @@ export function readQuery(options: { query?: unknown; mode?: unknown; caseSensit
   const mode = readChoice(options.mode, 'mode', ['literal', 'regex'] as const, 'literal');
   const caseMode = readCaseMode(options.caseSensitive);
   const syntax = mode === 'regex' ? readRegexSyntax(text) : literalSyntax(text);
-  const ignoreCase = caseMode === 'ignore' || (caseMode === 'smart' && syntax.anyLiteral && !syntax.anyUppercase);
+  const ignoreCase = caseMode === 'ignore' || (caseMode === 'smart' && ignoresCaseSmartly(syntax, 'rg'));
   const query: Query = { text, mode, caseMode, ignoreCase, multiline: syntax.writesLineFeed };
   if (mode === 'regex' && compileRegex) buildLineMatcher(query);
   return query;
@@ -73,13 +73,6 @@ function readCaseMode(value: unknown): CaseMode {
   if (value === true) return 'sensitive';
   if (value === false) return 'ignore';
   throw new FindFileError('FF_INVALID_OPTION', `caseSensitive must be true, false or "smart", got ${describe(value)}`, 'caseSensitive');
-}
-
-const UPPERCASE = /\p{Uppercase}/u;
-
-/** A literal query: every character is a literal (and the query is never empty). */
-function literalSyntax(text: string): RegexSyntax {
-  return { anyLiteral: true, anyUppercase: UPPERCASE.test(text), writesLineFeed: text.includes('\n') };
 }
 
 /**

@@ -25,7 +25,7 @@ describe('a literal folder of the pattern that does not exist', () => {
       ].join('\n'),
     );
     expect(result.content).not.toContain('Similar file names seen in the search: none');
-    expect((result.metadata as GlobMetadata).guidance?.missingFolder).toEqual({ missing: 'sorc/', existing: W, atRoot: true, names: ['README.md', 'docs/', 'src/'], similar: ['src/'], existingPaths: ['src/a.ts'], existingKinds: ['file'] });
+    expect((result.metadata as GlobMetadata).guidance?.missingFolder).toEqual({ missing: 'sorc/', existing: W, atRoot: true, names: ['README.md', 'docs/', 'src/'], kinds: ['file', 'directory', 'directory'], similar: ['src/'], existingPaths: ['src/a.ts'], existingKinds: ['file'] });
   });
 
   it('src/lbi/*.ts: the deepest existing folder (src) is listed, with lib/ as the near name', async () => {

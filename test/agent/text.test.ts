@@ -107,9 +107,9 @@ describe('reasons: the next step, the labels, and the verdict they feed (Stryker
 
   it('names the first five unreadable paths, escaped, counts the rest, and gives an I/O error its code', () => {
     const denied = ['a', 'b\nforged', 'c', 'd', 'e', 'f', 'g'].map((p) => ({ path: p, code: 'EACCES' }));
-    expect(describeReason('permission-denied', gaps([], { skipped: denied }))).toBe('7 paths could not be read (permission denied): a, b\\u{a}forged, c, d, e, and 2 more');
+    expect(describeReason('permission-denied', gaps([], { skipped: denied }))).toBe('7 paths could not be read (permission denied): a, "b\\u{a}forged", c, d, e, and 2 more');
     const five = denied.slice(0, 5);
-    expect(describeReason('permission-denied', gaps([], { skipped: five }))).toBe('5 paths could not be read (permission denied): a, b\\u{a}forged, c, d, e');
+    expect(describeReason('permission-denied', gaps([], { skipped: five }))).toBe('5 paths could not be read (permission denied): a, "b\\u{a}forged", c, d, e');
     expect(describeReason('io-error', gaps([], { skipped: [{ path: 'x', code: 'EIO' }, { path: 'y', code: 'EACCES' }] }))).toBe('1 path could not be read (I/O error): x (EIO)');
     expect(describeReason('io-error', gaps([], { skipped: [{ path: 'y', code: 'EACCES' }] }))).toBe('some paths could not be read (I/O error)');
   });

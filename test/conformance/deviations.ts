@@ -35,7 +35,17 @@ export interface Deviation {
 }
 
 const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
-const KELVIN = /\u212A/u; // KELVIN SIGN (bash folds it to `k`; LONG S U+017F it leaves alone)
+/**
+ * Letters bash's nocaseglob joins to another (towlower, C.UTF-8) and JavaScript's `i` without `u`
+ * does not (it compares simple upper-case mappings, per UTF-16 unit, never a non-ASCII letter with
+ * an ASCII one): KELVIN SIGN ~ k, OHM SIGN ~ ω, ANGSTROM SIGN ~ å, ẞ ~ ß, İ ~ i, ϴ ~ θ, and every
+ * astral letter with case (𐐀 ~ 𐐨). LONG S U+017F bash leaves alone too.
+ */
+const BASH_ONLY_FOLDS = /[\u0130\u03F4\u1E9E\u2126\u212A\u212B]|(?=[\u{10000}-\u{10FFFF}])[\p{Lu}\p{Ll}\p{Lt}]/u;
+/** Letters JavaScript's `i` joins to another (one upper-case mapping) and towlower does not: µ ~ μ, ς ~ σ, ϐ ~ β, ϑ ~ θ, ϕ ~ φ, ϖ ~ π, ϰ ~ κ, ϱ ~ ρ, ϵ ~ ε, ẛ ~ ṡ, ι (U+1FBE) and U+0345 ~ ι. */
+const JS_ONLY_FOLDS = /[\u00B5\u0345\u03C2\u03D0\u03D1\u03D5\u03D6\u03F0\u03F1\u03F5\u1E9B\u1FBE]/u;
+/** A bracket range with a non-ASCII upper-case end (`[Ç-ç]`, `[ÿ-Ÿ]`): bash's nocaseglob folds the ends (`[ç-ç]`), find-file folds the members. */
+const RANGE_WITH_CAPITAL_END = /\[[^\]]*(?:(?=[^\x00-\x7f])\p{Lu}-[^\]]|[^[]-(?=[^\x00-\x7f])\p{Lu})/u;
 /** Characters Unicode case folding joins to another letter and JavaScript's `i` without `u` does not. */
 const UNICODE_ONLY_FOLDS = /[\u017F\u212A\u212B\u2126\u1E9E]/u;
 
@@ -124,8 +134,14 @@ export const DEVIATIONS: readonly Deviation[] = [
   {
     oracles: ['bash'],
     reason:
-      "bash's nocaseglob folds with towlower, and towlower(KELVIN SIGN) is `k`, so `k` matches `\u212A`; find-file folds as JavaScript's `i` flag does, as NTFS and the ripgrep excludes (src/rg/argv.ts foldsAlike) keep them apart",
-    applies: (d) => d.nocase && fewerOnly(d) && d.expectedOnly.every((p) => KELVIN.test(p) || KELVIN.test(d.pattern)),
+      "bash's nocaseglob folds with towlower, which joins the KELVIN, OHM and ANGSTROM signs to k, ω and å, ẞ to ß, İ to i, ϴ to θ, and astral letters (𐐀 to 𐐨); find-file folds as JavaScript's `i` flag does (docs/contract.md), which keeps them apart, as NTFS and the ripgrep excludes (src/rg/argv.ts foldsAlike) do the KELVIN SIGN",
+    applies: (d) => d.nocase && fewerOnly(d) && d.expectedOnly.every((p) => BASH_ONLY_FOLDS.test(p) || BASH_ONLY_FOLDS.test(d.pattern)),
+  },
+  {
+    oracles: ['bash'],
+    reason:
+      "ignoring case, find-file joins what JavaScript's `i` joins and towlower does not (µ with μ and Μ, ς with σ and Σ, ϑ with θ...), and a bracket range matches a character whose case partner is in it (`[Ç-ç]` matches è, as È is in it); bash's nocaseglob folds a range's ends instead (`[Ç-ç]` is `[ç-ç]`)",
+    applies: (d) => d.nocase && moreOnly(d) && (RANGE_WITH_CAPITAL_END.test(d.pattern) || d.actualOnly.every((p) => JS_ONLY_FOLDS.test(p)) || JS_ONLY_FOLDS.test(d.pattern)),
   },
   {
     oracles: ['minimatch'],

@@ -1,5 +1,5 @@
 /**
- * The two rules read from a regex's syntax (src/content/regex-syntax.ts), on every backend:
+ * The two rules read from a regex's syntax (src/regex-syntax.ts), on every backend:
  *
  * - a line feed however written turns on multi-line search (`rg -U`'s meaning): never a complete
  *   miss over `foo⏎bar`; a class that only happens to hold a line feed stays within a line, as rg;
@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRegexSyntax } from '../../src/content/regex-syntax.js';
+import { readRegexSyntax } from '../../src/regex-syntax.js';
 import { readQuery } from '../../src/content/query.js';
 import { searchContent, type ContentOptions } from '../../src/index.js';
 import { pool } from '../helpers/pool.js';

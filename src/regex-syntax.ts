@@ -17,7 +17,12 @@
  *
  * The reader never throws: it runs before RE2 checks the pattern (and for a ripgrep-only search,
  * which reports its own errors), so on bad syntax its answer is a best effort.
+ *
+ * It lives here, not under src/content/, because the CLI's name modes decide smart case from the
+ * same reading (`ignoresCaseSmartly`, fd's rule), and src/ never imports from src/cli/.
  */
+import type { RE2JS } from 're2js';
+import { loadRe2 } from './re2.js';
 
 export interface RegexSyntax {
   /** Some character is written as a literal. */
@@ -26,6 +31,8 @@ export interface RegexSyntax {
   anyUppercase: boolean;
   /** Some literal character is a line feed. */
   writesLineFeed: boolean;
+  /** The source of each class written outside brackets' members: `[...]`, `\pL`, `\p{No}`, `\w`, `\D`... */
+  classes: string[];
 }
 
 const UPPERCASE = /^\p{Uppercase}$/u;
@@ -33,7 +40,7 @@ const LINE_FEED = 0x0a;
 
 /** The facts above for a pattern in RE2 / Rust regex syntax. */
 export function readRegexSyntax(pattern: string): RegexSyntax {
-  const facts: RegexSyntax = { anyLiteral: false, anyUppercase: false, writesLineFeed: false };
+  const facts: RegexSyntax = { anyLiteral: false, anyUppercase: false, writesLineFeed: false, classes: [] };
   const literal = (code: number) => {
     facts.anyLiteral = true;
     if (!facts.anyUppercase && UPPERCASE.test(String.fromCodePoint(code))) facts.anyUppercase = true;
@@ -42,13 +49,16 @@ export function readRegexSyntax(pattern: string): RegexSyntax {
   const reader = new Reader(pattern);
   while (!reader.done()) {
     const c = reader.peek();
+    const start = reader.at;
     if (c === '\\') {
       const escape = reader.escape();
       if (escape.kind === 'literal') literal(escape.code);
       else if (escape.kind === 'quoted') for (const ch of escape.text) literal(ch.codePointAt(0)!);
+      else if (escape.kind === 'class') facts.classes.push(pattern.slice(start, reader.at));
     } else if (c === '[') {
       reader.next();
       reader.bracketed(literal);
+      facts.classes.push(pattern.slice(start, reader.at));
     } else if (c === '(') {
       reader.next();
       reader.groupHeader();
@@ -63,16 +73,71 @@ export function readRegexSyntax(pattern: string): RegexSyntax {
   return facts;
 }
 
-type Escape = { kind: 'literal'; code: number } | { kind: 'quoted'; text: string } | { kind: 'other' };
+const UPPERCASE_TEXT = /\p{Uppercase}/u;
+
+/** A literal query's facts: every character is a literal (and the query is never empty). */
+export function literalSyntax(text: string): RegexSyntax {
+  return { anyLiteral: true, anyUppercase: UPPERCASE_TEXT.test(text), writesLineFeed: text.includes('\n'), classes: [] };
+}
+
+/**
+ * Smart case, the one decision for content and names: true when a pattern with no case of its own
+ * asked should match in any case. Both tools count an upper-case letter (Unicode `Uppercase`, so
+ * `Ⓐ` and `Ⅻ` too) written as a literal, however spelled (`A`, `\x41`, `\101`); they part on classes:
+ * - `'rg'` (content search, `rg -S`, grep-regex's AST): classes never count, and a pattern with no
+ *   literal at all keeps case.
+ * - `'fd'` (the CLI's name modes, fd's `pattern_has_uppercase_char` over regex-syntax's HIR): a class
+ *   counts when one of its ranges, merged, starts or ends on an upper-case letter: `\w`, `\p{Lu}`,
+ *   `\pL`, `[[:upper:]]`, `[A-Z]` do; `\pN`, `\p{No}`, `\D`, `\S`, `[^a]`, `.` do not.
+ */
+export function ignoresCaseSmartly(syntax: RegexSyntax, rule: 'rg' | 'fd'): boolean {
+  if (syntax.anyUppercase) return false;
+  return rule === 'rg' ? syntax.anyLiteral : !syntax.classes.some(hasUppercaseBound);
+}
+
+/**
+ * The class's set read as RE2 (the engine that runs a name regex) reads it; a range bound is a
+ * member with a neighbour outside. Perf: ~20 ms once for the list, ~1-20 ms a class; the CLI asks
+ * once per run, for `--name-regex` alone.
+ */
+function hasUppercaseBound(source: string): boolean {
+  let regex: RE2JS;
+  try {
+    regex = loadRe2().compile(`^(?:${source})$`);
+  } catch {
+    return false; // RE2 refuses the whole pattern after this, with its own message
+  }
+  const has = (code: number) => code >= 0 && code <= 0x10ffff && regex.matches(String.fromCodePoint(code));
+  return uppercaseCodePoints().some((code) => has(code) && (!has(code - 1) || !has(code + 1)));
+}
+
+let uppercase: number[] | undefined;
+
+/** Every `Uppercase` code point: none lies past U+1FFFF (the last are U+1F170-U+1F189). */
+function uppercaseCodePoints(): number[] {
+  if (uppercase !== undefined) return uppercase;
+  uppercase = [];
+  for (let code = 0; code <= 0x1ffff; code++) {
+    if ((code < 0xd800 || code > 0xdfff) && UPPERCASE.test(String.fromCodePoint(code))) uppercase.push(code);
+  }
+  return uppercase;
+}
+
+type Escape = { kind: 'literal'; code: number } | { kind: 'quoted'; text: string } | { kind: 'class' } | { kind: 'other' };
 
 const SIMPLE_ESCAPES: Record<string, number> = { a: 7, f: 12, t: 9, n: 10, r: 13, v: 11 };
-/** Escape letters that stand for a class or an assertion, not a character. */
-const CLASS_OR_ASSERTION = new Set(['d', 'D', 's', 'S', 'w', 'W', 'b', 'B', 'A', 'z', 'Z', 'C']);
+/** Escape letters that stand for a class (`\pL` aside), then those that stand for an assertion: not a character. */
+const CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W']);
+const ASSERTIONS = new Set(['b', 'B', 'A', 'z', 'Z', 'C']);
 const HEX = /^[0-9a-fA-F]+$/;
 
 class Reader {
   private i = 0;
   constructor(private readonly s: string) {}
+
+  get at(): number {
+    return this.i;
+  }
 
   done(): boolean {
     return this.i >= this.s.length;
@@ -106,13 +171,17 @@ class Reader {
       this.i++;
       if (this.peek() === '{') this.skipPast('}');
       else if (!this.done()) this.nextCodePoint();
-      return { kind: 'other' };
+      return { kind: 'class' };
     }
     if (c in SIMPLE_ESCAPES) {
       this.i++;
       return { kind: 'literal', code: SIMPLE_ESCAPES[c]! };
     }
-    if (CLASS_OR_ASSERTION.has(c) || /[0-9a-zA-Z]/.test(c)) {
+    if (CLASS_ESCAPES.has(c)) {
+      this.i++;
+      return { kind: 'class' };
+    }
+    if (ASSERTIONS.has(c) || /[0-9a-zA-Z]/.test(c)) {
       this.i++;
       return { kind: 'other' };
     }

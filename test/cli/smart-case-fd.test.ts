@@ -1,0 +1,87 @@
+/**
+ * The CLI's smart case for `--name-regex` and `-F` against fd itself, decided by one rule
+ * (src/regex-syntax.ts `ignoresCaseSmartly(.., 'fd')`). An adversarial run found the old test
+ * (a `\p{Lu}` letter left after deleting every `\.` pair) wrong both ways: `\pN` and `\p{No}` made
+ * it exact (fd: any case), `\x41` did not (fd: exact), nor `Ⓐ` and `Ⅻ` (Uppercase, not Lu).
+ *
+ * fd's decision is read from its answers: over a tree holding `readme` + X and `README` + X for
+ * many characters X, fd with neither flag lists what `-i` lists or what `-s` lists; a pattern for
+ * which `-i` and `-s` agree tells nothing and is counted out. Ours is the flag `nameOptions` puts
+ * before the regex, in process (no child per case).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { CliArgs } from '../../src/cli/args.js';
+import { nameOptions } from '../../src/cli/names.js';
+import { isPosix, writeTree } from '../helpers/cli.js';
+import { mulberry32 } from '../helpers/prng.js';
+import { describeIf } from '../helpers/skip-why.js';
+
+const which = (name: string) => (spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() || undefined);
+const fd = isPosix ? (which('fdfind') ?? which('fd')) : undefined;
+
+const TAILS = ['1', '①', 'Ⅻ', 'ⅻ', 'A', 'a', 'Ⓐ', 'ⓐ', '_', '-', ' x', 'α', 'Α', 'ǅ', 'x', '\\A', '\\a', '.md'];
+const FILES = TAILS.flatMap((tail) => [`readme${tail}`, `README${tail}`]);
+
+/** Atoms written after `readme`: classes of every kind, literals however spelled (no octal nor \\Q..\\E: fd's regex refuses them). */
+const ATOMS = [
+  '\\pN', '\\p{N}', '\\p{No}', '\\p{Nd}', '\\p{Nl}', '\\PL', '\\pL', '\\p{Lu}', '\\p{Ll}', '\\p{Lt}', '\\p{So}', '\\p{Greek}',
+  '\\w', '\\W', '\\d', '\\D', '\\s', '\\S', '.', '[[:upper:]]', '[[:lower:]]', '[[:alpha:]]', '[[:punct:]]', '[[:^upper:]]',
+  '\\x41', '\\x{41}', '\\x61', '\\x{24b6}', '\\x{2160}', 'Ⓐ', 'ⓐ', 'Ⅻ', 'ⅻ', 'A', 'a', 'Α', 'ǅ', '\\\\A', '\\\\a',
+  '[a-z]', '[A-Z]', '[^a]', '[^A]', '[0-9]', '[①-⑳]', '[Ⓐ-Ⓩ]', '[\\x41]', '[a\\pN]', '[\\p{Lu}\\d]', '[^\\pL]', '(?:1|①)', '\\.md',
+];
+
+/** The hand-picked atoms, then random pairs of them as alternatives (a pair in a row rarely matches a name here). */
+function patterns(): string[] {
+  const random = mulberry32(0x5eed);
+  const pairs = Array.from({ length: 60 }, () => `(?:${ATOMS[Math.floor(random() * ATOMS.length)]!}|${ATOMS[Math.floor(random() * ATOMS.length)]!})`);
+  return [...ATOMS, ...pairs].map((atom) => `^readme${atom}`);
+}
+
+let tree: string;
+beforeAll(() => {
+  tree = mkdtempSync(join(tmpdir(), 'ff-smart-case-'));
+  writeTree(tree, FILES);
+});
+afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+function fdLists(flags: string[], pattern: string): string {
+  const run = spawnSync(fd!, ['--hidden', '--no-ignore', '--type', 'f', ...flags, '--', pattern], { cwd: tree, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`fd ${flags.join(' ')} ${pattern}: ${run.stderr}`);
+  return run.stdout.split('\n').sort().join('\n');
+}
+
+/** 'ignore' or 'exact' as fd decided, or undefined when the tree cannot tell. */
+function fdDecides(flags: string[], pattern: string): 'ignore' | 'exact' | undefined {
+  const smart = fdLists(flags, pattern);
+  const ignore = fdLists([...flags, '-i'], pattern);
+  const exact = fdLists([...flags, '-s'], pattern);
+  if (ignore === exact) return undefined;
+  return smart === ignore ? 'ignore' : smart === exact ? 'exact' : undefined;
+}
+
+function oursDecides(args: Partial<CliArgs>, patterns: string[]): 'ignore' | 'exact' {
+  const regex = nameOptions({ _: [], ...args } as CliArgs, patterns).nameRegex![0]!;
+  return regex.startsWith('(?i)') ? 'ignore' : 'exact';
+}
+
+describeIf([fd !== undefined, 'fd is not installed'])('smart case of the name modes, as fd decides it', () => {
+  it('--name-regex: every pattern the tree can tell, as fd', () => {
+    const told = patterns().flatMap((pattern) => {
+      const theirs = fdDecides([], pattern);
+      return theirs === undefined ? [] : [{ pattern, theirs, ours: oursDecides({ nameRegex: pattern }, []) }];
+    });
+    expect(told.length).toBeGreaterThan(90);
+    expect(told.filter((t) => t.ours !== t.theirs)).toEqual([]);
+  });
+
+  it('-F: a capital however it sits (after a backslash too, Ⓐ and Ⅻ too), as fd', () => {
+    const texts = ['readme', 'READ', 'readmeⒶ', 'readmeⓐ', 'readmeⅫ', 'readmeⅻ', 'readme\\A', 'readme\\a', 'readmeǅ', 'readmeΑ', 'eadme1'];
+    const told = texts.map((text) => ({ text, theirs: fdDecides(['-F'], text), ours: oursDecides({ fixedStrings: true }, [text]) }));
+    expect(told.filter((t) => t.theirs !== undefined && t.ours !== t.theirs)).toEqual([]);
+    expect(told.filter((t) => t.theirs !== undefined).length).toBe(texts.length);
+  });
+});
