@@ -70,6 +70,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
       gitignore: scope.ignore?.defaults === true,
       ignoreFiles: scope.ignore?.extraFiles ?? [],
       gitDirsIgnored: scope.gitDirsIgnored,
+      patterns: scope.patterns,
       query: query.text,
       literal: query.mode === 'literal',
       caseMode: query.caseMode,
