@@ -33,6 +33,7 @@ import { runRipgrep, type RecordConsumer } from '../rg/run.js';
 import { WalkRules } from '../walk/rules.js';
 import { decodeUtf8, dropCr, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
 import { linksUnseen } from './links.js';
+import { gapsOf } from './rg-gaps.js';
 import { MatchGate } from './match-gate.js';
 import { buildLineMatcher, type Matcher, type Query } from './query.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
@@ -88,9 +89,8 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
     },
   });
   const events = outcome.consumer;
-  const accept = rules.buildListedFileTest(() => {});
-  // A file ripgrep could not open is kept if the walker would have searched it; a directory if the walker would have read it.
-  const skipped = outcome.stderr.skipped.filter((entry) => rules.wouldRead(entry.path) || accept(entry.path));
+  const stoppedForCaller = outcome.verdict.stopReason === 'aborted' || outcome.verdict.failureKind === 'timeout';
+  const skipped = await gapsOf(scope, rules, outcome.stderr.skipped, !stoppedForCaller);
   skipped.push(...events.undecodable, ...events.refused, ...outcome.blocked);
   return buildSummary(plan, run, hits, outcome.verdict, outcome.recovery, events, skipped, outcome.stderr.unclassified);
 }
