@@ -34,6 +34,7 @@ import { UndecodablePaths } from '../rg/undecodable.js';
 import { WalkRules } from '../walk/rules.js';
 import { decodeUtf8, dropCr, firstLine, utf16IndexOfByteOffset, utf16IndexOfByteOffsetIn, type HitCollector } from './hits.js';
 import { linksUnseen } from './links.js';
+import { gapsOf } from './rg-gaps.js';
 import { MatchGate } from './match-gate.js';
 import { buildLineMatcher, type Matcher, type Query } from './query.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
@@ -71,6 +72,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
       gitignore: scope.ignore?.defaults === true,
       ignoreFiles: scope.ignore?.extraFiles ?? [],
       gitDirsIgnored: scope.gitDirsIgnored,
+      patterns: scope.patterns,
       query: query.text,
       literal: query.mode === 'literal',
       caseMode: query.caseMode,
@@ -88,18 +90,8 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
     },
   });
   const events = outcome.consumer;
-  let undecoded = false;
-  const accept = rules.buildListedFileTest(
-    () => {},
-    () => (undecoded = true),
-  );
-  // A file ripgrep could not open is kept if the walker would have searched it (or tried to, in
-  // another reading of its name's bytes); a directory if the walker would have read it.
-  const keep = (entry: SkippedEntry) => {
-    undecoded = false;
-    return rules.wouldRead(entry.path) || accept(entry.path) || undecoded;
-  };
-  const skipped = outcome.stderr.skipped.filter(keep);
+  const stoppedForCaller = outcome.verdict.stopReason === 'aborted' || outcome.verdict.failureKind === 'timeout';
+  const skipped = await gapsOf(scope, rules, outcome.stderr.skipped, !stoppedForCaller);
   skipped.push(...events.undecodable.entries, ...events.refused, ...outcome.blocked);
   return buildSummary(plan, run, hits, outcome.verdict, outcome.recovery, events, skipped, outcome.stderr.unclassified);
 }

@@ -13,13 +13,14 @@
  * - `--threads N`: always explicit, so the EAGAIN retry swaps exactly this value for 1.
  * - Never `--no-messages`: stderr is how unreadable directories are reported.
  *
- * User text only ever appears inside `--glob=<text>` (one element: a glob starting with `-` cannot be
- * read as a flag). The root is the child's cwd, not an argument: globs with a `/` are anchored at
+ * User text only ever appears inside `--glob=<text>` and, for content search, `--type-add=findfile:<text>`
+ * (src/rg/type-filter.ts) (one element each: a glob starting with `-` cannot be read as a flag). The root is the child's cwd, not an argument: globs with a `/` are anchored at
  * ripgrep's cwd, so the cwd must be the root for them to mean what they mean to the walker.
  */
 import { availableParallelism } from 'node:os';
 import type { Platform } from '../patterns.js';
 import type { Env } from './resolve.js';
+import { buildTypeArgs } from './type-filter.js';
 
 /** Threads ripgrep gets unless a retry asks for one. */
 export function defaultThreads(): number {
@@ -62,6 +63,8 @@ function ignoreFileArgs(input: Pick<FilesArgvInput, 'ignoreFiles'>): string[] {
 
 /** What content search adds to the file set (docs/content-search.md). */
 export interface ContentArgvInput extends FilesArgvInput {
+  /** The normalised pattern alternatives: their last segments become ripgrep's file-type filter (src/rg/type-filter.ts). */
+  patterns: readonly string[];
   /** The user's text: only ever the one element after `--`. */
   query: string;
   /** `--fixed-strings` unless the caller asked for a regex. */
@@ -79,8 +82,9 @@ export interface ContentArgvInput extends FilesArgvInput {
 const CASE_FLAGS = { sensitive: '--case-sensitive', ignore: '--ignore-case', smart: '--smart-case' } as const;
 
 /**
- * The argv for content search: the listing's file set (same flags, same globs, same depth), then
- * `--json` events instead of `--files`. Every flag is fixed and always explicit (case included, so
+ * The argv for content search: the listing's file set (same flags, same globs, same depth), narrowed
+ * to the file names the patterns can select (a file-type filter: ripgrep opens only those, and
+ * still enters every directory), then `--json` events instead of `--files`. Every flag is fixed and always explicit (case included, so
  * no default can change under us); the query is the single element after `--`, followed only by
  * `.` (the root is the cwd, and an explicit path keeps ripgrep from ever reading stdin). Nothing the
  * user typed can be read as a flag, and no shell ever sees it.
@@ -94,7 +98,7 @@ export function buildContentArgv(input: ContentArgvInput): string[] {
   if (Number.isFinite(input.perFile)) argv.push('--max-count', String(input.perFile));
   if (input.before > 0) argv.push('--before-context', String(input.before));
   if (input.after > 0) argv.push('--after-context', String(input.after));
-  argv.push(...ignoreFileArgs(input), ...buildGlobArgs(input));
+  argv.push(...ignoreFileArgs(input), ...buildGlobArgs(input), ...buildTypeArgs(input.patterns, input.caseSensitive));
   argv.push('--', input.query, '.');
   return argv;
 }
@@ -102,9 +106,10 @@ export function buildContentArgv(input: ContentArgvInput): string[] {
 /**
  * The globs ripgrep pre-filters with: excludes only. find-file filters every listed path with the
  * walker's own matcher, so ripgrep may list more than matches, never less; and ripgrep 13's include
- * globs can list less: `*.ts` (read as `**\/*.ts`) does not match `d<LF>x/in.ts`, because its regex
- * for `**` is a `.*` that stops at a newline. So no include glob is passed (over /usr that costs
- * ripgrep 0.37 s instead of 0.24 s for `*.so`: docs/ripgrep.md). An exclude that fails to match
+ * globs can list less: `--glob=in*` and `--glob=*` do not match `d<LF>x/in.ts` (matched against the
+ * whole path, where a newline in a directory name stops it; `*.ts` does, by its extension shortcut). So no
+ * include glob is passed (over /usr that costs ripgrep 0.37 s instead of 0.24 s for `*.so`:
+ * docs/ripgrep.md); content search narrows by file name instead (src/rg/type-filter.ts). An exclude that fails to match
  * only makes ripgrep list more, so excludes are passed where ripgrep would leave out no more than
  * the walker does. Later globs win in ripgrep; excludes are all there is.
  */

@@ -9,6 +9,7 @@
  * | we stopped it: the time budget                         | `timeout`    | `time-budget`                    |
  * | we stopped it: a record or line passed the byte cap    | `max_buffer` | `io-error`                       |
  * | we stopped it: silent, and blocked on a special file   | `blocked`    | `io-error`, the file in `skipped`|
+ * | we stopped it: 1,000 stderr lines nothing explains     | `exit`       | `io-error`                       |
  * | it could not be started                                | `spawn`      | `io-error` (never retried)       |
  * | thread-creation context + EAGAIN evidence on stderr    | `eagain`     | retried once with `--threads 1`  |
  * | exit 0, every stderr line explained (or none)          | none         | complete                         |
@@ -34,7 +35,7 @@ import { ReasonLog, type FailureKind, type IncompleteReason, type SkippedEntry }
 import type { StderrReport } from './stderr.js';
 
 /** Why we stopped a run ourselves. */
-export type StopCause = 'limit' | 'aborted' | 'timeout' | 'max_buffer' | 'blocked';
+export type StopCause = 'limit' | 'aborted' | 'timeout' | 'max_buffer' | 'blocked' | 'stderr_flood';
 
 /** How one run ended, as seen by the settlement guard. */
 export type RunEnd =
@@ -57,6 +58,8 @@ const STOPPED: Readonly<Record<StopCause, Verdict>> = {
   timeout: { failureKind: 'timeout', stopReason: 'time-budget', retryable: false },
   max_buffer: { failureKind: 'max_buffer', stopReason: 'io-error', retryable: false },
   blocked: { failureKind: 'blocked', stopReason: 'io-error', retryable: false },
+  // Each such line is already an `exit` failure (a status with stderr nothing explains): the same verdict, sooner.
+  stderr_flood: { failureKind: 'exit', stopReason: 'io-error', retryable: false },
 };
 
 export function judgeRun(end: RunEnd, stderr: StderrReport): Verdict {

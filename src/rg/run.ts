@@ -7,7 +7,8 @@
  *   events both fire): the first report settles the run, the rest are ignored. The retry decision is
  *   taken once that single settlement is in, so one failure can never start two retries.
  * - The child is killed when we stop it: the consumer has enough, the caller aborted, the time
- *   budget ran out, or a record or stderr line outgrew the byte cap.
+ *   budget ran out, a record or stderr line outgrew the byte cap, or stderr held more lines nothing
+ *   explains than `MAX_UNEXPLAINED_LINES` (a failure already: no answer is worth waiting for).
  * - At most one retry, with `--threads 1` in place of the thread count, only for a confirmed
  *   thread-creation EAGAIN, never after an abort or a spawn failure. A retry starts from a fresh
  *   consumer, so a retry that succeeds answers cleanly. Nothing is remembered for the next search.
@@ -91,6 +92,14 @@ interface Attempt<C> {
 
 const NEWLINE = 10;
 
+/**
+ * Stderr lines nothing explains (no path error, no ignore-file warning) after which the run is
+ * stopped. One such line already makes the run a failure (src/rg/exit.ts), so waiting for more only
+ * costs time: over /proc rg 13 prints millions of `Permission denied (os error 13)` with no path and
+ * never ends. A thousand leaves room for the thread-creation lines an EAGAIN retry is judged by.
+ */
+export const MAX_UNEXPLAINED_LINES = 1_000;
+
 function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonly string[]): Promise<Attempt<C>> {
   const { deadline, signal } = request;
   const overBudget = () => deadline.passed();
@@ -106,7 +115,8 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
     const onAbort = () => settle({ kind: 'stopped', cause: 'aborted' });
     const takeLine = (line: string) => {
       stderr.line(line);
-      return true;
+      if (stderr.unexplained >= MAX_UNEXPLAINED_LINES) settle({ kind: 'stopped', cause: 'stderr_flood' });
+      return !settled;
     };
 
     // The single settlement guard: every way a run can end comes through here, once.

@@ -124,6 +124,11 @@ export class StderrReader {
     else this.unheld++;
   }
 
+  /** Lines so far that are no path error nor warning: each one already makes the run a failure. */
+  get unexplained(): number {
+    return this.unclassified;
+  }
+
   /** Whether one more line fits in what is held for the check (and, if so, holds its size). */
   private canHold(line: string): boolean {
     if (this.held.length + this.warnings.length >= MAX_HELD_LINES || this.heldChars + line.length > MAX_HELD_CHARS) return false;

@@ -66,7 +66,7 @@ describe('the argv', () => {
     expect(await argv({ mode: 'regex', query: 'ne+dle' })).not.toContain('--fixed-strings');
     expect(await argv({ query: 'a\nb' })).toEqual([...HEAD, '--smart-case', '--fixed-strings', '--multiline', '--', 'a\nb', '.']);
     expect(await argv({ pattern: 'src/*.ts', maxDepth: 2, hidden: false })).toEqual([
-      ...HEAD, '--max-depth', '2', '--smart-case', '--fixed-strings', '--glob=!.*', '--', 'needle', '.',
+      ...HEAD, '--max-depth', '2', '--smart-case', '--fixed-strings', '--glob=!.*', '--type-add=findfile:*.ts', '--type=findfile', '--', 'needle', '.',
     ]);
     expect(await argv({ contextBefore: 2, contextAfter: 0 })).toEqual([...HEAD, '--smart-case', '--fixed-strings', '--before-context', '2', '--', 'needle', '.']);
     expect(await argv({ contextAfter: 3 })).toEqual([...HEAD, '--smart-case', '--fixed-strings', '--after-context', '3', '--', 'needle', '.']);

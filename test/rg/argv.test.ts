@@ -22,7 +22,7 @@ describe('buildFilesArgv', () => {
   it('gitignore: ripgrep\'s own ignore files, never the global gitignore (an answer must not depend on the machine)', () => {
     const argv = buildFilesArgv({ ...base, gitignore: true });
     expect(argv).toEqual(FIXED.map((flag) => (flag === '--no-ignore' ? '--no-ignore-global' : flag)));
-    expect(buildContentArgv({ ...base, gitignore: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false, perFile: Infinity, before: 0, after: 0 })).toContain('--no-ignore-global');
+    expect(buildContentArgv({ ...base, gitignore: true, patterns: ['**'], query: 'x', literal: true, caseMode: 'sensitive', multiline: false, perFile: Infinity, before: 0, after: 0 })).toContain('--no-ignore-global');
   });
 
   it('ignoreFiles: one --ignore-file=<path> element each, also with --no-ignore (which does not turn them off)', () => {
@@ -33,11 +33,11 @@ describe('buildFilesArgv', () => {
   it('ignoreGitDirs: one --glob=!.git/ (a directory at any depth, the exact name, as the walker), in both searches', () => {
     expect(buildFilesArgv({ ...base, gitDirsIgnored: true })).toEqual([...FIXED, '--glob=!.git/']);
     expect(buildFilesArgv({ ...base, gitDirsIgnored: true, caseSensitive: false })).toEqual([...FIXED, '--glob=!.git/']);
-    expect(buildContentArgv({ ...base, gitDirsIgnored: true, query: 'x', literal: true, caseMode: 'sensitive', multiline: false, perFile: Infinity, before: 0, after: 0 })).toContain('--glob=!.git/');
+    expect(buildContentArgv({ ...base, gitDirsIgnored: true, patterns: ['**'], query: 'x', literal: true, caseMode: 'sensitive', multiline: false, perFile: Infinity, before: 0, after: 0 })).toContain('--glob=!.git/');
   });
 
   it('maxHitsPerFile as --max-count, so ripgrep reads no further in a file; none without a cap', () => {
-    const content = { ...base, query: 'x', literal: true, caseMode: 'sensitive' as const, multiline: false, before: 0, after: 0 };
+    const content = { ...base, patterns: ['**'], query: 'x', literal: true, caseMode: 'sensitive' as const, multiline: false, before: 0, after: 0 };
     const capped = buildContentArgv({ ...content, perFile: 3 });
     expect(capped.slice(capped.indexOf('--max-count'), capped.indexOf('--max-count') + 2)).toEqual(['--max-count', '3']);
     expect(capped.indexOf('--max-count')).toBeLessThan(capped.indexOf('--'));
@@ -97,9 +97,55 @@ describe('buildChildEnv', () => {
 
 describe('ignoreFilesOf', () => {
   it('reads back the --ignore-file paths (the stderr reader believes warnings about them), never a query after --', () => {
-    const content = { ...base, ignoreFiles: ['/a/my rules', '/b/.qwenignore'], query: '--ignore-file=/etc/x', literal: true, caseMode: 'sensitive', multiline: false, perFile: Infinity, before: 0, after: 0 } as const;
+    const content = { ...base, ignoreFiles: ['/a/my rules', '/b/.qwenignore'], patterns: ['**'], query: '--ignore-file=/etc/x', literal: true, caseMode: 'sensitive', multiline: false, perFile: Infinity, before: 0, after: 0 } as const;
     expect(ignoreFilesOf(buildContentArgv(content))).toEqual(['/a/my rules', '/b/.qwenignore']);
     expect(ignoreFilesOf(buildFilesArgv({ ...base, ignoreFiles: ['/c/-x'] }))).toEqual(['/c/-x']);
     expect(ignoreFilesOf(buildFilesArgv(base))).toEqual([]);
+  });
+});
+
+describe('the file-type filter of content search (src/rg/type-filter.ts)', () => {
+  const content = { ...base, query: 'needle', literal: true, caseMode: 'sensitive' as const, multiline: false, perFile: Infinity, before: 0, after: 0 };
+  const typeArgsOf = (patterns: string[], caseSensitive = true) => buildContentArgv({ ...content, patterns, caseSensitive }).filter((arg) => arg.startsWith('--type'));
+
+  it("gives each pattern's last segment as one --type-add element, then --type, before the query", () => {
+    const argv = buildContentArgv({ ...content, patterns: ['*.ts', 'src/**/*.js', '/meminfo', '-odd name.c'] });
+    expect(typeArgsOf(['*.ts', 'src/**/*.js', '/meminfo', '-odd name.c'])).toEqual([
+      '--type-add=findfile:*.ts',
+      '--type-add=findfile:*.js',
+      '--type-add=findfile:meminfo',
+      '--type-add=findfile:-odd name.c',
+      '--type=findfile',
+    ]);
+    expect(argv.indexOf('--type=findfile')).toBeLessThan(argv.indexOf('--'));
+    expect(argv.slice(-3)).toEqual(['--', 'needle', '.']);
+  });
+
+  it('the same segment once', () => {
+    expect(typeArgsOf(['a/*.ts', 'b/*.ts'])).toEqual(['--type-add=findfile:*.ts', '--type=findfile']);
+  });
+
+  // Each is a glob ripgrep reads otherwise (or `--type-add` syntax), or one that selects every name: no filter at all.
+  const REFUSED = ['**', 'src/**', '*', 'a/**', '?.ts', '[ab].ts', '{a}.ts', 'x}.ts', '@(a|b).ts', '!(a).ts', 'a\\*.ts', 'a:b.ts', 'a,b.ts', 'é.ts', 'a**b.ts', 'dir/', 'tab\t.ts', 'a|b', 'x!'];
+  for (const refused of REFUSED) {
+    it(`no filter when one pattern is ${JSON.stringify(refused)}, whatever the others`, () => {
+      expect(typeArgsOf([refused])).toEqual([]);
+      expect(typeArgsOf(['*.ts', refused, 'meminfo'])).toEqual([]);
+    });
+  }
+
+  it('case-insensitive globs: only a segment with no letter (ripgrep type globs match case exactly)', () => {
+    expect(typeArgsOf(['*.ts'], false)).toEqual([]);
+    expect(typeArgsOf(['2024-*_01.*'], false)).toEqual(['--type-add=findfile:2024-*_01.*', '--type=findfile']);
+  });
+
+  it('no filter past MAX_TYPE_GLOB_CHARS of globs (a command line has a cap)', () => {
+    const many = Array.from({ length: 2_000 }, (_, i) => `name-${i}.ts`);
+    expect(typeArgsOf(many)).toEqual([]);
+    expect(typeArgsOf(many.slice(0, 100))).toHaveLength(101);
+  });
+
+  it('the file listing gets no type filter (it lists by the walker matcher alone)', () => {
+    expect(buildFilesArgv(base).some((arg) => arg.startsWith('--type'))).toBe(false);
   });
 });
