@@ -107,6 +107,8 @@ export function explainReason(reason: IncompleteReason | string, summary: FindSu
     case 'permission-denied':
       return `permission-denied: ${count(unreadable('permission-denied'), 'path', 'paths')} could not be read (access denied)`;
     case 'io-error':
+      // ripgrep failed or was stopped with nothing to name (a flood of lines no path explains): not "0 paths".
+      if (unreadable('io-error') === 0) return `io-error: ripgrep did not finish cleanly (${summary.recovery?.failureKind ?? 'failure'})`;
       return `io-error: ${count(unreadable('io-error'), 'path', 'paths')} could not be read (read errors)`;
     case 'aborted':
       return 'aborted: interrupted before the walk ended';

@@ -54,6 +54,15 @@ describe('the reasons, with and without their figures', () => {
     );
   });
 
+  it('an io-error no skipped path explains (ripgrep failed, or was stopped for a flood of lines) says so, never "0 paths could not be read"', () => {
+    const denied = [{ path: 'p/fdinfo', code: 'EACCES' }];
+    const text = formatSummary(summaryOf({ incompleteReasons: ['io-error', 'permission-denied'], skipped: denied, skippedCount: 1, recovery: { failureKind: 'exit' } as never }), ctx);
+    expect(text).toContain('  why: io-error: ripgrep did not finish cleanly (exit)\n');
+    expect(text).toContain('       permission-denied: 1 path could not be read (access denied)\n');
+    expect(text).not.toContain('0 paths');
+    expect(explainReason('io-error', summaryOf({ skipped: [{ path: 'x', code: 'EIO' }] }), ctx)).toBe('io-error: 1 path could not be read (read errors)');
+  });
+
   it('a limit the context gives no figure for is "?", never a made-up number', () => {
     expect(formatSummary(summaryOf({ incompleteReasons: ['time-budget', 'depth-limit', 'result-limit'] }), ctx)).toBe(
       'find-file: INCOMPLETE search under /home/u: no matches in the part searched, NOT proof of absence\n' +
