@@ -7,6 +7,9 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Deadline } from '../../src/limits.js';
+import { buildFilesArgv } from '../../src/rg/argv.js';
+import { runRipgrep, type RecordConsumer } from '../../src/rg/run.js';
 import type { ProcessListener, ProcessRequest, ProcessRunner } from '../../src/rg/runner.js';
 
 export type Step =
@@ -114,4 +117,36 @@ export function makeFakeInstall(): { rgPath: string; root: string; dir: string }
   chmodSync(rgPath, 0o755);
   const root = mkdtempSync(join(tmpdir(), 'ff-rg-root-'));
   return { rgPath, root, dir };
+}
+
+/** Takes every stdout record, asking for more each time. */
+export class CollectRecords implements RecordConsumer {
+  readonly records: string[] = [];
+  record(text: string): boolean {
+    this.records.push(text);
+    return true;
+  }
+}
+
+/**
+ * One `--files` run of the fake below the public API (run.ts alone), no budget, no signal: what
+ * test/rg/run.test.ts and test/rg/stderr-flood.test.ts drive. `at`: the fake install's rg and root.
+ */
+export function runFakeListing(script: Step[], at: { rgPath: string; root: string }, platform: 'posix' | 'win32' = 'posix', maxRecordBytes = 1 << 20) {
+  const fake = new FakeRipgrep(script);
+  const argv = buildFilesArgv({ threads: 4, maxDepth: Infinity, excludes: [], hidden: true, caseSensitive: platform !== 'win32', gitignore: false, ignoreFiles: [], gitDirsIgnored: false });
+  const outcome = runRipgrep({
+    rg: { path: at.rgPath, selectionMode: 'system' },
+    argv,
+    cwd: at.root,
+    env: {},
+    runner: fake.runner,
+    platform,
+    signal: undefined,
+    deadline: new Deadline(new FakeClock(), Infinity, 0),
+    delimiter: 0,
+    maxRecordBytes,
+    newConsumer: () => new CollectRecords(),
+  });
+  return { fake, outcome };
 }

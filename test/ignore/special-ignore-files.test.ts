@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv } from '../helpers/cli.js';
+import { jsonFromChild } from '../helpers/child-json.js';
 import { needsRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 import { describeIf, linux, posix } from '../helpers/skip-why.js';
 
@@ -89,22 +90,9 @@ function buildTree(shape: Shape, i: number): { tree: string; fifo: string } {
   return { tree, fifo };
 }
 
-/**
- * Runs `body` (an async function's text over `lib`, `cases`) in a child; it must print JSON within `seconds`.
- * Asynchronous, so the shapes run side by side: each child spends most of its time waiting out the
- * stall check's 1 s of silence, and one after another they took ~35 s of a worker's wall.
- */
-async function inChild(body: string, cases: unknown, seconds: number): Promise<unknown> {
-  const script = `const lib = await import(${JSON.stringify(DIST)}); const cases = ${JSON.stringify(cases)};\n${body}`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: seconds * 1000 });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const [status, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (code, how) => resolve([code, how])));
-  expect(signal, `the child did not answer within ${seconds} s`).toBeNull();
-  expect(status, stderr).toBe(0);
-  return JSON.parse(stdout);
+/** Runs `body` (an async function's text over `lib`, `cases`) in a child; it must print JSON within `seconds`. */
+function inChild(body: string, cases: unknown, seconds: number): Promise<unknown> {
+  return jsonFromChild(`const lib = await import(${JSON.stringify(DIST)}); const cases = ${JSON.stringify(cases)};\n${body}`, seconds);
 }
 
 /** One search, in every engine and form, as the child runs it: what it answered, in how long. */

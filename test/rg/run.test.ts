@@ -7,10 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Deadline } from '../../src/limits.js';
 import type { FindOptions } from '../../src/options.js';
 import { buildFindPlan } from '../../src/plan/search-plan.js';
-import { buildFilesArgv } from '../../src/rg/argv.js';
 import { listFilesWithRipgrep } from '../../src/rg/files.js';
-import { runRipgrep, type RecordConsumer } from '../../src/rg/run.js';
-import { FakeClock, FakeRipgrep, useFakeInstall, nul, type Step } from '../helpers/rg-fake.js';
+import { FakeRipgrep, runFakeListing, useFakeInstall, nul, type Step } from '../helpers/rg-fake.js';
 
 let rgPath: string;
 let root: string;
@@ -18,32 +16,7 @@ useFakeInstall((made) => {
   ({ rgPath, root } = made);
 });
 
-class Collect implements RecordConsumer {
-  readonly records: string[] = [];
-  record(text: string): boolean {
-    this.records.push(text);
-    return true;
-  }
-}
-
-function run(script: Step[], platform: 'posix' | 'win32' = 'posix', maxRecordBytes = 1 << 20) {
-  const fake = new FakeRipgrep(script);
-  const argv = buildFilesArgv({ threads: 4, maxDepth: Infinity, excludes: [], hidden: true, caseSensitive: platform !== 'win32', gitignore: false, ignoreFiles: [], gitDirsIgnored: false });
-  const outcome = runRipgrep({
-    rg: { path: rgPath, selectionMode: 'system' },
-    argv,
-    cwd: root,
-    env: {},
-    runner: fake.runner,
-    platform,
-    signal: undefined,
-    deadline: new Deadline(new FakeClock(), Infinity, 0),
-    delimiter: 0,
-    maxRecordBytes,
-    newConsumer: () => new Collect(),
-  });
-  return { fake, outcome };
-}
+const run = (script: Step[], platform: 'posix' | 'win32' = 'posix', maxRecordBytes = 1 << 20) => runFakeListing(script, { rgPath, root }, platform, maxRecordBytes);
 
 describe('a Windows run', () => {
   it('reads English and Chinese access-denied lines as EPERM skips, keeping every printed path', async () => {

@@ -4,15 +4,13 @@
  * `Permission denied (os error 13)` with no path and never ends. The fake floods and never exits;
  * the real /proc is searched in a child process with a deadline, so a hang fails instead of hanging.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findFiles, searchContent } from '../../src/index.js';
-import { Deadline } from '../../src/limits.js';
-import { buildFilesArgv } from '../../src/rg/argv.js';
-import { MAX_UNEXPLAINED_LINES, runRipgrep, type RecordConsumer } from '../../src/rg/run.js';
-import { FakeClock, FakeRipgrep, useFakeInstall, nul, type Step } from '../helpers/rg-fake.js';
+import { MAX_UNEXPLAINED_LINES } from '../../src/rg/run.js';
+import { FakeRipgrep, runFakeListing, useFakeInstall, nul, type Step } from '../helpers/rg-fake.js';
+import { jsonFromChild } from '../helpers/child-json.js';
 import { needsRg } from '../helpers/real-rg.js';
 import { describeIf, linux } from '../helpers/skip-why.js';
 
@@ -27,32 +25,7 @@ const noise = (lines: number) => 'Permission denied (os error 13)\n'.repeat(line
 /** More than the cap, in chunks that split lines, then no exit: only a stop ends it. */
 const FLOOD: Step[] = [{ stdout: nul('a.txt') }, { stderr: noise(400) + 'Permission ' }, { stderr: 'denied (os error 13)\n' + noise(700) }, { hang: true }];
 
-class Collect implements RecordConsumer {
-  readonly records: string[] = [];
-  record(text: string): boolean {
-    this.records.push(text);
-    return true;
-  }
-}
-
-function run(script: Step[]) {
-  const fake = new FakeRipgrep(script);
-  const argv = buildFilesArgv({ threads: 4, maxDepth: Infinity, excludes: [], hidden: true, caseSensitive: true, gitignore: false, ignoreFiles: [], gitDirsIgnored: false });
-  const outcome = runRipgrep({
-    rg: { path: rgPath, selectionMode: 'system' },
-    argv,
-    cwd: root,
-    env: {},
-    runner: fake.runner,
-    platform: 'posix',
-    signal: undefined,
-    deadline: new Deadline(new FakeClock(), Infinity, 0),
-    delimiter: 0,
-    maxRecordBytes: 1 << 20,
-    newConsumer: () => new Collect(),
-  });
-  return { fake, outcome };
-}
+const run = (script: Step[]) => runFakeListing(script, { rgPath, root });
 
 describe('a stderr flood', () => {
   it(`stops the run at ${MAX_UNEXPLAINED_LINES} unexplained lines: an exit failure (io-error), the child killed, never retried`, { timeout: 10_000 }, async () => {
@@ -94,18 +67,7 @@ describe('a stderr flood', () => {
 const DIST = new URL('../../dist/index.js', import.meta.url).href;
 
 /** Runs `body` (an async function's text over `lib`) in a child; it must print JSON within `seconds`. */
-async function inChild(body: string, seconds: number): Promise<unknown> {
-  const script = `const lib = await import(${JSON.stringify(DIST)});\n${body}`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'], timeout: seconds * 1000 });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const [status, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (code, how) => resolve([code, how])));
-  expect(signal, `the child did not answer within ${seconds} s`).toBeNull();
-  expect(status, stderr).toBe(0);
-  return JSON.parse(stdout);
-}
+const inChild = (body: string, seconds: number) => jsonFromChild(`const lib = await import(${JSON.stringify(DIST)});\n${body}`, seconds);
 
 const hasProc = existsSync('/proc/meminfo');
 
