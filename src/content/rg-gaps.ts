@@ -33,8 +33,13 @@ export async function gapsOf(scope: Scope, rules: WalkRules, entries: readonly S
   return gaps;
 }
 
-/** True only when `lstat` proves the path is something else than a directory (a link is not entered either). */
+/**
+ * True only when `lstat` proves the path is something else than a directory (a link is not entered
+ * either). Never for a path holding U+FFFD: ripgrep prints a byte that is not UTF-8 so, and the
+ * decoded path may name a twin (`d\uFFFD`, a file, beside the denied directory `d\xff`) or nothing.
+ */
 async function isNoDirectory(scope: Scope, rel: string): Promise<boolean> {
+  if (rel.includes('\uFFFD')) return false;
   try {
     return !(await fsp.lstat(scope.nativePath(rel))).isDirectory();
   } catch {

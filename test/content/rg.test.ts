@@ -4,7 +4,7 @@
  * budgets that kill the child, the exit-status contract and the retry shared with file listing,
  * and how `auto` decides.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { searchContent, searchContentStream, type ContentHit, type ContentOptions, type RecoveryEvent } from '../../src/index.js';
@@ -317,6 +317,21 @@ describe('exit statuses (shared with file listing)', () => {
     const { result } = await search([[{ stderr }, { exit: 2 }]], { pattern: 'good/f_???' });
     expect(result.skipped).toEqual([{ path: 'good/f_\u0080\uFFFD', code: 'EACCES' }]);
     expect(result).toMatchObject({ complete: false, incompleteReasons: ['permission-denied'] });
+  });
+
+  it('a denied directory ripgrep prints with U+FFFD is kept even where the decoded name is a readable twin that is no directory', async () => {
+    // `d\xff` (denied, holding x.txt) prints as `d\uFFFD`; a real file named `d\uFFFD` beside it must
+    // not be taken for the path ripgrep meant (adversary L: the lstat found the file and dropped the gap).
+    const twin = join(root, 'd\uFFFD');
+    writeFileSync(twin, 'z');
+    try {
+      const stderr = './d\uFFFD: Permission denied (os error 13)\n';
+      const { result } = await search([[{ stderr }, { exit: 2 }]], { pattern: '*.txt' });
+      expect(result.skipped).toEqual([{ path: 'd\uFFFD', code: 'EACCES' }]);
+      expect(result).toMatchObject({ complete: false, incompleteReasons: ['permission-denied'] });
+    } finally {
+      rmSync(twin);
+    }
   });
 
   it('killed by a signal we did not send, or a spawn failure: failures, hits kept', async () => {
