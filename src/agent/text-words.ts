@@ -24,14 +24,24 @@ export function listedPaths(paths: readonly string[], total: number, marks: read
  */
 export function listItem(name: string): string {
   const shown = escapeText(name);
-  return MISREADABLE_ITEM.test(name) || shown !== name ? `"${shown.replaceAll('"', '\\u{22}')}"` : name;
+  return isBareItem(name) && shown === name ? name : `"${shown.replaceAll('"', '\\u{22}')}"`;
 }
 
 /**
- * Two items in one (`, `, or a `,` at the end, which the mark after it would make one), a quote,
- * white space at an end (lost between items), a ` (...)` the list's own marks take, the list's own count.
+ * A name shown bare in a `, `-joined list: no `,` anywhere (two items in one, or a `,` the mark
+ * after it would join), no `(` or `)` (the list's own marks: `notes (pipe)`), no quote, and no
+ * invisible or blank character at an end (lost between items) nor a joiner or blank inside that
+ * could stand where a space reads (ZWJ, ZWNJ, U+2800 BRAILLE BLANK, the Hangul fillers: `a.ts,` +
+ * U+2800 + `b.ts` reads as two files), nor the list's own count. Everything else is quoted.
  */
-const MISREADABLE_ITEM = /, |,$|"|^\s|\s$|\s\(.*\)$|^and \d+ more$/s;
+function isBareItem(name: string): boolean {
+  if (name === '' || name.startsWith(' ') || name.endsWith(' ') || LIST_SYNTAX.test(name)) return false;
+  // An ordinary space inside a name reads as itself; any other blank or invisible character does not.
+  return !BLANKISH.test(name.replaceAll(' ', ''));
+}
+
+const LIST_SYNTAX = /[,"()]|^and \d+ more$/;
+const BLANKISH = /[\s\p{Z}\p{Cf}\u2800\u3164\u115F\u1160\uFFA0]/u;
 
 export function quote(s: string): string {
   return JSON.stringify(s);

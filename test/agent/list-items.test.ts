@@ -24,6 +24,8 @@ const HOSTILE = [
   'config.ts, secrets.ts', ' lead.ts', 'trail.ts ', 'notes (pipe)', 'sock (socket)', 'a, b (pipe)', ' (pipe)', '"quoted".ts', 'a"b.ts',
   'and 3 more', 'x, and 2 more', 'ctl\nline.ts', 'bidi\u202eexe.ts', 'soft\u00adhy.ts', 'back\\u{41}.ts', 'Copy (2).txt', 'a,b.ts',
   'end,', 'tab\tname.ts', 'fill\u3164.ts', 'vs\u{e0100}.ts', 'nb\u00a0', 'plain-name.ts', 'x (symlink, not followed)', 'dir/',
+  // What a reader does not see (adversary L): a joiner, a braille blank or a no-break space where a space reads.
+  'config.ts,\u200d secrets.ts', 'notes (pipe)\u200c', 'a.ts,\u2800b.ts', 'c.ts,\u200b d.ts', 'z.ts,\u00a0y.ts', 'n.ts,\u3164m.ts',
 ].filter((name) => !name.includes('/'));
 const KINDS = ['file', 'directory', 'pipe', 'symlink'] as const;
 type Kind = (typeof KINDS)[number];
@@ -66,19 +68,27 @@ function parseList(text: string): { name: string; read: Read }[] {
     } else {
       const end = nextItem(text, i);
       const raw = text.slice(i, end);
-      rest = /(\/| \((?:pipe|socket|block device|character device)\))$/.exec(raw)?.[0] ?? '';
+      // A mark with invisible characters after it still reads as the mark.
+      rest = /(\/| \((?:pipe|socket|block device|character device)\))\p{Cf}*$/u.exec(raw)?.[0] ?? '';
       name = unescapeText(raw.slice(0, raw.length - rest.length));
       i = end;
     }
-    items.push({ name, read: rest === '/' ? 'directory' : rest === ' (pipe)' ? 'pipe' : rest === '' ? 'plain' : (`?${rest}` as Read) });
-    if (text.startsWith(', ', i)) i += 2;
+    const mark = rest.replace(/\p{Cf}+$/u, '');
+    items.push({ name, read: mark === '/' ? 'directory' : mark === ' (pipe)' ? 'pipe' : mark === '' ? 'plain' : (`?${mark}` as Read) });
+    const sep = /^,\p{Cf}*[\s\p{Z}\u2800\u3164\u115F\u1160\uFFA0]/u.exec(text.slice(i));
+    if (sep) i += sep[0].length;
   }
   return items;
 }
 
+/**
+ * Where the next item starts, as a reader sees the text: a `,` then a blank, with invisible
+ * characters (joiners, format characters) read as nothing and blank-looking ones as a space.
+ */
 function nextItem(text: string, from: number): number {
-  const at = text.indexOf(', ', from);
-  return at < 0 ? text.length : at;
+  const at = /,[\p{Cf}]*[\s\p{Z}\u2800\u3164\u115F\u1160\uFFA0]/gu;
+  at.lastIndex = from;
+  return at.exec(text)?.index ?? text.length;
 }
 
 function lineAfter(content: string, lead: RegExp): string | undefined {
