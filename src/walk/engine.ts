@@ -299,7 +299,7 @@ export class Walk {
     } else if (stats.isSymbolicLink()) {
       if (this.judgeLink(task.rel, name, task, false) === 'candidate') this.matches.take(task.rel, name, 'symlink', stats);
     } else {
-      const verdict = this.rules.file(task.rel, name, task.ignore);
+      const verdict = this.rules.file(task.rel, name, task.ignore, true);
       if (verdict === 'excluded') this.excludedCount++;
       else if (verdict === 'ignored') this.ignoredCount++;
       else if (verdict === 'match') {

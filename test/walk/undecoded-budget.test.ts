@@ -12,6 +12,9 @@
 import { describe, expect, it } from 'vitest';
 import { findFiles, findFilesSync, type DirentLike, type FsLike } from '../../src/index.js';
 import { buildMatcher } from '../../src/patterns.js';
+import { buildFindPlan } from '../../src/plan/search-plan.js';
+import { AsyncDriver, runSync } from '../../src/walk/drivers.js';
+import { Walk } from '../../src/walk/engine.js';
 import { FakeClock } from '../helpers/memfs.js';
 
 const FFFD = '\uFFFD';
@@ -67,5 +70,28 @@ describe('undecoded checks are counted at their cost: the walk stops within a fe
         });
       }
     }
+  }
+});
+
+describe('a name an lstat found real is not checked again (its answer would be unused, and uncounted)', () => {
+  // `?`×60 could match 40 U+FFFD read as 1-3 bytes each (and `ab`), never the 42 characters as decoded:
+  // each name is lstat'ed; found, it is real and does not match. The check is made once, when counted.
+  const names = Array.from({ length: 50 }, (_, i) => FFFD.repeat(40) + String.fromCharCode(97 + (i % 26)) + i);
+  const file = { isFile: () => true, isDirectory: () => false, isSymbolicLink: () => false };
+  for (const form of ['sync', 'async'] as const) {
+    it(form, async () => {
+      const { fs: base } = setup(names);
+      const fs: FsLike = { ...base, lstat: (_p, cb) => void setImmediate(() => cb(null, file)), lstatSync: () => file };
+      const plan = buildFindPlan({ root: '/r', platform: 'posix', pattern: '?'.repeat(60), fs });
+      const matcher = plan.scope.matcher;
+      const could = matcher.couldMatchUndecoded;
+      let checks = 0;
+      matcher.couldMatchUndecoded = (rel, name) => (checks++, could(rel, name));
+      const walk = new Walk(plan, () => {});
+      if (form === 'sync') runSync(walk);
+      else await new AsyncDriver(walk).done;
+      expect(walk.summary()).toMatchObject({ complete: true, matchedCount: 0, skippedCount: 0 });
+      expect(checks).toBe(names.length);
+    });
   }
 });
