@@ -41,10 +41,10 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
   const recovery: RecoveryInfo = { selectionMode: run.rg.selectionMode, retryTriggered: false };
   const rules = new WalkRules(plan.scope);
   const early = stoppedBeforeStart(plan, run.deadline);
-  if (early !== undefined) return buildResult(plan, run, format, early, recovery, new FileCollector(plan, rules), []);
+  if (early !== undefined) return buildResult(plan, run, format, early, recovery, new FileCollector(plan, rules, run.deadline), []);
   await checkIgnoreFiles(plan.scope);
   const rootError = await checkRoot(plan.scope.root);
-  if (rootError !== undefined) return buildResult(plan, run, format, { retryable: false }, recovery, new FileCollector(plan, rules), [{ path: '.', code: rootError }]);
+  if (rootError !== undefined) return buildResult(plan, run, format, { retryable: false }, recovery, new FileCollector(plan, rules, run.deadline), [{ path: '.', code: rootError }]);
 
   const { scope } = plan;
   const outcome = await runRipgrep({
@@ -52,7 +52,7 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
     argv: buildFilesArgv({ threads: run.threads ?? defaultThreads(), maxDepth: scope.maxDepth, excludes: scope.excludes, hidden: scope.hidden, caseSensitive: scope.caseSensitive, gitignore: scope.ignore?.defaults === true, ignoreFiles: scope.ignore?.extraFiles ?? [], gitDirsIgnored: scope.gitDirsIgnored }),
     delimiter: 0,
     maxRecordBytes: run.maxRecordBytes ?? MAX_RECORD_BYTES,
-    newConsumer: () => new FileCollector(plan, rules),
+    newConsumer: () => new FileCollector(plan, rules, run.deadline),
   });
   const keep = (entry: SkippedEntry) => rules.wouldRead(entry.path);
   const skipped = [...outcome.stderr.skipped.filter(keep), ...outcome.blocked];
@@ -191,7 +191,8 @@ export async function checkIgnoreFiles(scope: SearchPlan<unknown>['scope']): Pro
 
 /**
  * Collects the listed paths the walker would return (src/walk/rules.ts). Stops (returns false) at
- * match `maxResults + 1`: seeing it proves the limit cut something off.
+ * match `maxResults + 1`: seeing it proves the limit cut something off, and with `stopCause` when
+ * the budget ran out while it judged a path holding U+FFFD.
  */
 class FileCollector implements RecordConsumer {
   readonly rels: string[] = [];
@@ -203,11 +204,16 @@ class FileCollector implements RecordConsumer {
   readonly ignoreFiles: string[] = [];
   seen = 0;
   excluded = 0;
+  stopCause: 'timeout' | undefined;
   private readonly accept: (rel: string) => boolean;
   private readonly maxResults: number;
   private readonly readsIgnoreFiles: boolean;
 
-  constructor(plan: FindPlan, rules: WalkRules) {
+  constructor(
+    plan: FindPlan,
+    rules: WalkRules,
+    private readonly deadline: Deadline,
+  ) {
     this.accept = rules.buildListedFileTest(
       () => this.excluded++,
       (rel) => this.undecoded.push(rel),
@@ -220,13 +226,24 @@ class FileCollector implements RecordConsumer {
     this.seen++;
     const rel = text.startsWith('./') ? text.slice(2) : text;
     if (this.readsIgnoreFiles && isIgnoreFile(rel)) this.ignoreFiles.push(rel);
-    if (rel === '' || !this.accept(rel)) return true;
-    if (rel.includes(REPLACEMENT_CHAR)) {
+    if (rel === '') return true;
+    const suspect = rel.includes(REPLACEMENT_CHAR);
+    // A path holding U+FFFD that missed was judged in every reading of its bytes (up to 35 ms a
+    // path: src/patterns.ts `UNDECODED_COST_FACTOR`), and run.ts reads the clock per chunk only:
+    // the budget is read after each such check (a read of the clock is nothing beside one).
+    if (!this.accept(rel)) return !suspect || this.withinBudget();
+    if (suspect) {
       this.suspects.push(rel);
       return true;
     }
     if (this.rels.length >= this.maxResults) return false;
     this.rels.push(rel);
     return true;
+  }
+
+  private withinBudget(): boolean {
+    if (!this.deadline.passed()) return true;
+    this.stopCause = 'timeout';
+    return false;
   }
 }

@@ -10,6 +10,7 @@
 import { rootError } from '../errors.js';
 import { REPLACEMENT_CHAR, addressableCode, canFollowLinks, kindOf, specialKindOf, type DirentLike, type StatsLike } from '../fs.js';
 import { Deadline } from '../limits.js';
+import { UNDECODED_COST_FACTOR } from '../patterns.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 import { buildIgnoreLevel, IGNORE_RULE_TOO_LARGE, ignoreNamesIn, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
@@ -21,9 +22,10 @@ export { PAUSED, type DirTask, type UnknownEntries } from './task.js';
 
 /**
  * A large directory checks the clock and the signal every 256 entries, and after about 1M units of
- * matching (pattern cost × path length, per depth a `**` may stand for; the ignore rules' cost too):
- * a 1 s budget was overshot by 15 s over long names 15 deep. A check made by work is where the async
- * walk pauses (`PAUSED`) for the event loop: a timer's abort is heard there. */
+ * matching (pattern cost × path length, per depth a `**` may stand for; the ignore rules' cost; a
+ * name holding U+FFFD, counted before its undecoded check, `UNDECODED_COST_FACTOR` times more): 1 s
+ * budgets ran 15 s over long names 15 deep, 100 ms 430 over U+FFFD names. The async walk pauses
+ * (`PAUSED`) for the event loop at a check made by work. */
 const CHECK_EVERY_ENTRIES = 256;
 const MATCH_WORK_PER_CHECK = 1 << 20;
 
@@ -50,8 +52,7 @@ export class Walk {
 
   /**
    * `policy`: a number is the matches to return before the walk stops (`result-limit`): the plan's
-   * `maxResults` for a file search; content search counts hits, not files, so its walk has none.
-   */
+   * `maxResults` for a file search; content search counts hits, not files, so its walk has none. */
   constructor(plan: SearchPlan<unknown>, onMatch: MatchSink, policy: number | MatchPolicy = plan.limits.maxResults) {
     const matchPolicy: MatchPolicy = typeof policy === 'number' ? { maxMatches: policy, atLimit: 'stop', withMeta: false } : policy;
     this.plan = plan;
@@ -188,7 +189,8 @@ export class Walk {
     for (; i < entries.length; i++) {
       const entry = entries[i]!;
       const name = entry.name;
-      work += workPerChar * (base.length + name.length + 1) + workFixed;
+      const maybeUndecodable = name.includes(REPLACEMENT_CHAR);
+      work += (workPerChar + (maybeUndecodable ? this.matchCost * (task.depth + 1) * UNDECODED_COST_FACTOR : 0)) * (base.length + name.length + 1) + workFixed;
       if (work >= MATCH_WORK_PER_CHECK || i % CHECK_EVERY_ENTRIES === CHECK_EVERY_ENTRIES - 1) {
         // Only a check made by work restarts the count (else entries under 4,096 units never paused).
         const byWork = work >= MATCH_WORK_PER_CHECK;
@@ -208,7 +210,6 @@ export class Walk {
         // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is
         // what the string opens. The first is handled as usual (a read or an lstat then finds which it
         // is); every later one can never be opened: a gap, never a second copy of the first.
-        const maybeUndecodable = name.includes(REPLACEMENT_CHAR);
         if (maybeUndecodable) {
           if ((undecodable ??= new Set()).has(name)) {
             this.skipTwin(base + name, name, task.ignore);
@@ -275,8 +276,7 @@ export class Walk {
 
   /**
    * Takes the lstat answer for an entry `acceptEntries` could not type, or for a candidate that
-   * needed its metadata (a filter, `sort: 'mtime'`, `stats`) or whose name may not round-trip.
-   */
+   * needed its metadata (a filter, `sort: 'mtime'`, `stats`) or whose name may not round-trip. */
   acceptStat(task: DirTask, name: string, stats: StatsLike | undefined, error: unknown): void {
     if (this.stopped) return;
     const rel = task.rel + name;
@@ -299,7 +299,7 @@ export class Walk {
     } else if (stats.isSymbolicLink()) {
       if (this.judgeLink(task.rel, name, task, false) === 'candidate') this.matches.take(task.rel, name, 'symlink', stats);
     } else {
-      const verdict = this.rules.file(task.rel, name, task.ignore);
+      const verdict = this.rules.file(task.rel, name, task.ignore, true);
       if (verdict === 'excluded') this.excludedCount++;
       else if (verdict === 'ignored') this.ignoredCount++;
       else if (verdict === 'match') {

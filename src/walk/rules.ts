@@ -36,18 +36,19 @@ export type DirectoryVerdict = 'excluded' | 'ignored' | 'pruned' | 'read' | 'lim
  * The file rule, compiled for the options: an excluded file is counted, not matched; a base-name
  * matcher is given the name alone (the walk never joins the path it does not need).
  */
-function buildFileVerdict(matcher: PathMatcher, excluder: Excluder): (base: string, name: string, level?: IgnoreLevel) => FileVerdict {
+function buildFileVerdict(matcher: PathMatcher, excluder: Excluder): (base: string, name: string, level?: IgnoreLevel, real?: boolean) => FileVerdict {
   const needsPath = !matcher.nameOnly;
   const ignored = (base: string, name: string, level: IgnoreLevel | undefined) => level !== undefined && isIgnored(level, base + name, false);
   // Perf: the undecoded question is asked only of names holding U+FFFD (one scan of a name that missed).
-  const miss = (base: string, name: string): FileVerdict => (name.includes(REPLACEMENT_CHAR) && matcher.couldMatchUndecoded(base + name, name) ? 'undecoded' : 'other');
-  if (!excluder.active && !needsPath) return (base, name, level) => (ignored(base, name, level) ? 'ignored' : matcher.matches(name, name) ? 'match' : miss(base, name));
-  if (!excluder.active) return (base, name, level) => (ignored(base, name, level) ? 'ignored' : matcher.matches(base + name, name) ? 'match' : miss(base, name));
-  return (base, name, level) => {
+  // A name an lstat found (`real`) is what it reads as: the question is moot, and costs ms a name.
+  const miss = (base: string, name: string, real = false): FileVerdict => (!real && name.includes(REPLACEMENT_CHAR) && matcher.couldMatchUndecoded(base + name, name) ? 'undecoded' : 'other');
+  if (!excluder.active && !needsPath) return (base, name, level, real) => (ignored(base, name, level) ? 'ignored' : matcher.matches(name, name) ? 'match' : miss(base, name, real));
+  if (!excluder.active) return (base, name, level, real) => (ignored(base, name, level) ? 'ignored' : matcher.matches(base + name, name) ? 'match' : miss(base, name, real));
+  return (base, name, level, real) => {
     const rel = base + name;
     if (excluder.isExcluded(rel, name, false)) return 'excluded';
     if (ignored(base, name, level)) return 'ignored';
-    return matcher.matches(needsPath ? rel : name, name) ? 'match' : miss(base, name);
+    return matcher.matches(needsPath ? rel : name, name) ? 'match' : miss(base, name, real);
   };
 }
 
@@ -63,9 +64,10 @@ export class WalkRules {
   readonly isHiddenName: (name: string) => boolean;
   /**
    * A file or a symlink in `base`: excluded, ignored (by the ignore files of `level`, the
-   * directory's: src/walk/ignore.ts), matching, or neither.
+   * directory's: src/walk/ignore.ts), matching, or neither. `real`: an lstat found the name as it
+   * reads (never `undecoded` then).
    */
-  readonly file: (base: string, name: string, level?: IgnoreLevel) => FileVerdict;
+  readonly file: (base: string, name: string, level?: IgnoreLevel, real?: boolean) => FileVerdict;
   private readonly matcher: PathMatcher;
   private readonly excluder: Excluder;
   private readonly hidden: boolean;
