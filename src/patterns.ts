@@ -97,7 +97,7 @@ export interface PathMatcher {
 /**
  * What `couldMatchUndecoded` costs against a match, per unit of `cost` × path length: it steps
  * every reading of each U+FFFD (one to three unknown bytes, a glibc run of four to six), through
- * the NFA, never a compiled regex. Measured (Node 22): a match 0.1-25 ns a unit, the check 90-555
+ * the NFA, never a compiled regex. Measured: a match 0.1-25 ns a unit, the check 90-555
  * (`?`×251 `x` over 245 U+FFFD: 35 ms a name, the worst seen). Counted at 256 units a unit, a walk
  * reads its clock every ~2 ms of such checks at worst (src/walk/engine.ts).
  */
