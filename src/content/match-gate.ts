@@ -58,6 +58,11 @@ export class MatchGate {
     return refusal;
   }
 
+  /** True once the budget is spent (never without one: no clock is read then). */
+  budgetSpent(): boolean {
+    return this.budgetLeft() <= 0;
+  }
+
   private budgetLeft(): number {
     return this.deadline === undefined || this.deadline.ms === Infinity ? Infinity : this.deadline.left();
   }

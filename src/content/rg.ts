@@ -24,6 +24,7 @@
  *   budget and the step cap (`columnWithoutSubmatch`, match-gate.ts), else the budget stops the run.
  */
 import { FindFileError } from '../errors.js';
+import { REPLACEMENT_CHAR } from '../fs.js';
 import type { ContentPlan } from '../plan/content-plan.js';
 import { verdictFields, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { buildContentArgv, defaultThreads } from '../rg/argv.js';
@@ -231,8 +232,8 @@ export class JsonEventConsumer implements RecordConsumer {
     }
     if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string') return this.fail();
     const { type, data } = event as { type: string; data?: unknown };
-    if (type === 'match') return this.match(data);
-    if (type === 'context') return this.context(data);
+    if (type === 'match') return this.match(data) && this.stopCause === undefined;
+    if (type === 'context') return this.context(data) && this.stopCause === undefined;
     if (type === 'end') return this.end(data);
     if (type === 'summary') return this.summary(data);
     return true; // begin, and types a later ripgrep may add
@@ -361,6 +362,8 @@ export class JsonEventConsumer implements RecordConsumer {
       this.lastFile = file;
       this.undecoded = false;
       this.lastAccepted = rel !== '' && this.accept(rel);
+      // A path holding U+FFFD was asked every reading of its bytes (ms a path): the budget is read after it, as the listing does.
+      if (rel.includes(REPLACEMENT_CHAR) && this.gate.budgetSpent()) this.stopCause = 'timeout';
       // A name that is not UTF-8 is a gap when it matches as decoded or could in bash's reading of its bytes.
       if (path.bytes !== undefined && (this.lastAccepted || this.undecoded)) this.undecodable.note(path.bytes);
       else if (this.lastAccepted) this.filesWithHits++;
