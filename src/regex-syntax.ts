@@ -33,6 +33,11 @@ export interface RegexSyntax {
   writesLineFeed: boolean;
   /** The source of each class written outside brackets' members: `[...]`, `\pL`, `\p{No}`, `\w`, `\D`... */
   classes: string[];
+  /**
+   * Some literal with a case partner is written where an `i` flag is on (`(?i)b`, `(?i:b)`): fd's
+   * HIR reads it as a class holding its capital (`[Bb]`), ripgrep's AST as the literal it is.
+   */
+  foldsCasedLiteral: boolean;
 }
 
 const UPPERCASE = /^\p{Uppercase}$/u;
@@ -40,10 +45,15 @@ const LINE_FEED = 0x0a;
 
 /** The facts above for a pattern in RE2 / Rust regex syntax. */
 export function readRegexSyntax(pattern: string): RegexSyntax {
-  const facts: RegexSyntax = { anyLiteral: false, anyUppercase: false, writesLineFeed: false, classes: [] };
+  const facts: RegexSyntax = { anyLiteral: false, anyUppercase: false, writesLineFeed: false, classes: [], foldsCasedLiteral: false };
+  // Whether an `i` flag is on here, and what it was outside each open group (a flag set inside a group ends with it).
+  let folding = false;
+  const outside: boolean[] = [];
   const literal = (code: number) => {
     facts.anyLiteral = true;
-    if (!facts.anyUppercase && UPPERCASE.test(String.fromCodePoint(code))) facts.anyUppercase = true;
+    const ch = String.fromCodePoint(code);
+    if (!facts.anyUppercase && UPPERCASE.test(ch)) facts.anyUppercase = true;
+    if (folding && ch.toUpperCase() !== ch.toLowerCase()) facts.foldsCasedLiteral = true;
     if (code === LINE_FEED) facts.writesLineFeed = true;
   };
   const reader = new Reader(pattern);
@@ -61,10 +71,16 @@ export function readRegexSyntax(pattern: string): RegexSyntax {
       facts.classes.push(pattern.slice(start, reader.at));
     } else if (c === '(') {
       reader.next();
-      reader.groupHeader();
+      const flags = reader.groupHeader();
+      // `(?i)` sets the flag for the rest of the enclosing group; `(?i:...)` and `(...)` open one.
+      if (flags?.directive !== true) outside.push(folding);
+      if (flags?.folding !== undefined) folding = flags.folding;
+    } else if (c === ')') {
+      reader.next();
+      folding = outside.pop() ?? folding;
     } else if (c === '{' && reader.repetition()) {
       // a count, `{2}` `{2,}` `{2,5}`: no characters
-    } else if ('.^$|*+?)'.includes(c)) {
+    } else if ('.^$|*+?'.includes(c)) {
       reader.next();
     } else {
       literal(reader.nextCodePoint());
@@ -77,7 +93,7 @@ const UPPERCASE_TEXT = /\p{Uppercase}/u;
 
 /** A literal query's facts: every character is a literal (and the query is never empty). */
 export function literalSyntax(text: string): RegexSyntax {
-  return { anyLiteral: true, anyUppercase: UPPERCASE_TEXT.test(text), writesLineFeed: text.includes('\n'), classes: [] };
+  return { anyLiteral: true, anyUppercase: UPPERCASE_TEXT.test(text), writesLineFeed: text.includes('\n'), classes: [], foldsCasedLiteral: false };
 }
 
 /**
@@ -88,11 +104,12 @@ export function literalSyntax(text: string): RegexSyntax {
  *   literal at all keeps case.
  * - `'fd'` (the CLI's name modes, fd's `pattern_has_uppercase_char` over regex-syntax's HIR): a class
  *   counts when one of its ranges, merged, starts or ends on an upper-case letter: `\w`, `\p{Lu}`,
- *   `\pL`, `[[:upper:]]`, `[A-Z]` do; `\pN`, `\p{No}`, `\D`, `\S`, `[^a]`, `.` do not.
+ *   `\pL`, `[[:upper:]]`, `[A-Z]` do; `\pN`, `\p{No}`, `\D`, `\S`, `[^a]`, `.` do not; nor does a
+ *   letter written under an `i` flag (`(?i:a)b`: the HIR's `[Aa]`), which keeps the rest's case.
  */
 export function ignoresCaseSmartly(syntax: RegexSyntax, rule: 'rg' | 'fd'): boolean {
   if (syntax.anyUppercase) return false;
-  return rule === 'rg' ? syntax.anyLiteral : !syntax.classes.some(hasUppercaseBound);
+  return rule === 'rg' ? syntax.anyLiteral : !syntax.foldsCasedLiteral && !syntax.classes.some(hasUppercaseBound);
 }
 
 /**
@@ -269,17 +286,27 @@ class Reader {
     return codes.at(-1);
   }
 
-  /** After `(`: skips `?:`, `?flags)`, `?flags:`, `?P<name>`, `?<name>`; the group's body is read as usual. */
-  groupHeader(): void {
-    if (this.peek() !== '?') return;
+  /**
+   * After `(`: skips `?:`, `?flags)`, `?flags:`, `?P<name>`, `?<name>`; the group's body is read as
+   * usual. Says what the flags did to `i` (undefined: nothing), and whether it was a `(?flags)`
+   * directive (its `)` read here: no group opened).
+   */
+  groupHeader(): { folding: boolean | undefined; directive: boolean } | undefined {
+    if (this.peek() !== '?') return undefined;
     this.i++;
     if (this.peek() === 'P' && this.peek(1) === '<') this.skipPast('>');
     else if (this.peek() === '<' && this.peek(1) !== '=' && this.peek(1) !== '!') this.skipPast('>');
-    else
+    else {
+      let folding: boolean | undefined;
+      let negated = false;
       while (!this.done()) {
         const c = this.next();
-        if (c === ')' || c === ':') return;
+        if (c === ')' || c === ':') return { folding, directive: c === ')' };
+        if (c === '-') negated = true;
+        else if (c === 'i') folding = !negated;
       }
+    }
+    return undefined;
   }
 
   /** At `{`: true, having skipped it, when it starts a repetition count; false (a literal `{`) otherwise. */

@@ -32,6 +32,8 @@ const ATOMS = [
   '\\w', '\\W', '\\d', '\\D', '\\s', '\\S', '.', '[[:upper:]]', '[[:lower:]]', '[[:alpha:]]', '[[:punct:]]', '[[:^upper:]]',
   '\\x41', '\\x{41}', '\\x61', '\\x{24b6}', '\\x{2160}', 'Ⓐ', 'ⓐ', 'Ⅻ', 'ⅻ', 'A', 'a', 'Α', 'ǅ', '\\\\A', '\\\\a',
   '[a-z]', '[A-Z]', '[^a]', '[^A]', '[0-9]', '[①-⑳]', '[Ⓐ-Ⓩ]', '[\\x41]', '[a\\pN]', '[\\p{Lu}\\d]', '[^\\pL]', '(?:1|①)', '\\.md',
+  // Inline flags (adversary L): a letter under `i` is a class holding its capital to fd; a digit is not.
+  '(?i:a)', '(?i)x', '(?i:1)', '(?i)1', '(?-i:a)', '(?i:x)(?-i)a', '(?:(?i)x)', '(?i:ⓐ)', '(?i:\\.md)',
 ];
 
 /** The hand-picked atoms, then random pairs of them as alternatives (a pair in a row rarely matches a name here). */
