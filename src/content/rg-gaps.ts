@@ -9,6 +9,7 @@
  * is held to the disk: an `lstat` that finds no directory drops it; one that fails keeps it.
  */
 import { promises as fsp } from 'node:fs';
+import { REPLACEMENT_CHAR } from '../fs.js';
 import type { Scope } from '../plan/search-plan.js';
 import type { SkippedEntry } from '../result.js';
 import type { WalkRules } from '../walk/rules.js';
@@ -39,7 +40,7 @@ export async function gapsOf(scope: Scope, rules: WalkRules, entries: readonly S
  * decoded path may name a twin (`d\uFFFD`, a file, beside the denied directory `d\xff`) or nothing.
  */
 async function isNoDirectory(scope: Scope, rel: string): Promise<boolean> {
-  if (rel.includes('\uFFFD')) return false;
+  if (rel.includes(REPLACEMENT_CHAR)) return false;
   try {
     return !(await fsp.lstat(scope.nativePath(rel))).isDirectory();
   } catch {

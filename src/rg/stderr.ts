@@ -35,6 +35,7 @@
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { constants } from 'node:os';
 import * as path from 'node:path';
+import { REPLACEMENT_CHAR } from '../fs.js';
 import type { Platform } from '../patterns.js';
 import { classifyErrorCode, errorCodeOf, type SkippedEntry } from '../result.js';
 import { isOutsideRoot, parseIgnoreWarning, WarningCheck, type IgnoreWarning } from './ignore-warnings.js';
@@ -58,7 +59,6 @@ export interface StderrReport {
 // Greedy: a path may hold `: `, the OS messages do not.
 const PATH_ERROR = /^(.+): (.+) \(os error (\d+)\)$/;
 const THREAD_CONTEXT = /failed to spawn (?:scoped )?thread/i;
-const REPLACEMENT = '\uFFFD';
 
 /** How much path-line text is held for `checkedReport`; lines past it are not believed. */
 const MAX_HELD_LINES = 10_000;
@@ -193,7 +193,7 @@ async function isBelieved(line: PathLine, disk: DiskLook, canBeCut: boolean): Pr
   // Present, or hidden from us by the OS (a parent we cannot search): a denial can be true of it.
   if (found === 'ENOENT' || found === 'ENOTDIR') return false;
   // ripgrep prints a byte that is not UTF-8 as U+FFFD: the path may be a readable twin of the one meant.
-  return !line.entry.path.includes(REPLACEMENT) || !(await disk.isReadable(line.entry.path));
+  return !line.entry.path.includes(REPLACEMENT_CHAR) || !(await disk.isReadable(line.entry.path));
 }
 
 /** The few reads the check needs, each directory listed at most once. */
