@@ -58,9 +58,9 @@ export class MatchGate {
     return refusal;
   }
 
-  /** True once the budget is spent (never without one: no clock is read then). */
+  /** True once the budget is spent (`Deadline.passed`: no clock is read without one). */
   budgetSpent(): boolean {
-    return this.budgetLeft() <= 0;
+    return this.deadline?.passed() === true;
   }
 
   private budgetLeft(): number {
