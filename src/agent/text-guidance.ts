@@ -40,7 +40,7 @@ export function overviewLine(overview: Overview, lead = 'The search root'): stri
  * (an overview built by a caller), a trailing `/` or special mark is read as the mark.
  */
 function entryText(marked: string, kind: EntryType | undefined): string {
-  const mark = kind !== undefined ? markOf(kind) : (/\/$|( \((?:pipe|socket|block device|character device)\))$/.exec(marked)?.[0] ?? '');
+  const mark = kind !== undefined ? markOf(kind) : (MARKS.find((m) => marked.endsWith(m)) ?? '');
   return listItem(marked.slice(0, marked.length - mark.length)) + mark;
 }
 
@@ -50,6 +50,8 @@ export function markOf(kind: EntryType | undefined): string {
 }
 
 const SPECIAL_MARKS: Partial<Record<EntryType, string>> = { pipe: ' (pipe)', socket: ' (socket)', 'block-device': ' (block device)', 'char-device': ' (character device)' };
+/** Every mark a listing puts after a name: a directory's `/`, a special file's kind. */
+const MARKS = ['/', ...Object.values(SPECIAL_MARKS)];
 
 /** ` (socket)` after a special file's name, nothing after any other: a special file is never shown as a file. */
 export function specialMark(kind: EntryType | undefined): string {
