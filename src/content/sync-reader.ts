@@ -217,7 +217,7 @@ export class SyncReader {
     const block = Buffer.from(body.buffer, body.byteOffset, body.length);
     const hits: (number | string)[] = [];
     const cap = this.init.hitCap * 3;
-    this.lines.search(block, needle, 1, (line, column, text) => hits.push(line, column, text) < cap);
+    this.lines.search(block, needle, 1, (line, column, text) => hits.push(line, column, text) < cap, true);
     return hits.length < cap ? hits : undefined;
   }
 
