@@ -11,6 +11,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { REPLACEMENT_CHAR } from '../fs.js';
+import type { Deadline } from '../limits.js';
 import type { Scope } from '../plan/search-plan.js';
 import { errorCodeOf, type SkippedEntry } from '../result.js';
 
@@ -19,6 +20,8 @@ export interface Checked {
   /** Suspects that name real files. */
   matches: string[];
   skipped: SkippedEntry[];
+  /** The budget ran out: the paths left were not checked (none of them is in `matches`). */
+  cut: boolean;
 }
 
 /**
@@ -32,9 +35,20 @@ export interface Checked {
  * `dir-\uFFFD`) and ripgrep's listing, decoded, cannot tell them apart: the parent directory is
  * listed, and each name that decodes to the string but is not the one the string opens is a gap of
  * its own, as the walker counts them.
+ *
+ * The budget is read before each path (its lstats, the listings of its parents, and `keepDir`,
+ * which may ask every reading of a name's bytes): once it is spent, no more I/O, and the paths left
+ * are unchecked: never returned (a suspect may name nothing), `cut` says `time-budget` for them, as
+ * the walker's stop does for the entries it did not reach.
  */
-export async function checkUndecodable(scope: Scope, suspects: readonly string[], undecoded: readonly string[], keepDir: (entry: SkippedEntry) => boolean): Promise<Checked> {
-  const answer: Checked = { matches: [], skipped: [] };
+export async function checkUndecodable(
+  scope: Scope,
+  suspects: readonly string[],
+  undecoded: readonly string[],
+  keepDir: (entry: SkippedEntry) => boolean,
+  deadline: Deadline,
+): Promise<Checked> {
+  const answer: Checked = { matches: [], skipped: [], cut: false };
   const disk = new DiskLook(scope);
   const reported = new Set<string>();
   const matched = new Set<string>();
@@ -45,6 +59,10 @@ export async function checkUndecodable(scope: Scope, suspects: readonly string[]
     for (let i = 0; i < count; i++) answer.skipped.push({ ...entry });
   };
   for (const [index, rel] of [...suspects, ...undecoded].entries()) {
+    if (deadline.passed()) {
+      answer.cut = true;
+      break;
+    }
     const segments = rel.split('/');
     let prefix = '';
     let ok = true;
