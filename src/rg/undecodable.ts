@@ -101,7 +101,8 @@ export async function checkUndecodable(
 /** What the disk says of suspect paths, each asked once. */
 class DiskLook {
   private readonly codes = new Map<string, Promise<string | undefined>>();
-  private readonly listings = new Map<string, Promise<string[] | undefined>>();
+  /** Per parent, how many of its names read as each string. Perf: a count, not the listing to scan per suspect (n² in a directory of n). */
+  private readonly listings = new Map<string, Promise<Map<string, number> | undefined>>();
 
   constructor(private readonly scope: Scope) {}
 
@@ -116,9 +117,19 @@ class DiskLook {
     const slash = rel.lastIndexOf('/');
     const parent = slash < 0 ? '' : rel.slice(0, slash);
     let listing = this.listings.get(parent);
-    if (listing === undefined) this.listings.set(parent, (listing = fsp.readdir(this.scope.nativePath(parent)).catch(() => undefined)));
-    const name = rel.slice(slash + 1);
-    return (await listing)?.filter((entry) => entry === name).length ?? 0;
+    if (listing === undefined) this.listings.set(parent, (listing = countNames(this.scope.nativePath(parent))));
+    return (await listing)?.get(rel.slice(slash + 1)) ?? 0;
+  }
+}
+
+/** How many names of a directory read as each string; undefined when it cannot be listed. */
+async function countNames(dir: string): Promise<Map<string, number> | undefined> {
+  try {
+    const counts = new Map<string, number>();
+    for (const name of await fsp.readdir(dir)) counts.set(name, (counts.get(name) ?? 0) + 1);
+    return counts;
+  } catch {
+    return undefined;
   }
 }
 
