@@ -39,8 +39,9 @@ export function gapsOf(scope: Scope, rules: WalkRules, entries: readonly Skipped
 
 /**
  * True only when `lstat` proves the path is something else than a directory (a link is not entered
- * either). Not asked of a path holding U+FFFD (it stays a gap): ripgrep prints a byte that is not UTF-8 so, and the
- * decoded path may name a twin (`d\uFFFD`, a file, beside the denied directory `d\xff`) or nothing.
+ * either). Not asked of a path holding U+FFFD, which stays a gap: ripgrep prints a byte that is not
+ * UTF-8 so, and the decoded path may name a twin (`d\uFFFD`, a file, beside the denied directory
+ * `d\xff`) or nothing.
  */
 async function isNoDirectory(scope: Scope, rel: string): Promise<boolean> {
   try {

@@ -18,8 +18,8 @@ import { budgetSpentAfter, collectReasons, judgeRun, type Verdict } from './exit
 import { readRegularFile } from './ignore-warnings.js';
 import type { ResolvedRipgrep } from './resolve.js';
 import { runRipgrep, type RecordConsumer } from './run.js';
-import { judgeGaps } from './stderr.js';
 import type { ProcessRunner } from './runner.js';
+import { judgeGaps } from './stderr.js';
 import { checkUndecodable } from './undecodable.js';
 
 /** Cap on one path record or stderr line. A real path is at most a few KiB (Windows: 32k UTF-16 units). */
