@@ -10,37 +10,40 @@
  */
 import { promises as fsp } from 'node:fs';
 import { REPLACEMENT_CHAR } from '../fs.js';
+import type { Deadline } from '../limits.js';
 import type { Scope } from '../plan/search-plan.js';
 import type { SkippedEntry } from '../result.js';
+import { judgeGaps } from '../rg/stderr.js';
 import type { WalkRules } from '../walk/rules.js';
 
 /**
  * The entries that are the walker's gaps, in their order. `mayRead`: false for a run stopped for the
  * caller (its signal, the budget), which does no more I/O: every ambiguous entry is then kept.
+ * Within the budget (`judgeGaps`): `cut` when it ran out, the entries left kept unjudged.
  */
-export async function gapsOf(scope: Scope, rules: WalkRules, entries: readonly SkippedEntry[], mayRead: boolean): Promise<SkippedEntry[]> {
+export function gapsOf(scope: Scope, rules: WalkRules, entries: readonly SkippedEntry[], mayRead: boolean, deadline: Deadline): Promise<{ gaps: SkippedEntry[]; cut: boolean }> {
   // Selected, or selected in another reading of the bytes behind a U+FFFD in its path (src/glob/nfa.ts).
   let undecoded = false;
   const accept = rules.buildListedFileTest(
     () => {},
     () => (undecoded = true),
   );
-  const gaps: SkippedEntry[] = [];
-  for (const entry of entries) {
+  const isGap = (entry: SkippedEntry): boolean | Promise<boolean> => {
     undecoded = false;
-    if (accept(entry.path) || undecoded) gaps.push(entry);
-    else if (rules.wouldRead(entry.path) && !(mayRead && (await isNoDirectory(scope, entry.path)))) gaps.push(entry);
-  }
-  return gaps;
+    if (accept(entry.path) || undecoded) return true;
+    if (!rules.wouldRead(entry.path)) return false;
+    return !mayRead || entry.path.includes(REPLACEMENT_CHAR) || isNoDirectory(scope, entry.path).then((no) => !no);
+  };
+  return judgeGaps(entries, isGap, deadline);
 }
 
 /**
  * True only when `lstat` proves the path is something else than a directory (a link is not entered
- * either). Never for a path holding U+FFFD: ripgrep prints a byte that is not UTF-8 so, and the
- * decoded path may name a twin (`d\uFFFD`, a file, beside the denied directory `d\xff`) or nothing.
+ * either). Not asked of a path holding U+FFFD, which stays a gap: ripgrep prints a byte that is not
+ * UTF-8 so, and the decoded path may name a twin (`d\uFFFD`, a file, beside the denied directory
+ * `d\xff`) or nothing.
  */
 async function isNoDirectory(scope: Scope, rel: string): Promise<boolean> {
-  if (rel.includes(REPLACEMENT_CHAR)) return false;
   try {
     return !(await fsp.lstat(scope.nativePath(rel))).isDirectory();
   } catch {

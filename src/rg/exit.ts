@@ -30,6 +30,10 @@
  * unbelieved one is unclassified too. Success is never inferred from an empty stderr alone (exit 2
  * with nothing on stderr, or with only warnings about ignore files inside the root, is a failure),
  * which is also why `--no-messages` is never passed.
+ *
+ * After the run, the checks of what it printed (which stderr paths are gaps, which listed paths
+ * holding U+FFFD are real) read the budget too: one cut short by it adds `time-budget` as the stop
+ * (`budgetSpentAfter`), unless the run already stopped for a reason; a failure keeps its `io-error`.
  */
 import { ReasonLog, type FailureKind, type IncompleteReason, type SkippedEntry } from '../result.js';
 import type { StderrReport } from './stderr.js';
@@ -78,6 +82,15 @@ export function judgeRun(end: RunEnd, stderr: StderrReport): Verdict {
 }
 
 /**
+ * The verdict once the budget ran out in the checks made after the run (src/rg/stderr.ts
+ * `judgeGaps`, src/rg/undecodable.ts): `time-budget`, unless the run already stopped. No failure
+ * kind: ripgrep ended on its own (`timeout` is for a child we killed).
+ */
+export function budgetSpentAfter(verdict: Verdict): Verdict {
+  return verdict.stopReason === undefined ? { ...verdict, stopReason: 'time-budget' } : verdict;
+}
+
+/**
  * The reasons a ripgrep answer is incomplete: the stop first, then the caller's `gaps` (the depth
  * limit), each skipped entry's class in the order printed, then what no path explains (unclassified
  * lines, a failure).
@@ -92,6 +105,7 @@ export function collectReasons(
   if (verdict.stopReason !== undefined) log.stop(verdict.stopReason);
   for (const gap of gaps) log.note(gap);
   for (const entry of skipped) log.noteSkipped(entry.code);
-  if (unclassified > 0 || (verdict.failureKind !== undefined && verdict.stopReason === undefined)) log.note('io-error');
+  // A failure is an io-error (a no-op where that is the stop), but the budget's own (`time-budget` says it).
+  if (unclassified > 0 || (verdict.failureKind !== undefined && verdict.failureKind !== 'timeout')) log.note('io-error');
   return log.list();
 }

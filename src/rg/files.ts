@@ -14,11 +14,12 @@ import { GIT_EXCLUDE, IGNORE_FILE_NAMES } from '../walk/ignore.js';
 import { WalkRules } from '../walk/rules.js';
 import { buildChildEnv, buildFilesArgv, defaultThreads } from './argv.js';
 import { buildStallWatch } from './blocking.js';
-import { collectReasons, judgeRun, type Verdict } from './exit.js';
+import { budgetSpentAfter, collectReasons, judgeRun, type Verdict } from './exit.js';
 import { readRegularFile } from './ignore-warnings.js';
 import type { ResolvedRipgrep } from './resolve.js';
 import { runRipgrep, type RecordConsumer } from './run.js';
 import type { ProcessRunner } from './runner.js';
+import { judgeGaps } from './stderr.js';
 import { checkUndecodable } from './undecodable.js';
 
 /** Cap on one path record or stderr line. A real path is at most a few KiB (Windows: 32k UTF-16 units). */
@@ -55,16 +56,19 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
     newConsumer: () => new FileCollector(plan, rules, run.deadline),
   });
   const keep = (entry: SkippedEntry) => rules.wouldRead(entry.path);
-  const skipped = [...outcome.stderr.skipped.filter(keep), ...outcome.blocked];
+  // Within the budget: the entries it leaves unjudged are kept (src/rg/stderr.ts `judgeGaps`).
+  const judged = await judgeGaps(outcome.stderr.skipped, keep, run.deadline);
+  const skipped = [...judged.gaps, ...outcome.blocked];
   const files = outcome.consumer;
-  let verdict = outcome.verdict;
+  let verdict = judged.cut ? budgetSpentAfter(outcome.verdict) : outcome.verdict;
   // ripgrep reads an ignore file it cannot open without a word: the walker names it (a `!` rule in it could re-include a file).
   if (files.ignoreFiles.length > 0) skipped.push(...(await unreadableIgnoreFiles(plan.scope, files.ignoreFiles)));
   // Matching paths holding U+FFFD, and those that match only in another reading of their bytes: a
   // gap where they cannot be opened; the first returned where they are real, the second not.
   if (files.suspects.length > 0 || files.undecoded.length > 0) {
-    const checked = await checkUndecodable(plan.scope, files.suspects, files.undecoded, keep);
+    const checked = await checkUndecodable(plan.scope, files.suspects, files.undecoded, keep, run.deadline);
     skipped.push(...checked.skipped);
+    if (checked.cut) verdict = budgetSpentAfter(verdict);
     for (const rel of checked.matches) {
       if (files.rels.length < plan.limits.maxResults) files.rels.push(rel);
       else if (verdict.stopReason === undefined) verdict = { ...verdict, stopReason: 'result-limit' };

@@ -11,6 +11,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import { REPLACEMENT_CHAR } from '../fs.js';
+import type { Deadline } from '../limits.js';
 import type { Scope } from '../plan/search-plan.js';
 import { errorCodeOf, type SkippedEntry } from '../result.js';
 
@@ -19,6 +20,8 @@ export interface Checked {
   /** Suspects that name real files. */
   matches: string[];
   skipped: SkippedEntry[];
+  /** The budget ran out: the paths left were not checked (none of them is in `matches`). */
+  cut: boolean;
 }
 
 /**
@@ -32,9 +35,20 @@ export interface Checked {
  * `dir-\uFFFD`) and ripgrep's listing, decoded, cannot tell them apart: the parent directory is
  * listed, and each name that decodes to the string but is not the one the string opens is a gap of
  * its own, as the walker counts them.
+ *
+ * The budget is read before each path (its lstats, the listings of its parents, and `keepDir`,
+ * which may ask every reading of a name's bytes): once it is spent, no more I/O, and the paths left
+ * are unchecked: never returned (a suspect may name nothing), `cut` says `time-budget` for them, as
+ * the walker's stop does for the entries it did not reach.
  */
-export async function checkUndecodable(scope: Scope, suspects: readonly string[], undecoded: readonly string[], keepDir: (entry: SkippedEntry) => boolean): Promise<Checked> {
-  const answer: Checked = { matches: [], skipped: [] };
+export async function checkUndecodable(
+  scope: Scope,
+  suspects: readonly string[],
+  undecoded: readonly string[],
+  keepDir: (entry: SkippedEntry) => boolean,
+  deadline: Deadline,
+): Promise<Checked> {
+  const answer: Checked = { matches: [], skipped: [], cut: false };
   const disk = new DiskLook(scope);
   const reported = new Set<string>();
   const matched = new Set<string>();
@@ -45,6 +59,10 @@ export async function checkUndecodable(scope: Scope, suspects: readonly string[]
     for (let i = 0; i < count; i++) answer.skipped.push({ ...entry });
   };
   for (const [index, rel] of [...suspects, ...undecoded].entries()) {
+    if (deadline.passed()) {
+      answer.cut = true;
+      break;
+    }
     const segments = rel.split('/');
     let prefix = '';
     let ok = true;
@@ -83,7 +101,8 @@ export async function checkUndecodable(scope: Scope, suspects: readonly string[]
 /** What the disk says of suspect paths, each asked once. */
 class DiskLook {
   private readonly codes = new Map<string, Promise<string | undefined>>();
-  private readonly listings = new Map<string, Promise<string[] | undefined>>();
+  /** Per parent, how many of its names read as each string. Perf: a count, not the listing to scan per suspect (n² in a directory of n). */
+  private readonly listings = new Map<string, Promise<Map<string, number> | undefined>>();
 
   constructor(private readonly scope: Scope) {}
 
@@ -98,9 +117,19 @@ class DiskLook {
     const slash = rel.lastIndexOf('/');
     const parent = slash < 0 ? '' : rel.slice(0, slash);
     let listing = this.listings.get(parent);
-    if (listing === undefined) this.listings.set(parent, (listing = fsp.readdir(this.scope.nativePath(parent)).catch(() => undefined)));
-    const name = rel.slice(slash + 1);
-    return (await listing)?.filter((entry) => entry === name).length ?? 0;
+    if (listing === undefined) this.listings.set(parent, (listing = countNames(this.scope.nativePath(parent))));
+    return (await listing)?.get(rel.slice(slash + 1)) ?? 0;
+  }
+}
+
+/** How many names of a directory read as each string; undefined when it cannot be listed. */
+async function countNames(dir: string): Promise<Map<string, number> | undefined> {
+  try {
+    const counts = new Map<string, number>();
+    for (const name of await fsp.readdir(dir)) counts.set(name, (counts.get(name) ?? 0) + 1);
+    return counts;
+  } catch {
+    return undefined;
   }
 }
 

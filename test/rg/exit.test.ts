@@ -3,7 +3,7 @@
  * way a run can end, and what it means.
  */
 import { describe, expect, it } from 'vitest';
-import { collectReasons, judgeRun, type RunEnd, type Verdict } from '../../src/rg/exit.js';
+import { budgetSpentAfter, collectReasons, judgeRun, type RunEnd, type Verdict } from '../../src/rg/exit.js';
 import type { StderrReport } from '../../src/rg/stderr.js';
 
 const blank: StderrReport = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false, warnedAbove: false };
@@ -76,5 +76,20 @@ describe('collectReasons', () => {
     expect(collectReasons(failed('exit'), [], 1)).toEqual(['io-error']);
     expect(collectReasons(failed('spawn'), [], 0)).toEqual(['io-error']);
     expect(collectReasons({ failureKind: 'timeout', stopReason: 'time-budget', retryable: false }, [], 0)).toEqual(['time-budget']);
+  });
+});
+
+describe('budgetSpentAfter (the checks after the run were cut short by the budget)', () => {
+  it('stops with time-budget a run that did not stop, and a failure keeps its io-error', () => {
+    expect(collectReasons(budgetSpentAfter(ok), [], 0)).toEqual(['time-budget']);
+    expect(collectReasons(budgetSpentAfter(failed('exit')), [], 0)).toEqual(['time-budget', 'io-error']);
+    expect(budgetSpentAfter(failed('exit')).failureKind).toBe('exit');
+  });
+
+  it('leaves a run that stopped for a reason of its own as it was', () => {
+    for (const cause of ['limit', 'aborted', 'timeout', 'max_buffer', 'blocked', 'stderr_flood'] as const) {
+      const verdict = judgeRun({ kind: 'stopped', cause }, blank);
+      expect(budgetSpentAfter(verdict)).toEqual(verdict);
+    }
   });
 });
