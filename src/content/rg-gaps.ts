@@ -10,18 +10,18 @@
  */
 import { promises as fsp } from 'node:fs';
 import { REPLACEMENT_CHAR } from '../fs.js';
-import type { Deadline } from '../limits.js';
 import type { Scope } from '../plan/search-plan.js';
-import type { SkippedEntry } from '../result.js';
+import type { IncompleteReason, SkippedEntry } from '../result.js';
+import type { PostRunStop } from '../rg/exit.js';
 import { judgeGaps } from '../rg/stderr.js';
 import type { WalkRules } from '../walk/rules.js';
 
 /**
  * The entries that are the walker's gaps, in their order. `mayRead`: false for a run stopped for the
  * caller (its signal, the budget), which does no more I/O: every ambiguous entry is then kept.
- * Within the budget (`judgeGaps`): `cut` when it ran out, the entries left kept unjudged.
+ * Within the caller's signal and the budget (`judgeGaps`): `cut` says which ended it, the entries left kept unjudged.
  */
-export function gapsOf(scope: Scope, rules: WalkRules, entries: readonly SkippedEntry[], mayRead: boolean, deadline: Deadline): Promise<{ gaps: SkippedEntry[]; cut: boolean }> {
+export function gapsOf(scope: Scope, rules: WalkRules, entries: readonly SkippedEntry[], mayRead: boolean, stop: PostRunStop): Promise<{ gaps: SkippedEntry[]; cut: IncompleteReason | undefined }> {
   // Selected, or selected in another reading of the bytes behind a U+FFFD in its path (src/glob/nfa.ts).
   let undecoded = false;
   const accept = rules.buildListedFileTest(
@@ -34,7 +34,7 @@ export function gapsOf(scope: Scope, rules: WalkRules, entries: readonly Skipped
     if (!rules.wouldRead(entry.path)) return false;
     return !mayRead || entry.path.includes(REPLACEMENT_CHAR) || isNoDirectory(scope, entry.path).then((no) => !no);
   };
-  return judgeGaps(entries, isGap, deadline);
+  return judgeGaps(entries, isGap, stop);
 }
 
 /**

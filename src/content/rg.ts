@@ -28,7 +28,7 @@ import { REPLACEMENT_CHAR } from '../fs.js';
 import type { ContentPlan } from '../plan/content-plan.js';
 import { verdictFields, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { buildContentArgv, defaultThreads } from '../rg/argv.js';
-import { budgetSpentAfter, collectReasons, type Verdict } from '../rg/exit.js';
+import { buildPostRunStop, collectReasons, stoppedAfterRun, type Verdict } from '../rg/exit.js';
 import { checkIgnoreFiles, checkRoot, runRequest, stoppedBeforeStart, type RipgrepRun } from '../rg/files.js';
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
 import { UndecodablePaths } from '../rg/undecodable.js';
@@ -92,9 +92,9 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
   });
   const events = outcome.consumer;
   const stoppedForCaller = outcome.verdict.stopReason === 'aborted' || outcome.verdict.failureKind === 'timeout';
-  const { gaps: skipped, cut } = await gapsOf(scope, rules, outcome.stderr.skipped, !stoppedForCaller, run.deadline);
+  const { gaps: skipped, cut } = await gapsOf(scope, rules, outcome.stderr.skipped, !stoppedForCaller, buildPostRunStop(run.deadline, plan.limits.signal));
   skipped.push(...events.undecodable.entries, ...events.refused, ...outcome.blocked);
-  const verdict = cut ? budgetSpentAfter(outcome.verdict) : outcome.verdict;
+  const verdict = cut === undefined ? outcome.verdict : stoppedAfterRun(outcome.verdict, cut);
   return buildSummary(plan, run, hits, verdict, outcome.recovery, events, skipped, outcome.stderr.unclassified);
 }
 

@@ -32,9 +32,11 @@
  * which is also why `--no-messages` is never passed.
  *
  * After the run, the checks of what it printed (which stderr paths are gaps, which listed paths
- * holding U+FFFD are real) read the budget too: one cut short by it adds `time-budget` as the stop
- * (`budgetSpentAfter`), unless the run already stopped for a reason; a failure keeps its `io-error`.
+ * holding U+FFFD are real) read the caller's signal and the budget too: one cut short adds `aborted`
+ * or `time-budget` as the stop (`stoppedAfterRun`), unless the run already stopped for a reason; a
+ * failure keeps its `io-error`.
  */
+import type { Deadline } from '../limits.js';
 import { ReasonLog, type FailureKind, type IncompleteReason, type SkippedEntry } from '../result.js';
 import type { StderrReport } from './stderr.js';
 
@@ -82,12 +84,21 @@ export function judgeRun(end: RunEnd, stderr: StderrReport): Verdict {
 }
 
 /**
- * The verdict once the budget ran out in the checks made after the run (src/rg/stderr.ts
- * `judgeGaps`, src/rg/undecodable.ts): `time-budget`, unless the run already stopped. No failure
+ * Why the checks made after a run (src/rg/stderr.ts `judgeGaps`, src/rg/undecodable.ts) must stop:
+ * the caller's signal (a cancelled MCP call must not wait out thousands of checks), then the budget.
+ */
+export type PostRunStop = () => 'aborted' | 'time-budget' | undefined;
+
+export function buildPostRunStop(deadline: Deadline, signal: AbortSignal | undefined): PostRunStop {
+  return () => (signal?.aborted === true ? 'aborted' : deadline.passed() ? 'time-budget' : undefined);
+}
+
+/**
+ * The verdict once those checks were cut: their stop, unless the run already stopped. No failure
  * kind: ripgrep ended on its own (`timeout` is for a child we killed).
  */
-export function budgetSpentAfter(verdict: Verdict): Verdict {
-  return verdict.stopReason === undefined ? { ...verdict, stopReason: 'time-budget' } : verdict;
+export function stoppedAfterRun(verdict: Verdict, reason: IncompleteReason): Verdict {
+  return verdict.stopReason === undefined ? { ...verdict, stopReason: reason } : verdict;
 }
 
 /**

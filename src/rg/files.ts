@@ -14,7 +14,7 @@ import { GIT_EXCLUDE, IGNORE_FILE_NAMES } from '../walk/ignore.js';
 import { WalkRules } from '../walk/rules.js';
 import { buildChildEnv, buildFilesArgv, defaultThreads } from './argv.js';
 import { buildStallWatch } from './blocking.js';
-import { budgetSpentAfter, collectReasons, judgeRun, type Verdict } from './exit.js';
+import { buildPostRunStop, collectReasons, judgeRun, stoppedAfterRun, type Verdict } from './exit.js';
 import { readRegularFile } from './ignore-warnings.js';
 import type { ResolvedRipgrep } from './resolve.js';
 import { runRipgrep, type RecordConsumer } from './run.js';
@@ -56,19 +56,20 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
     newConsumer: () => new FileCollector(plan, rules, run.deadline),
   });
   const keep = (entry: SkippedEntry) => rules.wouldRead(entry.path);
-  // Within the budget: the entries it leaves unjudged are kept (src/rg/stderr.ts `judgeGaps`).
-  const judged = await judgeGaps(outcome.stderr.skipped, keep, run.deadline);
+  // Within the signal and the budget: the entries they leave unjudged are kept (src/rg/stderr.ts `judgeGaps`).
+  const stop = buildPostRunStop(run.deadline, plan.limits.signal);
+  const judged = await judgeGaps(outcome.stderr.skipped, keep, stop);
   const skipped = [...judged.gaps, ...outcome.blocked];
   const files = outcome.consumer;
-  let verdict = judged.cut ? budgetSpentAfter(outcome.verdict) : outcome.verdict;
+  let verdict = judged.cut === undefined ? outcome.verdict : stoppedAfterRun(outcome.verdict, judged.cut);
   // ripgrep reads an ignore file it cannot open without a word: the walker names it (a `!` rule in it could re-include a file).
   if (files.ignoreFiles.length > 0) skipped.push(...(await unreadableIgnoreFiles(plan.scope, files.ignoreFiles)));
   // Matching paths holding U+FFFD, and those that match only in another reading of their bytes: a
   // gap where they cannot be opened; the first returned where they are real, the second not.
   if (files.suspects.length > 0 || files.undecoded.length > 0) {
-    const checked = await checkUndecodable(plan.scope, files.suspects, files.undecoded, keep, run.deadline);
+    const checked = await checkUndecodable(plan.scope, files.suspects, files.undecoded, keep, stop);
     skipped.push(...checked.skipped);
-    if (checked.cut) verdict = budgetSpentAfter(verdict);
+    if (checked.cut !== undefined) verdict = stoppedAfterRun(verdict, checked.cut);
     for (const rel of checked.matches) {
       if (files.rels.length < plan.limits.maxResults) files.rels.push(rel);
       else if (verdict.stopReason === undefined) verdict = { ...verdict, stopReason: 'result-limit' };

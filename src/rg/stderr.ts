@@ -36,9 +36,9 @@ import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { constants } from 'node:os';
 import * as path from 'node:path';
 import { REPLACEMENT_CHAR } from '../fs.js';
-import type { Deadline } from '../limits.js';
 import type { Platform } from '../patterns.js';
-import { classifyErrorCode, errorCodeOf, type SkippedEntry } from '../result.js';
+import { classifyErrorCode, errorCodeOf, type IncompleteReason, type SkippedEntry } from '../result.js';
+import type { PostRunStop } from './exit.js';
 import { isOutsideRoot, parseIgnoreWarning, WarningCheck, type IgnoreWarning } from './ignore-warnings.js';
 
 export interface StderrReport {
@@ -187,24 +187,26 @@ export class StderrReader {
  * The stderr entries `isGap` keeps (the walker's gaps: src/rg/files.ts, src/content/rg-gaps.ts),
  * in order, within the search's budget. Judging a path holding U+FFFD asks every reading of its
  * bytes (src/glob/nfa.ts: up to 35 ms a path) and an `lstat` is I/O (`isGap` then answers a
- * promise): the budget is read after each such judgement, and after no other (a plain path costs a
- * match). Once it is spent the entries left are kept unjudged, `cut`: ripgrep did not read them,
- * and dropping one would make "not read" read as "not there"; the caller says `time-budget`.
+ * promise): the caller's signal and the budget (`stop`) are read after each such judgement, and
+ * after no other (a plain path costs a match). Once either says stop, the entries left are kept
+ * unjudged, `cut` its reason: ripgrep did not read them, and dropping one would make "not read"
+ * read as "not there".
  */
 export async function judgeGaps(
   entries: readonly SkippedEntry[],
   isGap: (entry: SkippedEntry) => boolean | Promise<boolean>,
-  deadline: Deadline,
-): Promise<{ gaps: SkippedEntry[]; cut: boolean }> {
+  stop: PostRunStop,
+): Promise<{ gaps: SkippedEntry[]; cut: IncompleteReason | undefined }> {
   const gaps: SkippedEntry[] = [];
   let dear = false;
   for (const [i, entry] of entries.entries()) {
-    if (dear && deadline.passed()) return { gaps: gaps.concat(entries.slice(i)), cut: true };
+    const cut = dear ? stop() : undefined;
+    if (cut !== undefined) return { gaps: gaps.concat(entries.slice(i)), cut };
     const answer = isGap(entry);
     dear = typeof answer !== 'boolean' || entry.path.includes(REPLACEMENT_CHAR);
     if (typeof answer === 'boolean' ? answer : await answer) gaps.push(entry);
   }
-  return { gaps, cut: false };
+  return { gaps, cut: undefined };
 }
 
 async function isBelieved(line: PathLine, disk: DiskLook, canBeCut: boolean): Promise<boolean> {

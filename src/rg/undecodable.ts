@@ -11,17 +11,17 @@
  */
 import { promises as fsp } from 'node:fs';
 import { REPLACEMENT_CHAR } from '../fs.js';
-import type { Deadline } from '../limits.js';
 import type { Scope } from '../plan/search-plan.js';
-import { errorCodeOf, type SkippedEntry } from '../result.js';
+import { errorCodeOf, type IncompleteReason, type SkippedEntry } from '../result.js';
+import type { PostRunStop } from './exit.js';
 
 
 export interface Checked {
   /** Suspects that name real files. */
   matches: string[];
   skipped: SkippedEntry[];
-  /** The budget ran out: the paths left were not checked (none of them is in `matches`). */
-  cut: boolean;
+  /** Why the checks stopped early (the signal, the budget): the paths left were not checked (none of them is in `matches`). */
+  cut: IncompleteReason | undefined;
 }
 
 /**
@@ -36,19 +36,19 @@ export interface Checked {
  * listed, and each name that decodes to the string but is not the one the string opens is a gap of
  * its own, as the walker counts them.
  *
- * The budget is read before each path (its lstats, the listings of its parents, and `keepDir`,
- * which may ask every reading of a name's bytes): once it is spent, no more I/O, and the paths left
- * are unchecked: never returned (a suspect may name nothing), `cut` says `time-budget` for them, as
- * the walker's stop does for the entries it did not reach.
+ * The caller's signal and the budget (`stop`) are read before each path (its lstats, the listings
+ * of its parents, and `keepDir`, which may ask every reading of a name's bytes): once either says
+ * stop, no more I/O, and the paths left are unchecked: never returned (a suspect may name
+ * nothing), `cut` says why for them, as the walker's stop does for the entries it did not reach.
  */
 export async function checkUndecodable(
   scope: Scope,
   suspects: readonly string[],
   undecoded: readonly string[],
   keepDir: (entry: SkippedEntry) => boolean,
-  deadline: Deadline,
+  stop: PostRunStop,
 ): Promise<Checked> {
-  const answer: Checked = { matches: [], skipped: [], cut: false };
+  const answer: Checked = { matches: [], skipped: [], cut: undefined };
   const disk = new DiskLook(scope);
   const reported = new Set<string>();
   const matched = new Set<string>();
@@ -59,10 +59,8 @@ export async function checkUndecodable(
     for (let i = 0; i < count; i++) answer.skipped.push({ ...entry });
   };
   for (const [index, rel] of [...suspects, ...undecoded].entries()) {
-    if (deadline.passed()) {
-      answer.cut = true;
-      break;
-    }
+    answer.cut = stop();
+    if (answer.cut !== undefined) break;
     const segments = rel.split('/');
     let prefix = '';
     let ok = true;

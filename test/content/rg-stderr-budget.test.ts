@@ -12,8 +12,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { searchContent } from '../../src/index.js';
+import { WalkRules } from '../../src/walk/rules.js';
 import { FakeClock, FakeRipgrep, useFakeInstall } from '../helpers/rg-fake.js';
 
 let rgPath: string;
@@ -90,5 +91,25 @@ describe('content search through ripgrep judges the stderr paths holding U+FFFD 
     const result = await searchContent({ root, query: 'needle', pattern: '*a*b*c*d*e*x/*', backend: 'ripgrep', rgPath, runner: fake.runner, clock });
     expect(result).toMatchObject({ complete: true, skippedCount: 0, hitCount: 0 });
     expect(clock.reads).toBeLessThan(COUNT);
+  });
+});
+
+describe('content search through ripgrep judges the stderr paths within the caller\'s signal too', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('an abort while the first path is judged keeps the rest unjudged, and the answer says aborted', async () => {
+    const controller = new AbortController();
+    const wouldRead = WalkRules.prototype.wouldRead;
+    const judged = vi.spyOn(WalkRules.prototype, 'wouldRead').mockImplementation(function (this: WalkRules, rel: string) {
+      controller.abort();
+      return wouldRead.call(this, rel);
+    });
+    const fake = new FakeRipgrep([{ stderr: deniedLines() }, { exit: 2 }]);
+    const result = await searchContent({ root, query: 'needle', pattern: '?'.repeat(251) + 'x/*', backend: 'ripgrep', rgPath, runner: fake.runner, signal: controller.signal });
+    expect(result).toMatchObject({ complete: false, hitCount: 0 });
+    expect(result.incompleteReasons[0]).toBe('aborted');
+    // The judged path is no gap (the walker would not read it); every one after it is kept.
+    expect(result.skippedCount).toBeGreaterThanOrEqual(COUNT - 2);
+    expect(judged.mock.calls.length).toBeLessThan(3);
   });
 });

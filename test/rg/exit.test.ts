@@ -3,7 +3,7 @@
  * way a run can end, and what it means.
  */
 import { describe, expect, it } from 'vitest';
-import { budgetSpentAfter, collectReasons, judgeRun, type RunEnd, type Verdict } from '../../src/rg/exit.js';
+import { collectReasons, stoppedAfterRun, judgeRun, type RunEnd, type Verdict } from '../../src/rg/exit.js';
 import type { StderrReport } from '../../src/rg/stderr.js';
 
 const blank: StderrReport = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false, warnedAbove: false };
@@ -79,17 +79,19 @@ describe('collectReasons', () => {
   });
 });
 
-describe('budgetSpentAfter (the checks after the run were cut short by the budget)', () => {
+describe('stoppedAfterRun (the checks after the run were cut short by the budget or the signal)', () => {
   it('stops with time-budget a run that did not stop, and a failure keeps its io-error', () => {
-    expect(collectReasons(budgetSpentAfter(ok), [], 0)).toEqual(['time-budget']);
-    expect(collectReasons(budgetSpentAfter(failed('exit')), [], 0)).toEqual(['time-budget', 'io-error']);
-    expect(budgetSpentAfter(failed('exit')).failureKind).toBe('exit');
+    expect(collectReasons(stoppedAfterRun(ok, 'time-budget'), [], 0)).toEqual(['time-budget']);
+    expect(collectReasons(stoppedAfterRun(ok, 'aborted'), [], 0)).toEqual(['aborted']);
+    expect(collectReasons(stoppedAfterRun(failed('exit'), 'time-budget'), [], 0)).toEqual(['time-budget', 'io-error']);
+    expect(stoppedAfterRun(failed('exit'), 'aborted').failureKind).toBe('exit');
   });
 
   it('leaves a run that stopped for a reason of its own as it was', () => {
     for (const cause of ['limit', 'aborted', 'timeout', 'max_buffer', 'blocked', 'stderr_flood'] as const) {
       const verdict = judgeRun({ kind: 'stopped', cause }, blank);
-      expect(budgetSpentAfter(verdict)).toEqual(verdict);
+      expect(stoppedAfterRun(verdict, 'time-budget')).toEqual(verdict);
+      expect(stoppedAfterRun(verdict, 'aborted')).toEqual(verdict);
     }
   });
 });

@@ -10,10 +10,11 @@
  * A fake ripgrep prints every line in one chunk; the clock advances 1 ms per reading, so the budget
  * is a number of readings.
  */
-import { writeFileSync } from 'node:fs';
+import { promises, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findFiles } from '../../src/index.js';
+import { WalkRules } from '../../src/walk/rules.js';
 import { FakeClock, FakeRipgrep, nul, useFakeInstall } from '../helpers/rg-fake.js';
 
 let rgPath: string;
@@ -45,7 +46,7 @@ describe('the ripgrep listing judges the stderr paths holding U+FFFD within the 
       const clock = tickingClock();
       const result = await findFiles({ root, pattern, backend: 'ripgrep', rgPath, runner: fake.runner, clock, timeBudgetMs: BUDGET });
       expect(result).toMatchObject({ complete: false, incompleteReasons: ['time-budget', 'permission-denied'], skippedCount: COUNT, matchedCount: 0 });
-    expect(clock.reads).toBeLessThan(BUDGET * 2);
+      expect(clock.reads).toBeLessThan(BUDGET * 2);
     });
   }
 
@@ -59,7 +60,7 @@ describe('the ripgrep listing judges the stderr paths holding U+FFFD within the 
       expect(result).toMatchObject({ complete: false, incompleteReasons: ['time-budget', 'permission-denied'], matchedCount: 0 });
       expect(result.skippedCount).toBeGreaterThanOrEqual(COUNT - BUDGET);
       expect(result.skippedCount).toBeLessThan(COUNT);
-    expect(clock.reads).toBeLessThan(BUDGET * 2);
+      expect(clock.reads).toBeLessThan(BUDGET * 2);
     });
   }
 
@@ -101,5 +102,37 @@ describe('the ripgrep listing checks its suspects (listed paths holding U+FFFD) 
     const fake = new FakeRipgrep([{ stdout: nul(...names) }, { exit: 0 }]);
     const result = await findFiles({ root, pattern: '*x', backend: 'ripgrep', rgPath, runner: fake.runner });
     expect(result).toMatchObject({ complete: true, matchedCount: COUNT });
+  });
+});
+
+describe('the checks after the run read the caller\'s signal too', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // No budget: only the signal can end them. A cancelled MCP call must not wait out 10,000 checks.
+  it('an abort during the judging of the stderr paths keeps the rest unjudged, and the answer says aborted', async () => {
+    const controller = new AbortController();
+    const wouldRead = WalkRules.prototype.wouldRead;
+    const judged = vi.spyOn(WalkRules.prototype, 'wouldRead').mockImplementation(function (this: WalkRules, rel: string) {
+      controller.abort(); // the caller cancels while the first path is judged
+      return wouldRead.call(this, rel);
+    });
+    const fake = new FakeRipgrep([{ stderr: deniedLines() }, { exit: 2 }]);
+    const result = await findFiles({ root, pattern: '?'.repeat(251) + 'x', backend: 'ripgrep', rgPath, runner: fake.runner, signal: controller.signal });
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['aborted', 'permission-denied'], skippedCount: COUNT });
+    expect(judged.mock.calls.length).toBeLessThan(3);
+  });
+
+  it('an abort during the check of the suspects: those left are not returned, and the answer says aborted', async () => {
+    const names = Array.from({ length: COUNT }, (_, i) => `${FFFD}${i}x`);
+    names.forEach((name) => writeFileSync(join(root, name), ''));
+    const controller = new AbortController();
+    const lstat = promises.lstat;
+    // The caller cancels while the first suspect is looked at (the run itself ended: exit 0).
+    const looked = vi.spyOn(promises, 'lstat').mockImplementation((...args: Parameters<typeof lstat>) => (controller.abort(), lstat(...args)));
+    const fake = new FakeRipgrep([{ stdout: nul(...names) }, { exit: 0 }]);
+    const result = await findFiles({ root, pattern: '*x', backend: 'ripgrep', rgPath, runner: fake.runner, signal: controller.signal });
+    expect(result).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
+    expect(result.matchedCount).toBeLessThan(3);
+    expect(looked.mock.calls.length).toBeLessThan(3);
   });
 });
