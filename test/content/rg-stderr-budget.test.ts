@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { searchContent } from '../../src/index.js';
 import { WalkRules } from '../../src/walk/rules.js';
-import { FakeClock, FakeRipgrep, useFakeInstall } from '../helpers/rg-fake.js';
+import { deniedUndecodableLines, FakeRipgrep, tickingClock, useFakeInstall } from '../helpers/rg-fake.js';
 
 let rgPath: string;
 let root: string;
@@ -26,15 +26,7 @@ useFakeInstall((made) => {
 const COUNT = 300;
 const BUDGET = 30;
 
-/** `rg: ./<200 bytes 0xF8><i>: Permission denied (os error 13)`, as ripgrep 14 prints a denied name that is not UTF-8. */
-const deniedLines = () =>
-  Buffer.concat(Array.from({ length: COUNT }, (_, i) => Buffer.concat([Buffer.from('rg: ./'), Buffer.alloc(200, 0xf8), Buffer.from(`${i}: Permission denied (os error 13)\n`)])));
-
-function tickingClock() {
-  const clock = new FakeClock();
-  const ticking = { reads: 0, now: () => (ticking.reads++, clock.advance(1), clock.now()) };
-  return ticking;
-}
+const deniedLines = () => deniedUndecodableLines(COUNT);
 
 describe('content search through ripgrep judges the stderr paths holding U+FFFD within the budget', () => {
   // A base-name pattern: every directory is read, so each judged path is a gap as well.

@@ -93,6 +93,18 @@ export class FakeClock {
   }
 }
 
+/** A clock that moves 1 ms at each reading and counts them: a budget is then a number of readings. */
+export function tickingClock(): { reads: number; now: () => number } {
+  const clock = new FakeClock();
+  const ticking = { reads: 0, now: () => (ticking.reads++, clock.advance(1), clock.now()) };
+  return ticking;
+}
+
+/** `rg: ./<200 bytes 0xF8><i>: Permission denied (os error 13)` for i below `count`: how ripgrep prints a denied name that is not UTF-8. */
+export function deniedUndecodableLines(count: number): Buffer {
+  return Buffer.concat(Array.from({ length: count }, (_, i) => Buffer.concat([Buffer.from('rg: ./'), Buffer.alloc(200, 0xf8), Buffer.from(`${i}: Permission denied (os error 13)\n`)])));
+}
+
 /** An empty executable file to use as `rgPath` (resolution checks it exists), and an empty root. */
 /**
  * A fake install for a whole test file: made before its tests, removed after them. `onReady`

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { findFiles } from '../../src/index.js';
 import { WalkRules } from '../../src/walk/rules.js';
-import { FakeClock, FakeRipgrep, nul, useFakeInstall } from '../helpers/rg-fake.js';
+import { deniedUndecodableLines, FakeClock, FakeRipgrep, nul, tickingClock, useFakeInstall } from '../helpers/rg-fake.js';
 
 let rgPath: string;
 let root: string;
@@ -27,16 +27,7 @@ const COUNT = 300;
 const BUDGET = 30;
 const FFFD = '\uFFFD';
 
-/** `rg: ./<200 bytes 0xF8><i>: Permission denied (os error 13)`, as ripgrep 14 prints a denied name that is not UTF-8. */
-const deniedLines = () =>
-  Buffer.concat(Array.from({ length: COUNT }, (_, i) => Buffer.concat([Buffer.from('rg: ./'), Buffer.alloc(200, 0xf8), Buffer.from(`${i}: Permission denied (os error 13)\n`)])));
-
-/** A clock that ticks 1 ms a reading, and counts them. */
-function tickingClock() {
-  const clock = new FakeClock();
-  const ticking = { reads: 0, now: () => (ticking.reads++, clock.advance(1), clock.now()) };
-  return ticking;
-}
+const deniedLines = () => deniedUndecodableLines(COUNT);
 
 describe('the ripgrep listing judges the stderr paths holding U+FFFD within the budget', () => {
   // A base-name pattern: the walker reads every directory, so each judged path is a gap as well.
