@@ -95,6 +95,12 @@ export class Snapshot {
   private rootIdentity: string | undefined;
   private readonly sentinels: Sentinels;
   private readonly cover: PathCover;
+  /**
+   * After `close()`: no watch is set up again. A walk still in flight (a `find()` that `close()`, or
+   * the pool's eviction, overtook) would otherwise watch what it reads next, and nobody would close
+   * those watches (an adversarial run: 22 inotify watches held for good after a close mid-walk).
+   */
+  private closed = false;
   private readonly counters: IndexCounters = { dirsWatched: 0, listingsKept: 0, events: 0, rescans: 0, overflows: 0, watchesRefused: 0, sentinels: 0 };
 
   /**
@@ -118,8 +124,9 @@ export class Snapshot {
     return { ...this.counters, dirsWatched: this.states.size, listingsKept: kept, sentinels: this.sentinels.size };
   }
 
-  /** Closes every watch. */
+  /** Closes every watch, for good: a walk still in flight reads the disk, unwatched (uncovered). */
   close(): void {
+    this.closed = true;
     this.dropAll();
     this.sentinels.close();
   }
@@ -168,6 +175,7 @@ export class Snapshot {
 
   /** The watch a change in `dir` (native, no trailing separator) would show in: the tree's, or a sentinel set up now; undefined when none can be. */
   private trackerOf(dir: string): WatchedDir | undefined {
+    if (this.closed) return undefined;
     const key = this.keyOf(dir === '/' ? dir : dir + '/');
     return (key === undefined ? undefined : this.states.get(key)) ?? this.sentinels.ensure(dir);
   }
@@ -202,7 +210,7 @@ export class Snapshot {
   /** The directory's state, its watch set up first when it has none; undefined when it cannot be watched. */
   private stateFor(key: string): DirState | undefined {
     const known = this.states.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined || this.closed) return known;
     // A directory is watched only below a watched parent: a subtree is dropped and kept as a whole.
     const parent = key === '' ? undefined : this.states.get(parentKey(key));
     if (key !== '' && parent === undefined) return undefined;
