@@ -3,16 +3,37 @@
  * be reused: the one entry of each directory the path goes through, hop by hop along a chain of
  * links (docs/index.md, "a link on the way"). The decisions are apart from the view's listings
  * (src/watch/snapshot.ts), which hands over `trackerOf`: the watch a change in a directory shows in.
+ *
+ * The rule every path here obeys: coverage is derived only from a path text that names the file the
+ * kernel resolves. Node decodes a name that is not UTF-8 with U+FFFD, and that text names another
+ * file or none: a watch set up on it watches nothing the walk read, and its "ENOENT" is no proof of
+ * absence (an adversarial run: `.gitignore` -> `out/\xff/rules`, the rules edited, the kept answer
+ * reused with the old ones). So links and real paths are read as bytes, and a text that does not
+ * round-trip leaves the answer uncovered (exact, never reused); a missing directory proves nothing
+ * when its text holds U+FFFD (as for the walker, src/fs.ts `addressableCode`).
  */
 import * as nodeFs from 'node:fs';
 import { posix } from 'node:path';
-import type { FsLike } from '../fs.js';
+import { addressableCode, REPLACEMENT_CHAR, type FsLike } from '../fs.js';
 import { depend, dirOf, entryOf, selfAndAncestors, type ReadCoverage, type WatchedDir } from './coverage.js';
 
 type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
 
 /** Links the kernel follows in one path before ELOOP (Linux's MAXSYMLINKS). */
 const MAX_LINK_HOPS = 40;
+
+/** The path's text when it names these bytes; undefined when they are not UTF-8 (U+FFFD would name another file). */
+export function textOf(bytes: Buffer): string | undefined {
+  const text = bytes.toString('utf8');
+  // Perf: only a text holding U+FFFD can fail to round-trip (a real U+FFFD in a name does not).
+  return text.includes(REPLACEMENT_CHAR) && !Buffer.from(text, 'utf8').equals(bytes) ? undefined : text;
+}
+
+/** Whether `error` proves `path` absent: not when the text holds U+FFFD (it may not name the real bytes). */
+function isAbsent(error: NodeJS.ErrnoException | null, path: string): boolean {
+  const code = error?.code === undefined ? undefined : addressableCode(error.code, path);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
 
 export class PathCover {
   constructor(
@@ -42,16 +63,18 @@ export class PathCover {
 
   private hops(link: string, coverage: ReadCoverage, hopsLeft: number, done: (covered: boolean) => void): void {
     if (hopsLeft === 0) return done(false);
-    nodeFs.realpath.native(dirOf(link), (unresolved, realDir) => {
+    nodeFs.realpath.native(dirOf(link), { encoding: 'buffer' }, (unresolved, realBytes) => {
       // Its directory missing (`.git/info/exclude` with no `info/`): the stat fails on the first
       // missing directory on the way, whose creation moves its entry.
-      if (unresolved?.code === 'ENOENT' || unresolved?.code === 'ENOTDIR') return this.paths([link], coverage, done);
-      if (unresolved) return done(false);
-      nodeFs.readlink(link, (unreadable, target) => {
+      if (isAbsent(unresolved, dirOf(link))) return this.paths([link], coverage, done);
+      const realDir = unresolved ? undefined : textOf(realBytes);
+      if (realDir === undefined) return done(false);
+      nodeFs.readlink(link, { encoding: 'buffer' }, (unreadable, targetBytes) => {
         // Not a link (EINVAL) or missing (ENOENT): its creation, removal, replacement or a write
         // to it is an event naming it. (Taken for a failed hop, no gitignore answer was reused.)
-        if (unreadable?.code === 'EINVAL' || unreadable?.code === 'ENOENT') return this.paths([link, posix.join(realDir, posix.basename(link))], coverage, done);
-        if (unreadable) return done(false);
+        if (unreadable?.code === 'EINVAL' || isAbsent(unreadable, link)) return this.paths([link, posix.join(realDir, posix.basename(link))], coverage, done);
+        const target = unreadable ? undefined : textOf(targetBytes);
+        if (target === undefined) return done(false);
         // `..` after another segment (`s/../t`) is resolved by the kernel through `s` (a link, maybe),
         // not by text: the hop read here could be the wrong place (an adversarial run: `s -> E/deep`
         // made it E/t, not root/t). Such a chain is not covered: its answers are not kept.
@@ -62,7 +85,7 @@ export class PathCover {
           if (!covered) return done(false);
           nodeFs.lstat(next, (missing, stats) => {
             // Missing: its creation is an event on an entry already depended on. Anything else unreadable: uncovered.
-            if (missing) return done(missing.code === 'ENOENT' || missing.code === 'ENOTDIR');
+            if (missing) return done(isAbsent(missing, next));
             if (stats.isSymbolicLink()) return this.hops(next, coverage, hopsLeft - 1, done);
             done(true);
           });
@@ -73,17 +96,19 @@ export class PathCover {
 
   /**
    * Before a `realpath` (the root's, for the ignore files above it): the entries on the way to the
-   * path and to its real path, read just before, are depended on, and the walk's own read must give
-   * that real path again (else something changed in between: uncovered). A link on the way
-   * retargeted moves an entry of its directory, or a sentinel's identity (`Sentinels.recheck`).
+   * path and to its real path, read just before (as bytes: a real path that is not UTF-8 is
+   * uncovered), are depended on, and the walk's own read must give that real path again (else
+   * something changed in between: uncovered). A link on the way retargeted moves an entry of its
+   * directory, or a sentinel's identity (`Sentinels.recheck`).
    */
   realpath(path: string, coverage: ReadCoverage, callback: Callback<string>): void {
     const disk = this.disk;
     if (!coverage.covered) return disk.realpath!(path, callback);
-    disk.realpath!(path, (unresolved, before) => {
-      this.paths(unresolved ? [] : [path, before], coverage, (covered) => {
+    nodeFs.realpath.native(path, { encoding: 'buffer' }, (unresolved, bytes) => {
+      const before = unresolved ? undefined : textOf(bytes);
+      this.paths(before === undefined ? [] : [path, before], coverage, (covered) => {
         disk.realpath!(path, (error, real) => {
-          if (unresolved || !covered || error || real !== before) coverage.covered = false;
+          if (before === undefined || !covered || error || real !== before) coverage.covered = false;
           callback(error, real);
         });
       });
@@ -94,7 +119,8 @@ export class PathCover {
    * Each entry on the way to each of `paths`, nearest the root first. A directory on the way that
    * cannot be watched because it is missing (a dangling link into `lib/`, as
    * `/usr/lib/jvm/*\/src.zip`) ends that path covered: the kernel stops there, and its appearance
-   * moves the entry of it already depended on. One that exists and cannot be watched leaves it uncovered.
+   * moves the entry of it already depended on. One that exists and cannot be watched leaves it
+   * uncovered, and so does one whose text holds U+FFFD (its "ENOENT" may only mean the text names nothing).
    */
   private paths(paths: readonly string[], coverage: ReadCoverage, done: (covered: boolean) => void): void {
     for (let p = 0; p < paths.length; p++) {
@@ -104,7 +130,7 @@ export class PathCover {
         const owner = this.trackerOf(dir);
         if (owner === undefined) {
           const rest = paths.slice(p + 1);
-          return nodeFs.lstat(dir, (error) => (error?.code === 'ENOENT' || error?.code === 'ENOTDIR' ? this.paths(rest, coverage, done) : done(false)));
+          return nodeFs.lstat(dir, (error) => (isAbsent(error, dir) ? this.paths(rest, coverage, done) : done(false)));
         }
         depend(coverage, entryOf(owner, posix.basename(parts[i]!)));
       }
