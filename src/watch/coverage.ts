@@ -8,7 +8,7 @@
  * by the tree or by a sentinel: a watch set up here, before the read, on a directory outside the
  * kept tree (the root's parents, where `gitignore` looks for ignore files and `.git`; the
  * directories a link on the way passes through); a `stat` (of a link on the way, of an ignore file
- * or `.git`) by the entries on the way to it (src/watch/snapshot.ts `coverLink`). Not covered: a listing read from the disk and not
+ * or `.git`) by the entries on the way to it (src/watch/path-cover.ts). Not covered: a listing read from the disk and not
  * kept (a refused watch, a failed read), a directory that cannot be watched. An uncovered answer is
  * still exact; it is only not reused.
  *

@@ -19,12 +19,12 @@
  * Only `readdir` is served from memory; `lstat`, `stat`, `readFile` and `realpath` go to the
  * disk, so metadata, links on the way and ignore files are read as a walk reads them.
  */
-import * as nodeFs from 'node:fs';
 import { posix } from 'node:path';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
-import { depend, dirOf, entryOf, noteEvent, readIgnoreFile, retire, selfAndAncestors, Sentinels, type EntryCounts, type ReadCoverage, type WatchedDir } from './coverage.js';
+import { depend, dirOf, entryOf, noteEvent, readIgnoreFile, retire, Sentinels, type EntryCounts, type ReadCoverage, type WatchedDir } from './coverage.js';
 import { keepListing, type KeptDirent } from './listing.js';
+import { PathCover } from './path-cover.js';
 import { identityOf, identitySync, isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListener } from './watcher.js';
 
 /**
@@ -81,9 +81,6 @@ export interface IndexCounters {
 
 type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
 
-/** Links the kernel follows in one path before ELOOP (Linux's MAXSYMLINKS). */
-const MAX_LINK_HOPS = 40;
-
 /** The parent key of a root-relative directory key (`a/b/` → `a/`, `a/` → ``). */
 function parentKey(key: string): string {
   const cut = key.lastIndexOf('/', key.length - 2);
@@ -97,6 +94,13 @@ export class Snapshot {
   /** The identity of the directory the root's watch is on, read before it was set up (src/watch/watcher.ts). */
   private rootIdentity: string | undefined;
   private readonly sentinels: Sentinels;
+  private readonly cover: PathCover;
+  /**
+   * After `close()`: no watch is set up again. A walk still in flight (a `find()` that `close()`, or
+   * the pool's eviction, overtook) would otherwise watch what it reads next, and nobody would close
+   * those watches (an adversarial run: 22 inotify watches held for good after a close mid-walk).
+   */
+  private closed = false;
   private readonly counters: IndexCounters = { dirsWatched: 0, listingsKept: 0, events: 0, rescans: 0, overflows: 0, watchesRefused: 0, sentinels: 0 };
 
   /**
@@ -110,6 +114,7 @@ export class Snapshot {
     private readonly isCookie: (name: string) => boolean,
   ) {
     this.sentinels = new Sentinels(watcher, isCookie);
+    this.cover = new PathCover((dir) => this.trackerOf(dir), disk);
   }
 
   /** The counters now. */
@@ -119,8 +124,9 @@ export class Snapshot {
     return { ...this.counters, dirsWatched: this.states.size, listingsKept: kept, sentinels: this.sentinels.size };
   }
 
-  /** Closes every watch. */
+  /** Closes every watch, for good: a walk still in flight reads the disk, unwatched (uncovered). */
   close(): void {
+    this.closed = true;
     this.dropAll();
     this.sentinels.close();
   }
@@ -156,110 +162,20 @@ export class Snapshot {
       lstat: ((path: string, ...rest: unknown[]) => (file(path), (disk.lstat as (...args: unknown[]) => void)(path, ...rest))) as FsLike['lstat'],
       lstatSync: ((path: string, ...rest: unknown[]) => (uncovered(), (disk.lstatSync as (...args: unknown[]) => StatsLike)(path, ...rest))) as FsLike['lstatSync'],
       ...(disk.stat && disk.statSync
-        ? { stat: (p: string, cb: Callback<StatsLike>) => this.coverLink(p, coverage, () => disk.stat!(p, counted(p, cb))), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
+        ? { stat: (p: string, cb: Callback<StatsLike>) => this.cover.link(p, coverage, () => disk.stat!(p, counted(p, cb))), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
         : {}),
       ...(disk.readFile && disk.readFileSync
         ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (entry(p), readIgnoreFile(disk, p, coverage, linkCounts.get(p), cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
         : {}),
       ...(disk.realpath && disk.realpathSync
-        ? { realpath: (p: string, cb: Callback<string>) => this.coverRealpath(p, coverage, cb), realpathSync: (p: string) => (uncovered(), disk.realpathSync!(p)) }
+        ? { realpath: (p: string, cb: Callback<string>) => this.cover.realpath(p, coverage, cb), realpathSync: (p: string) => (uncovered(), disk.realpathSync!(p)) }
         : {}),
     } as FsLike;
   }
 
-  /**
-   * Before a link on the way is `stat`ed: every directory the kernel passes through to its final
-   * target watched first, so that any link of the chain or the target turning into something else
-   * shows in a watch the answer depends on. A link's content cannot change in place (it is replaced: an event in its
-   * watched directory), so watching each hop's directory, by its path and by its real path (a
-   * relative target is resolved from the real one), covers the chain. The answer depends on the
-   * one entry of each directory the path goes through, not on the directory's whole listing (a
-   * file touched beside the entry changes nothing the kernel resolves). Uncovered: a chain longer
-   * than the kernel follows, or any hop that cannot be read or watched. Not a link at all (an
-   * ignore file, `.git`; missing or not): the entries on the way to it, as for a hop.
-   */
-  private coverLink(path: string, coverage: ReadCoverage, then: () => void): void {
-    if (!coverage.covered) return then();
-    this.coverHops(path, coverage, MAX_LINK_HOPS, (covered) => {
-      if (!covered) coverage.covered = false;
-      then();
-    });
-  }
-
-  private coverHops(link: string, coverage: ReadCoverage, hopsLeft: number, done: (covered: boolean) => void): void {
-    if (hopsLeft === 0) return done(false);
-    nodeFs.realpath.native(dirOf(link), (unresolved, realDir) => {
-      // Its directory missing (`.git/info/exclude` with no `info/`): the stat fails on the first
-      // missing directory on the way, whose creation moves its entry.
-      if (unresolved?.code === 'ENOENT' || unresolved?.code === 'ENOTDIR') return this.coverPaths([link], coverage, done);
-      if (unresolved) return done(false);
-      nodeFs.readlink(link, (unreadable, target) => {
-        // Not a link (EINVAL) or missing (ENOENT): its creation, removal, replacement or a write
-        // to it is an event naming it. (Taken for a failed hop, no gitignore answer was reused.)
-        if (unreadable?.code === 'EINVAL' || unreadable?.code === 'ENOENT') return this.coverPaths([link, posix.join(realDir, posix.basename(link))], coverage, done);
-        if (unreadable) return done(false);
-        // `..` after another segment (`s/../t`) is resolved by the kernel through `s` (a link, maybe),
-        // not by text: the hop read here could be the wrong place (an adversarial run: `s -> E/deep`
-        // made it E/t, not root/t). Such a chain is not covered: its answers are not kept.
-        if (/(^|\/)(?!\.\.(\/|$))[^/]+\/\.\.(\/|$)/.test(target)) return done(false);
-        const next = posix.resolve(realDir, target);
-        // The link by its path and by its real one, and the next hop.
-        this.coverPaths([link, posix.join(realDir, posix.basename(link)), next], coverage, (covered) => {
-          if (!covered) return done(false);
-          nodeFs.lstat(next, (missing, stats) => {
-            // Missing: its creation is an event on an entry already depended on. Anything else unreadable: uncovered.
-            if (missing) return done(missing.code === 'ENOENT' || missing.code === 'ENOTDIR');
-            if (stats.isSymbolicLink()) return this.coverHops(next, coverage, hopsLeft - 1, done);
-            done(true);
-          });
-        });
-      });
-    });
-  }
-
-  /**
-   * Before a `realpath` (the root's, for the ignore files above it): the entries on the way to the
-   * path and to its real path, read just before, are depended on, and the walk's own read must give
-   * that real path again (else something changed in between: uncovered). A link on the way
-   * retargeted moves an entry of its directory, or a sentinel's identity (`Sentinels.recheck`).
-   */
-  private coverRealpath(path: string, coverage: ReadCoverage, callback: Callback<string>): void {
-    const disk = this.disk;
-    if (!coverage.covered) return disk.realpath!(path, callback);
-    disk.realpath!(path, (unresolved, before) => {
-      this.coverPaths(unresolved ? [] : [path, before], coverage, (covered) => {
-        disk.realpath!(path, (error, real) => {
-          if (unresolved || !covered || error || real !== before) coverage.covered = false;
-          callback(error, real);
-        });
-      });
-    });
-  }
-
-  /**
-   * Each entry on the way to each of `paths`, nearest the root first. A directory on the way that
-   * cannot be watched because it is missing (a dangling link into `lib/`, as
-   * `/usr/lib/jvm/*\/src.zip`) ends that path covered: the kernel stops there, and its appearance
-   * moves the entry of it already depended on. One that exists and cannot be watched leaves it uncovered.
-   */
-  private coverPaths(paths: readonly string[], coverage: ReadCoverage, done: (covered: boolean) => void): void {
-    for (let p = 0; p < paths.length; p++) {
-      const parts = selfAndAncestors(paths[p]!);
-      for (let i = 1; i < parts.length; i++) {
-        const dir = dirOf(parts[i]!);
-        const owner = this.trackerOf(dir);
-        if (owner === undefined) {
-          const rest = paths.slice(p + 1);
-          return nodeFs.lstat(dir, (error) => (error?.code === 'ENOENT' || error?.code === 'ENOTDIR' ? this.coverPaths(rest, coverage, done) : done(false)));
-        }
-        depend(coverage, entryOf(owner, posix.basename(parts[i]!)));
-      }
-    }
-    done(coverage.covered);
-  }
-
   /** The watch a change in `dir` (native, no trailing separator) would show in: the tree's, or a sentinel set up now; undefined when none can be. */
   private trackerOf(dir: string): WatchedDir | undefined {
+    if (this.closed) return undefined;
     const key = this.keyOf(dir === '/' ? dir : dir + '/');
     return (key === undefined ? undefined : this.states.get(key)) ?? this.sentinels.ensure(dir);
   }
@@ -294,7 +210,7 @@ export class Snapshot {
   /** The directory's state, its watch set up first when it has none; undefined when it cannot be watched. */
   private stateFor(key: string): DirState | undefined {
     const known = this.states.get(key);
-    if (known !== undefined) return known;
+    if (known !== undefined || this.closed) return known;
     // A directory is watched only below a watched parent: a subtree is dropped and kept as a whole.
     const parent = key === '' ? undefined : this.states.get(parentKey(key));
     if (key !== '' && parent === undefined) return undefined;

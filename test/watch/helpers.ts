@@ -53,6 +53,8 @@ export class FaultyWatcher implements DirectoryWatcher {
   /** Swallow the events a directory's own watch gives about the directory itself (moved, removed). */
   swallowSelf = false;
   readonly watched = new Map<string, WatchListener>();
+  /** Watches open now (two on one directory count twice, as the kernel's watches do not, but each must be closed). */
+  open = 0;
   private readonly inner = nodeWatcher();
   private overflow: () => void = () => {};
 
@@ -67,9 +69,13 @@ export class FaultyWatcher implements DirectoryWatcher {
     };
     const handle = this.inner.watch(dir, wrapped);
     this.watched.set(dir, wrapped);
+    this.open++;
+    let closed = false;
     return {
       close: () => {
         this.watched.delete(dir);
+        if (!closed) this.open--;
+        closed = true;
         handle.close();
       },
     };
