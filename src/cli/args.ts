@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import type { Argv } from 'yargs';
 import type { ContentOptions } from '../content/types.js';
 import { FindFileError, rootError } from '../errors.js';
+import { exactGlob } from '../patterns.js';
 import { editDistance, resolvePath } from '../plan/read.js';
 import { nameOptions } from './names.js';
 import type { EntryType, FindOptions } from '../options.js';
@@ -189,14 +190,32 @@ export function splitRoot(
   const candidate = positionals.at(-1);
   if (positionals.length > patternsNeeded && candidate !== undefined) {
     if (isDir(candidate)) return { patterns: positionals.slice(0, -1), root: candidate };
-    if (!holdsGlobSyntax(candidate) && !exists(candidate)) {
+    if (exists(candidate)) return { patterns: withLiteral(positionals, candidate), root: '.' };
+    if (!holdsGlobSyntax(candidate)) {
+      const code = codeOfStat(candidate);
+      // Not read is not "does not exist": a path that cannot be looked at (EACCES under a locked
+      // folder, ELOOP) may be the directory meant. It is the root, and the search says why it read
+      // nothing there (a gap, incomplete), as --root says it.
+      if (code !== undefined && code !== 'ENOENT' && code !== 'ENOTDIR') return { patterns: positionals.slice(0, -1), root: candidate };
       // The kernel's reason: `v.txt/..` is ENOTDIR (a file on the way), as --root says it.
-      const error = rootError(candidate, codeOfStat(candidate) === 'ENOTDIR' ? 'ENOTDIR' : 'ENOENT');
+      const error = rootError(candidate, code === 'ENOTDIR' ? 'ENOTDIR' : 'ENOENT');
       error.message += ': the last argument holds no glob syntax and names nothing here, so it was read as the root (to search for it as a pattern, give --root .)';
       throw error;
     }
   }
   return { patterns: positionals, root: '.' };
+}
+
+/**
+ * The patterns when the last one names an existing file: as a pattern it finds that file (docs/cli.md,
+ * as `rg TODO notes.md`), however its name reads as a glob. `a{1,2}.txt`, `b\x.txt` or `?(x).txt`
+ * read as globs never name themselves (braces expand, `\` escapes, a group matches), so the name's
+ * exact glob is one more pattern beside the glob reading.
+ */
+function withLiteral(positionals: string[], candidate: string): string[] {
+  const literal = exactGlob(candidate, path.sep === '\\' ? 'win32' : 'posix', true);
+  // `./`: the file the name reaches from here (the root is `.`), and never a leading `!` (a negation).
+  return literal === undefined || literal === candidate ? positionals : [...positionals, `./${literal}`];
 }
 
 /**
