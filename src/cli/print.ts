@@ -28,7 +28,7 @@ export interface Search<T, S extends Outcome = FindSummary> {
 }
 
 /** What the summary names besides the result: the root and the limits as given, and how paths are shown. */
-export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden' | 'gitignore' | 'type' | 'modifiedAfter' | 'modifiedBefore' | 'minSize' | 'maxSize' | 'sort'> & {
+export type SummaryScope = Pick<FindOptions, 'root' | 'maxResults' | 'maxDepth' | 'timeBudgetMs' | 'hidden' | 'gitignore' | 'ignoreFiles' | 'exclude' | 'type' | 'modifiedAfter' | 'modifiedBefore' | 'minSize' | 'maxSize' | 'sort'> & {
   /** `--absolute`: skipped paths are shown absolute, and matching links come already absolute. */
   absolute: boolean;
   /** `--contains`: link paths come root-relative even with `--absolute` (made absolute when shown, as the hits are). */
@@ -118,7 +118,10 @@ function summaryContext(scope: SummaryScope): SummaryContext {
     maxCount: scope.maxCount,
     filesOnly: scope.filesOnly === true,
     hiddenLeftOut: scope.hidden === false,
-    ignoreFiles: scope.gitignore === true,
+    // --ignore-file applies with -u too (as rg's): its rules left paths out as much as .gitignore's.
+    ignoreFiles: scope.gitignore === true || (scope.ignoreFiles?.length ?? 0) > 0,
+    ignoreFileGiven: (scope.ignoreFiles?.length ?? 0) > 0,
+    excludesGiven: [scope.exclude ?? []].flat().length > 0,
     noun: nounOf(scope.type),
     newestFirst: scope.sort === 'mtime',
     patterns: scope.pattern === undefined ? [] : [scope.pattern].flat(),

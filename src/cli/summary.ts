@@ -45,8 +45,12 @@ export interface SummaryContext {
   filesOnly?: boolean;
   /** True when entries were left out by choice (`--no-hidden`): absence is then claimed only for the rest. */
   hiddenLeftOut: boolean;
-  /** True when ignore files were applied (`--gitignore`): absence is then claimed only for what they did not leave out. */
+  /** True when ignore files were applied (`--gitignore`, `--ignore-file`): absence is then claimed only for what they did not leave out. */
   ignoreFiles?: boolean;
+  /** `--ignore-file` given: `-u` does not lift it, so the way to include what it left out says so. */
+  ignoreFileGiven?: boolean;
+  /** `--exclude` given: ripgrep applies it without counting what it left out, so absence is claimed only for the rest. */
+  excludesGiven?: boolean;
   /** What a match is called (`--type`): `file` (the default), `directory`, `symlink`, or `entry` for several kinds. */
   noun?: string;
   /** `--sort mtime`: the result limit kept the newest of the whole tree rather than stopping the walk. */
@@ -206,7 +210,7 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
     const links = summary.linksExamined ? '' : ' and symlinked directories';
     // The ignored paths are named here: the aside says only what else was left out (--exclude, --no-hidden).
     const others = leftOutAside({ ...summary, ignoredCount: 0 }, { ...ctx, ignoreFiles: false }, 'entries');
-    return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, but none outside ignored paths${links}${others}: ${ignoredWords(summary)}, -u to include them`, details };
+    return { headline: `find-file: no matches under ${ctx.root}: ${good('complete')}, but none outside ignored paths${links}${others}: ${ignoredWords(summary)}, ${ctx.ignoreFileGiven === true ? '-u and no --ignore-file' : '-u'} to include them`, details };
   }
   if (onTheWay !== undefined) {
     const headline = `find-file: no matches under ${ctx.root}: ${good('complete')}, every directory was read, but symlinks are never followed: no matching ${what}${passing} outside symlinked directories${aside}; ${onTheWay}`;
@@ -225,7 +229,8 @@ function headlines(summary: FindSummary, ctx: SummaryContext): { headline: strin
  * default in the command, so "on" alone is no news.
  */
 export function leftOutAside(summary: Pick<FindSummary, 'excludedCount' | 'ignoredCount' | 'backend'>, ctx: SummaryContext, noun: string): string {
-  const ways = [...(summary.excludedCount > 0 ? ['excluded'] : []), ...(ctx.hiddenLeftOut ? ['hidden'] : []), ...(hasIgnored(summary, ctx) ? ['ignored'] : [])];
+  const excluded = summary.excludedCount > 0 || (summary.backend === 'ripgrep' && ctx.excludesGiven === true);
+  const ways = [...(excluded ? ['excluded'] : []), ...(ctx.hiddenLeftOut ? ['hidden'] : []), ...(hasIgnored(summary, ctx) ? ['ignored'] : [])];
   if (ways.length === 0) return '';
   const listed = ways.length === 1 ? ways[0]! : `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)!}`;
   return ` (among ${noun} not ${listed})`;
@@ -235,9 +240,14 @@ export function leftOutAside(summary: Pick<FindSummary, 'excludedCount' | 'ignor
  * After a complete answer that found nothing, with ignore files applied: what they left out, and
  * how to include it, so an empty answer never hides an ignored match.
  */
-export function ignoredLine(summary: Pick<FindSummary, 'ignoredCount' | 'backend'>): string {
+export function ignoredLine(summary: Pick<FindSummary, 'ignoredCount' | 'backend'>, ctx: Pick<SummaryContext, 'ignoreFileGiven'>): string {
   const what = summary.backend === 'ripgrep' ? 'ignore files were applied (ripgrep does not count what they left out)' : `ignored (ignore files, .git/): ${count(summary.ignoredCount, 'path', 'paths')}`;
-  return `  ${what}; search again with -u (--no-ignore) to include them`;
+  return `  ${what}; search again with ${includeIgnored(ctx)} to include them`;
+}
+
+/** How to include what ignore files left out: `-u` lifts every ignore file but those given by `--ignore-file`. */
+function includeIgnored(ctx: Pick<SummaryContext, 'ignoreFileGiven'>): string {
+  return ctx.ignoreFileGiven === true ? '-u (--no-ignore) and without --ignore-file' : '-u (--no-ignore)';
 }
 
 /** Ignore files left something out, or may have (ripgrep does not count): absence then holds only outside them. */
@@ -279,7 +289,7 @@ export interface SummaryParts {
 export function layoutSummary(summary: SummaryBody, ctx: SummaryContext, parts: SummaryParts): string {
   const { dim } = ctx.styles;
   const lines = [parts.headline, ...(parts.details ?? [])];
-  if (parts.foundNothing && hasIgnored(summary, ctx)) lines.push(ignoredLine(summary));
+  if (parts.foundNothing && hasIgnored(summary, ctx)) lines.push(ignoredLine(summary, ctx));
   summary.incompleteReasons.forEach((reason, i) => lines.push(`  ${i === 0 ? 'why:' : '    '} ${parts.explain(reason)}`));
   lines.push(...(parts.notes ?? []));
   const show = ctx.showSkipped ?? 5;
