@@ -201,6 +201,14 @@ export function splitGluedValues(argv: readonly string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return [...out, ...argv.slice(i)];
+    // A negative number, which yargs-parser takes for a positional: fd's `-1` (--max-results 1) had
+    // listed every match and a file named `-1`, and `-5` was read as a root. Any other is no flag
+    // (`-0` is --print0).
+    if (/^-\d+$/.test(word) && word !== '-0') {
+      if (word !== '-1') throw new FindFileError('FF_INVALID_OPTION', `unknown option ${word}: a word that starts with - goes after -- (find-file -- ${word}); -1 is --max-results 1, as fd's`, word.slice(1));
+      out.push('--max-results', '1');
+      continue;
+    }
     // Any value, not only one that starts with a word character: `-e.ts` and `-E.git` (fd and rg read
     // them so) had reached yargs-parser whole, and `-e.ts` failed as "text.replace is not a function".
     const glued = /^-(.)([^=].*)$/s.exec(word);

@@ -78,6 +78,11 @@ describe('the root rule', () => {
 
 describe('a short flag glued to its value (rg and fd habits, issue 27)', () => {
   it('-A0 -B0 -C0 -tf -td -tl read as -A 0, -t f...; -0 alone stays --print0', () => {
+    // fd's -1; any other negative number is no flag (yargs-parser took it for a positional: a pattern, a root).
+    expect(splitGluedValues(['-1', '*.md'])).toEqual(['--max-results', '1', '*.md']);
+    expect(parse(splitGluedValues(['-1', '*.md']))).toMatchObject({ maxResults: 1, _: ['*.md'] });
+    for (const word of ['-5', '-0001', '-12']) expect(() => splitGluedValues(['*.md', word])).toThrow(new RegExp(`unknown option ${word}`));
+    expect(splitGluedValues(['--contains', '-5', '--', '-7'])).toEqual(['--contains', '-5', '--', '-7']);
     expect(splitGluedValues(['x', '-tf', '-td', '-tl', '-A0', '-B12', '-C0', '-0'])).toEqual(['x', '-t', 'f', '-t', 'd', '-t', 'l', '-A', '0', '-B', '12', '-C', '0', '-0']);
     // yargs (the path for every usage error) reads them as the separate words.
     expect(parse(splitGluedValues(['*', '-tf', '-td', '-tl', '-0']))).toMatchObject({ type: ['file', 'directory', 'symlink'], print0: true });
