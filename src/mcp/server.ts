@@ -18,7 +18,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import { GLOB_INPUT_SCHEMA, GREP_INPUT_SCHEMA, globTool, grepTool, type ToolContext } from '../agent/index.js';
 import { FindFileError } from '../errors.js';
 import { shortMessage } from '../text-escape.js';
-import { WorkspaceRoots } from './roots.js';
+import { RootsUnknown, WorkspaceRoots } from './roots.js';
 import { OUTPUT_SCHEMA, structuredAnswer } from './structured.js';
 
 /** What the command line (or an embedding host) fixes for every call. */
@@ -60,7 +60,7 @@ export function createServer(settings: McpSettings): Server {
     if (tool === undefined) return failure(`unknown tool ${JSON.stringify(request.params.name)}: this server has glob and grep`);
     const progress = startProgress(request.params._meta?.progressToken, (params) => extra.sendNotification({ method: 'notifications/progress', params }));
     try {
-      const [root, ...more] = await roots.current();
+      const [root, ...more] = await roots.current(settings.context.timeBudgetMs);
       const ctx: ToolContext = { ...settings.context, root: root!, roots: more, signal: extra.signal, ...(progress === undefined ? {} : { onDirectory: progress.onDirectory }) };
       const answer = await tool.run(request.params.arguments ?? {}, ctx);
       // The client will not read this answer (it cancelled): say on stderr how the search ended.
@@ -69,7 +69,7 @@ export function createServer(settings: McpSettings): Server {
     } catch (error) {
       // A host setting the library refused, or a bug: this call fails, the server goes on.
       settings.log(`find-file mcp: ${tool.name} failed: ${shortMessage(error instanceof Error ? (error.stack ?? error.message) : String(error))}`);
-      if (error instanceof FindFileError) return failure(`${tool.name} could not run: ${shortMessage(error.message)}`);
+      if (error instanceof FindFileError || error instanceof RootsUnknown) return failure(`${tool.name} could not run: ${shortMessage(error.message)}`);
       return failure(`${tool.name} failed with an internal error (the server logged it): ${shortMessage(String(error))}`);
     } finally {
       progress?.stop();
