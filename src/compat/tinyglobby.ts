@@ -7,6 +7,7 @@
  * its crawl order, not defined; ours is sorted by path. Never following links is kept on purpose:
  * `followSymbolicLinks: true` is refused, and links are neither returned nor entered.
  */
+import { sep } from 'node:path';
 import { FindFileError } from '../errors.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
@@ -198,7 +199,10 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const keep = dotNamed ? buildDotFilter(findPatterns, caseSensitive, 'picomatch') : undefined;
   const rel = buildRelative(root, absolute);
   const toPeer = (path: string, isDir: boolean): string => {
-    const peer = absolute ? path.replaceAll('\\', '/') : path;
+    // tinyglobby's absolute paths use `/`. A `\` is a separator on win32 only: elsewhere it is a
+    // character of a name (`back\slash.js`, a cwd `ba\ck`), and turning it into `/` named a path
+    // that does not exist (an adversarial run).
+    const peer = absolute && sep === '\\' ? path.replaceAll('\\', '/') : path;
     return isDir ? `${peer}/` : peer;
   };
   const shape = (result: FindResult): string[] => {
