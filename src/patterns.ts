@@ -4,7 +4,8 @@
  *
  * Rules (docs/contract.md): globs over the root-relative path with `/` separators; braces expand
  * first, once (src/glob/braces.ts, as bash expands them before globbing); each alternative is
- * then normalised on its own: a leading `./` and inner `.` segments dropped, `//` read as `/`, `..`
+ * then normalised on its own: a leading `./` and inner `.` segments dropped, a last `.` segment
+ * read as a trailing `/` (directories only: `x/.` exists only when `x` does as a directory), `//` read as `/`, `..`
  * and absolute alternatives refused. An alternative without `/` matches the base name at any depth
  * (as `rg --glob` and `.gitignore` do). A pattern whose literal text names a path also matches that
  * path (`app/[id]/page.tsx` finds the folder `[id]`, as agent hosts do). Case: `caseSensitive`,
@@ -151,11 +152,14 @@ function normalizeAlternative(alternative: string, raw: string, platform: Platfo
   if (alternative.startsWith('/') || (platform === 'win32' && /^[a-zA-Z]:/.test(alternative))) {
     throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} is absolute: patterns are relative to the root`, option);
   }
-  const dirOnly = alternative.endsWith('/');
-  const body = dirOnly ? alternative.slice(0, -1) : alternative;
+  const body = alternative.endsWith('/') ? alternative.slice(0, -1) : alternative;
   // A `/` inside a closed extglob group splits nothing (bash reads `@(a/b|c)` as one name pattern).
   const parts = splitSegments(body, platform !== 'win32');
   const segments = parts.filter((s) => s !== '' && s !== '.');
+  // `x/.` exists only when `x` is a directory (bash's `*/.` gives `src/.`, never `a.js/.`): a last
+  // `.` segment makes the alternative directory-only, as a trailing `/` does. Dropped with the
+  // inner ones, it read as `x` and matched files (an adversarial run).
+  const dirOnly = alternative.endsWith('/') || parts.filter((s) => s !== '').at(-1) === '.';
   if (segments.includes('..')) {
     throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} climbs out of the root with "..": search from a higher root instead`, option);
   }

@@ -24,6 +24,8 @@ import {
   refuseFollow,
   resolveCwd,
   runAsync,
+  selfNames,
+  braceAlternatives,
   runSync,
   type GlobPaths,
 } from './shared.js';
@@ -129,21 +131,57 @@ function withDollarSets(pattern: string): string {
 
 const UNESCAPED_STAR_AT_END = /(?:^|[^\\])\*$/;
 
-/** tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): `src/` is `src`, and `src` is `src` and `src/**`. */
-function expand(pattern: string, expandDirectories: boolean): string[] {
+/**
+ * tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): one trailing
+ * `/` off, `/**` added unless the pattern ends in `*` (`src` is `src/**`), then `posix.normalize`:
+ * `.` segments and doubled `/` dropped, so `src//` is `src/**`, `*` + `/.` is `*` + `/**` (or `*`
+ * without `expandDirectories`), `.` is `**` (find-file reads a last `.` segment as directories
+ * only, and refused `src//`, an ignore `.` or `./`: an adversarial run). What is left naming cwd
+ * alone is no pattern: cwd is never a match.
+ */
+function expand(pattern: string, expandDirectories: boolean, isIgnore = false): string[] {
   pattern = withLiteralBrackets(withDollarSets(pattern));
-  const bare = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
-  const anchored = anchor(bare);
-  if (expandDirectories && !bare.endsWith('*')) return [anchored, `${anchored}/**`];
-  if (!bare.endsWith('/**') || bare === '/**') return [anchored];
-  // picomatch's `x/**` also matches `x` (find-file's needs one more segment), written `x/.` for
-  // find-file. Every trailing `/**` goes: each may match no segment, so `x/**/**` names `x` too
-  // (stripping one left `x/**/.`: an ignore `x/b/**/**` kept the file `x/b`, an adversarial run).
+  let p = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
+  if (expandDirectories && !p.endsWith('*')) p += '/**';
+  // A `/` left at the end (`x//`, `x/./`) makes picomatch's ignore match nothing (its paths
+  // carry no trailing `/` there); as a pattern it is read as `x` (tinyglobby's `*//` throws).
+  if (isIgnore && p.endsWith('/')) return [];
+  p = dropDotSegments(p);
+  return p === '' ? [] : withoutDeadAlternatives(p).map(anchor).flatMap(withSelfNames);
+}
+
+/**
+ * picomatch expands braces after tinyglobby's normalize, and a brace alternative that then is `.`,
+ * starts with `./`, or puts an empty or `.` segment right before a last `**` matches no path
+ * (`{.,b}/**`, `{./a,b}`, `x{/,y}/**`, `{a/.,b}/**`: only `b` and `xy`; `{a/./a,b}` and `{a//a,b}`
+ * do match), where find-file reads them as `**`, `a`, `x/**`, `a/**`. Those alternatives are left
+ * out: as an ignore they left out files tinyglobby returns (found by a generated family).
+ */
+const DEAD_ALTERNATIVE = /^\.(?:\/|$)|\/\.?\/\*\*$/;
+
+function withoutDeadAlternatives(p: string): string[] {
+  const alternatives = p.includes('{') ? braceAlternatives(p) : undefined;
+  if (alternatives === undefined || !alternatives.some((a) => DEAD_ALTERNATIVE.test(a))) return [p];
+  return alternatives.filter((a) => !DEAD_ALTERNATIVE.test(a));
+}
+
+/** An anchored pattern, and for `x/**` the patterns naming `x` itself. */
+function withSelfNames(anchored: string): string[] {
+  if (!anchored.endsWith('/**')) return [anchored];
+  // picomatch's `x/**` also matches `x` (find-file's needs one more segment). Every trailing `/**`
+  // goes: each may match no segment, so `x/**/**` names `x` too (stripping one left `x/**/.`: an
+  // ignore `x/b/**/**` kept the file `x/b`, an adversarial run).
   let base = anchored;
-  while (base.endsWith('/**') && base !== './**') base = base.slice(0, -3);
+  while (base.endsWith('/**')) base = base.slice(0, -3);
   // But picomatch reads a `*` right before `/**` as one run: `*/**` and `x/b*/**` need a segment
   // below (`*/**` gave the top-level files where tinyglobby returns only what is below).
-  return UNESCAPED_STAR_AT_END.test(base) ? [anchored] : [anchored, `${base}/.`];
+  return UNESCAPED_STAR_AT_END.test(base) ? [anchored] : [anchored, ...selfNames(base, 'picomatch').map(anchor)];
+}
+
+/** `posix.normalize` without resolving `..` (refused by find-file): `.` segments and empty ones dropped, a leading `/` kept. */
+function dropDotSegments(p: string): string {
+  const segments = p.split('/').filter((s) => s !== '' && s !== '.');
+  return (p.startsWith('/') ? '/' : '') + segments.join('/');
 }
 
 interface Compiled {
@@ -175,6 +213,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     if (!p.startsWith('!') || p[1] === '(') pattern.push(p);
     else if (p[1] !== '!' || p[2] === '(') exclude.push(p.slice(1));
   }
+
   if (pattern.length === 0) return { options: emptyOptions(root), shape: () => [] };
   const onlyDirectories = readFlag(opts.onlyDirectories, false);
   const onlyFiles = !onlyDirectories && readFlag(opts.onlyFiles, true);
@@ -183,11 +222,12 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const deep = readDepth(opts.deep, 'deep');
   const dotNamed = !dot && pattern.some((p) => namesDotSegment(p, 'picomatch', caseSensitive));
   const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories));
+  if (findPatterns.length === 0) return { options: emptyOptions(root), shape: () => [] };
   const absolute = readFlag(opts.absolute, false);
   const options: FindOptions = {
     root,
     pattern: findPatterns,
-    exclude: exclude.flatMap((p) => expand(p, expandDirectories)),
+    exclude: exclude.flatMap((p) => expand(p, expandDirectories, true)),
     hidden: dot || dotNamed,
     type: onlyDirectories ? 'directory' : onlyFiles ? 'file' : ['file', 'directory'],
     caseSensitive,

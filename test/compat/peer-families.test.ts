@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as ng from 'glob';
 import * as tg from 'tinyglobby';
-import { afterAll, describe, expect } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import * as ffGlob from '../../src/compat/glob.js';
 import * as ffTiny from '../../src/compat/tinyglobby.js';
 import { Rng } from '../conformance/generate.js';
@@ -52,6 +52,99 @@ describe('find-file/tinyglobby absolute: a `\\` in a name or in cwd is a charact
           const ours = ffTiny.globSync(pattern, { cwd, ...options });
           expect(sorted(ours), `${pattern} ${JSON.stringify({ cwd, ...options })}`).toEqual(theirs);
           expect(ours.every((p) => existsSync(p))).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+/** A tree of 3-8 files under directories named from `a`, `b`, `c` (a name is a file in one place, a directory in another). */
+function randomTree(rng: Rng): string[] {
+  const paths = new Set<string>();
+  const count = rng.range(3, 8);
+  // A few tries each: top-level files `a`, `b`, `c` leave room for nothing more.
+  for (let tries = 0; paths.size < count && tries < 50; tries++) {
+    const depth = rng.range(1, 3);
+    const path = Array.from({ length: depth }, () => rng.pick(['a', 'b', 'c'])).join('/');
+    const clash = [...paths].some((p) => p.startsWith(`${path}/`) || path.startsWith(`${p}/`) || p === path);
+    if (!clash) paths.add(path + (rng.chance(0.3) ? '.js' : ''));
+  }
+  return [...paths];
+}
+
+/** A pattern ending in `.` segments (`x/.`, `x/./`, `x/.//`), or holding one in a brace set before `/**`. */
+function dotEndedPattern(rng: Rng): string {
+  const segment = () => rng.pick(['a', 'b', 'c', '*', '**', '?', '{a,b}', '[ab]', 'c.js']);
+  const head = Array.from({ length: rng.range(1, 3) }, segment).join('/');
+  if (rng.chance(0.25)) return `${rng.pick([`{${head},.}`, `{.,${head}}`, `${head}{/,x}`, `{${head}/.,zz}`])}/**`;
+  return head + rng.pick(['/.', '/./', '/.//', '/./.']);
+}
+
+/** The adapter's answer, or the refusal's code. */
+function attempt(run: () => string[]): string[] | string {
+  try {
+    return sorted(run());
+  } catch (error) {
+    return `threw ${(error as { code?: string }).code}: ${(error as Error).message}`;
+  }
+}
+
+describe('patterns and ignores ending in `.` segments: `x/.` exists only when `x` is a directory', () => {
+  const rng = new Rng(0x2e2e);
+  const cases = Array.from({ length: 30 }, () => ({ tree: randomTree(rng), patterns: Array.from({ length: 8 }, () => dotEndedPattern(rng)) }));
+
+  it('find-file/glob answers as node-glob, as a pattern and, under nodir, as an ignore', async () => {
+    for (const { tree: paths, patterns } of cases) {
+      const cwd = tree(paths);
+      for (const pattern of patterns) {
+        for (const options of [{}, { nodir: true }, { dot: true }] as { nodir?: boolean }[]) {
+          const full = { cwd, ...options };
+          const theirs = sorted(await ng.glob(pattern, full));
+          const ours = attempt(() => ffGlob.globSync(pattern, full));
+          const what = `${pattern} ${JSON.stringify(options)} over ${paths.join(' ')}`;
+          // Without nodir, a wildcard `x/**` names the files `x` too (docs/compat.md): more, only files.
+          const more = typeof ours === 'string' || options.nodir ? [] : ours.filter((p) => !theirs.includes(p) && paths.includes(p));
+          expect(ours, what).toEqual(sorted([...theirs, ...more]));
+        }
+        const ignored = { cwd, ignore: pattern, nodir: true };
+        const theirs = sorted(await ng.glob('**', ignored));
+        const ours = attempt(() => ffGlob.globSync('**', ignored));
+        const what = `ignore ${pattern} over ${paths.join(' ')}`;
+        // Only `x/.` names directories in an ignore (`x/` and `x/.//` are `x`); one that names
+        // a directory without `/**` also leaves out what is below it (docs/compat.md): fewer paths.
+        if (/\/\.$|\/\*\*$/.test(pattern.replace(/\/{2,}/g, '/'))) expect(ours, what).toEqual(theirs);
+        else expect(theirs, what).toEqual(expect.arrayContaining(ours as string[]));
+      }
+    }
+  });
+
+  it('find-file/tinyglobby answers as tinyglobby, as a pattern and as an ignore', async () => {
+    for (const { tree: paths, patterns } of cases) {
+      const cwd = tree(paths);
+      // picomatch reads a brace set holding `/` by quirks of its own (`{**/c.js,.}/**` as an ignore
+      // leaves out `a/c.js` and keeps `c.js`): those are in the node-glob family only.
+      for (const pattern of patterns.filter((p) => !/\{[^}]*\//.test(p))) {
+        for (const options of [{}, { onlyFiles: false }, { expandDirectories: false }, { expandDirectories: false, onlyFiles: false }]) {
+          const full = { cwd, ...options };
+          // tinyglobby throws on some (`{.,*}/**`: picomatch's "Expected pattern to be a non-empty string"): no answer to compare.
+          // And its `.` (cwd itself, `{.,b}/**` with onlyFiles: false): cwd is never a match; and its
+          // `x/.` for `x/**/**` is `x` (or `x/`), as the adapter writes it (docs/compat.md).
+          const isDir = (x: string) => paths.some((p) => p.startsWith(`${x}/`));
+          const unDot = (p: string) => (p.endsWith('/.') ? (isDir(p.slice(0, -2)) ? p.slice(0, -1) : p.slice(0, -2)) : p);
+          const theirs = attempt(() => [...new Set(tg.globSync(pattern, full).filter((p) => p !== '.').map(unDot))]);
+          if (typeof theirs !== 'string') {
+            // `x/**/**` (here `c/**/.` + tinyglobby's `/**`) names a file `x` too (docs/compat.md): more, only files.
+            const ours = attempt(() => ffTiny.globSync(pattern, full));
+            const more = typeof ours === 'string' || !pattern.includes('**') ? [] : ours.filter((p) => !theirs.includes(p) && paths.includes(p));
+            expect(ours, `${pattern} ${JSON.stringify(options)} over ${paths.join(' ')}`).toEqual(sorted([...theirs, ...more]));
+          }
+          const ignored = { ...full, ignore: pattern };
+          const theirsIgnored = attempt(() => tg.globSync('**', ignored));
+          if (typeof theirsIgnored === 'string') continue;
+          // An ignore `*` + `/**` leaves out the directories the `*` names too (docs/compat.md): fewer, only directories.
+          const oursIgnored = attempt(() => ffTiny.globSync('**', ignored));
+          const fewer = typeof oursIgnored === 'string' ? [] : theirsIgnored.filter((p) => !oursIgnored.includes(p) && p.endsWith('/'));
+          expect(oursIgnored, `ignore ${pattern} ${JSON.stringify(options)} over ${paths.join(' ')}`).toEqual(theirsIgnored.filter((p) => !fewer.includes(p)));
         }
       }
     }
