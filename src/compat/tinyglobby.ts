@@ -129,6 +129,26 @@ function withDollarSets(pattern: string): string {
   return pattern.replace(/(^|[^\\])\$\{/g, '$1\\${');
 }
 
+/**
+ * picomatch reads a bare `(x|y)` as a group (`id(1).md` is `id1.md`), where find-file reads it as
+ * text (docs/compat.md: `app/(auth)/*` finds the folder there, more). In an ignore, text leaves out
+ * more than tinyglobby does (`id(1).md` left out the file tinyglobby keeps, found by a generated
+ * family): there it is written `@(x|y)`, picomatch's reading. Sets and escapes are copied whole.
+ */
+function withGroups(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    const close = c === '[' ? closeOfSet(pattern, i) : -1;
+    if (c === '\\' || close > i) {
+      const end = c === '\\' ? i + 1 : close;
+      out += pattern.slice(i, end + 1);
+      i = end;
+    } else out += c === '(' && !/[@!?+*]/.test(pattern[i - 1] ?? '') ? '@(' : c;
+  }
+  return out;
+}
+
 const UNESCAPED_STAR_AT_END = /(?:^|[^\\])\*$/;
 
 /**
@@ -140,7 +160,7 @@ const UNESCAPED_STAR_AT_END = /(?:^|[^\\])\*$/;
  * alone is no pattern: cwd is never a match.
  */
 function expand(pattern: string, expandDirectories: boolean, isIgnore = false): string[] {
-  pattern = withLiteralBrackets(withDollarSets(pattern));
+  pattern = withLiteralBrackets(withDollarSets(isIgnore ? withGroups(pattern) : pattern));
   let p = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
   if (expandDirectories && !p.endsWith('*')) p += '/**';
   // A `/` left at the end (`x//`, `x/./`) makes picomatch's ignore match nothing (its paths

@@ -150,3 +150,26 @@ describe('patterns and ignores ending in `.` segments: `x/.` exists only when `x
     }
   });
 });
+
+describe("ignores are read as the peer reads them: a name's literal text is no reading of an ignore", () => {
+  const rng = new Rng(0x6964);
+  const syntax = () => {
+    const plain = () => rng.pick(['a', 'b', 'c', 'id', 'x']);
+    return rng.pick([`[${plain()}]`, '[a-c]', `${plain()}[${plain()}]`, `[...${plain()}]`, `(${plain()})`, `${plain()}(1)`, `+(${plain()})`, `@(${plain()})`, '[!a]']);
+  };
+  const cases = Array.from({ length: 20 }, () => Array.from({ length: 3 }, syntax));
+
+  it('find-file/glob and find-file/tinyglobby against node-glob and tinyglobby, the ignore being a path\'s own text', async () => {
+    for (const names of cases) {
+      const paths = [...new Set([...names.map((n) => `${n}.md`), ...names.map((n) => `app/${n}/page.tsx`), 'a.md', 'b.md', 'id.md', 'x1.md', 'app/a/page.tsx', 'app/id/page.tsx', 'app/i/page.tsx'])];
+      const cwd = tree(paths);
+      for (const ignore of [...names.map((n) => `${n}.md`), ...names.map((n) => `app/${n}/**`), ...names.map((n) => `app/${n}/page.tsx`)]) {
+        const what = `ignore ${ignore} over ${paths.join(' ')}`;
+        const ngTheirs = sorted(await ng.glob('**', { cwd, ignore, nodir: true }));
+        expect(attempt(() => ffGlob.globSync('**', { cwd, ignore, nodir: true })), `glob ${what}`).toEqual(ngTheirs);
+        const tgTheirs = attempt(() => tg.globSync('**', { cwd, ignore }));
+        expect(attempt(() => ffTiny.globSync('**', { cwd, ignore })), `tinyglobby ${what}`).toEqual(tgTheirs);
+      }
+    }
+  });
+});

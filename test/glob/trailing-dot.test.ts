@@ -14,9 +14,9 @@ import { itIf, posix } from '../helpers/skip-why.js';
 const roots: string[] = [];
 afterAll(() => roots.forEach(removeTree));
 
-/** What bash's glob (globstar, dotglob) gives for `pattern` under `cwd` (a word with no wildcard: when it exists), with the `/.` taken off. */
+/** What bash's glob (globstar, dotglob, extglob) gives for `pattern` under `cwd` (a word with no wildcard: when it exists), with the `/.` taken off. */
 function bashDirs(cwd: string, pattern: string): string[] {
-  const run = spawnSync('bash', ['-c', 'shopt -s globstar dotglob nullglob; cd "$1" && for f in $2; do [ -e "$f" ] && printf "%s\\0" "$f"; done; exit 0', 'bash', cwd, pattern], { encoding: 'utf8' });
+  const run = spawnSync('bash', ['-c', 'shopt -s globstar dotglob nullglob extglob; cd "$1" && for f in $2; do [ -e "$f" ] && printf "%s\\0" "$f"; done; exit 0', 'bash', cwd, pattern], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(run.stderr);
   return run.stdout.split('\0').filter((p) => p !== '').map((p) => p.replace(/(?:\/+\.)+\/*$/, ''));
 }
@@ -53,6 +53,34 @@ describe('a pattern ending in a `.` segment names directories only', () => {
     roots.push(root);
     for (const pattern of ['*/.', 'a/.', '**/.', 'a/./', '{a/.,c.js}']) {
       expect(() => findFilesSync({ root, pattern }), pattern).toThrow(expect.objectContaining({ code: 'FF_INVALID_PATTERN' }));
+    }
+  });
+});
+
+/** A name holding glob syntax that its literal text also names: `[a-c].md`, `x(1).js`, `[id]`. */
+function syntaxName(rng: Rng): string {
+  const plain = () => rng.pick(['a', 'b', 'c', 'id', 'x']);
+  return rng.pick([`[${plain()}]`, `[a-c]`, `${plain()}[${plain()}]`, `@(${plain()})`, `+(${plain()})`, `${plain()}(1)`, `[!a]`]) + rng.pick(['', '.md']);
+}
+
+describe('an exclude is read as a glob only, never by its literal text', () => {
+  itIf(posix('bash is the oracle'))("an exclude naming a path by its literal text leaves out only what bash's glob of it names", () => {
+    const rng = new Rng(0x5b5d);
+    for (let round = 0; round < 25; round++) {
+      const names = Array.from({ length: 4 }, () => syntaxName(rng));
+      // Every name at the top and in `d/`: bash's glob at the top sees each base name a slash-less exclude can name.
+      const paths = [...new Set([...names, ...names.map((n) => `d/${n}`), 'a', 'b.md', 'c', 'id', 'xa', 'x1'])];
+      const root = buildTree(paths);
+      roots.push(root);
+      const all = findFilesSync({ root, pattern: '**' }).matches;
+      for (const exclude of [...names, ...names.map((n) => `d/${n}`)]) {
+        const named = bashDirs(root, exclude);
+        // A slash-less exclude leaves out the names it matches at any depth, and a directory it
+        // names with what is below it (docs/contract.md).
+        const leftOut = (p: string) => (exclude.includes('/') ? named.some((n) => p === n || p.startsWith(`${n}/`)) : p.split('/').some((s) => named.includes(s)));
+        const expected = all.filter((p) => !leftOut(p));
+        expect(sorted(findFilesSync({ root, pattern: '**', exclude }).matches), `${exclude} over ${paths.join(' ')}`).toEqual(sorted(expected));
+      }
     }
   });
 });
