@@ -138,10 +138,10 @@ function splitWholeBraces(pattern: string): string[] {
   return /^\{[^{}\\]*,[^{}\\]*\}$/.test(pattern) ? pattern.slice(1, -1).split(',') : [pattern];
 }
 
-/** Whether node-glob returns `cwd` itself (`.`) for this pattern: it is empty, `.`, or only `**` segments. */
+/** Whether node-glob returns `cwd` itself (`.`) for this pattern: it is empty, `.`, or only `**` and `.` segments (`**` + `/./**`). */
 function namesCwd(pattern: string): boolean {
   const p = bare(pattern);
-  return p === '' || p.split('/').every((segment) => segment === '**');
+  return p === '' || p.split('/').every((segment) => segment === '**' || segment === '.');
 }
 
 /**

@@ -167,7 +167,24 @@ function expand(pattern: string, expandDirectories: boolean, isIgnore = false): 
   // carry no trailing `/` there); as a pattern it is read as `x` (tinyglobby's `*//` throws).
   if (isIgnore && p.endsWith('/')) return [];
   p = dropDotSegments(p);
-  return p === '' ? [] : withoutDeadAlternatives(p).map(anchor).flatMap(withSelfNames);
+  if (p === '') return [];
+  // picomatch's `x/**` also matches `x`, unless a `*` stands right before the `/**` (read before
+  // any brace set is split: `{*,.}/**` names `a` as its regex does).
+  const selfNamed = p.endsWith('/**') && !UNESCAPED_STAR_AT_END.test(withoutGlobstars(p));
+  return withoutDeadAlternatives(p).map(anchor).flatMap((a) => (selfNamed && a.endsWith('/**') ? [a, ...selfNames(withoutGlobstars(a), 'picomatch').map(anchor)] : [a]));
+}
+
+/**
+ * `x` for `x/**` (find-file's `x/**` needs one more segment). Every trailing `/**` goes: each may
+ * match no segment, so `x/**` + `/**` names `x` too (stripping one left `x/**` + `/.`: an ignore
+ * `x/b/**` + `/**` kept the file `x/b`, an adversarial run). picomatch reads a `*` right before
+ * `/**` as one run: `*` + `/**` and `x/b*` + `/**` need a segment below (`*` + `/**` gave the
+ * top-level files where tinyglobby returns only what is below).
+ */
+function withoutGlobstars(p: string): string {
+  let base = p;
+  while (base.endsWith('/**')) base = base.slice(0, -3);
+  return base;
 }
 
 /**
@@ -183,19 +200,6 @@ function withoutDeadAlternatives(p: string): string[] {
   const alternatives = p.includes('{') ? braceAlternatives(p) : undefined;
   if (alternatives === undefined || !alternatives.some((a) => DEAD_ALTERNATIVE.test(a))) return [p];
   return alternatives.filter((a) => !DEAD_ALTERNATIVE.test(a));
-}
-
-/** An anchored pattern, and for `x/**` the patterns naming `x` itself. */
-function withSelfNames(anchored: string): string[] {
-  if (!anchored.endsWith('/**')) return [anchored];
-  // picomatch's `x/**` also matches `x` (find-file's needs one more segment). Every trailing `/**`
-  // goes: each may match no segment, so `x/**/**` names `x` too (stripping one left `x/**/.`: an
-  // ignore `x/b/**/**` kept the file `x/b`, an adversarial run).
-  let base = anchored;
-  while (base.endsWith('/**')) base = base.slice(0, -3);
-  // But picomatch reads a `*` right before `/**` as one run: `*/**` and `x/b*/**` need a segment
-  // below (`*/**` gave the top-level files where tinyglobby returns only what is below).
-  return UNESCAPED_STAR_AT_END.test(base) ? [anchored] : [anchored, ...selfNames(base, 'picomatch').map(anchor)];
 }
 
 /** `posix.normalize` without resolving `..` (refused by find-file): `.` segments and empty ones dropped, a leading `/` kept. */
