@@ -7,7 +7,8 @@
  * its crawl order, not defined; ours is sorted by path. Never following links is kept on purpose:
  * `followSymbolicLinks: true` is refused, and links are neither returned nor entered.
  */
-import { sep } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { FindFileError } from '../errors.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
@@ -208,6 +209,29 @@ function dropDotSegments(p: string): string {
   return (p.startsWith('/') ? '/' : '') + segments.join('/');
 }
 
+/**
+ * Notes, from each listing the walk makes, which entries are directories and which it gave no kind
+ * (`DT_UNKNOWN`: the walk lstat'ed those; so does `isDir`, for a match among them).
+ */
+function recordKinds(options: FindOptions): { isDir: (rel: string, root: string) => boolean } {
+  const dirs = new Set<string>();
+  const unknown = new Set<string>();
+  options.onDirectory = (dir, entries) => {
+    for (const entry of entries) {
+      if (entry.isDirectory()) dirs.add(dir + entry.name);
+      else if (!entry.isFile() && !entry.isSymbolicLink()) unknown.add(dir + entry.name);
+    }
+  };
+  const lstatIsDir = (path: string) => {
+    try {
+      return lstatSync(path).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  return { isDir: (rel, root) => dirs.has(rel) || (unknown.has(rel) && lstatIsDir(join(root, rel))) };
+}
+
 interface Compiled {
   options: FindOptions;
   shape: (result: FindResult) => string[];
@@ -258,8 +282,11 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     absolute,
     ...(deep === undefined ? {} : { maxDepth: deep + 1 }),
     ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(onlyFiles || onlyDirectories ? {} : { stats: true }),
   };
+  // With files and directories both, the listings say which match is a directory (the `/` it gets).
+  // `stats` lstat'ed every match instead, and dropped one it could not (a folder readable but not
+  // searchable: its listing names `f.js` and `sub`, tinyglobby returns both; an adversarial run).
+  const kinds = onlyFiles || onlyDirectories ? undefined : recordKinds(options);
   const keep = dotNamed ? buildDotFilter(findPatterns, caseSensitive, 'picomatch') : undefined;
   const rel = buildRelative(root, absolute);
   const toPeer = (path: string, isDir: boolean): string => {
@@ -269,10 +296,10 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     const peer = absolute && sep === '\\' ? path.replaceAll('\\', '/') : path;
     return isDir ? `${peer}/` : peer;
   };
+  const isDir = kinds ? (path: string) => kinds.isDir(rel(path), root) : () => onlyDirectories;
   const shape = (result: FindResult): string[] => {
-    const found = result.entries ?? result.matches.map((path) => ({ path, type: onlyDirectories ? 'directory' : 'file' }));
-    const kept = keep ? found.filter((e) => keep(rel(e.path))) : found;
-    return kept.map((e) => toPeer(e.path, e.type === 'directory'));
+    const kept = keep ? result.matches.filter((path) => keep(rel(path))) : result.matches;
+    return kept.map((path) => toPeer(path, isDir(path)));
   };
   return { options, shape };
 }
