@@ -161,6 +161,28 @@ const UNESCAPED_STAR_AT_END = /(?:^|[^\\])\*$/;
  * alone is no pattern: cwd is never a match.
  */
 function expand(pattern: string, expandDirectories: boolean, isIgnore = false): string[] {
+  const text = equalText(pattern, expandDirectories);
+  return [...expandGlob(pattern, expandDirectories, isIgnore), ...(text === undefined ? [] : [anchor(text)])];
+}
+
+/**
+ * picomatch matches a path whose text equals the pattern before reading it as a glob (its
+ * `input === glob` shortcut), so `a\*` (tinyglobby's `escapePath('a\\*')`: it leaves a `\` before a
+ * magic character as it is) finds the file `a\*` as well as `a*`, where the adapter found `a*`
+ * only (complete: an adversarial run). Where the text holds a `\` (an escape to find-file off
+ * win32), that text, every character escaped, is one more alternative. The shortcut sees what
+ * tinyglobby hands picomatch: nothing where it added `/**` (`d/q\w` finds `d/q\w` only without
+ * `expandDirectories`).
+ */
+function equalText(pattern: string, expandDirectories: boolean): string | undefined {
+  if (sep === '\\' || !pattern.includes('\\')) return undefined;
+  const p = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
+  if (expandDirectories && !p.endsWith('*')) return undefined;
+  const text = dropDotSegments(p);
+  return text === '' ? undefined : text.replace(/[\\*?[\](){}!+@]/g, '\\$&');
+}
+
+function expandGlob(pattern: string, expandDirectories: boolean, isIgnore: boolean): string[] {
   pattern = withLiteralBrackets(withDollarSets(isIgnore ? withGroups(pattern) : pattern));
   let p = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
   if (expandDirectories && !p.endsWith('*')) p += '/**';

@@ -228,3 +228,23 @@ describe("find-file/glob's escape is node-glob's, character by character", () =>
     }
   });
 });
+
+describe("find-file/tinyglobby and a `\\` before a magic character (escapePath leaves it: `a\\*`)", () => {
+  itIf(posix('`\\` is a separator on win32, no name can hold it'))('finds and ignores what tinyglobby does, for names and their escapePath', async () => {
+    const rng = new Rng(0x5c2a);
+    for (let round = 0; round < 10; round++) {
+      const names = Array.from({ length: 4 }, () => `${rng.pick(['a', 'b'])}\\${rng.pick(['*', '?', '[b]', '(c)', '{x,y}', '!'])}`);
+      // Beside each, the name its escapes would read as (`a*` beside `a\*`).
+      const paths = [...new Set([...names, ...names.map((n) => n.replace('\\', '')), 'ab', 'bc'])].flatMap((n) => [n, `d/${n}`]);
+      const cwd = tree(paths);
+      const patterns = names.flatMap((n) => [n, tg.escapePath(n), `d/${n}`, `d/${tg.escapePath(n)}`]);
+      for (const pattern of patterns) {
+        for (const options of [{}, { expandDirectories: false }]) {
+          const what = `${pattern} ${JSON.stringify(options)} over ${paths.join(' ')}`;
+          expect(attempt(() => ffTiny.globSync(pattern, { cwd, ...options })), what).toEqual(attempt(() => tg.globSync(pattern, { cwd, ...options })));
+          expect(attempt(() => ffTiny.globSync('**', { cwd, ignore: pattern, ...options })), `ignore ${what}`).toEqual(attempt(() => tg.globSync('**', { cwd, ignore: pattern, ...options })));
+        }
+      }
+    }
+  });
+});
