@@ -4,10 +4,12 @@
  *
  * Rules (docs/contract.md): globs over the root-relative path with `/` separators; braces expand
  * first, once (src/glob/braces.ts, as bash expands them before globbing); each alternative is
- * then normalised on its own: a leading `./` and inner `.` segments dropped, `//` read as `/`, `..`
+ * then normalised on its own: a leading `./` and inner `.` segments dropped, a last `.` segment
+ * read as a trailing `/` (directories only: `x/.` exists only when `x` does as a directory), `//` read as `/`, `..`
  * and absolute alternatives refused. An alternative without `/` matches the base name at any depth
  * (as `rg --glob` and `.gitignore` do). A pattern whose literal text names a path also matches that
- * path (`app/[id]/page.tsx` finds the folder `[id]`, as agent hosts do). Case: `caseSensitive`,
+ * path (`app/[id]/page.tsx` finds the folder `[id]`, as agent hosts do); an exclude does not (it
+ * would leave out more). Case: `caseSensitive`,
  * by default insensitive on win32 only; on win32 `\` is a separator, elsewhere an escape.
  */
 import { FindFileError } from './errors.js';
@@ -120,10 +122,11 @@ export interface GlobFlavor {
 
 /**
  * Checks one pattern and brings it to its normalised alternatives (braces expanded, `/`-separated,
- * root-relative), plus its literal reading when that names something the glob does not. Throws
- * `FindFileError` with a message that names the pattern and the rule it broke.
+ * root-relative), plus, with `literal` (a pattern, never an exclude), its literal reading when that
+ * names something the glob does not. Throws `FindFileError` with a message that names the pattern
+ * and the rule it broke.
  */
-export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: string, budget = MAX_BRACE_ALTERNATIVES): string[] {
+export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: string, budget = MAX_BRACE_ALTERNATIVES, literal = true): string[] {
   if (typeof raw !== 'string') {
     throw new FindFileError('FF_INVALID_PATTERN', `${option} must be a string or an array of strings, got ${typeName(raw)}`, option);
   }
@@ -141,8 +144,11 @@ export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: strin
   for (const expanded of expandBraces(p, flavor.platform !== 'win32', option, raw, budget)) {
     alternatives.add(normalizeAlternative(expanded, raw, flavor.platform, option));
   }
-  const literal = literalReading(p, raw, flavor, option);
-  if (literal !== undefined) alternatives.add(literal);
+  // The literal reading finds more for a pattern; for an exclude it would leave out more, hiding
+  // a path the host's glob keeps (tinyglobby's ignore '[a-c].md' kept the file `[a-c].md`, the
+  // adapter left it out, complete: an adversarial run). An exclude is read as a glob only.
+  const text = literal ? literalReading(p, raw, flavor, option) : undefined;
+  if (text !== undefined) alternatives.add(text);
   return [...alternatives];
 }
 
@@ -151,11 +157,14 @@ function normalizeAlternative(alternative: string, raw: string, platform: Platfo
   if (alternative.startsWith('/') || (platform === 'win32' && /^[a-zA-Z]:/.test(alternative))) {
     throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} is absolute: patterns are relative to the root`, option);
   }
-  const dirOnly = alternative.endsWith('/');
-  const body = dirOnly ? alternative.slice(0, -1) : alternative;
+  const body = alternative.endsWith('/') ? alternative.slice(0, -1) : alternative;
   // A `/` inside a closed extglob group splits nothing (bash reads `@(a/b|c)` as one name pattern).
   const parts = splitSegments(body, platform !== 'win32');
   const segments = parts.filter((s) => s !== '' && s !== '.');
+  // `x/.` exists only when `x` is a directory (bash's `*/.` gives `src/.`, never `a.js/.`): a last
+  // `.` segment makes the alternative directory-only, as a trailing `/` does. Dropped with the
+  // inner ones, it read as `x` and matched files (an adversarial run).
+  const dirOnly = alternative.endsWith('/') || parts.filter((s) => s !== '').at(-1) === '.';
   if (segments.includes('..')) {
     throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} climbs out of the root with "..": search from a higher root instead`, option);
   }
@@ -213,7 +222,7 @@ export function exactGlob(text: string, platform: Platform, braces: boolean): st
   return text.replace(braces ? /[\\*?[({]/g : /[\\*?[(]/g, '\\$&');
 }
 
-/** Normalises `pattern` or `exclude`: one string or a non-empty array of strings, into alternatives. */
+/** Normalises `pattern` or `exclude` (never read literally: see `normalizePattern`): one string or a non-empty array of strings, into alternatives. */
 export function normalizePatternList(raw: unknown, flavor: GlobFlavor, option: string, allowEmpty: boolean): string[] {
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0 && !allowEmpty) throw new FindFileError('FF_INVALID_PATTERN', `${option} is an empty list: give at least one glob`, option);
@@ -221,7 +230,8 @@ export function normalizePatternList(raw: unknown, flavor: GlobFlavor, option: s
   list.forEach((p, i) => {
     // The limit holds for the list as a whole: each pattern may use what the ones before left.
     const budget = MAX_BRACE_ALTERNATIVES - alternatives.size;
-    for (const a of normalizePattern(p, flavor, list.length > 1 || Array.isArray(raw) ? `${option}[${i}]` : option, budget)) alternatives.add(a);
+    const name = list.length > 1 || Array.isArray(raw) ? `${option}[${i}]` : option;
+    for (const a of normalizePattern(p, flavor, name, budget, option !== 'exclude')) alternatives.add(a);
   });
   return [...alternatives];
 }

@@ -19,9 +19,25 @@ import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
-import { closeOfGroup, splitTop } from './dot-names.js';
 import { nameLinksEntered, nameLinksEnteredAsync, type LinkNotes } from './links.js';
-import { anchor, buildDotFilter, buildEnterTest, buildRelative, checkKeys, emptyOptions, namesDotSegment, readDepth, readFlag, readGlobList, refuseFollow, resolveCwd, withResult, type GlobPaths } from './shared.js';
+import {
+  anchor,
+  braceAlternatives,
+  buildDotFilter,
+  buildEnterTest,
+  buildRelative,
+  checkKeys,
+  emptyOptions,
+  namesDotSegment,
+  readDepth,
+  readFlag,
+  readGlobList,
+  refuseFollow,
+  resolveCwd,
+  selfNames,
+  withResult,
+  type GlobPaths,
+} from './shared.js';
 
 export type { GlobPaths } from './shared.js';
 export { PathEntry } from './path-entry.js';
@@ -96,12 +112,21 @@ function readIgnore(value: unknown): string[] {
   return readGlobList(value, 'ignore', ENTRY, false);
 }
 
-/** `./` and trailing `/` taken off: what is left names the path from `cwd`, `''` being `cwd` itself. */
+/** `./` and a trailing `/` or `/.` taken off: what is left names the path from `cwd`, `''` being `cwd` itself. */
 function bare(pattern: string): string {
   let p = pattern.replace(/\/{2,}/g, '/');
   while (p.startsWith('./')) p = p.slice(2);
-  while (p.endsWith('/')) p = p.slice(0, -1);
+  p = p.replace(/(?:\/\.?)+$/, '');
   return p === '.' ? '' : p;
+}
+
+/**
+ * A pattern naming directories only: it ends in `/`, or in `/.` (`x/.` exists only when `x` is a
+ * directory: node-glob's `**` + `/.` gives `.`, `src`, `src/lib`, where reading it as `**` gave
+ * the files too, an adversarial run).
+ */
+function isDirOnly(pattern: string): boolean {
+  return /\/\.?\/*$/.test(pattern.replace(/\/{2,}/g, '/'));
 }
 
 /**
@@ -113,15 +138,15 @@ function splitWholeBraces(pattern: string): string[] {
   return /^\{[^{}\\]*,[^{}\\]*\}$/.test(pattern) ? pattern.slice(1, -1).split(',') : [pattern];
 }
 
-/** Whether node-glob returns `cwd` itself (`.`) for this pattern: it is empty, `.`, or only `**` segments. */
+/** Whether node-glob returns `cwd` itself (`.`) for this pattern: it is empty, `.`, or only `**` and `.` segments (`**` + `/./**`). */
 function namesCwd(pattern: string): boolean {
   const p = bare(pattern);
-  return p === '' || p.split('/').every((segment) => segment === '**');
+  return p === '' || p.split('/').every((segment) => segment === '**' || segment === '.');
 }
 
 /**
- * node-glob's `x/**` also names `x` (find-file's needs one more segment). Written `x/.`, which
- * find-file reads as `x`, so that a brace alternative of `x` ending in `/` (`a{/,b}/**`) stays valid.
+ * node-glob's `x/**` also names `x` (find-file's needs one more segment): `x` is added, each brace
+ * alternative on its own (`selfNames`: `a{/,b}/**` names `a` and `ab`; `{src,.}/**` names `src`, and cwd by `namesCwd`).
  */
 function expand(pattern: string, nodir = false): string[] {
   const p = bare(pattern);
@@ -129,39 +154,39 @@ function expand(pattern: string, nodir = false): string[] {
   if (!p.endsWith('/**')) return [anchor(p)];
   let base = p;
   while (base.endsWith('/**')) base = base.slice(0, -3);
-  // Under nodir node-glob names a file `x` for a literal `x/**` only (`index.js/**`), never for a
-  // wildcard one: `*/**` with nodir gave the top-level `a.js` (an adversarial run). It expands
+  // Under nodir node-glob names a file `x` for `x/**` only where `x` ends in a literal segment
+  // (`index.js/**`), never a wildcard: `*/**` with nodir gave the top-level `a.js` (an adversarial run). It expands
   // braces first, so each literal alternative of a set counts: `{lib,index.js}/**` names `index.js`
   // (taking the whole set as a wildcard found nothing there, complete).
-  if (!nodir || !MAGIC.test(base)) return [anchor(p), anchor(`${base}/.`)];
-  return [anchor(p), ...(braceAlternatives(base, 0) ?? []).filter((alt) => !MAGIC.test(alt)).map((alt) => anchor(`${alt}/.`))];
+  if (!nodir) return [anchor(p), ...selfNames(base, 'minimatch').map(anchor)];
+  return [anchor(p), ...selfNames(base, 'minimatch').filter(namesFileUnderNodir).map(anchor)];
+}
+
+/**
+ * Under nodir, node-glob names a file `x` for `x/**` when the last segment of `x` is literal (a
+ * one-character set counts: minimatch reads `[c]` as `c`) and no `**` stands right before it:
+ * `*` + `/c.js/**` names the file `b/c.js`, `**` + `/c/**` and `b/*` + `/**` name no file. (Asking
+ * the whole of `x` for magic missed `b/*` + `/c.js`, found by a generated family.)
+ */
+function namesFileUnderNodir(alternative: string): boolean {
+  const segments = alternative.split('/');
+  return !MAGIC.test(segments.at(-1)!.replace(/\[([^\]\\])\]/g, '$1')) && segments.at(-2) !== '**';
 }
 
 const MAGIC = /[*?[\]{}()!+@]/;
 
-/** Perf: a brace set past this many alternatives is not expanded here (its literal alternatives then name no file under nodir). */
-const MAX_BRACE_ALTERNATIVES = 64;
-
-/** The pattern with its brace sets expanded, as node-glob expands them before anything else; undefined past the cap. */
-function braceAlternatives(p: string, depth: number): string[] | undefined {
-  for (let i = 0; i < p.length; i++) {
-    if (p[i] === '\\') {
-      i++;
-      continue;
-    }
-    const close = p[i] === '{' ? closeOfGroup(p, i) : -1;
-    const alts = close < 0 ? [] : splitTop(p.slice(i + 1, close), ',');
-    if (alts.length < 2) continue;
-    const out: string[] = [];
-    for (const alt of alts) {
-      const more = depth < MAX_BRACE_ALTERNATIVES ? braceAlternatives(p.slice(0, i) + alt + p.slice(close + 1), depth + 1) : undefined;
-      if (more === undefined) return undefined;
-      out.push(...more);
-      if (out.length > MAX_BRACE_ALTERNATIVES) return undefined;
-    }
-    return out;
-  }
-  return [p];
+/**
+ * One node-glob ignore as find-file excludes. One ending in a `.` segment (`x/.`) names
+ * directories only, which `nodir` never returns: there it is none (node-glob still returns what is
+ * below them; as an exclude it dropped every file, `ignore: '**' + '/.'`, an adversarial run).
+ * Without `nodir` it is a directory-only exclude, which also leaves out what is below (the
+ * deviation in docs/compat.md). A trailing `/` is no such mark in an ignore: node-glob's `*` + `/`
+ * and `*` + `/.//` leave out the file `top.js` too, as `*` does.
+ */
+function readIgnoreEntry(p: string, nodir: boolean): string[] {
+  if (!/\/\.$/.test(p.replace(/\/{2,}/g, '/'))) return expand(p);
+  const dir = bare(p);
+  return nodir || dir === '' ? [] : [anchor(`${dir}/`)];
 }
 
 function refuseUnsupported(opts: GlobOptions): void {
@@ -208,7 +233,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: pattern must be a string or an array of strings, got ${patterns === null ? 'null' : typeof patterns}`, 'pattern');
   }
   const list = readGlobList(patterns, 'pattern', ENTRY, false).flatMap(splitWholeBraces).filter((p) => p !== '');
-  const dirOnly = list.filter((p) => p.endsWith('/'));
+  const dirOnly = list.filter(isDirOnly);
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
   }
@@ -222,7 +247,8 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   if (dirOnly.length > 0 && nodir) return { options: emptyOptions(root), shape: () => [], entries: () => [], linkNotes: { links: new Set(), entered: () => false, rel: (p) => p, root }, ...answer };
   // node-glob's `*/` (any dir-only pattern but `**/`) returns every link by its own path, without
   // asking where it leads (`lfile.js`, a dangling `dang`); `**/` returns none.
-  const withCwd = !nodir && list.some(namesCwd);
+  // node-glob expands braces first: `{src,.}/**` names cwd as `./**` does.
+  const withCwd = !nodir && list.some((p) => (braceAlternatives(p) ?? [p]).some(namesCwd));
   const pattern = list.flatMap((p) => expand(p, nodir));
   const depth = readDepth(opts.maxDepth, 'maxDepth');
   const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
@@ -234,7 +260,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const options: FindOptions = {
     root,
     pattern,
-    exclude: readIgnore(opts.ignore).flatMap((p) => expand(p)),
+    exclude: readIgnore(opts.ignore).flatMap((p) => readIgnoreEntry(p, nodir)),
     hidden: dot || dotNamed,
     type: dirOnly.length > 0 ? (dirOnly.every(namesCwd) ? 'directory' : ['directory', 'symlink']) : nodir ? NOT_DIRECTORIES : 'any',
     caseSensitive: !nocase,

@@ -8,7 +8,7 @@ import { FindFileError } from '../errors.js';
 import { findFiles, findFilesSync } from '../find.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
-import { patternNamesDot, type DotDialect } from './dot-names.js';
+import { closeOfGroup, patternNamesDot, splitTop, type DotDialect } from './dot-names.js';
 import { compileSegment, type Segment } from './segment-test.js';
 
 /**
@@ -219,4 +219,45 @@ function lay(path: readonly string[], pattern: readonly Segment[], below: boolea
 export function buildRelative(root: string, absolute: boolean): (path: string) => string {
   if (!absolute) return (path) => path;
   return (path) => relative(root, path).split(sep).join('/');
+}
+
+/** Perf: a brace set past this many alternatives is not expanded here (`selfNames` then keeps the text whole). */
+const MAX_BRACE_ALTERNATIVES = 64;
+
+/** The pattern with its brace sets expanded, as node-glob expands them before anything else; undefined past the cap. */
+export function braceAlternatives(p: string, depth = 0): string[] | undefined {
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '\\') {
+      i++;
+      continue;
+    }
+    const close = p[i] === '{' ? closeOfGroup(p, i) : -1;
+    const alts = close < 0 ? [] : splitTop(p.slice(i + 1, close), ',');
+    if (alts.length < 2) continue;
+    const out: string[] = [];
+    for (const alt of alts) {
+      const more = depth < MAX_BRACE_ALTERNATIVES ? braceAlternatives(p.slice(0, i) + alt + p.slice(close + 1), depth + 1) : undefined;
+      if (more === undefined) return undefined;
+      out.push(...more);
+      if (out.length > MAX_BRACE_ALTERNATIVES) return undefined;
+    }
+    return out;
+  }
+  return [p];
+}
+
+/**
+ * The patterns naming `base` itself, a file or a directory (the peers' `x/**` matches `x` too):
+ * each brace alternative without its trailing `/` or `.` segments (`a{/,b}` is `a` and `ab`), and
+ * none that names cwd (`{src,.}`: the adapter's own rule for cwd answers there). find-file reads a
+ * last `.` segment or `/` as directories only, and refuses such a pattern: `{src,.}/**` threw
+ * where node-glob answers (an adversarial run). Past the brace cap, `base` whole.
+ */
+export function selfNames(base: string, dialect: DotDialect): string[] {
+  const alternatives = braceAlternatives(base);
+  if (alternatives === undefined) return [base];
+  // minimatch's `x/**` names `x` whatever `x` ends in (`?/a/**` + `/.` names `a/a`); picomatch's
+  // needs a segment after a `*` (the caller asks before), so its `**` stay.
+  const end = dialect === 'minimatch' ? /(?:\/+\.?|\/\*\*)+$/ : /(?:\/+\.?)+$/;
+  return alternatives.map((a) => a.replace(end, '')).filter((a) => a !== '' && a !== '.' && a !== '**');
 }

@@ -7,6 +7,8 @@
  * its crawl order, not defined; ours is sorted by path. Never following links is kept on purpose:
  * `followSymbolicLinks: true` is refused, and links are neither returned nor entered.
  */
+import { lstatSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { FindFileError } from '../errors.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
@@ -23,6 +25,8 @@ import {
   refuseFollow,
   resolveCwd,
   runAsync,
+  selfNames,
+  braceAlternatives,
   runSync,
   type GlobPaths,
 } from './shared.js';
@@ -126,23 +130,128 @@ function withDollarSets(pattern: string): string {
   return pattern.replace(/(^|[^\\])\$\{/g, '$1\\${');
 }
 
+/**
+ * picomatch reads a bare `(x|y)` as a group (`id(1).md` is `id1.md`), where find-file reads it as
+ * text (docs/compat.md: `app/(auth)/*` finds the folder there, more). In an ignore, text leaves out
+ * more than tinyglobby does (`id(1).md` left out the file tinyglobby keeps, found by a generated
+ * family): there it is written `@(x|y)`, picomatch's reading. Sets and escapes are copied whole.
+ */
+function withGroups(pattern: string): string {
+  let out = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    const close = c === '[' ? closeOfSet(pattern, i) : -1;
+    if (c === '\\' || close > i) {
+      const end = c === '\\' ? i + 1 : close;
+      out += pattern.slice(i, end + 1);
+      i = end;
+    } else out += c === '(' && !/[@!?+*]/.test(pattern[i - 1] ?? '') ? '@(' : c;
+  }
+  return out;
+}
+
 const UNESCAPED_STAR_AT_END = /(?:^|[^\\])\*$/;
 
-/** tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): `src/` is `src`, and `src` is `src` and `src/**`. */
-function expand(pattern: string, expandDirectories: boolean): string[] {
-  pattern = withLiteralBrackets(withDollarSets(pattern));
-  const bare = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
-  const anchored = anchor(bare);
-  if (expandDirectories && !bare.endsWith('*')) return [anchored, `${anchored}/**`];
-  if (!bare.endsWith('/**') || bare === '/**') return [anchored];
-  // picomatch's `x/**` also matches `x` (find-file's needs one more segment), written `x/.` for
-  // find-file. Every trailing `/**` goes: each may match no segment, so `x/**/**` names `x` too
-  // (stripping one left `x/**/.`: an ignore `x/b/**/**` kept the file `x/b`, an adversarial run).
-  let base = anchored;
-  while (base.endsWith('/**') && base !== './**') base = base.slice(0, -3);
-  // But picomatch reads a `*` right before `/**` as one run: `*/**` and `x/b*/**` need a segment
-  // below (`*/**` gave the top-level files where tinyglobby returns only what is below).
-  return UNESCAPED_STAR_AT_END.test(base) ? [anchored] : [anchored, `${base}/.`];
+/**
+ * tinyglobby's `normalizePattern` without the `..` handling (find-file refuses `..`): one trailing
+ * `/` off, `/**` added unless the pattern ends in `*` (`src` is `src/**`), then `posix.normalize`:
+ * `.` segments and doubled `/` dropped, so `src//` is `src/**`, `*` + `/.` is `*` + `/**` (or `*`
+ * without `expandDirectories`), `.` is `**` (find-file reads a last `.` segment as directories
+ * only, and refused `src//`, an ignore `.` or `./`: an adversarial run). What is left naming cwd
+ * alone is no pattern: cwd is never a match.
+ */
+function expand(pattern: string, expandDirectories: boolean, isIgnore = false): string[] {
+  const text = equalText(pattern, expandDirectories);
+  return [...expandGlob(pattern, expandDirectories, isIgnore), ...(text === undefined ? [] : [anchor(text)])];
+}
+
+/**
+ * picomatch matches a path whose text equals the pattern before reading it as a glob (its
+ * `input === glob` shortcut), so `a\*` (tinyglobby's `escapePath('a\\*')`: it leaves a `\` before a
+ * magic character as it is) finds the file `a\*` as well as `a*`, where the adapter found `a*`
+ * only (complete: an adversarial run). Where the text holds a `\` (an escape to find-file off
+ * win32), that text, every character escaped, is one more alternative. The shortcut sees what
+ * tinyglobby hands picomatch: nothing where it added `/**` (`d/q\w` finds `d/q\w` only without
+ * `expandDirectories`).
+ */
+function equalText(pattern: string, expandDirectories: boolean): string | undefined {
+  if (sep === '\\' || !pattern.includes('\\')) return undefined;
+  const p = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
+  if (expandDirectories && !p.endsWith('*')) return undefined;
+  const text = dropDotSegments(p);
+  return text === '' ? undefined : text.replace(/[\\*?[\](){}!+@]/g, '\\$&');
+}
+
+function expandGlob(pattern: string, expandDirectories: boolean, isIgnore: boolean): string[] {
+  pattern = withLiteralBrackets(withDollarSets(isIgnore ? withGroups(pattern) : pattern));
+  let p = pattern.endsWith('/') ? pattern.slice(0, -1) : pattern;
+  if (expandDirectories && !p.endsWith('*')) p += '/**';
+  // A `/` left at the end (`x//`, `x/./`) makes picomatch's ignore match nothing (its paths
+  // carry no trailing `/` there); as a pattern it is read as `x` (tinyglobby's `*//` throws).
+  if (isIgnore && p.endsWith('/')) return [];
+  p = dropDotSegments(p);
+  if (p === '') return [];
+  // picomatch's `x/**` also matches `x`, unless a `*` stands right before the `/**` (read before
+  // any brace set is split: `{*,.}/**` names `a` as its regex does).
+  const selfNamed = p.endsWith('/**') && !UNESCAPED_STAR_AT_END.test(withoutGlobstars(p));
+  return withoutDeadAlternatives(p).map(anchor).flatMap((a) => (selfNamed && a.endsWith('/**') ? [a, ...selfNames(withoutGlobstars(a), 'picomatch').map(anchor)] : [a]));
+}
+
+/**
+ * `x` for `x/**` (find-file's `x/**` needs one more segment). Every trailing `/**` goes: each may
+ * match no segment, so `x/**` + `/**` names `x` too (stripping one left `x/**` + `/.`: an ignore
+ * `x/b/**` + `/**` kept the file `x/b`, an adversarial run). picomatch reads a `*` right before
+ * `/**` as one run: `*` + `/**` and `x/b*` + `/**` need a segment below (`*` + `/**` gave the
+ * top-level files where tinyglobby returns only what is below).
+ */
+function withoutGlobstars(p: string): string {
+  let base = p;
+  while (base.endsWith('/**')) base = base.slice(0, -3);
+  return base;
+}
+
+/**
+ * picomatch expands braces after tinyglobby's normalize, and a brace alternative that then is `.`,
+ * starts with `./`, or puts an empty or `.` segment right before a last `**` matches no path
+ * (`{.,b}/**`, `{./a,b}`, `x{/,y}/**`, `{a/.,b}/**`: only `b` and `xy`; `{a/./a,b}` and `{a//a,b}`
+ * do match), where find-file reads them as `**`, `a`, `x/**`, `a/**`. Those alternatives are left
+ * out: as an ignore they left out files tinyglobby returns (found by a generated family).
+ */
+const DEAD_ALTERNATIVE = /^\.(?:\/|$)|\/\.?\/\*\*$/;
+
+function withoutDeadAlternatives(p: string): string[] {
+  const alternatives = p.includes('{') ? braceAlternatives(p) : undefined;
+  if (alternatives === undefined || !alternatives.some((a) => DEAD_ALTERNATIVE.test(a))) return [p];
+  return alternatives.filter((a) => !DEAD_ALTERNATIVE.test(a));
+}
+
+/** `posix.normalize` without resolving `..` (refused by find-file): `.` segments and empty ones dropped, a leading `/` kept. */
+function dropDotSegments(p: string): string {
+  const segments = p.split('/').filter((s) => s !== '' && s !== '.');
+  return (p.startsWith('/') ? '/' : '') + segments.join('/');
+}
+
+/**
+ * Notes, from each listing the walk makes, which entries are directories and which it gave no kind
+ * (`DT_UNKNOWN`: the walk lstat'ed those; so does `isDir`, for a match among them).
+ */
+function recordKinds(options: FindOptions): { isDir: (rel: string, root: string) => boolean } {
+  const dirs = new Set<string>();
+  const unknown = new Set<string>();
+  options.onDirectory = (dir, entries) => {
+    for (const entry of entries) {
+      if (entry.isDirectory()) dirs.add(dir + entry.name);
+      else if (!entry.isFile() && !entry.isSymbolicLink()) unknown.add(dir + entry.name);
+    }
+  };
+  const lstatIsDir = (path: string) => {
+    try {
+      return lstatSync(path).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  return { isDir: (rel, root) => dirs.has(rel) || (unknown.has(rel) && lstatIsDir(join(root, rel))) };
 }
 
 interface Compiled {
@@ -174,6 +283,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     if (!p.startsWith('!') || p[1] === '(') pattern.push(p);
     else if (p[1] !== '!' || p[2] === '(') exclude.push(p.slice(1));
   }
+
   if (pattern.length === 0) return { options: emptyOptions(root), shape: () => [] };
   const onlyDirectories = readFlag(opts.onlyDirectories, false);
   const onlyFiles = !onlyDirectories && readFlag(opts.onlyFiles, true);
@@ -182,29 +292,36 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const deep = readDepth(opts.deep, 'deep');
   const dotNamed = !dot && pattern.some((p) => namesDotSegment(p, 'picomatch', caseSensitive));
   const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories));
+  if (findPatterns.length === 0) return { options: emptyOptions(root), shape: () => [] };
   const absolute = readFlag(opts.absolute, false);
   const options: FindOptions = {
     root,
     pattern: findPatterns,
-    exclude: exclude.flatMap((p) => expand(p, expandDirectories)),
+    exclude: exclude.flatMap((p) => expand(p, expandDirectories, true)),
     hidden: dot || dotNamed,
     type: onlyDirectories ? 'directory' : onlyFiles ? 'file' : ['file', 'directory'],
     caseSensitive,
     absolute,
     ...(deep === undefined ? {} : { maxDepth: deep + 1 }),
     ...(opts.signal ? { signal: opts.signal } : {}),
-    ...(onlyFiles || onlyDirectories ? {} : { stats: true }),
   };
+  // With files and directories both, the listings say which match is a directory (the `/` it gets).
+  // `stats` lstat'ed every match instead, and dropped one it could not (a folder readable but not
+  // searchable: its listing names `f.js` and `sub`, tinyglobby returns both; an adversarial run).
+  const kinds = onlyFiles || onlyDirectories ? undefined : recordKinds(options);
   const keep = dotNamed ? buildDotFilter(findPatterns, caseSensitive, 'picomatch') : undefined;
   const rel = buildRelative(root, absolute);
   const toPeer = (path: string, isDir: boolean): string => {
-    const peer = absolute ? path.replaceAll('\\', '/') : path;
+    // tinyglobby's absolute paths use `/`. A `\` is a separator on win32 only: elsewhere it is a
+    // character of a name (`back\slash.js`, a cwd `ba\ck`), and turning it into `/` named a path
+    // that does not exist (an adversarial run).
+    const peer = absolute && sep === '\\' ? path.replaceAll('\\', '/') : path;
     return isDir ? `${peer}/` : peer;
   };
+  const isDir = kinds ? (path: string) => kinds.isDir(rel(path), root) : () => onlyDirectories;
   const shape = (result: FindResult): string[] => {
-    const found = result.entries ?? result.matches.map((path) => ({ path, type: onlyDirectories ? 'directory' : 'file' }));
-    const kept = keep ? found.filter((e) => keep(rel(e.path))) : found;
-    return kept.map((e) => toPeer(e.path, e.type === 'directory'));
+    const kept = keep ? result.matches.filter((path) => keep(rel(path))) : result.matches;
+    return kept.map((path) => toPeer(path, isDir(path)));
   };
   return { options, shape };
 }

@@ -211,6 +211,11 @@ export const INTENDED_REFUSALS: readonly IntendedRefusal[] = [
     reason: 'only `.` segments: it names the root itself, not a file under it',
     test: (_p, alternatives) => alternatives.some((a) => a.split('/').every((s) => s === '.' || s === '')),
   },
+  {
+    code: 'FF_INVALID_PATTERN',
+    reason: 'ends in `/.` (after brace expansion): `x/.` exists only when `x` is a directory, so it names directories, as a trailing `/` does',
+    test: (_p, alternatives) => alternatives.some((a) => a.split('/').filter((s) => s !== '').at(-1) === '.'),
+  },
 ];
 
 /** The refusal find-file should give, or undefined when the pattern must be searched. */

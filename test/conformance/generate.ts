@@ -408,7 +408,7 @@ const FIXED_NOCASE = [
 ];
 
 /** Intended refusals (src/patterns.ts): generated now and then to check they are refused. */
-const REFUSALS = ['', '   ', '../x', 'a/../b', '{..,a}/x', '/etc/*', '/abs', '!*.js', '!x1', 'src/', 'a/**/', '..', './..', '.'];
+const REFUSALS = ['', '   ', '../x', 'a/../b', '{..,a}/x', '/etc/*', '/abs', '!*.js', '!x1', 'src/', 'a/**/', '..', './..', '.', 'src/.', '*/.', 'a/**/.', '{*/.,x1}'];
 
 function onePattern(rng: Rng, files: readonly string[], dirs: readonly string[]): GeneratedPattern {
   const tags = new Set<string>();
@@ -463,6 +463,11 @@ function onePattern(rng: Rng, files: readonly string[], dirs: readonly string[])
     if (rng.chance(0.06)) (segs = ['.', ...segs]), tags.add('leading ./');
   }
   let pattern = segs.join('/');
+  if (rng.chance(0.03)) {
+    // `x/.` exists only when `x` is a directory: a pattern ending so names directories, refused.
+    pattern += rng.pick(['/.', '/./', '/.//']);
+    tags.add('trailing /.');
+  }
   if (wrap) {
     tags.add('{alt,alt}');
     const decoy = rng.pick(['zzz', '**/x1', './q/zz', '*.nomatch', 'a/b/c']);
