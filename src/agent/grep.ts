@@ -157,7 +157,9 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
         const capNote = found.length < all.length ? [perFileCapNote(input.max_matches_per_file!)] : [];
         if (mode !== 'content') {
           const partial = result.partialFile === undefined ? undefined : toWorkspace(result.partialFile);
-          const files = filesPage(found, mode, limit, { query, include, regex }, partial);
+          // A count lists no lines: the per-file cap (lines listed) must not cut what it counts
+          // (an adversarial run: a file of 3 hits read `a.txt:1`, exact, under max_matches_per_file 1).
+          const files = filesPage(mode === 'count' ? all : found, mode, limit, { query, include, regex }, partial);
           const cut = mode === 'count' ? files.metadata.files.filter((f) => f.atLeast) : [];
           return { ...files, notes: [...context.notes, ...cut.map((f) => partialCountNote(f.path, f.count, settings.countCap)), ...specialsNote(result, toWorkspace)] };
         }

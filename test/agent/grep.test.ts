@@ -302,6 +302,14 @@ describe('output_mode and max_matches_per_file', () => {
     const refused = await grepTool({ query: 'x', max_matches_per_file: 0 }, workspace(code));
     expect(refused.isError).toBe(true);
   });
+
+  it('count is exact whatever max_matches_per_file says (it caps the lines listed, and a count lists none)', async () => {
+    for (const cap of [1, 2, 3, 50]) {
+      const counts = await grepTool({ query: 'x', output_mode: 'count', max_matches_per_file: cap }, workspace(code));
+      expect(counts.content, `max_matches_per_file ${cap}`).toBe(['src/a.ts:3', 'src/b.ts:1'].join('\n'));
+      expect(ok(counts).files, `max_matches_per_file ${cap}`).toEqual([{ path: 'src/a.ts', count: 3 }, { path: 'src/b.ts', count: 1 }]);
+    }
+  });
 });
 
 describe('context, before and after', () => {
