@@ -333,10 +333,11 @@ async function retry(call: ToolCall<GrepInput>, base: ContentOptions): Promise<A
 }
 
 /** The query again, ignoring case (only when the first search respected it). */
-async function ignoringCase({ input, toWorkspace }: ToolCall<GrepInput>, base: ContentOptions): Promise<Attempt> {
+async function ignoringCase({ input, toWorkspace, deadline }: ToolCall<GrepInput>, base: ContentOptions): Promise<Attempt> {
   const what = attemptQuery(input.query, input.regex ?? false, 'ignore');
+  if (deadline.passed()) return { what, notTried: BUDGET_SPENT, unit: 'match' };
   try {
-    const r = await searchContent({ ...base, caseSensitive: false, maxResults: RETRY_CAP });
+    const r = await searchContent({ ...base, caseSensitive: false, maxResults: RETRY_CAP, timeBudgetMs: deadline.left() });
     const examples = r.hits.slice(0, EXAMPLES).map((h) => hitPlace(toWorkspace(h.path), h));
     return { what, total: totalOf(r.hitCount, r.complete, r.incompleteReasons), complete: r.complete, reasons: r.incompleteReasons, examples, unit: 'match' };
   } catch (error) {
@@ -344,11 +345,15 @@ async function ignoringCase({ input, toWorkspace }: ToolCall<GrepInput>, base: C
   }
 }
 
+/** Why a retry was not made: the searches before it took the call's whole budget (the retries share it). */
+const BUDGET_SPENT = 'the searches before it took the whole time budget';
+
 /** The query's longest word as a file-name glob: the text may be in a name rather than in a file. */
-async function byName({ settings, scope, toWorkspace, ignoreFiles }: ToolCall<GrepInput>, glob: string): Promise<Attempt> {
+async function byName({ settings, scope, toWorkspace, ignoreFiles, deadline }: ToolCall<GrepInput>, glob: string): Promise<Attempt> {
   const what = attemptNames(glob);
+  if (deadline.passed()) return { what, notTried: BUDGET_SPENT, unit: 'file' };
   try {
-    const r = await settings.findFiles({ ...searchOptions(settings, scope, ignoreFiles), pattern: glob, maxResults: RETRY_CAP });
+    const r = await settings.findFiles({ ...searchOptions(settings, scope, ignoreFiles), pattern: glob, maxResults: RETRY_CAP, timeBudgetMs: deadline.left() });
     const examples = r.matches.slice(0, EXAMPLES).map(toWorkspace);
     return { what, total: totalOf(r.matchedCount, r.complete, r.incompleteReasons), complete: r.complete, reasons: r.incompleteReasons, examples, unit: 'file' };
   } catch (error) {

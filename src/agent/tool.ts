@@ -12,6 +12,8 @@
  * becomes lines and metadata, and what helps after an empty page.
  */
 import { canReadIgnoreFiles } from '../fs.js';
+import { Deadline } from '../limits.js';
+import { monotonicClock } from '../plan/clock.js';
 import type { SkippedEntry } from '../result.js';
 import { errorAnswer, gapsOf, policyOf, refusalAnswer, searchErrorAnswer, totalOf, workspacePath, type ErrorMetadata, type PolicyCounts } from './answer.js';
 import { pageSize, readContext, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
@@ -36,6 +38,12 @@ export interface ToolCall<I> {
    * fs without `readFile` searches every file, and the answer does not claim otherwise).
    */
   ignoreFiles: boolean;
+  /**
+   * The call's budget (`timeBudgetMs`), from its start. The searches after an empty answer (grep's
+   * retries) take what is left of it: each with a budget of its own, an empty grep took up to three
+   * budgets, past a host's timeout set just above one (an adversarial run: 6.7 s for 2.5 s).
+   */
+  deadline: Deadline;
 }
 
 /** What the builder reads of any search's result. */
@@ -138,6 +146,7 @@ export async function answerCall<T extends ToolName, I, R extends SearchOutcome,
 ): Promise<ToolAnswer<T, R, Own, G>> {
   const { tool } = definition;
   const settings = readContext(ctx);
+  const deadline = new Deadline(settings.clock ?? monotonicClock, settings.timeBudgetMs);
   const problems = validate(definition.schema, input);
   if (problems.length > 0) return errorAnswer(tool, settings, 'invalid-input', invalidInputText(tool, problems));
   const { path, limit: asked, sort = 'path', respect_git_ignore: respect = true } = input as { path?: string; limit?: number; sort?: SortOrder; respect_git_ignore?: boolean };
@@ -145,7 +154,7 @@ export async function answerCall<T extends ToolName, I, R extends SearchOutcome,
   const scope = await resolveScope(settings, path, definition.acceptsFile === true);
   const ignoreFiles = respect && canReadIgnoreFiles(settings.fs);
   if (!scope.ok) return refusalAnswer(tool, settings, scope, ignoreFiles);
-  const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(settings, scope), sort, limit, ignoreFiles };
+  const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(settings, scope), sort, limit, ignoreFiles, deadline };
   const run = definition.start(call);
   let result: R;
   try {

@@ -398,3 +398,20 @@ describe('a file as the path', () => {
     expect(found.content).toBe('d/b{1,2}.ts');
   });
 });
+
+describe('the retries after an empty answer share the call\'s budget', () => {
+  // Three directories: each read advances the fake clock 300 ms, so the first search takes 900 of
+  // the 1,000 ms budget (complete), and the retries have 100 left, not a budget each.
+  const tree: Tree = { a: { 'x.txt': 'nothing here\n' }, b: { 'y.txt': 'nor here\n' } };
+
+  it('the retry ignoring case gets what is left and says it was cut; the name search is not tried', async () => {
+    const ctx = workspace(tree, { timeBudgetMs: 1000 });
+    ctx.onDirectory = () => ctx.clock.advance(300);
+    const result = await grepTool({ query: 'Needle' }, ctx);
+    expect(result.content).toContain('No matches for "Needle"');
+    expect(result.content).toMatch(/- "needle" ignoring case: .*incomplete|ignoring case: .*time/);
+    expect(result.content).toContain('not tried (the searches before it took the whole time budget)');
+    // The whole call: the first search's 900 ms and the 100 left, a directory read at most past it.
+    expect(ctx.clock.now()).toBeLessThanOrEqual(1000 + 300);
+  });
+});
