@@ -140,10 +140,16 @@ async function execOn<S extends Outcome>(search: Search<string, S>, plan: ExecPl
   })();
   // Loaded only here: node:child_process (with net and dgram) is for -x alone (5 ms in-process to load).
   const { execOnPaths } = await import('./exec-run.js');
-  const ok = await execOnPaths(shown, plan, signal);
+  const runs = await execOnPaths(shown, plan, signal);
   const summary = await search.summary();
   await printSummary(summary, summarize, scope);
-  return { complete: summary.complete, commandFailed: !ok };
+  // A walk that ended before Ctrl-C has a complete summary, yet the runs were cut short: say so
+  // last, where the eye lands (it had read "complete" and nothing more, with status 130).
+  if (signal?.aborted === true) {
+    const left = runs.notRun === 0 ? 'every run had started' : `${runs.notRun} of ${runs.runs} runs of the command did not start`;
+    await writeAll(`find-file: ${scope.styles.warn('aborted')} (interrupted): ${left}\n`, process.stderr);
+  }
+  return { complete: summary.complete, commandFailed: !runs.ok };
 }
 
 /** The files of a content search's hits, each once, in the order their first hit came. */
