@@ -25,7 +25,7 @@ import { RG_STYLES, buildPathPainter, highlightMatches, paint, parseLsColors, sh
 import { asArgument } from './exec.js';
 import type { ExecPlan } from './exec-run.js';
 import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
-import { buildRelDisplay } from './output.js';
+import { buildPrint0Display, buildRelDisplay } from './output.js';
 import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search, type SummaryScope } from './print.js';
 import { formatSummary, stylesFor, type Styles, type SummaryContext } from './summary.js';
 import { nameHint } from './hint.js';
@@ -109,8 +109,8 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
   const display = buildRelDisplay(options.root, process.cwd());
   const absolute = options.absolute === true;
   const scope = { ...options, absolute, styles: paints.stderr };
-  // The library already made --absolute paths absolute and native.
-  const where = absolute ? (match: string) => match : display;
+  // The library already made --absolute paths absolute and native; -0 starts relative ones as fd does.
+  const where = absolute ? (match: string) => match : output === 'print0' ? buildPrint0Display(display, options.root, process.cwd()) : display;
   if (exec !== undefined) return execOn(searchFiles(options), exec, where, options.signal, formatSummary, scope);
   const end = output === 'print0' ? '\0' : '\n';
   let format: (match: string) => string;
