@@ -30,8 +30,11 @@ import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outco
 import { formatSummary, stylesFor, type Styles, type SummaryContext } from './summary.js';
 import { nameHint } from './hint.js';
 
-/** Runs the search, prints it, and returns the exit status. Throws what the library throws. */
-export async function runSearch(request: CliRequest): Promise<ExitCode> {
+/**
+ * Runs the search, prints it, and returns the exit status. Throws what the library throws.
+ * `typed`: the command line as the user typed it, which the `-F` hint repeats (hint.ts).
+ */
+export async function runSearch(request: CliRequest, typed: readonly string[] = []): Promise<ExitCode> {
   const controller = new AbortController();
   let interrupted = false;
   const onInterrupt = () => {
@@ -46,7 +49,7 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
     const paints: Paints = { stdout: shouldColorStdout(choice, request.output, process.stdout, process.env), stderr: stylesFor(shouldColor(choice, process.stderr, process.env)) };
     const result =
       request.kind === 'files'
-        ? await printFiles({ ...request.options, signal }, request.output, request.exec, paints)
+        ? await printFiles({ ...request.options, signal }, request.output, request.exec, paints, typed)
         : await printContent({ ...request.options, signal }, request, paints);
     return exitCodeForResult(result, { strict: request.strict, interrupted });
   } finally {
@@ -95,7 +98,7 @@ function isStreamable(options: FindOptions): boolean {
   return (options.backend === undefined || options.backend === 'walker') && options.sort === undefined && options.stats !== true;
 }
 
-async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPlan | undefined, paints: Paints): Promise<Outcome> {
+async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPlan | undefined, paints: Paints, typed: readonly string[]): Promise<Outcome> {
   if (output === 'json') {
     const result = await findFiles(options);
     await writeAll(JSON.stringify(result) + '\n');
@@ -124,7 +127,7 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
   }
   const summary = await printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope });
   if (options.signal?.aborted !== true) {
-    const hint = await nameHint(options, summary);
+    const hint = await nameHint(options, summary, typed);
     if (hint !== undefined) await writeAll(hint, process.stderr);
   }
   return summary;
