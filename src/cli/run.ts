@@ -109,11 +109,11 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
     if (options.stats === true) return printNdjson(searchWhole(options, (result) => result.entries ?? []), ({ path, ...entry }) => JSON.stringify({ type: 'match', path, entry }) + '\n');
     return printNdjson(searchFiles(options), (match) => '{"type":"match","path":' + JSON.stringify(match) + '}\n');
   }
-  const display = buildRelDisplay(options.root, process.cwd());
+  const display = buildRelDisplay(options.root);
   const absolute = options.absolute === true;
   const scope = { ...options, absolute, styles: paints.stderr };
   // The library already made --absolute paths absolute and native; -0 starts relative ones as fd does.
-  const where = absolute ? (match: string) => match : output === 'print0' ? buildPrint0Display(display, options.root, process.cwd()) : display;
+  const where = absolute ? (match: string) => match : output === 'print0' ? buildPrint0Display(display, options.root) : display;
   if (exec !== undefined) return execOn(searchFiles(options), exec, where, options.signal, formatSummary, scope);
   const end = output === 'print0' ? '\0' : '\n';
   let format: (match: string) => string;
@@ -195,7 +195,7 @@ async function printContent(options: ContentOptions, request: Extract<CliRequest
   };
   if (output === 'ndjson') return printNdjson(start(options), (hit) => JSON.stringify({ type: 'hit', ...hit }) + '\n');
   // Hits carry root-relative paths; --absolute is applied here, when they are printed.
-  const display = buildRelDisplay(absolute ? path.resolve(options.root) : options.root, process.cwd());
+  const display = buildRelDisplay(absolute ? path.resolve(options.root) : options.root);
   // With colour, text is always escaped (then painted): colour is for a terminal, even through `less -R`.
   const shown = color ? escapeText : stdoutText(output);
   const pathStyle = color ? (text: string) => paint(RG_STYLES.path, text) : (text: string) => text;
