@@ -84,7 +84,7 @@ export async function chooseBackend<Q, R extends BackendAnswer>(plan: SearchPlan
   if (auto && scope.depthLimited) return withReason(await engines.walker(plan), 'max-depth');
 
   const { resolveRipgrep } = await import('./rg/resolve.js');
-  const rg = await resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: scope.platform, root: scope.root, cwd: process.cwd(), ...(backend.workspace === undefined ? {} : { workspace: backend.workspace }) });
+  const rg = await resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: scope.platform, root: scope.root, cwd: currentDirectory(), ...(backend.workspace === undefined ? {} : { workspace: backend.workspace }) });
   if (rg.path === undefined) {
     if (!auto) throw new FindFileError('FF_RG_NOT_FOUND', `backend "ripgrep": ${rg.why}`, 'backend');
     return withReason(await engines.walker(plan), 'rg-not-found');
@@ -130,5 +130,14 @@ function emitRecovery(onEvent: ((event: RecoveryEvent) => void) | undefined, rec
     onEvent({ type: 'ripgrep-recovery', ...recovery });
   } catch {
     // Telemetry must never change a search's answer.
+  }
+}
+
+/** The current directory, or undefined when it was deleted (process.cwd() throws ENOENT): an absolute root is still searched. */
+function currentDirectory(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
   }
 }

@@ -150,7 +150,10 @@ const HEX = /^[0-9a-fA-F]+$/;
 
 class Reader {
   private i = 0;
-  constructor(private readonly s: string) {}
+  constructor(private readonly s: string) {
+    // A non-string has no length: done() would never be true and the read loops would spin forever.
+    if (typeof s !== 'string') throw new TypeError(`a regex must be text, got ${typeof s}`);
+  }
 
   get at(): number {
     return this.i;

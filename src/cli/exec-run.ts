@@ -21,26 +21,44 @@ export interface ExecPlan extends ExecCommand {
   jobs: number;
 }
 
+/** How the runs went: `ok` when every run that started succeeded; `notRun` of `runs` never started (Ctrl-C). */
+export interface ExecOutcome {
+  ok: boolean;
+  /** The runs the matches made: one per path with `-x`, one per argv-sized batch with `-X`. */
+  runs: number;
+  notRun: number;
+}
+
 /**
  * Runs the command on the paths as they come (each already as the command gets it: exec.ts
- * `asArgument`). Resolves when every run has ended: true when every one succeeded.
+ * `asArgument`). Resolves when every run has ended.
  */
-export async function execOnPaths(batches: AsyncIterable<string[]>, plan: ExecPlan, signal?: AbortSignal): Promise<boolean> {
+export async function execOnPaths(batches: AsyncIterable<string[]>, plan: ExecPlan, signal?: AbortSignal): Promise<ExecOutcome> {
+  let ok = true;
+  let runs = 0;
+  let notRun = 0;
   if (plan.batch) {
     const files: string[] = [];
     for await (const batch of batches) files.push(...batch);
-    let ok = true;
     // fd runs nothing when nothing matched: a command given no path could act on its default (`rm`, `ls` on `.`).
-    for (const argv of batchArgvs(plan.words, files)) if (signal?.aborted !== true) ok = (await runOnce(argv, false)) && ok;
-    return ok;
+    for (const argv of batchArgvs(plan.words, files)) {
+      runs++;
+      if (signal?.aborted === true) notRun++;
+      else ok = (await runOnce(argv, false)) && ok;
+    }
+    return { ok, runs, notRun };
   }
   const buffered = plan.jobs > 1;
   const running = new Set<Promise<void>>();
-  let ok = true;
   for await (const batch of batches) {
     for (const file of batch) {
+      runs++;
       while (running.size >= plan.jobs) await Promise.race(running);
-      if (signal?.aborted === true) break;
+      // Counted, not started: the summary says how many runs the interrupt left out.
+      if (signal?.aborted === true) {
+        notRun++;
+        continue;
+      }
       const run: Promise<void> = runOnce(argvFor(plan.words, file), buffered).then((done) => {
         ok = done && ok;
         running.delete(run);
@@ -49,7 +67,7 @@ export async function execOnPaths(batches: AsyncIterable<string[]>, plan: ExecPl
     }
   }
   await Promise.all(running);
-  return ok;
+  return { ok, runs, notRun };
 }
 
 /** One run of the command; true when it exited 0. `buffered`: its output is written whole when it ends. */

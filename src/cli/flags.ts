@@ -26,7 +26,7 @@ export interface FlagSpec {
 
 /** The flags; `now` is the wall clock at start, for `--changed-within 2h`. */
 export function buildFlags(now: number): Record<string, FlagSpec> {
-  return {
+  return refuseSwitchForms({
     root: { type: 'string', requiresArg: true, coerce: last, completes: 'directories', describe: 'Directory to search [default: the current directory]' },
     exclude: { alias: 'E', type: 'string', requiresArg: true, coerce: (v: string | string[]) => [v].flat(), describe: 'Glob of entries not to enter or return; repeatable' },
     extension: { alias: 'e', type: 'string', requiresArg: true, coerce: parseExtensions, describe: 'Only names ending in .EXT (a leading dot is fine; any case, as fd); repeatable: -e ts -e tsx; without a pattern, every such file' },
@@ -67,7 +67,26 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     'exec-batch': { alias: 'X', type: 'boolean', describe: 'CMD [ARGS...] [;]: run CMD once with every match (in several runs if they exceed the OS limit), as fd' },
     color: { type: 'string', requiresArg: true, coerce: colorOf, completes: COLOR_CHOICES, describe: 'Colour paths (by LS_COLORS, as fd) and matches (as rg): auto (a terminal, unless NO_COLOR; FORCE_COLOR forces it), always or never; never with --json, --ndjson or -0 [default: auto]' },
     jobs: { alias: 'j', type: 'string', requiresArg: true, coerce: jobsOf, describe: 'With -x: run N commands at once, their output written whole [default: the number of cores]' },
-  };
+  });
+}
+
+/**
+ * Every flag that takes a value refuses a switch's forms. yargs and yargs-parser accept `--no-X`
+ * for any flag and hand the coercer `false` (`--no-root`, `--no-type`): the coercers and the
+ * library read text, so that was a JS error, or a hang (`--no-name-regex` in the regex reader).
+ * One guard on the table's coercers covers every valued flag and every spelling the parsers
+ * accept; its error is a usage error (status 2) naming the flag.
+ */
+function refuseSwitchForms(flags: Record<string, FlagSpec>): Record<string, FlagSpec> {
+  for (const [name, spec] of Object.entries(flags)) {
+    if (spec.type !== 'string') continue;
+    const coerce = spec.coerce ?? last;
+    spec.coerce = (value) => {
+      if ([value].flat().some((v) => typeof v !== 'string')) throw new Error(`--${name} takes a value: --no-${name} is not a flag`);
+      return coerce(value);
+    };
+  }
+  return flags;
 }
 
 /** `--color WHEN`: one of the choices, the last given winning. */

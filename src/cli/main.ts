@@ -48,7 +48,7 @@ export async function main(typed: readonly string[]): Promise<void> {
     const fast = parseFast(argv, now);
     if (fast === 'version') return void process.stdout.write(`${readVersion()}\n`);
     const args = fast ?? (parser = await loadParser()).parseSync(argv); // yargs exits on --help, --version and usage errors
-    process.exit(await runSearch(toCliRequest({ ...args, execWords })));
+    process.exit(await runSearch(toCliRequest({ ...args, execWords }), typed));
   } catch (error) {
     fail(error);
   }

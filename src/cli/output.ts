@@ -89,12 +89,29 @@ export type PathApi = Pick<typeof path, 'resolve' | 'relative' | 'isAbsolute' | 
  * Built once per run: the hot loop makes one call, an identity in the common case (posix, root `.`).
  * The root itself (`.` in `skipped`) comes out as the root.
  */
-export function buildRelDisplay(root: string, cwd: string, api: PathApi = path): (rel: string) => string {
-  const resolved = api.resolve(cwd, root);
-  const base = api.isAbsolute(root) ? resolved : api.relative(cwd, resolved);
+export function buildRelDisplay(root: string, cwd?: string, api: PathApi = path): (rel: string) => string {
+  // An absolute root needs no cwd: a deleted current directory makes process.cwd() throw (ENOENT).
+  const base = api.isAbsolute(root) ? api.resolve(root) : api.relative(cwd ?? process.cwd(), api.resolve(cwd ?? process.cwd(), root));
   const sep = api.sep as Separator;
   const toNative = sep === '/' ? (rel: string) => rel : (rel: string) => toNativeSeparators(rel, sep);
   if (base === '') return toNative; // the root is the current directory: `.` stays `.`
   const prefix = base.endsWith(api.sep) ? base : base + api.sep;
   return (rel) => (rel === '.' ? base : prefix + toNative(rel));
+}
+
+/**
+ * `-0`'s paths as fd 8 writes them: under the current directory (the root `.`, given or not) each
+ * starts with `./` (fd strips it only from lines, never for `-0` or `-x`), so `xargs -0 tar` reads
+ * none as an option (a file `--checkpoint-action=exec=sh x` ran as tar's option). Under another
+ * relative root a path starts with the root as shown (`sub/x`, `../x`), as in fd; one that would
+ * still start with `-` (the root `./-dir`, shown `-dir`) gets `./` too. Absolute paths stay.
+ */
+export function buildPrint0Display(display: (rel: string) => string, root: string, cwd?: string, api: PathApi = path): (rel: string) => string {
+  const dot = `.${api.sep}`;
+  const underCwd = !api.isAbsolute(root) && api.relative(cwd ?? process.cwd(), api.resolve(cwd ?? process.cwd(), root)) === '';
+  if (underCwd) return (rel) => dot + display(rel);
+  return (rel) => {
+    const shown = display(rel);
+    return shown.startsWith('-') ? dot + shown : shown;
+  };
 }

@@ -127,9 +127,9 @@ function summaryContext(scope: SummaryScope): SummaryContext {
     patterns: scope.pattern === undefined ? [] : [scope.pattern].flat(),
     filters: { time: scope.modifiedAfter !== undefined || scope.modifiedBefore !== undefined, size: scope.minSize !== undefined || scope.maxSize !== undefined },
     // Skipped paths are root-relative: shown as the paths on stdout are (absolute with --absolute).
-    displayPath: buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
+    displayPath: buildRelDisplay(scope.absolute ? root : scope.root),
     // Matching links come as the matches do: already absolute and native with --absolute.
-    displayMatch: scope.absolute && scope.linksRelative !== true ? (match) => match : buildRelDisplay(scope.absolute ? root : scope.root, process.cwd()),
+    displayMatch: scope.absolute && scope.linksRelative !== true ? (match) => match : buildRelDisplay(scope.absolute ? root : scope.root),
     // Where a link on the way leads, as it reads: one readlink per link shown (at most five).
     linkTarget: (link) => {
       try {

@@ -25,13 +25,16 @@ import { RG_STYLES, buildPathPainter, highlightMatches, paint, parseLsColors, sh
 import { asArgument } from './exec.js';
 import type { ExecPlan } from './exec-run.js';
 import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
-import { buildRelDisplay } from './output.js';
+import { buildPrint0Display, buildRelDisplay } from './output.js';
 import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search, type SummaryScope } from './print.js';
 import { formatSummary, stylesFor, type Styles, type SummaryContext } from './summary.js';
 import { nameHint } from './hint.js';
 
-/** Runs the search, prints it, and returns the exit status. Throws what the library throws. */
-export async function runSearch(request: CliRequest): Promise<ExitCode> {
+/**
+ * Runs the search, prints it, and returns the exit status. Throws what the library throws.
+ * `typed`: the command line as the user typed it, which the `-F` hint repeats (hint.ts).
+ */
+export async function runSearch(request: CliRequest, typed: readonly string[] = []): Promise<ExitCode> {
   const controller = new AbortController();
   let interrupted = false;
   const onInterrupt = () => {
@@ -46,7 +49,7 @@ export async function runSearch(request: CliRequest): Promise<ExitCode> {
     const paints: Paints = { stdout: shouldColorStdout(choice, request.output, process.stdout, process.env), stderr: stylesFor(shouldColor(choice, process.stderr, process.env)) };
     const result =
       request.kind === 'files'
-        ? await printFiles({ ...request.options, signal }, request.output, request.exec, paints)
+        ? await printFiles({ ...request.options, signal }, request.output, request.exec, paints, typed)
         : await printContent({ ...request.options, signal }, request, paints);
     return exitCodeForResult(result, { strict: request.strict, interrupted });
   } finally {
@@ -95,7 +98,7 @@ function isStreamable(options: FindOptions): boolean {
   return (options.backend === undefined || options.backend === 'walker') && options.sort === undefined && options.stats !== true;
 }
 
-async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPlan | undefined, paints: Paints): Promise<Outcome> {
+async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPlan | undefined, paints: Paints, typed: readonly string[]): Promise<Outcome> {
   if (output === 'json') {
     const result = await findFiles(options);
     await writeAll(JSON.stringify(result) + '\n');
@@ -106,11 +109,11 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
     if (options.stats === true) return printNdjson(searchWhole(options, (result) => result.entries ?? []), ({ path, ...entry }) => JSON.stringify({ type: 'match', path, entry }) + '\n');
     return printNdjson(searchFiles(options), (match) => '{"type":"match","path":' + JSON.stringify(match) + '}\n');
   }
-  const display = buildRelDisplay(options.root, process.cwd());
+  const display = buildRelDisplay(options.root);
   const absolute = options.absolute === true;
   const scope = { ...options, absolute, styles: paints.stderr };
-  // The library already made --absolute paths absolute and native.
-  const where = absolute ? (match: string) => match : display;
+  // The library already made --absolute paths absolute and native; -0 starts relative ones as fd does.
+  const where = absolute ? (match: string) => match : output === 'print0' ? buildPrint0Display(display, options.root) : display;
   if (exec !== undefined) return execOn(searchFiles(options), exec, where, options.signal, formatSummary, scope);
   const end = output === 'print0' ? '\0' : '\n';
   let format: (match: string) => string;
@@ -124,7 +127,7 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
   }
   const summary = await printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope });
   if (options.signal?.aborted !== true) {
-    const hint = await nameHint(options, summary);
+    const hint = await nameHint(options, summary, typed);
     if (hint !== undefined) await writeAll(hint, process.stderr);
   }
   return summary;
@@ -140,10 +143,16 @@ async function execOn<S extends Outcome>(search: Search<string, S>, plan: ExecPl
   })();
   // Loaded only here: node:child_process (with net and dgram) is for -x alone (5 ms in-process to load).
   const { execOnPaths } = await import('./exec-run.js');
-  const ok = await execOnPaths(shown, plan, signal);
+  const runs = await execOnPaths(shown, plan, signal);
   const summary = await search.summary();
   await printSummary(summary, summarize, scope);
-  return { complete: summary.complete, commandFailed: !ok };
+  // A walk that ended before Ctrl-C has a complete summary, yet the runs were cut short: say so
+  // last, where the eye lands (it had read "complete" and nothing more, with status 130).
+  if (signal?.aborted === true) {
+    const left = runs.notRun === 0 ? 'every run had started' : `${runs.notRun} of ${runs.runs} runs of the command did not start`;
+    await writeAll(`find-file: ${scope.styles.warn('aborted')} (interrupted): ${left}\n`, process.stderr);
+  }
+  return { complete: summary.complete, commandFailed: !runs.ok };
 }
 
 /** The files of a content search's hits, each once, in the order their first hit came. */
@@ -186,7 +195,7 @@ async function printContent(options: ContentOptions, request: Extract<CliRequest
   };
   if (output === 'ndjson') return printNdjson(start(options), (hit) => JSON.stringify({ type: 'hit', ...hit }) + '\n');
   // Hits carry root-relative paths; --absolute is applied here, when they are printed.
-  const display = buildRelDisplay(absolute ? path.resolve(options.root) : options.root, process.cwd());
+  const display = buildRelDisplay(absolute ? path.resolve(options.root) : options.root);
   // With colour, text is always escaped (then painted): colour is for a terminal, even through `less -R`.
   const shown = color ? escapeText : stdoutText(output);
   const pathStyle = color ? (text: string) => paint(RG_STYLES.path, text) : (text: string) => text;

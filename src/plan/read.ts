@@ -107,7 +107,7 @@ export function realpathOf(fs: FsLike | undefined): ((path: string) => string) |
 }
 
 /**
- * A path (a root, an ignore file) as the OS reads it, absolute: relative ones against `base`. A POSIX kernel reads `..` after a symlink as the parent of
+ * A path (a root, an ignore file) as the OS reads it, absolute: relative ones against `cwd` (@default process.cwd()). A POSIX kernel reads `..` after a symlink as the parent of
  * what the link leads to (`view/lnk/..` is `real/` when `lnk` leads to `real/sub`), where
  * `path.resolve` drops the link by name and names another directory: a search of it answered
  * "complete, no match" for a file that exists there (an adversarial run, 2026-12-06). So what comes
@@ -118,8 +118,11 @@ export function realpathOf(fs: FsLike | undefined): ((path: string) => string) |
  * before the filesystem sees the path, as `path.win32.resolve` does. Without `realpath` (null: an
  * injected fs that has none): by name.
  */
-export function resolvePath(target: string, platform: Platform = runningPlatform, realpath: ((path: string) => string) | null = nativeRealpath, base = process.cwd()): string {
+export function resolvePath(target: string, platform: Platform = runningPlatform, realpath: ((path: string) => string) | null = nativeRealpath, cwd?: string): string {
   const api = platform === 'win32' ? path.win32 : path.posix;
+  // The cwd only when a relative path needs it: a deleted current directory throws ENOENT (uv_cwd),
+  // and an absolute root must still be searchable from there (fd searches it).
+  const base = cwd ?? (api.isAbsolute(target) ? api.sep : process.cwd());
   // (`platform: 'posix'` on Windows, for its path rules, has no POSIX kernel to ask.)
   if (platform === 'win32' || runningPlatform === 'win32' || realpath === null) return api.resolve(base, target);
   const absolute = target.startsWith('/') ? target : `${base}/${target}`;

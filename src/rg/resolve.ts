@@ -40,7 +40,8 @@ export interface ResolveInput {
   platform: Platform;
   /** The searched root and the current directory: nothing inside them is ever run from the PATH. */
   root: string;
-  cwd: string;
+  /** Absent when the current directory was deleted (process.cwd() throws): there is nothing left inside it to run. */
+  cwd: string | undefined;
   /** A folder the search is confined to (the agent's workspace), when there is one: also never a source. */
   workspace?: string;
 }
@@ -110,7 +111,7 @@ function readPathEntries(input: Pick<ResolveInput, 'env' | 'platform'>): string[
 }
 
 function bannedBases(input: Omit<ResolveInput, 'rgPath'>): string[] {
-  return input.workspace === undefined ? [input.root, input.cwd] : [input.root, input.cwd, input.workspace];
+  return [input.root, input.cwd, input.workspace].filter((base): base is string => base !== undefined);
 }
 
 /** True for a path at or inside one of the bases, as written and by real path. */

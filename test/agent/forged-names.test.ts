@@ -370,7 +370,7 @@ describeIf(posix('the forged names hold characters Windows names cannot'))('(POS
 
   it('-0, --json and --ndjson carry the real names and text, on a terminal too', () => {
     const nul = piped(['*.ts', '-0'], root, fail);
-    expect(nul.stdout.split('\0').filter((p) => p !== '').sort()).toEqual([ANSI_NAME, BIDI_NAME, EVIL].sort());
+    expect(nul.stdout.split('\0').filter((p) => p !== '').sort()).toEqual([ANSI_NAME, BIDI_NAME, EVIL].map((name) => `./${name}`).sort());
     const nulTty = inTerminal(['*.ts', '-0'], root, { ...fail, NO_COLOR: '1' });
     expect(nulTty.stdout).toContain(`${ANSI_NAME}\0`);
     const json = JSON.parse(piped(['*.ts', '--json'], root).stdout) as { matches: string[]; linkMatches: string[] };

@@ -266,12 +266,12 @@ describe('the verdict with -x', () => {
       if (thenAbort) controller.abort();
       yield later.map(made);
     }
-    expect(await execOnPaths(found(['batch-run'], false), { batch: true, words: touch, jobs: 1 })).toBe(true);
+    expect(await execOnPaths(found(['batch-run'], false), { batch: true, words: touch, jobs: 1 })).toEqual({ ok: true, runs: 1, notRun: 0 });
     expect(existsSync(made('batch-run'))).toBe(true);
-    expect(await execOnPaths(found(['batch-aborted'], true), { batch: true, words: touch, jobs: 1 }, controller.signal)).toBe(true);
+    expect(await execOnPaths(found(['batch-aborted'], true), { batch: true, words: touch, jobs: 1 }, controller.signal)).toEqual({ ok: true, runs: 1, notRun: 1 });
     expect(existsSync(made('batch-aborted'))).toBe(false);
     controller = new AbortController();
-    expect(await execOnPaths(found(['each-before'], true, ['each-after']), { batch: false, words: touch, jobs: 1 }, controller.signal)).toBe(true);
+    expect(await execOnPaths(found(['each-before'], true, ['each-after']), { batch: false, words: touch, jobs: 1 }, controller.signal)).toEqual({ ok: true, runs: 2, notRun: 1 });
     expect([existsSync(made('each-before')), existsSync(made('each-after'))]).toEqual([true, false]);
   });
 
@@ -286,5 +286,24 @@ describe('the verdict with -x', () => {
     expect(run.status).toBe(130);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('aborted');
+  });
+
+  // The walk had ended (its summary said "complete") when Ctrl-C came while the runs went on: the
+  // summary was the whole answer, nothing said the runs were cut short, and the status was 130.
+  itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) Ctrl-C after the walk, while the commands run: the summary is followed by "aborted" and the runs that did not start', async () => {
+    // The run interrupts find-file itself, then ends: the SIGINT is pending before the run's exit is
+    // (signals are read in the order they come), so find-file reads it while the run goes on, no clock.
+    const interrupter = join(base, 'interrupt-parent.cjs');
+    writeFileSync(interrupter, "process.kill(process.ppid, 'SIGINT');\n");
+    for (const mode of [['-X'], ['-j', '1', '-x']]) {
+      // -X gathers every match first, so its walk has surely ended when the run starts.
+      const done = collect(spawnFindFile(['*.md', ...mode, process.execPath, interrupter], { cwd: tree, env: {} }));
+      const run = await done;
+      const last = run.stderr.trim().split('\n').at(-1)!;
+      expect({ mode, status: run.status }).toEqual({ mode, status: 130 });
+      if (mode[0] === '-X') expect(run.stderr).toContain('complete, every directory was read');
+      if (mode[0] === '-X') expect(last).toBe('find-file: aborted (interrupted): every run had started');
+      else expect(last).toMatch(/^find-file: aborted \(interrupted\): \d+ of \d+ runs of the command did not start$/);
+    }
   });
 });

@@ -45,7 +45,7 @@ function fdFinds(args: string[]): string[] {
   const moved = fdArgs.includes('--') ? [...fdArgs.filter((a, i) => a !== '--' && fdArgs[i - 1] !== '--'), '--', fdArgs[fdArgs.indexOf('--') + 1]!] : fdArgs;
   const run = spawnSync(fd!, ['--hidden', '--no-ignore', '--type', 'f', '--print0', ...moved], { cwd: tree, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`fd ${moved.join(' ')}: ${run.stderr}`);
-  return run.stdout.split('\0').filter((p) => p !== '').map((p) => p.replace(/^\.\//, '')).sort();
+  return run.stdout.split('\0').filter((p) => p !== '').sort(); // as printed: fd's -0 starts each path with ./, and so does find-file's
 }
 
 describeIf([fd !== undefined, 'fd is not installed'])('fd name modes against fd', () => {

@@ -316,11 +316,12 @@ describe('the -F hint after an empty answer (cli/hint.ts)', () => {
   const options: FindOptions = { root: '/root', pattern: 'make', fs, clock: new FakeClock(), caseSensitive: false };
 
   it('counts the names holding the text and gives the -F command', async () => {
-    expect(await nameHint(options, empty(0))).toBe('  hint: a glob matches whole names; 2 names contain "make": find-file -F make /root\n');
+    // The command is the one typed, with -F in front: its other words stay, quoted for a shell when needed.
+    expect(await nameHint(options, empty(0), ['make', '/root', '-E', 'a b'])).toBe(`  hint: a glob matches whole names; 2 names contain "make": find-file -F make /root -E 'a b'\n`);
   });
 
   it('searches only within what is left of --time-budget-ms: nothing left, no second search and no hint', async () => {
-    expect(await nameHint({ ...options, timeBudgetMs: 1000 }, empty(999))).toBeDefined();
-    expect(await nameHint({ ...options, timeBudgetMs: 1000 }, empty(1000))).toBeUndefined();
+    expect(await nameHint({ ...options, timeBudgetMs: 1000 }, empty(999), ['make'])).toBeDefined();
+    expect(await nameHint({ ...options, timeBudgetMs: 1000 }, empty(1000), ['make'])).toBeUndefined();
   });
 });

@@ -1,0 +1,51 @@
+/**
+ * The `-F` hint after an empty answer (src/cli/hint.ts) must be a command that works: each hinted
+ * command is run as a shell reads it, and must list as many names as the hint counted. It had
+ * dropped the user's other options (`find-file make -t d` hinted `find-file -F make`, which lists
+ * files, not the directory counted) and put a dash pattern before `--` (`find-file -F -foo`: a
+ * usage error).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { BIN, cleanEnv, lines, runFindFile, writeTree } from '../helpers/cli.js';
+import { describeIf } from '../helpers/skip-why.js';
+import { isPosix } from '../helpers/cli.js';
+
+let tree: string;
+beforeAll(() => {
+  tree = mkdtempSync(join(tmpdir(), 'ff-hint-'));
+  writeTree(tree, ['cmake/x.txt', '-foo.txt', 'Makefile', 'src/Make.md', 'src/a b/make.txt', 'src/-bar.md']);
+});
+afterAll(() => rmSync(tree, { recursive: true, force: true }));
+
+const HINT = /^ {2}hint: a glob matches whole names; (\d+) names? contains? "[^"]*"(?: \(at least\))?: find-file (.*)$/;
+
+const CASES: string[][] = [
+  ['make', '-t', 'd'],
+  ['--', '-foo'],
+  ['make'],
+  ['Make', 'src'],
+  ['--root', 'src', 'Make'],
+  ['make', '--exclude', 'a b'],
+  ['make', '--time-budget-ms', '60000', '-d', '1'],
+  ['-s', 'Make', '-t', 'f'],
+  ['-0', '--', '-bar', 'src'],
+];
+
+describeIf([isPosix, 'the hint is a POSIX shell command line'])('the -F hint, run', () => {
+  it.each(CASES.map((args) => [args.join(' '), args]))('find-file %s: the hinted command lists what the hint counted', (_name, args) => {
+    const run = runFindFile(args as string[], { cwd: tree });
+    expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 0, stdout: '' });
+    const hint = lines(run.stderr).map((line) => HINT.exec(line)).find((m) => m !== null);
+    expect(hint, run.stderr).toBeDefined();
+    const [, counted, command] = hint!;
+    // As a person pastes it: the shell reads the words, `find-file` is this checkout's bin.
+    const again = spawnSync('sh', ['-c', `"$0" "$1" ${command}`, process.execPath, BIN], { cwd: tree, env: cleanEnv(), encoding: 'utf8' });
+    expect(again.status, again.stderr).toBe(0);
+    const listed = again.stdout.split(/[\n\0]/).filter((line) => line !== '');
+    expect({ listed: listed.length, hintAgain: again.stderr.includes('hint:') }).toEqual({ listed: Number(counted), hintAgain: false });
+  });
+});
