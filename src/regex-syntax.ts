@@ -38,6 +38,13 @@ export interface RegexSyntax {
    * HIR reads it as a class holding its capital (`[Bb]`), ripgrep's AST as the literal it is.
    */
   foldsCasedLiteral: boolean;
+  /**
+   * The first construct in brackets that Rust's regex (ripgrep) reads as a set operation and RE2 as
+   * characters: `&&` (intersection), `--` (difference), `~~` (symmetric difference), or a `[` that
+   * opens a nested class (a union; `[:alpha:]` aside). `[a-z&&[^o]]` is "a to z but o" for ripgrep,
+   * the characters `a`-`z`, `&`, `[`, `^`, `o` then a literal `]` for RE2. Its offset in the pattern.
+   */
+  classSetOperation: { construct: '&&' | '--' | '~~' | '['; at: number } | undefined;
 }
 
 const UPPERCASE = /^\p{Uppercase}$/u;
@@ -45,7 +52,7 @@ const LINE_FEED = 0x0a;
 
 /** The facts above for a pattern in RE2 / Rust regex syntax. */
 export function readRegexSyntax(pattern: string): RegexSyntax {
-  const facts: RegexSyntax = { anyLiteral: false, anyUppercase: false, writesLineFeed: false, classes: [], foldsCasedLiteral: false };
+  const facts: RegexSyntax = { anyLiteral: false, anyUppercase: false, writesLineFeed: false, classes: [], foldsCasedLiteral: false, classSetOperation: undefined };
   // Whether an `i` flag is on here, and what it was outside each open group (a flag set inside a group ends with it).
   let folding = false;
   const outside: boolean[] = [];
@@ -86,6 +93,7 @@ export function readRegexSyntax(pattern: string): RegexSyntax {
       literal(reader.nextCodePoint());
     }
   }
+  facts.classSetOperation = reader.setOperation;
   return facts;
 }
 
@@ -93,7 +101,7 @@ const UPPERCASE_TEXT = /\p{Uppercase}/u;
 
 /** A literal query's facts: every character is a literal (and the query is never empty). */
 export function literalSyntax(text: string): RegexSyntax {
-  return { anyLiteral: true, anyUppercase: UPPERCASE_TEXT.test(text), writesLineFeed: text.includes('\n'), classes: [], foldsCasedLiteral: false };
+  return { anyLiteral: true, anyUppercase: UPPERCASE_TEXT.test(text), writesLineFeed: text.includes('\n'), classes: [], foldsCasedLiteral: false, classSetOperation: undefined };
 }
 
 /**
@@ -148,8 +156,13 @@ const CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W']);
 const ASSERTIONS = new Set(['b', 'B', 'A', 'z', 'Z', 'C']);
 const HEX = /^[0-9a-fA-F]+$/;
 
+/** `[:alpha:]`, `[:^digit:]`: an ASCII class inside brackets, for both dialects. */
+const NAMED_CLASS = /^\[:\^?[a-z]+:\]/;
+
 class Reader {
   private i = 0;
+  /** The first set operation met in brackets (`RegexSyntax.classSetOperation`). */
+  setOperation: RegexSyntax['classSetOperation'];
   constructor(private readonly s: string) {}
 
   get at(): number {
@@ -255,10 +268,14 @@ class Reader {
         return;
       }
       first = false;
-      if (c === '[' && this.peek(1) === ':') {
-        this.skipPast(']'); // `[:alpha:]`, `[:^alpha:]`: a named class
+      const named = c === '[' ? NAMED_CLASS.exec(this.s.slice(this.i, this.i + 16)) : null;
+      if (named !== null) {
+        this.i += named[0].length;
         previous = undefined;
         continue;
+      }
+      if (c === '[' || ((c === '&' || c === '-' || c === '~') && this.peek(1) === c)) {
+        this.setOperation ??= { construct: c === '[' ? '[' : (`${c}${c}` as '&&' | '--' | '~~'), at: this.i };
       }
       if (c === '-' && previous !== undefined && this.peek(1) !== ']' && this.peek(1) !== '') {
         this.i++; // a range: both ends are literals, the start counted already

@@ -20,7 +20,7 @@ import { FindFileError } from '../errors.js';
 import { describe, readChoice } from '../plan/read.js';
 import { escapeRegex } from '../regex-escape.js';
 import { isHighSurrogate } from '../text-escape.js';
-import { ignoresCaseSmartly, literalSyntax, readRegexSyntax } from '../regex-syntax.js';
+import { ignoresCaseSmartly, literalSyntax, readRegexSyntax, type RegexSyntax } from '../regex-syntax.js';
 import { checkRe2Size, loadRe2, re2Size } from '../re2.js';
 import { BoundedDfa } from './bounded-dfa.js';
 import { OPEN_GATE, type MatchGate } from './match-gate.js';
@@ -63,11 +63,31 @@ export function readQuery(options: { query?: unknown; mode?: unknown; caseSensit
   const syntax = mode === 'regex' ? readRegexSyntax(text) : literalSyntax(text);
   const ignoreCase = caseMode === 'ignore' || (caseMode === 'smart' && ignoresCaseSmartly(syntax, 'rg'));
   const query: Query = { text, mode, caseMode, ignoreCase, multiline: syntax.writesLineFeed };
-  if (mode === 'regex' && compileRegex) buildLineMatcher(query);
+  if (mode === 'regex' && compileRegex) {
+    refuseSetOperation(syntax.classSetOperation);
+    buildLineMatcher(query);
+  }
   return query;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+const SET_OPERATIONS = { '&&': 'the intersection of two classes', '--': 'the difference of two classes', '~~': 'the symmetric difference of two classes', '[': 'a nested class' } as const;
+
+/**
+ * A class set operation (`[a-z&&[^o]]`, `[^[a]]`, `[--z]`) is refused on the pure-TS path: ripgrep's
+ * regex reads it as a set, RE2 as characters, and the two would answer differently, each "complete".
+ * Translating it exactly would need a class algebra over Unicode; a rewrite as one class is easy.
+ */
+function refuseSetOperation(operation: RegexSyntax['classSetOperation']): void {
+  if (operation === undefined) return;
+  const { construct, at } = operation;
+  throw new FindFileError(
+    'FF_INVALID_QUERY',
+    `query uses \`${construct}\` inside brackets (at character ${at + 1}), which ripgrep's regex reads as ${SET_OPERATIONS[construct]} and RE2 (the pure-TS path) as characters: write it as one class (\`[a-z&&[^o]]\` as \`[a-np-z]\`; a literal \`${construct[0]}\` escaped, \`\\${construct[0]}\`), or search with backend "ripgrep"`,
+    'query',
+  );
+}
 
 function readCaseMode(value: unknown): CaseMode {
   if (value === undefined || value === 'smart') return 'smart';
