@@ -23,11 +23,12 @@
  */
 import type { RE2JS } from 're2js';
 import { loadRe2 } from './re2.js';
+import { RG_UPPERCASE_TABLE } from './rg-uppercase-table.js';
 
 export interface RegexSyntax {
   /** Some character is written as a literal. */
   anyLiteral: boolean;
-  /** Some literal character is upper-case (Unicode `Uppercase`, Rust's `char::is_uppercase`). */
+  /** Some literal character is upper-case (Unicode `Uppercase` as ripgrep 13 has it: `isUppercaseForRg`). */
   anyUppercase: boolean;
   /** Some literal character is a line feed. */
   writesLineFeed: boolean;
@@ -59,7 +60,7 @@ export function readRegexSyntax(pattern: string): RegexSyntax {
   const literal = (code: number) => {
     facts.anyLiteral = true;
     const ch = String.fromCodePoint(code);
-    if (!facts.anyUppercase && UPPERCASE.test(ch)) facts.anyUppercase = true;
+    if (!facts.anyUppercase && isUppercaseForRg(code)) facts.anyUppercase = true;
     if (folding && ch.toUpperCase() !== ch.toLowerCase()) facts.foldsCasedLiteral = true;
     if (code === LINE_FEED) facts.writesLineFeed = true;
   };
@@ -101,7 +102,9 @@ const UPPERCASE_TEXT = /\p{Uppercase}/u;
 
 /** A literal query's facts: every character is a literal (and the query is never empty). */
 export function literalSyntax(text: string): RegexSyntax {
-  return { anyLiteral: true, anyUppercase: UPPERCASE_TEXT.test(text), writesLineFeed: text.includes('\n'), classes: [], foldsCasedLiteral: false, classSetOperation: undefined };
+  // Perf: V8's test first, over the whole text at once: ripgrep's upper-case letters are among V8's.
+  const anyUppercase = UPPERCASE_TEXT.test(text) && [...text].some((ch) => isUppercaseForRg(ch.codePointAt(0)!));
+  return { anyLiteral: true, anyUppercase, writesLineFeed: text.includes('\n'), classes: [], foldsCasedLiteral: false, classSetOperation: undefined };
 }
 
 /**
@@ -134,6 +137,40 @@ function hasUppercaseBound(source: string): boolean {
   }
   const has = (code: number) => code >= 0 && code <= 0x10ffff && regex.matches(String.fromCodePoint(code));
   return uppercaseCodePoints().some((code) => has(code) && (!has(code - 1) || !has(code + 1)));
+}
+
+let rgUppercase: Uint32Array | undefined;
+
+/**
+ * Whether ripgrep 13's smart case calls the code point upper-case (Rust's `char::is_uppercase`, from
+ * its Unicode tables, src/rg-uppercase-table.ts). Not V8's `\p{Uppercase}`: V8 knows characters
+ * newer than ripgrep's tables (U+1C89 CYRILLIC CAPITAL LETTER TJE, Unicode 16), and a query `\u1C89x`
+ * kept case on the pure-TS path where `rg -S` ignores it: the walker missed `\u1C89X` and said complete.
+ */
+export function isUppercaseForRg(code: number): boolean {
+  const ranges = (rgUppercase ??= decodeRanges(RG_UPPERCASE_TABLE.join(' ')));
+  // The last range starting at or before `code`: binary search over the range starts (even slots).
+  let lo = 0;
+  let hi = ranges.length / 2 - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ranges[2 * mid]! <= code) lo = mid;
+    else hi = mid - 1;
+  }
+  return ranges[2 * lo]! <= code && code <= ranges[2 * lo + 1]!;
+}
+
+/** `gap span` pairs in base 36 (the generated tables' encoding) to flat `[lo, hi, lo, hi...]`. */
+function decodeRanges(text: string): Uint32Array {
+  const numbers = text.split(' ').map((n) => parseInt(n, 36));
+  const ranges = new Uint32Array(numbers.length);
+  let next = 0;
+  for (let i = 0; i < numbers.length; i += 2) {
+    ranges[i] = next + numbers[i]!;
+    ranges[i + 1] = ranges[i]! + numbers[i + 1]!;
+    next = ranges[i + 1]! + 1;
+  }
+  return ranges;
 }
 
 let uppercase: number[] | undefined;

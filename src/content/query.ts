@@ -4,7 +4,7 @@
  * - Literal unless `mode: 'regex'`; a query is never guessed to be a regex.
  * - Case: `true` exact, `false` ignore, `'smart'` (default) ignore unless the query holds an
  *   upper-case letter, as `rg --smart-case` decides it (Unicode `Uppercase`, the property Rust's
- *   `char::is_uppercase` tests). In regex mode, only literal characters count, read from the
+ *   `char::is_uppercase` tests, from ripgrep 13's tables: `isUppercaseForRg`). In regex mode, only literal characters count, read from the
  *   regex's syntax as ripgrep reads it (regex-syntax.ts): not the letters of `\S`, `\p{Lu}`, a
  *   group name or a flag; and a regex with no literal at all keeps case, as in ripgrep.
  * - Ignoring case is Unicode simple case folding on both paths (`rg -i`; JS `iu` flags).
