@@ -4,7 +4,8 @@
  *
  * - Encoding: a UTF-16 BOM (FF FE, FE FF) means UTF-16, decoded; anything else is UTF-8, a UTF-8
  *   BOM dropped, invalid bytes as U+FFFD (ripgrep's default `--encoding auto` does the same).
- * - Binary: a NUL in the first chunk (64 KiB, ripgrep's buffer size) and the file is not searched.
+ * - Binary: a NUL in the first chunk (64 KiB, ripgrep's buffer size) and the file is not searched
+ *   (UTF-16: ripgrep's 8 KiB pieces, `utf16Binary`).
  *   A NUL later: line by line, the search stops before the chunk that holds it, keeping the hits
  *   already found (ripgrep's later buffers are not cut at the same offsets, so which lines near a
  *   late NUL are searched can differ slightly); a multi-line search reads on (multi-line.ts).
@@ -21,6 +22,10 @@ import type { Matcher } from './query.js';
 
 /** Bytes read at a time, and the binary sniff window: ripgrep's default buffer size. */
 export const READ_CHUNK_BYTES = 64 * 1024;
+
+/** ripgrep's UTF-16 decoding: the bytes it decodes at a time, and the BOM's among the first. */
+const UTF16_PIECE_BYTES = 8 * 1024;
+const UTF16_BOM_BYTES = 2;
 
 /** The longest line (whole text, for a multi-line query) held for one file. */
 export const MAX_HELD_CHARS = 16 * 1024 * 1024;
@@ -44,6 +49,8 @@ export type ScanState =
 export class FileScanner {
   private decoder: Decoder | undefined;
   private utf16 = false;
+  /** UTF-16: the code units decoded so far (`utf16Binary`). */
+  private units = 0;
   /**
    * Byte mode (see byte-lines.ts `ByteLines.search`): an exact-case literal, line by line, in UTF-8, without
    * context. The unfinished line is then held as bytes, in pieces joined when it ends.
@@ -103,7 +110,14 @@ export class FileScanner {
     const sniff = first || !this.multiline;
     if (this.utf16) {
       text = this.decoder!.write(chunk);
-      if (sniff && text.includes('\0')) return this.binary(first);
+      // ripgrep drops a U+FEFF right after the BOM too (its decoder drops the BOM, then a UTF-8 one).
+      if (this.units === 0 && text.charCodeAt(0) === 0xfeff) {
+        text = text.slice(1);
+        this.units++;
+      }
+      const nul = sniff ? text.indexOf('\0') : -1;
+      if (nul >= 0) return this.multiline ? this.binary(first) : this.utf16Binary(text, nul, first);
+      this.units += text.length;
     } else {
       if (sniff && byteLines.nulAt(chunk) >= 0) return this.binary(first);
       text = this.decoder!.write(chunk);
@@ -206,6 +220,20 @@ export class FileScanner {
 
   private binary(first: boolean): ScanState {
     return (this.state = first ? 'binary' : 'binary-late');
+  }
+
+  /**
+   * A U+0000 in UTF-16, line by line. ripgrep decodes UTF-16 8 KiB of the file's bytes at a time
+   * (its BOM's 2 included) and looks for a NUL in each piece: in the first, the file is binary; in a
+   * later one, the lines that end before that piece were searched. So here: a UTF-16 code unit is 2
+   * bytes (a pair's halves, an invalid one's U+FFFD alike), and `units` have come before `text`.
+   */
+  private utf16Binary(text: string, nul: number, first: boolean): ScanState {
+    const piece = Math.floor((UTF16_BOM_BYTES + 2 * (this.units + nul)) / UTF16_PIECE_BYTES);
+    if (piece === 0) return this.binary(first);
+    const cut = (piece * UTF16_PIECE_BYTES - UTF16_BOM_BYTES) / 2 - this.units;
+    const state = cut > 0 ? this.takeLines(text.slice(0, cut)) : 'more';
+    return (this.state = state === 'more' ? 'binary-late' : state);
   }
 
   private hold(text: string): ScanState {

@@ -123,6 +123,14 @@ describe('encodings', () => {
     ]);
   });
 
+  it('drops one U+FEFF right after a UTF-16 BOM, as rg --json 13 does (its decoder drops the BOM, then a UTF-8 BOM)', () => {
+    const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    expect(scan(utf16('\uFEFFneedle\n'), 'needle').hits).toEqual([[1, 1, 'needle']]);
+    expect(scan(utf16('\uFEFFneedle\n'), '\uFEFFneedle').hits).toEqual([]);
+    expect(scan(utf16('\uFEFF\uFEFFneedle\n'), 'needle').hits).toEqual([[1, 2, '\uFEFFneedle']]);
+    for (const chunks of everySplit(utf16('\uFEFFneedle\n'))) expect(scan(Buffer.concat(chunks), 'needle', { chunks }).hits).toEqual([[1, 1, 'needle']]);
+  });
+
   it('decodes UTF-16 with a BOM (little and big endian), split anywhere', () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('zz hello\r\n中 hello\r\n', 'utf16le')]);
     const be = Buffer.from(le);
