@@ -23,11 +23,12 @@
  */
 import type { RE2JS } from 're2js';
 import { loadRe2 } from './re2.js';
+import { RG_UPPERCASE_TABLE } from './rg-uppercase-table.js';
 
 export interface RegexSyntax {
   /** Some character is written as a literal. */
   anyLiteral: boolean;
-  /** Some literal character is upper-case (Unicode `Uppercase`, Rust's `char::is_uppercase`). */
+  /** Some literal character is upper-case (Unicode `Uppercase` as ripgrep 13 has it: `isUppercaseForRg`). */
   anyUppercase: boolean;
   /** Some literal character is a line feed. */
   writesLineFeed: boolean;
@@ -38,6 +39,13 @@ export interface RegexSyntax {
    * HIR reads it as a class holding its capital (`[Bb]`), ripgrep's AST as the literal it is.
    */
   foldsCasedLiteral: boolean;
+  /**
+   * The first construct in brackets that Rust's regex (ripgrep) reads as a set operation and RE2 as
+   * characters: `&&` (intersection), `--` (difference), `~~` (symmetric difference), or a `[` that
+   * opens a nested class (a union; `[:alpha:]` aside). `[a-z&&[^o]]` is "a to z but o" for ripgrep,
+   * the characters `a`-`z`, `&`, `[`, `^`, `o` then a literal `]` for RE2. Its offset in the pattern.
+   */
+  classSetOperation: { construct: '&&' | '--' | '~~' | '['; at: number } | undefined;
 }
 
 const UPPERCASE = /^\p{Uppercase}$/u;
@@ -45,14 +53,14 @@ const LINE_FEED = 0x0a;
 
 /** The facts above for a pattern in RE2 / Rust regex syntax. */
 export function readRegexSyntax(pattern: string): RegexSyntax {
-  const facts: RegexSyntax = { anyLiteral: false, anyUppercase: false, writesLineFeed: false, classes: [], foldsCasedLiteral: false };
+  const facts: RegexSyntax = { anyLiteral: false, anyUppercase: false, writesLineFeed: false, classes: [], foldsCasedLiteral: false, classSetOperation: undefined };
   // Whether an `i` flag is on here, and what it was outside each open group (a flag set inside a group ends with it).
   let folding = false;
   const outside: boolean[] = [];
   const literal = (code: number) => {
     facts.anyLiteral = true;
     const ch = String.fromCodePoint(code);
-    if (!facts.anyUppercase && UPPERCASE.test(ch)) facts.anyUppercase = true;
+    if (!facts.anyUppercase && isUppercaseForRg(code)) facts.anyUppercase = true;
     if (folding && ch.toUpperCase() !== ch.toLowerCase()) facts.foldsCasedLiteral = true;
     if (code === LINE_FEED) facts.writesLineFeed = true;
   };
@@ -86,6 +94,7 @@ export function readRegexSyntax(pattern: string): RegexSyntax {
       literal(reader.nextCodePoint());
     }
   }
+  facts.classSetOperation = reader.setOperation;
   return facts;
 }
 
@@ -93,7 +102,9 @@ const UPPERCASE_TEXT = /\p{Uppercase}/u;
 
 /** A literal query's facts: every character is a literal (and the query is never empty). */
 export function literalSyntax(text: string): RegexSyntax {
-  return { anyLiteral: true, anyUppercase: UPPERCASE_TEXT.test(text), writesLineFeed: text.includes('\n'), classes: [], foldsCasedLiteral: false };
+  // Perf: V8's test first, over the whole text at once: ripgrep's upper-case letters are among V8's.
+  const anyUppercase = UPPERCASE_TEXT.test(text) && [...text].some((ch) => isUppercaseForRg(ch.codePointAt(0)!));
+  return { anyLiteral: true, anyUppercase, writesLineFeed: text.includes('\n'), classes: [], foldsCasedLiteral: false, classSetOperation: undefined };
 }
 
 /**
@@ -128,6 +139,40 @@ function hasUppercaseBound(source: string): boolean {
   return uppercaseCodePoints().some((code) => has(code) && (!has(code - 1) || !has(code + 1)));
 }
 
+let rgUppercase: Uint32Array | undefined;
+
+/**
+ * Whether ripgrep 13's smart case calls the code point upper-case (Rust's `char::is_uppercase`, from
+ * its Unicode tables, src/rg-uppercase-table.ts). Not V8's `\p{Uppercase}`: V8 knows characters
+ * newer than ripgrep's tables (U+1C89 CYRILLIC CAPITAL LETTER TJE, Unicode 16), and a query `\u1C89x`
+ * kept case on the pure-TS path where `rg -S` ignores it: the walker missed `\u1C89X` and said complete.
+ */
+export function isUppercaseForRg(code: number): boolean {
+  const ranges = (rgUppercase ??= decodeRanges(RG_UPPERCASE_TABLE.join(' ')));
+  // The last range starting at or before `code`: binary search over the range starts (even slots).
+  let lo = 0;
+  let hi = ranges.length / 2 - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ranges[2 * mid]! <= code) lo = mid;
+    else hi = mid - 1;
+  }
+  return ranges[2 * lo]! <= code && code <= ranges[2 * lo + 1]!;
+}
+
+/** `gap span` pairs in base 36 (the generated tables' encoding) to flat `[lo, hi, lo, hi...]`. */
+function decodeRanges(text: string): Uint32Array {
+  const numbers = text.split(' ').map((n) => parseInt(n, 36));
+  const ranges = new Uint32Array(numbers.length);
+  let next = 0;
+  for (let i = 0; i < numbers.length; i += 2) {
+    ranges[i] = next + numbers[i]!;
+    ranges[i + 1] = ranges[i]! + numbers[i + 1]!;
+    next = ranges[i + 1]! + 1;
+  }
+  return ranges;
+}
+
 let uppercase: number[] | undefined;
 
 /** Every `Uppercase` code point: none lies past U+1FFFF (the last are U+1F170-U+1F189). */
@@ -148,8 +193,13 @@ const CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W']);
 const ASSERTIONS = new Set(['b', 'B', 'A', 'z', 'Z', 'C']);
 const HEX = /^[0-9a-fA-F]+$/;
 
+/** `[:alpha:]`, `[:^digit:]`: an ASCII class inside brackets, for both dialects. */
+const NAMED_CLASS = /^\[:\^?[a-z]+:\]/;
+
 class Reader {
   private i = 0;
+  /** The first set operation met in brackets (`RegexSyntax.classSetOperation`). */
+  setOperation: RegexSyntax['classSetOperation'];
   constructor(private readonly s: string) {
     // A non-string has no length: done() would never be true and the read loops would spin forever.
     if (typeof s !== 'string') throw new TypeError(`a regex must be text, got ${typeof s}`);
@@ -258,10 +308,14 @@ class Reader {
         return;
       }
       first = false;
-      if (c === '[' && this.peek(1) === ':') {
-        this.skipPast(']'); // `[:alpha:]`, `[:^alpha:]`: a named class
+      const named = c === '[' ? NAMED_CLASS.exec(this.s.slice(this.i, this.i + 16)) : null;
+      if (named !== null) {
+        this.i += named[0].length;
         previous = undefined;
         continue;
+      }
+      if (c === '[' || ((c === '&' || c === '-' || c === '~') && this.peek(1) === c)) {
+        this.setOperation ??= { construct: c === '[' ? '[' : (`${c}${c}` as '&&' | '--' | '~~'), at: this.i };
       }
       if (c === '-' && previous !== undefined && this.peek(1) !== ']' && this.peek(1) !== '') {
         this.i++; // a range: both ends are literals, the start counted already

@@ -142,6 +142,16 @@ export class HitCollector {
     this.fileHits++; // counted toward the file's cap (already counted in filesAtCap if it reached it)
   }
 
+  /** True when the next line offered as context is shown: a hit still takes after-context. */
+  get owesAfter(): boolean {
+    return this.pending !== undefined;
+  }
+
+  /** How many lines before a hit are shown with it. */
+  get beforeLines(): number {
+    return this.limits.before;
+  }
+
   /** True when `path`'s hits reached the cap: a match there is offered as context lines, each of its lines (`context`). */
   atCap(path: string): boolean {
     return path === this.file && this.fileHits >= this.limits.perFile;

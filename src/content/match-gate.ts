@@ -2,8 +2,9 @@
  * How long one matching call may hold the thread. A regex call (re2js) or a case-insensitive
  * literal's search runs to its end once started: nothing else runs meanwhile, not the budget's
  * timer, not the caller's signal, not an MCP server's pings. So a matcher asks, before each call,
- * how long it may take (`room`), estimates its cost (query.ts: a worst-case model, and for a regex
- * the model refuses, a measurement over the text's start) and does not start one that would not
+ * how long it may take (`room`), estimates its cost (query.ts: a worst-case model; for a regex the
+ * model refuses, its DFA within half the room, bounded-dfa.ts, and after a match the DFA found, a
+ * measurement over the text's start) and does not start one that would not
  * fit: the gate then records why (`refuse`), and the caller learns it once (`take`).
  *
  * - With a time budget, a call may take what is left of it; past that, the search stops

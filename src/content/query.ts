@@ -4,7 +4,7 @@
  * - Literal unless `mode: 'regex'`; a query is never guessed to be a regex.
  * - Case: `true` exact, `false` ignore, `'smart'` (default) ignore unless the query holds an
  *   upper-case letter, as `rg --smart-case` decides it (Unicode `Uppercase`, the property Rust's
- *   `char::is_uppercase` tests). In regex mode, only literal characters count, read from the
+ *   `char::is_uppercase` tests, from ripgrep 13's tables: `isUppercaseForRg`). In regex mode, only literal characters count, read from the
  *   regex's syntax as ripgrep reads it (regex-syntax.ts): not the letters of `\S`, `\p{Lu}`, a
  *   group name or a flag; and a regex with no literal at all keeps case, as in ripgrep.
  * - Ignoring case is Unicode simple case folding on both paths (`rg -i`; JS `iu` flags).
@@ -20,8 +20,9 @@ import { FindFileError } from '../errors.js';
 import { describe, readChoice } from '../plan/read.js';
 import { escapeRegex } from '../regex-escape.js';
 import { isHighSurrogate } from '../text-escape.js';
-import { ignoresCaseSmartly, literalSyntax, readRegexSyntax } from '../regex-syntax.js';
+import { ignoresCaseSmartly, literalSyntax, readRegexSyntax, type RegexSyntax } from '../regex-syntax.js';
 import { checkRe2Size, loadRe2, re2Size } from '../re2.js';
+import { BoundedDfa } from './bounded-dfa.js';
 import { OPEN_GATE, type MatchGate } from './match-gate.js';
 
 /** Longest query accepted, in UTF-8 bytes: far above any real search, far below argv limits. */
@@ -62,11 +63,31 @@ export function readQuery(options: { query?: unknown; mode?: unknown; caseSensit
   const syntax = mode === 'regex' ? readRegexSyntax(text) : literalSyntax(text);
   const ignoreCase = caseMode === 'ignore' || (caseMode === 'smart' && ignoresCaseSmartly(syntax, 'rg'));
   const query: Query = { text, mode, caseMode, ignoreCase, multiline: syntax.writesLineFeed };
-  if (mode === 'regex' && compileRegex) buildLineMatcher(query);
+  if (mode === 'regex' && compileRegex) {
+    refuseSetOperation(syntax.classSetOperation);
+    buildLineMatcher(query);
+  }
   return query;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+const SET_OPERATIONS = { '&&': 'the intersection of two classes', '--': 'the difference of two classes', '~~': 'the symmetric difference of two classes', '[': 'a nested class' } as const;
+
+/**
+ * A class set operation (`[a-z&&[^o]]`, `[^[a]]`, `[--z]`) is refused on the pure-TS path: ripgrep's
+ * regex reads it as a set, RE2 as characters, and the two would answer differently, each "complete".
+ * Translating it exactly would need a class algebra over Unicode; a rewrite as one class is easy.
+ */
+function refuseSetOperation(operation: RegexSyntax['classSetOperation']): void {
+  if (operation === undefined) return;
+  const { construct, at } = operation;
+  throw new FindFileError(
+    'FF_INVALID_QUERY',
+    `query uses \`${construct}\` inside brackets (at character ${at + 1}), which ripgrep's regex reads as ${SET_OPERATIONS[construct]} and RE2 (the pure-TS path) as characters: write it as one class (\`[a-z&&[^o]]\` as \`[a-np-z]\`; a literal \`${construct[0]}\` escaped, \`\\${construct[0]}\`), or search with backend "ripgrep"`,
+    'query',
+  );
+}
 
 function readCaseMode(value: unknown): CaseMode {
   if (value === undefined || value === 'smart') return 'smart';
@@ -160,12 +181,11 @@ class LiteralMatcher implements Matcher {
  * thread alive. Measured on this project's two-core machine under load, over 256 KiB-1 MiB of `a`:
  * 22-36 µs a character for `(?:[b-y]?){300}z` (603 instructions), 11.8 µs for `(?:[b-y]?){100}$`
  * (203), 290-440 ns for `\w+$` and `(?i)a+q` (5), 260 ns for `function\s+\w+` (14) over minified
- * code. Its lazy DFA, which only answers "is there a match", costs at most ~130 ns a character.
+ * code. Its lazy DFA, which only answers "is there a match", is bounded apart (bounded-dfa.ts).
  */
 const NFA_NS_PER_CHAR = 200;
 const NFA_NS_PER_INSTRUCTION = 70;
-const DFA_NS_PER_CHAR = 150;
-/** Characters the first measuring probe reads (`Re2Matcher.measure`). */
+/** Characters the first measuring probe reads at most (`Re2Matcher.measure`). */
 const PROBE_CHARS = 4096;
 
 class Re2Matcher implements Matcher {
@@ -173,12 +193,14 @@ class Re2Matcher implements Matcher {
   readonly blockSafe = false;
   /** Estimated ms per character of one search. */
   private readonly msPerChar: number;
+  private readonly dfa: BoundedDfa;
 
   constructor(
     private readonly regex: RE2JS,
     private readonly gate: MatchGate,
   ) {
     this.msPerChar = (NFA_NS_PER_CHAR + regex.programSize() * NFA_NS_PER_INSTRUCTION) / 1e6;
+    this.dfa = new BoundedDfa(regex);
   }
 
   get refused(): boolean {
@@ -190,19 +212,23 @@ class Re2Matcher implements Matcher {
    * four times more while the estimate does not fit in `room` (re2js's first calls run cold: 4 KiB
    * of minified code said 1.4 us a character, the whole line ran at 0.08), until the probes have
    * spent a quarter of `room` (a regex that is slow on this text: refused after ~0.25 s at most). A
-   * match found early ends a probe early, as it ends the search there.
+   * match found early ends a probe early, as it ends the search there. No probe starts whose worst
+   * case (the model) would not fit in what is left of `room`: it is cut to fit, and is the last
+   * (`[ab]{0,1000}c`, 2,003 instructions: 4 KiB could cost 0.57 s, and a probe ran 220 ms past a
+   * 300 ms budget); when not even 64 characters fit, the line is refused (Infinity).
    */
   private measure(text: string, from: number, room: number): number {
     const chars = text.length - from;
     let spent = 0;
     for (let size = PROBE_CHARS; ; size *= 4) {
-      const end = Math.min(text.length, from + size);
+      const end = Math.min(text.length, from + size, from + Math.floor((room - spent) / this.msPerChar));
+      if (end - from < Math.min(MIN_PROBE_CHARS, chars)) return Infinity;
       const started = performance.now();
       this.regex.matcher(text.slice(0, end)).find(from);
       const took = performance.now() - started;
       spent += took;
       const estimate = (took / Math.max(1, end - from)) * chars;
-      if (estimate <= room || end === text.length || spent * 4 > room) return estimate;
+      if (estimate <= room || end === text.length || end - from < size || spent * 4 > room) return estimate;
     }
   }
 
@@ -210,17 +236,23 @@ class Re2Matcher implements Matcher {
     if (this.refused) return -1;
     const chars = text.length - from;
     const cost = chars * this.msPerChar;
-    const room = this.gate.room();
+    let room = this.gate.room();
     if (cost > room) {
       // Most long lines hold no match: the DFA says so for a fraction of the NFA's cost, and only a
-      // match needs positions. Its text starts a character early, so `\b`, `\B` see what is before
-      // `from` (a match it finds there only refuses the call: never a match lost).
-      if (chars * (DFA_NS_PER_CHAR / 1e6) <= room && !this.regex.test(from === 0 ? text : text.slice(from - 1))) return -1;
-      // The model is the worst case (every thread alive); most regexes run far below it (`function\s+\w+`
-      // over a 1.9 MB minified line: 0.15 s where the model says 2.2). So measure.
-      const measured = this.measure(text, from, room);
-      if (measured > room) {
-        this.gate.refuse(measured);
+      // match needs positions. It may spend half the room (it stops itself there: bounded-dfa.ts);
+      // its text starts a character early, so `\b`, `\B` see what is before `from` (a match it
+      // finds there only leads to the measurement: never a match lost).
+      const seen = this.dfa.test(from === 0 ? text : text.slice(from - 1), room / 2);
+      if (seen === false) return -1;
+      room = this.gate.room();
+      // The DFA found a match: its states stayed few, and the NFA's threads are those states' NFA
+      // states. The model is the worst case (every thread alive), which most regexes run far below
+      // (`function\s+\w+` over a 1.9 MB minified line: 0.15 s where the model says 2.2): measure.
+      // The DFA could not say (it blew up: `[ab]*a[ab]{1000}c`, or the line is too long for it): a
+      // measured start says nothing of the rest, so the worst case must fit, or the line is refused.
+      const estimate = seen === true ? this.measure(text, from, room) : cost;
+      if (estimate > room) {
+        this.gate.refuse(estimate);
         return -1;
       }
     }
@@ -230,6 +262,9 @@ class Re2Matcher implements Matcher {
     return match.start();
   }
 }
+
+/** Fewer characters than this say nothing of a regex's speed: a line that cannot afford them is refused. */
+const MIN_PROBE_CHARS = 64;
 
 /**
  * A literal, ignoring case. Perf and safety: V8 cannot compile a case-insensitive regex of tens of

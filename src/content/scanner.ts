@@ -4,10 +4,11 @@
  *
  * - Encoding: a UTF-16 BOM (FF FE, FE FF) means UTF-16, decoded; anything else is UTF-8, a UTF-8
  *   BOM dropped, invalid bytes as U+FFFD (ripgrep's default `--encoding auto` does the same).
- * - Binary: a NUL in the first chunk (64 KiB, ripgrep's buffer size) and the file is not searched.
+ * - Binary: a NUL in the first chunk (64 KiB, ripgrep's buffer size) and the file is not searched
+ *   (UTF-16: ripgrep's 8 KiB pieces, `utf16Binary`).
  *   A NUL later: line by line, the search stops before the chunk that holds it, keeping the hits
- *   already found; a multi-line search covers the text before the NUL. (ripgrep's later buffers are
- *   not cut at the same offsets, so which lines near a late NUL are searched can differ slightly.)
+ *   already found (ripgrep's later buffers are not cut at the same offsets, so which lines near a
+ *   late NUL are searched can differ slightly); a multi-line search reads on (multi-line.ts).
  * - Lines end at `\n`. A line's text drops a `\r` before it, so CRLF files give the text and
  *   columns ripgrep gives; matching sees the `\r`, as ripgrep's does.
  * - Memory: one chunk, plus the unfinished line (whole text, for a multi-line query). Past
@@ -16,10 +17,15 @@
 import { utf16Decoder, utf8Decoder, type Decoder } from './decoders.js';
 import { dropCr, type HitCollector } from './hits.js';
 import { byteLines } from './byte-lines.js';
+import { countNewlines, searchWholeText } from './multi-line.js';
 import type { Matcher } from './query.js';
 
 /** Bytes read at a time, and the binary sniff window: ripgrep's default buffer size. */
 export const READ_CHUNK_BYTES = 64 * 1024;
+
+/** ripgrep's UTF-16 decoding: the bytes it decodes at a time, and the BOM's among the first. */
+const UTF16_PIECE_BYTES = 8 * 1024;
+const UTF16_BOM_BYTES = 2;
 
 /** The longest line (whole text, for a multi-line query) held for one file. */
 export const MAX_HELD_CHARS = 16 * 1024 * 1024;
@@ -31,7 +37,7 @@ export type ScanState =
   | 'stop'
   /** A NUL in the first chunk: the file was not searched. */
   | 'binary'
-  /** A NUL in a later chunk: the search of this file ended there, the hits before it kept. */
+  /** A NUL in a later chunk (multi-line: in a line shown): the search of this file ended there, the hits before it kept. */
   | 'binary-late'
   /** A line (or a multi-line query's whole text) outgrew `MAX_HELD_CHARS`. */
   | 'too-long'
@@ -43,6 +49,8 @@ export type ScanState =
 export class FileScanner {
   private decoder: Decoder | undefined;
   private utf16 = false;
+  /** UTF-16: the code units decoded so far (`utf16Binary`). */
+  private units = 0;
   /**
    * Byte mode (see byte-lines.ts `ByteLines.search`): an exact-case literal, line by line, in UTF-8, without
    * context. The unfinished line is then held as bytes, in pieces joined when it ends.
@@ -93,17 +101,25 @@ export class FileScanner {
     // A UTF-8 file's BOM is dropped at its start, whichever mode searches it (UTF-16's decoder drops its own).
     if (first && !this.utf16) chunk = byteLines.withoutBom(chunk);
     if (this.bytes) {
-      if (byteLines.nulAt(chunk) >= 0) return this.binary(first, '');
+      if (byteLines.nulAt(chunk) >= 0) return this.binary(first);
       return (this.state = this.takeLineBytes(chunk));
     }
     let text: string;
+    // Line by line ripgrep looks for a NUL in every buffer; a multi-line search reads the whole file
+    // and looks in its first 64 KiB only (later NULs: multi-line.ts).
+    const sniff = first || !this.multiline;
     if (this.utf16) {
       text = this.decoder!.write(chunk);
-      const nul = text.indexOf('\0');
-      if (nul >= 0) return this.binary(first, text.slice(0, nul));
+      // ripgrep drops a U+FEFF right after the BOM too (its decoder drops the BOM, then a UTF-8 one).
+      if (this.units === 0 && text.charCodeAt(0) === 0xfeff) {
+        text = text.slice(1);
+        this.units++;
+      }
+      const nul = sniff ? text.indexOf('\0') : -1;
+      if (nul >= 0) return this.multiline ? this.binary(first) : this.utf16Binary(text, nul, first);
+      this.units += text.length;
     } else {
-      const nul = byteLines.nulAt(chunk);
-      if (nul >= 0) return this.binary(first, this.decoder!.end(chunk.subarray(0, nul)));
+      if (sniff && byteLines.nulAt(chunk) >= 0) return this.binary(first);
       text = this.decoder!.write(chunk);
     }
     return (this.state = this.multiline ? this.hold(text) : this.takeLines(text));
@@ -126,7 +142,8 @@ export class FileScanner {
     const rest = this.decoder?.end() ?? '';
     if (this.multiline) {
       if (this.hold(rest) !== 'more') return this.state;
-      return (this.state = this.searchWhole(this.parts.join('')) ? 'done' : this.halted());
+      const end = searchWholeText(this.parts.join(''), this.matcher, this.hits, this.path);
+      return (this.state = end === 'halted' ? this.halted() : end);
     }
     const last = this.carry + rest;
     this.carry = '';
@@ -201,16 +218,22 @@ export class FileScanner {
     return found.more;
   }
 
-  private binary(first: boolean, before: string): ScanState {
-    if (first) return (this.state = 'binary');
-    // Multi-line: ripgrep searches the lines before the NUL's (a match may not reach into it, nor
-    // context come from it: an adversarial run's parity suite); line by line, nothing of this chunk.
-    if (this.multiline) {
-      if (this.hold(before) !== 'more') return this.state;
-      const text = this.parts.join('');
-      if (!this.searchWhole(text.slice(0, text.lastIndexOf('\n') + 1))) return (this.state = this.halted());
-    }
-    return (this.state = 'binary-late');
+  private binary(first: boolean): ScanState {
+    return (this.state = first ? 'binary' : 'binary-late');
+  }
+
+  /**
+   * A U+0000 in UTF-16, line by line. ripgrep decodes UTF-16 8 KiB of the file's bytes at a time
+   * (its BOM's 2 included) and looks for a NUL in each piece: in the first, the file is binary; in a
+   * later one, the lines that end before that piece were searched. So here: a UTF-16 code unit is 2
+   * bytes (a pair's halves, an invalid one's U+FFFD alike), and `units` have come before `text`.
+   */
+  private utf16Binary(text: string, nul: number, first: boolean): ScanState {
+    const piece = Math.floor((UTF16_BOM_BYTES + 2 * (this.units + nul)) / UTF16_PIECE_BYTES);
+    if (piece === 0) return this.binary(first);
+    const cut = (piece * UTF16_PIECE_BYTES - UTF16_BOM_BYTES) / 2 - this.units;
+    const state = cut > 0 ? this.takeLines(text.slice(0, cut)) : 'more';
+    return (this.state = state === 'more' ? 'binary-late' : state);
   }
 
   private hold(text: string): ScanState {
@@ -276,95 +299,6 @@ export class FileScanner {
     this.line += countNewlines(block, counted, block.length);
     return true;
   }
-
-  /**
-   * Multi-line mode: every match in the whole text. Like ripgrep, matches whose lines touch or
-   * overlap (the next match starts on the line where the last one ended, or the line after) make
-   * one hit: the first match's line and column, and that line's text; `endLine` its group's last line.
-   */
-  private searchWhole(text: string): boolean {
-    const { matcher } = this;
-    const lines = new LineCursor(text);
-    let group: Group | undefined;
-    for (let from = 0; from <= text.length; ) {
-      const at = matcher.find(text, from);
-      if (at < 0 && matcher.refused) return group !== undefined && this.addGroup(lines, group) && false; // the hit so far kept
-      // An empty match after the last line break is on no line: ripgrep has no line there.
-      if (at < 0 || (at === text.length && at > 0 && text.endsWith('\n'))) break;
-      const end = matcher.lastEnd;
-      const start = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
-      const lastChar = end > at ? end - 1 : at;
-      const nl = text.indexOf('\n', lastChar);
-      const rangeEnd = nl < 0 ? text.length : nl + 1;
-      if (group !== undefined && start <= group.rangeEnd) {
-        group.rangeEnd = Math.max(group.rangeEnd, rangeEnd);
-      } else {
-        if (group !== undefined && !this.addGroup(lines, group)) return false;
-        group = { start, column: at - start + 1, rangeEnd };
-      }
-      from = end > at ? end : at + codeUnitsAt(text, at);
-    }
-    if (group !== undefined && !this.addGroup(lines, group)) return false;
-    return !this.hits.wantsContext || this.offerLines(lines, text.length);
-  }
-
-  /** One multi-line hit, after the lines before it are offered as context. */
-  private addGroup(lines: LineCursor, group: Group): boolean {
-    const { hits, path } = this;
-    if (hits.wantsContext && !this.offerLines(lines, group.start)) return false;
-    // Past `maxHitsPerFile` a match is its lines, each a context line (every line of it, not its first only).
-    if (hits.atCap(path)) return this.offerLines(lines, group.rangeEnd);
-    const line = lines.moveTo(group.start);
-    const text = lines.text;
-    const lineEnd = text.indexOf('\n', group.start);
-    // The group's last line: the one its range ends on (a range ends after that line's `\n`, or at the end).
-    const last = group.rangeEnd > group.start && text[group.rangeEnd - 1] === '\n' ? group.rangeEnd - 1 : group.rangeEnd;
-    const endLine = line + countNewlines(text, group.start, last);
-    const more = hits.add(path, line, group.column, dropCr(text.slice(group.start, lineEnd < 0 ? text.length : lineEnd)), endLine);
-    lines.skipTo(group.rangeEnd, endLine + 1);
-    return more;
-  }
-
-  /** Context: each line from the cursor up to offset `to` (a line start, or the end). */
-  private offerLines(lines: LineCursor, to: number): boolean {
-    const { hits, path } = this;
-    const { text } = lines;
-    while (lines.offset < to) {
-      const nl = text.indexOf('\n', lines.offset);
-      const end = nl < 0 ? text.length : nl;
-      if (!hits.context(path, lines.line, dropCr(text.slice(lines.offset, end)))) return false;
-      lines.skipTo(end + 1, lines.line + 1);
-    }
-    return true;
-  }
-}
-
-/** A multi-line hit being built: where its first line starts, its column, and the offset just past its last line. */
-interface Group {
-  start: number;
-  column: number;
-  rangeEnd: number;
-}
-
-/** A position in a whole text and the number of the line it is on, moved forward only. */
-class LineCursor {
-  offset = 0;
-  line = 1;
-
-  constructor(readonly text: string) {}
-
-  /** Moves to `offset` (forward), counting the line breaks passed; returns the line number there. */
-  moveTo(offset: number): number {
-    this.line += countNewlines(this.text, this.offset, offset);
-    this.offset = offset;
-    return this.line;
-  }
-
-  /** Moves to `offset`, known to start line `line`. */
-  skipTo(offset: number, line: number): void {
-    this.offset = offset;
-    this.line = line;
-  }
 }
 
 /**
@@ -384,16 +318,4 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a);
   out.set(b, a.length);
   return out;
-}
-
-function countNewlines(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
-  return n;
-}
-
-/** 2 for a surrogate pair, else 1: an empty match moves on by a whole character. */
-function codeUnitsAt(text: string, i: number): number {
-  const code = text.charCodeAt(i);
-  return code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
 }

@@ -123,6 +123,14 @@ describe('encodings', () => {
     ]);
   });
 
+  it('drops one U+FEFF right after a UTF-16 BOM, as rg --json 13 does (its decoder drops the BOM, then a UTF-8 BOM)', () => {
+    const utf16 = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    expect(scan(utf16('\uFEFFneedle\n'), 'needle').hits).toEqual([[1, 1, 'needle']]);
+    expect(scan(utf16('\uFEFFneedle\n'), '\uFEFFneedle').hits).toEqual([]);
+    expect(scan(utf16('\uFEFF\uFEFFneedle\n'), 'needle').hits).toEqual([[1, 2, '\uFEFFneedle']]);
+    for (const chunks of everySplit(utf16('\uFEFFneedle\n'))) expect(scan(Buffer.concat(chunks), 'needle', { chunks }).hits).toEqual([[1, 1, 'needle']]);
+  });
+
   it('decodes UTF-16 with a BOM (little and big endian), split anywhere', () => {
     const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('zz hello\r\n中 hello\r\n', 'utf16le')]);
     const be = Buffer.from(le);
@@ -177,14 +185,16 @@ describe('binary files', () => {
     expect(scan(bytes, 'hello').state).toBe('binary');
   });
 
-  it('a multi-line search with a late NUL searches the lines before the NUL\'s: a match may not reach into it (rg --json 13: only line 1)', () => {
+  it('a multi-line search reads past a late NUL and quits at the first match whose lines hold one (rg --json 13: line 1 only, both)', () => {
     const first = Buffer.from('a\nb\n' + 'x'.repeat(READ_CHUNK_BYTES) + '\n');
     const second = Buffer.from('a\nb\0a\nb\n');
     expect(scan(Buffer.concat([first, second]), 'a\nb', { chunks: [first, second] })).toEqual({ state: 'binary-late', hits: [[1, 1, 'a']] });
-    // Wholly before the NUL's line, it is found. (rg 13 may stop sooner, at its own buffer's edge: on
-    // these bytes it reports line 1 only; docs/content-search.md, "Binary files".)
+    // Lines 4-5 and 6-7 touch: one match group, lines 4-7, which holds the NUL.
     const third = Buffer.from('a\nb\nc\0a\nb\n');
-    expect(scan(Buffer.concat([first, third]), 'a\nb', { chunks: [first, third] })).toEqual({ state: 'binary-late', hits: [[1, 1, 'a'], [4, 1, 'a']] });
+    expect(scan(Buffer.concat([first, third]), 'a\nb', { chunks: [first, third] })).toEqual({ state: 'binary-late', hits: [[1, 1, 'a']] });
+    // A NUL in a line no match reaches: the search goes on past it, as rg's does (binary_offset null).
+    const fourth = Buffer.from('c\0\nz\na\nb\n');
+    expect(scan(Buffer.concat([first, fourth]), 'a\nb', { chunks: [first, fourth] })).toEqual({ state: 'done', hits: [[1, 1, 'a'], [6, 1, 'a']] });
   });
 });
 
