@@ -2,12 +2,15 @@
  * The stall watch of one ripgrep run (src/rg/run.ts `watchSilence`, src/rg/blocking.ts): asked only
  * after `afterMs` without output, again four times later when it clears the run, and a run it finds
  * stuck is stopped (`blocked`, the child killed, the files named). A runner plays ripgrep.
+ *
+ * The watch's own suite runs on fake timers, advanced by hand: on real ones "a run that keeps
+ * printing is never asked" failed on a loaded machine (a 10 ms tick late past the 60 ms silence).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Deadline } from '../../src/limits.js';
 import { buildStallWatch } from '../../src/rg/blocking.js';
 import { buildFindPlan } from '../../src/plan/search-plan.js';
@@ -69,7 +72,7 @@ function playing(chunks: number, everyMs: number, exits: boolean, pid?: number) 
 }
 
 function start(runner: (request: ProcessRequest, listener: ProcessListener) => void, watch: StallWatch) {
-  return runRipgrep({
+  return runOnFakeTimers(runRipgrep({
     rg: { path: '/usr/bin/rg', selectionMode: 'system' },
     argv: ['--files', '--threads', '1'],
     cwd: '/',
@@ -82,10 +85,19 @@ function start(runner: (request: ProcessRequest, listener: ProcessListener) => v
     maxRecordBytes: 1 << 20,
     newConsumer: () => new Collect(),
     watch,
-  });
+  }));
+}
+
+/** The run to its end, with the fake timers advanced well past every wait the tests script (at most ~1 s). */
+async function runOnFakeTimers<T>(run: Promise<T>): Promise<T> {
+  await vi.advanceTimersByTimeAsync(5_000);
+  return run;
 }
 
 describe('the stall watch', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] }));
+  afterEach(() => vi.useRealTimers());
+
   it('a silent run is asked about after afterMs, again after four times that, and stopped when stuck', async () => {
     const watch = scriptedWatch(40, [false, true]);
     const rg = playing(2, 5, false);
