@@ -291,7 +291,17 @@ export function summaryLine(
 
 /** A grep hit's place, `path:line:column` (the path workspace-relative). */
 export function hitPlace(path: string, hit: Pick<ContentHit, 'line' | 'column'>): string {
-  return `${path}:${hit.line}:${hit.column}`;
+  return `${placePath(path)}:${hit.line}:${hit.column}`;
+}
+
+/**
+ * A path as the first field of a hit (`path:line:column: text`), a count (`path:N`) or a context
+ * row (`path-line- text`): JSON-quoted when it holds what reads as that field's end, a `:` before
+ * a digit or a `-digits-`. A file named `config.ts:12:5: const key = 1` read as line 12 of the real
+ * `config.ts` (an adversarial run); quoted, it reads as itself. Other names stay bare, as rg prints them.
+ */
+export function placePath(path: string): string {
+  return /:\d|-\d+-/.test(path) ? JSON.stringify(path) : path;
 }
 
 /** The page left out lines past `max_matches_per_file`: they are counted in the total, not listed. */
@@ -301,7 +311,7 @@ export function perFileCapNote(cap: number): string {
 
 /** `output_mode: 'count'`: `path:N`, the number of the file's matching lines; `path:N+` when the search stopped inside the file. */
 export function countLine(path: string, count: number, atLeast = false): string {
-  return `${path}:${count}${atLeast ? '+' : ''}`;
+  return `${placePath(path)}:${count}${atLeast ? '+' : ''}`;
 }
 
 /** Why a count reads `N+`, and how to get the exact number. */
@@ -322,7 +332,7 @@ export function hitLine(hit: ContentHit): string {
  */
 export function hitRows(hit: ContentHit, previous: ShownSoFar | undefined): string[] {
   const rows = breaksGroup(previous, hit) ? ['--'] : [];
-  const context = (c: ContextLine) => `${hit.path}-${c.line}- ${c.text}${c.textTruncated ? '…' : ''}`;
+  const context = (c: ContextLine) => `${placePath(hit.path)}-${c.line}- ${c.text}${c.textTruncated ? '…' : ''}`;
   rows.push(...(hit.before ?? []).map(context), hitLine(hit), ...(hit.after ?? []).map(context));
   return rows;
 }

@@ -415,3 +415,30 @@ describe('the retries after an empty answer share the call\'s budget', () => {
     expect(ctx.clock.now()).toBeLessThanOrEqual(1000 + 300);
   });
 });
+
+describe('a hit, count or context row names its file unmistakably', () => {
+  // Names that hold what reads as a row's field end, beside real files they could be taken for.
+  const names = ['config.ts:12:5: const key = 1', 'a.ts:3', 'b.ts-4- x', 'c:1:1', 'plain.ts', 'v1-2.txt', 'd - 5 - e'];
+  const tree: Tree = Object.fromEntries([...names, 'config.ts', 'a.ts', 'b.ts', 'c'].map((name) => [name, names.includes(name) ? 'one\nneedle\ntwo\n' : 'none\n']));
+
+  /** The file a row names: a quoted name read back, else the text before the first `:digit` (or `-digits-`). */
+  function fileOf(row: string, separator: ':' | '-'): string {
+    if (row.startsWith('"')) return JSON.parse(row.slice(0, row.indexOf('"', 1) + 1)) as string;
+    const end = separator === ':' ? row.search(/:\d/) : row.search(/-\d+-/);
+    return row.slice(0, end);
+  }
+
+  it('in every mode, each row reads back as the file it is about', async () => {
+    const hits = await grepTool({ query: 'needle' }, workspace(tree));
+    expect(hits.content.split('\n').filter((r) => /:\d+:\d+: /.test(r)).map((r) => fileOf(r, ':')).sort()).toEqual([...names].sort());
+    const counts = await grepTool({ query: 'needle', output_mode: 'count' }, workspace(tree));
+    expect(counts.content.split('\n').map((r) => fileOf(r, ':')).sort()).toEqual([...names].sort());
+    const context = await grepTool({ query: 'needle', context: 1 }, workspace(tree));
+    const rows = context.content.split('\n').filter((r) => r !== '--' && r !== '');
+    const before = rows.filter((r) => / one$/.test(r));
+    expect(before.map((r) => fileOf(r, '-')).sort()).toEqual([...names].sort());
+    // Names that read as nothing else stay bare, as rg prints them.
+    expect(hits.content).toContain('plain.ts:2:1: needle');
+    expect(hits.content).toContain('v1-2.txt:2:1: needle');
+  });
+});
