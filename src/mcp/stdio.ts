@@ -66,23 +66,38 @@ export const MAX_LINE_CHARS = 10 * 1024 * 1024;
  * Request ids the SDK cannot cancel: its `notifications/cancelled` handler drops a falsy
  * `requestId` (`0`, `""`), so a client that numbers from 0 could not cancel that request (an
  * adversarial run: the search ran its whole budget and answered). Inside the server they are
- * carried as these strings (a NUL first: no client writes one), and restored on the way out.
+ * carried as strings of the server's own (`INNER`, a NUL first), and restored on the way out. A
+ * client's string id that starts so is carried escaped (`INNER` `=` the id): the mapping is one to
+ * one, so a client that writes `"\u0000find-file:0"` beside `0` gets each answer on its own id (an
+ * adversarial run: both answered as 0, one answer lost).
  */
-const INNER_IDS = new Map<RequestId, string>([
-  [0, '\u0000find-file:0'],
-  ['', '\u0000find-file:""'],
-]);
-const OUTER_IDS = new Map<RequestId, RequestId>([...INNER_IDS].map(([outer, inner]) => [inner, outer]));
+const INNER = '\u0000find-file:';
+
+/** The id a client's request is carried under inside the server; undefined: as it is. */
+function innerId(id: RequestId): string | undefined {
+  if (id === 0) return `${INNER}0`;
+  if (id === '') return `${INNER}""`;
+  return typeof id === 'string' && id.startsWith(INNER) ? `${INNER}=${id}` : undefined;
+}
+
+/** The client's id back from its inner string; undefined for any other id. */
+function outerId(id: RequestId): RequestId | undefined {
+  if (typeof id !== 'string' || !id.startsWith(INNER)) return undefined;
+  const rest = id.slice(INNER.length);
+  return rest === '0' ? 0 : rest === '""' ? '' : rest.startsWith('=') ? rest.slice(1) : undefined;
+}
 
 /**
  * A client's request with a falsy id (and a cancellation of one) carried as its inner string. A
  * response keeps its id: it answers one of the server's own requests (`roots/list`), numbered by the SDK from 0.
  */
 function inward(message: JSONRPCMessage): JSONRPCMessage {
-  if ('method' in message && 'id' in message && message.id !== undefined && INNER_IDS.has(message.id)) return { ...message, id: INNER_IDS.get(message.id)! } as JSONRPCMessage;
+  const inner = 'method' in message && 'id' in message && message.id !== undefined ? innerId(message.id) : undefined;
+  if (inner !== undefined) return { ...message, id: inner } as JSONRPCMessage;
   if ('method' in message && message.method === 'notifications/cancelled') {
     const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-    if (requestId !== undefined && INNER_IDS.has(requestId)) return { ...message, params: { ...message.params, requestId: INNER_IDS.get(requestId)! } };
+    const cancelled = requestId === undefined ? undefined : innerId(requestId);
+    if (cancelled !== undefined) return { ...message, params: { ...message.params, requestId: cancelled } };
   }
   return message;
 }
@@ -121,7 +136,7 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (('result' in message || 'error' in message) && message.id !== undefined && this.initializeIds.delete(message.id)) this.initialized = 'result' in message;
-    const outer = 'id' in message && message.id !== undefined ? OUTER_IDS.get(message.id) : undefined;
+    const outer = 'id' in message && message.id !== undefined ? outerId(message.id) : undefined;
     return this.write(outer === undefined ? message : { ...message, id: outer });
   }
 

@@ -185,6 +185,22 @@ describe('request ids 0 and "" (an adversarial run: the SDK drops a falsy reques
     void transport.send({ jsonrpc: '2.0', id: got[0].id, result: {} });
     expect(JSON.parse(String(output.read()))).toEqual({ jsonrpc: '2.0', id: 0, result: {} });
   });
+
+  it('a client id that looks like an inner one is its own: each request in flight is answered on its id', async () => {
+    const { input, output, transport, got } = await openTransport();
+    const ids = [0, '', '\u0000find-file:0', '\u0000find-file:""', '\u0000find-file:=0', '\u0000find-file:', 'plain', 7];
+    input.write(JSON.stringify({ jsonrpc: '2.0', id: 'init', ...INITIALIZE }) + '\n');
+    for (const id of ids) input.write(JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }) + '\n');
+    const inner = got.slice(1).map((m) => m.id);
+    // Inside the server, every id in flight is distinct.
+    expect(new Set(inner).size).toBe(ids.length);
+    const answered: unknown[] = [];
+    for (const id of inner) {
+      void transport.send({ jsonrpc: '2.0', id, result: {} });
+      answered.push(JSON.parse(String(output.read())).id);
+    }
+    expect(answered).toEqual(ids);
+  });
 });
 
 describe('LineTransport', () => {
