@@ -83,3 +83,13 @@ function dirOf(shown: string, cut: number): string {
   // A filesystem root keeps its separator: "" would be the primary root, and "C:" the current directory of drive C.
   return shown.slice(0, /^([A-Za-z]:)?$/.test(shown.slice(0, cut)) ? cut + 1 : cut);
 }
+
+/**
+ * A path as the first field of a hit (`path:line:column: text`), a count (`path:N`) or a context
+ * row (`path-line- text`): JSON-quoted when it holds what reads as that field's end, a `:` before
+ * a digit or a `-digits-`. A file named `config.ts:12:5: const key = 1` read as line 12 of the real
+ * `config.ts` (an adversarial run); quoted, it reads as itself. Other names stay bare, as rg prints them.
+ */
+export function placePath(path: string): string {
+  return /:\d|-\d+-/.test(path) ? JSON.stringify(path) : path;
+}

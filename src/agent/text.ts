@@ -30,7 +30,7 @@ import type { Platform } from '../patterns.js';
 import { escapeText } from '../text-escape.js';
 import type { RefusalKind } from './paths.js';
 import { describeReason, isCoverageGap, nextStep, reasonLabels, statedReasons, type Gaps } from './text-reasons.js';
-import { count, findItWith, listedPaths, queryText, quote } from './text-words.js';
+import { count, findItWith, listedPaths, placePath, queryText, quote } from './text-words.js';
 import { afterEmptyAnswer, policyLine } from './text-policy.js';
 
 /** How many matches exist, as far as the search knows. */
@@ -292,16 +292,6 @@ export function summaryLine(
 /** A grep hit's place, `path:line:column` (the path workspace-relative). */
 export function hitPlace(path: string, hit: Pick<ContentHit, 'line' | 'column'>): string {
   return `${placePath(path)}:${hit.line}:${hit.column}`;
-}
-
-/**
- * A path as the first field of a hit (`path:line:column: text`), a count (`path:N`) or a context
- * row (`path-line- text`): JSON-quoted when it holds what reads as that field's end, a `:` before
- * a digit or a `-digits-`. A file named `config.ts:12:5: const key = 1` read as line 12 of the real
- * `config.ts` (an adversarial run); quoted, it reads as itself. Other names stay bare, as rg prints them.
- */
-export function placePath(path: string): string {
-  return /:\d|-\d+-/.test(path) ? JSON.stringify(path) : path;
 }
 
 /** The page left out lines past `max_matches_per_file`: they are counted in the total, not listed. */
