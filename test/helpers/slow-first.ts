@@ -4,19 +4,28 @@
  * take the files in this order, so a long file started late runs alone at the end while the other
  * worker idles: in a CI clone run the index oracle (test/watch/oracle.test.ts, ~40 s, a small file)
  * started after 300 others. Slowest by wall time including their setup (`beforeAll`), in idle full
- * runs of 2026-12-05; a file that becomes slow belongs here.
+ * runs of 2026-12-05 and 2026-12-07 (`npm run test:cpu`); a file that becomes slow belongs here.
  */
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const SLOWEST = [
   'test/watch/oracle.test.ts',
-  'test/conformance/conformance.test.ts',
   'test/cli/cli.test.ts',
+  'test/conformance/conformance.test.ts',
+  'test/content/bounded-dfa.test.ts',
+  'test/ignore/rule-shapes.test.ts',
+  'test/cli/value-flags.test.ts',
+  'test/ignore/special-ignore-files.test.ts',
+  'test/compat/dot-filter.test.ts',
+  'test/cli/smart-case-fd.test.ts',
+  'test/content/bounded-match.test.ts',
   'test/mcp/lifecycle.test.ts',
+  'test/cli/fd-name-oracle.test.ts',
+  'test/content/max-count-oracle.test.ts',
+  'test/conformance/stress.test.ts',
   'test/cli/exec.test.ts',
   'test/content/regex-syntax.test.ts',
-  'test/conformance/stress.test.ts',
   'test/conformance/class-sweep.test.ts',
 ];
 
