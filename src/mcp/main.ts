@@ -34,6 +34,12 @@ export async function main(argv: readonly string[]): Promise<void> {
   const settings: McpSettings = { version: readVersion(), roots: readRoots(args.root ?? []), context, log };
   const server = createServer(settings);
   server.onclose = () => pool?.close();
+  // The client gone: a write to its closed stdout or stderr fails (EPIPE), and nothing can reach it
+  // any more, so the server ends. Before, each failed write was an uncaught error logged to stderr,
+  // whose write failed in turn: an orphaned server spun on that at 60% of a core, for good.
+  const gone = () => process.exit(0);
+  process.stdout.on('error', gone);
+  process.stderr.on('error', gone);
   // A bug that escapes a call must not kill the session: it is logged and the server goes on.
   process.on('uncaughtException', (error) => log(`find-file mcp: unexpected error: ${error.stack ?? error.message}`));
   process.on('unhandledRejection', (error) => log(`find-file mcp: unexpected rejection: ${String(error)}`));

@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MCP_BIN } from './helpers.js';
 
 let base = '';
@@ -105,5 +105,24 @@ describe('the client\'s roots, whatever the order of its first messages', () => 
     } finally {
       server.close();
     }
+  });
+});
+
+describe('a client that goes away', () => {
+  // An orphaned server (its client killed mid-call) spun at 60% of a core for good: the answer's
+  // write failed (EPIPE), the error was logged to the closed stderr, whose write failed, and so on.
+  it('closed stdout and stderr (stdin still open): the server ends at its next write, it does not spin', { timeout: 20_000 }, async () => {
+    const child = spawn(process.execPath, [MCP_BIN, '--root', client], { cwd: serverCwd, stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+    // Whatever the verdict (a timeout too), no server is left behind.
+    onTestFinished(() => void child.kill('SIGKILL'));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const answered = new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+    child.stdin!.write(`${JSON.stringify(INITIALIZE)}\n`);
+    await answered;
+    child.stdout!.destroy();
+    child.stderr!.destroy();
+    child.stdin!.write(`${JSON.stringify(INITIALIZED)}\n${JSON.stringify(call(2))}\n`);
+    expect(await exited).toBe(0);
+    child.stdin!.end();
   });
 });
