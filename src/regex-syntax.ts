@@ -23,6 +23,7 @@
  */
 import type { RE2JS } from 're2js';
 import { loadRe2 } from './re2.js';
+import { decodeRanges, inRanges } from './range-table.js';
 import { RG_UPPERCASE_TABLE } from './rg-uppercase-table.js';
 
 export interface RegexSyntax {
@@ -148,29 +149,7 @@ let rgUppercase: Uint32Array | undefined;
  * kept case on the pure-TS path where `rg -S` ignores it: the walker missed `\u1C89X` and said complete.
  */
 export function isUppercaseForRg(code: number): boolean {
-  const ranges = (rgUppercase ??= decodeRanges(RG_UPPERCASE_TABLE.join(' ')));
-  // The last range starting at or before `code`: binary search over the range starts (even slots).
-  let lo = 0;
-  let hi = ranges.length / 2 - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (ranges[2 * mid]! <= code) lo = mid;
-    else hi = mid - 1;
-  }
-  return ranges[2 * lo]! <= code && code <= ranges[2 * lo + 1]!;
-}
-
-/** `gap span` pairs in base 36 (the generated tables' encoding) to flat `[lo, hi, lo, hi...]`. */
-function decodeRanges(text: string): Uint32Array {
-  const numbers = text.split(' ').map((n) => parseInt(n, 36));
-  const ranges = new Uint32Array(numbers.length);
-  let next = 0;
-  for (let i = 0; i < numbers.length; i += 2) {
-    ranges[i] = next + numbers[i]!;
-    ranges[i + 1] = ranges[i]! + numbers[i + 1]!;
-    next = ranges[i + 1]! + 1;
-  }
-  return ranges;
+  return inRanges((rgUppercase ??= decodeRanges(RG_UPPERCASE_TABLE)), code);
 }
 
 let uppercase: number[] | undefined;

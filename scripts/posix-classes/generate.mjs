@@ -15,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { encodeRanges } from '../lib/range-table.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const TABLE = fileURLToPath(new URL('../../src/glob/posix-class-table.ts', import.meta.url));
@@ -53,25 +54,6 @@ function parse(text) {
   return answer;
 }
 
-function encode(ranges) {
-  const numbers = [];
-  let next = 0;
-  for (const [lo, hi] of ranges) {
-    numbers.push((lo - next).toString(36), (hi - lo).toString(36));
-    next = hi + 1;
-  }
-  const lines = [];
-  let line = '';
-  for (const n of numbers) {
-    if (line.length + n.length + 1 > LINE_WIDTH) {
-      lines.push(line);
-      line = '';
-    }
-    line += line === '' ? n : ` ${n}`;
-  }
-  if (line !== '') lines.push(line);
-  return lines;
-}
 
 function render({ glibc, classes }) {
   const out = [
@@ -94,7 +76,7 @@ function render({ glibc, classes }) {
   ];
   for (const [name, ranges] of classes) {
     out.push(`  ${name}: [`);
-    for (const line of encode(ranges)) out.push(`    '${line}',`);
+    for (const line of encodeRanges(ranges, LINE_WIDTH)) out.push(`    '${line}',`);
     out.push('  ],');
   }
   out.push('} as const;', '');

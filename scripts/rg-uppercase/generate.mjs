@@ -21,6 +21,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { encodeRanges, toRanges, wrapWords } from '../lib/range-table.mjs';
 
 const TABLE = fileURLToPath(new URL('../../src/rg-uppercase-table.ts', import.meta.url));
 const LINE_WIDTH = 110;
@@ -73,50 +74,13 @@ async function askRg(codes) {
   }
 }
 
-function toRanges(codes) {
-  const ranges = [];
-  for (const code of codes) {
-    const last = ranges.at(-1);
-    if (last !== undefined && last[1] === code - 1) last[1] = code;
-    else ranges.push([code, code]);
-  }
-  return ranges;
-}
-
-function encode(ranges) {
-  const numbers = [];
-  let next = 0;
-  for (const [lo, hi] of ranges) {
-    numbers.push((lo - next).toString(36), (hi - lo).toString(36));
-    next = hi + 1;
-  }
-  const lines = [];
-  let line = '';
-  for (const n of numbers) {
-    if (line.length + n.length + 1 > LINE_WIDTH) {
-      lines.push(line);
-      line = '';
-    }
-    line += line === '' ? n : ` ${n}`;
-  }
-  if (line !== '') lines.push(line);
-  return lines;
-}
-
 /** `U+1C89 U+A7CB-A7CC ...`, wrapped into comment lines. */
 function describeRanges(ranges) {
   const hex = (code) => code.toString(16).toUpperCase().padStart(4, '0');
   const words = ranges.map(([lo, hi]) => (lo === hi ? `U+${hex(lo)}` : `U+${hex(lo)}-${hex(hi)}`));
-  const lines = [];
-  let line = ' *';
-  for (const word of words) {
-    if (line.length + word.length + 1 > LINE_WIDTH) {
-      lines.push(line);
-      line = ' *';
-    }
-    line += ` ${word}`;
-  }
-  lines.push(`${line}.`);
+  const lines = wrapWords(words, LINE_WIDTH, ' *');
+  if (lines.length === 0) lines.push(' *');
+  lines[lines.length - 1] += '.';
   return lines;
 }
 
@@ -138,7 +102,7 @@ function render({ rg, upper }, v8) {
     `export const RG_VERSION = '${rg}';`,
     '',
     'export const RG_UPPERCASE_TABLE = [',
-    ...encode(toRanges(upper)).map((line) => `  '${line}',`),
+    ...encodeRanges(toRanges(upper), LINE_WIDTH).map((line) => `  '${line}',`),
     '] as const;',
     '',
   ].join('\n');

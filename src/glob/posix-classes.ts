@@ -9,6 +9,7 @@
  * - a name bash does not know (`[[:bogus:]]`, `[[:UPPER:]]`) is a class with no members:
  *   `[[:bogus:]]` matches nothing, `[![:bogus:]]` any one character, `[[:bogus:]b]` only `b`.
  */
+import { decodeRanges, inRanges } from '../range-table.js';
 import { POSIX_CLASS_TABLE } from './posix-class-table.js';
 
 export type PosixClassName = keyof typeof POSIX_CLASS_TABLE;
@@ -28,33 +29,14 @@ function flatRanges(name: string): Uint32Array {
   let flat = decoded.get(name);
   if (flat !== undefined) return flat;
   if (!isPosixClassName(name)) return NO_MEMBERS;
-  const numbers = POSIX_CLASS_TABLE[name].join(' ').split(' ');
-  flat = new Uint32Array(numbers.length);
-  // Pairs `gap span`: lo = the previous hi + 1 + gap, hi = lo + span.
-  let next = 0;
-  for (let i = 0; i < numbers.length; i += 2) {
-    const lo = next + parseInt(numbers[i]!, 36);
-    const hi = lo + parseInt(numbers[i + 1]!, 36);
-    flat[i] = lo;
-    flat[i + 1] = hi;
-    next = hi + 1;
-  }
+  flat = decodeRanges(POSIX_CLASS_TABLE[name]);
   decoded.set(name, flat);
   return flat;
 }
 
 /** Whether code point `cp` is in the class; false for every code point of a class bash does not know. */
 export function isInPosixClass(name: string, cp: number): boolean {
-  const flat = flatRanges(name);
-  // Binary search for the last range whose lo <= cp.
-  let low = 0;
-  let high = flat.length / 2 - 1;
-  while (low <= high) {
-    const mid = (low + high) >>> 1;
-    if (flat[2 * mid]! <= cp) low = mid + 1;
-    else high = mid - 1;
-  }
-  return high >= 0 && cp <= flat[2 * high + 1]!;
+  return inRanges(flatRanges(name), cp);
 }
 
 /** The class's members as ascending, disjoint, non-adjacent inclusive ranges; none for an unknown name. */
