@@ -312,7 +312,10 @@ export function partialCountNote(path: string, count: number, countCap: number):
 
 /** A grep hit as a line of the page, `path:line:column: text`; `…` marks a cut line (cutLinesNote). */
 export function hitLine(hit: ContentHit): string {
-  return `${hitPlace(hit.path, hit)}: ${hit.text}${hit.textTruncated ? '…' : ''}`;
+  // A match past the cut is not in the text shown (an adversarial run: column 902 of a line cut at
+  // 500): said, so the line is not read as one that holds no match.
+  const past = hit.textTruncated === true && hit.column > hit.text.length ? ` (the match, at column ${hit.column}, lies past the cut)` : '';
+  return `${hitPlace(hit.path, hit)}: ${hit.text}${hit.textTruncated ? '…' : ''}${past}`;
 }
 
 /**

@@ -442,3 +442,14 @@ describe('a hit, count or context row names its file unmistakably', () => {
     expect(hits.content).toContain('v1-2.txt:2:1: needle');
   });
 });
+
+describe('a hit on a line cut for display', () => {
+  it('says where the match is when it lies past the cut, and nothing more when it is shown', async () => {
+    const far = `${'x'.repeat(901)}needle${'y'.repeat(300)}`;
+    const near = `needle${'y'.repeat(900)}`;
+    const result = await grepTool({ query: 'needle' }, workspace({ 'far.txt': `${far}\n`, 'near.txt': `${near}\n` }));
+    const rows = result.content.split('\n');
+    expect(rows.find((r) => r.startsWith('far.txt:1:902: '))).toMatch(/^far\.txt:1:902: x+… \(the match, at column 902, lies past the cut\)$/);
+    expect(rows.find((r) => r.startsWith('near.txt:1:1: '))).toMatch(/^near\.txt:1:1: needley+…$/);
+  });
+});

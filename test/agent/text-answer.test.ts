@@ -140,10 +140,10 @@ describe('the page, the limit and the policy', () => {
 
 describe('grep rows and notes', () => {
   it('context rows as rg -C prints them, a cut line marked, a break before a new group', () => {
-    const hit = { path: 'p', line: 5, column: 2, text: 't', textTruncated: true, before: [{ line: 4, text: 'b', textTruncated: true }], after: [{ line: 6, text: 'a' }] } as unknown as ContentHit;
-    expect(hitRows(hit, { path: 'p', lastLine: 1 })).toEqual(['--', 'p-4- b…', 'p:5:2: t…', 'p-6- a']);
-    expect(hitRows(hit, { path: 'p', lastLine: 3 })).toEqual(['p-4- b…', 'p:5:2: t…', 'p-6- a']);
-    expect(hitRows(hit, undefined)).toEqual(['p-4- b…', 'p:5:2: t…', 'p-6- a']);
+    const hit = { path: 'p', line: 5, column: 2, text: 'ta', textTruncated: true, before: [{ line: 4, text: 'b', textTruncated: true }], after: [{ line: 6, text: 'a' }] } as unknown as ContentHit;
+    expect(hitRows(hit, { path: 'p', lastLine: 1 })).toEqual(['--', 'p-4- b…', 'p:5:2: ta…', 'p-6- a']);
+    expect(hitRows(hit, { path: 'p', lastLine: 3 })).toEqual(['p-4- b…', 'p:5:2: ta…', 'p-6- a']);
+    expect(hitRows(hit, undefined)).toEqual(['p-4- b…', 'p:5:2: ta…', 'p-6- a']);
   });
 
   it('the notes', () => {
