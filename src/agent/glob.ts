@@ -16,7 +16,7 @@ import { GLOB_INPUT_SCHEMA } from './schema.js';
 import { collectSeenNames } from './seen.js';
 import { globScope, noFilesHeadline, type EntryUnit } from './text.js';
 import { existsButLine, listWith, missingFolderLines, overviewLine, similarNamesLine, type Dropped, type MissingFolder, type Overview, type SimilarNames } from './text-guidance.js';
-import { nameGlob } from './text-words.js';
+import { nameGlob, quote } from './text-words.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
 
 /** What the model sends to `globTool`, as `GLOB_INPUT_SCHEMA` states it; checked against it on every call. */
@@ -91,7 +91,7 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
     const seen = collectSeenNames();
     const hostWatch = settings.ctx.onDirectory;
     return {
-      wording: { emptyHeadline: noFilesHeadline(pattern, scope.root, unit), scope: globScope(pattern, scope.root, unit), unit, subject: `matching ${JSON.stringify(pattern)}` },
+      wording: { emptyHeadline: noFilesHeadline(pattern, scope.root, unit), scope: globScope(pattern, scope.root, unit), unit, subject: `matching ${quote(pattern)}` },
       search: () =>
         settings.findFiles({
           ...searchOptions(settings, scope, ignoreFiles),

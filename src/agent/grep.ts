@@ -25,7 +25,7 @@ import { workspaceNative } from './paths.js';
 import { refinePage, relevanceOrder, wordsOf } from './rank.js';
 import { GREP_INPUT_SCHEMA } from './schema.js';
 import { contextCappedNote, contextNotShownNote, countLine, cutLinesNote, partialCountNote, perFileCapNote, grepScope, hitLine, hitPlace, hitRows, includeText, noMatchesHeadline } from './text.js';
-import { LISTED_PATHS, count, listedPaths } from './text-words.js';
+import { LISTED_PATHS, count, listedPaths, quote } from './text-words.js';
 import { unreadFileText, type UnreadCause } from './text-reasons.js';
 import { NAMES_NOT_TRIED, attemptNames, attemptQuery, couldNotRunText, overviewLine, triedLines, type Attempt, type Overview } from './text-guidance.js';
 import { answerCall, type ResultMetadata, type ToolCall, type ToolDefinition } from './tool.js';
@@ -146,7 +146,7 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
         emptyHeadline: noMatchesHeadline(query, where, include, regex),
         scope: grepScope(query, where, include, regex),
         unit: mode === 'content' ? 'match' : 'file',
-        subject: `${mode === 'content' ? 'for' : 'with matches for'} ${JSON.stringify(query)}${includeText(include)}`,
+        subject: `${mode === 'content' ? 'for' : 'with matches for'} ${quote(query)}${includeText(include)}`,
       },
       // Files with matches need a file's first hit only: the rest of it is not read, and the cap
       // counts files (one file of countCap hits no longer hides every other file).
@@ -337,7 +337,7 @@ async function ignoringCase({ input, toWorkspace, deadline }: ToolCall<GrepInput
   const what = attemptQuery(input.query, input.regex ?? false, 'ignore');
   if (deadline.passed()) return { what, notTried: BUDGET_SPENT, unit: 'match' };
   try {
-    const r = await searchContent({ ...base, caseSensitive: false, maxResults: RETRY_CAP, timeBudgetMs: deadline.left() });
+    const r = await searchContent({ ...base, caseSensitive: false, maxResults: RETRY_CAP, timeBudgetMs: Math.floor(deadline.left()) });
     const examples = r.hits.slice(0, EXAMPLES).map((h) => hitPlace(toWorkspace(h.path), h));
     return { what, total: totalOf(r.hitCount, r.complete, r.incompleteReasons), complete: r.complete, reasons: r.incompleteReasons, examples, unit: 'match' };
   } catch (error) {
@@ -353,7 +353,7 @@ async function byName({ settings, scope, toWorkspace, ignoreFiles, deadline }: T
   const what = attemptNames(glob);
   if (deadline.passed()) return { what, notTried: BUDGET_SPENT, unit: 'file' };
   try {
-    const r = await settings.findFiles({ ...searchOptions(settings, scope, ignoreFiles), pattern: glob, maxResults: RETRY_CAP, timeBudgetMs: deadline.left() });
+    const r = await settings.findFiles({ ...searchOptions(settings, scope, ignoreFiles), pattern: glob, maxResults: RETRY_CAP, timeBudgetMs: Math.floor(deadline.left()) });
     const examples = r.matches.slice(0, EXAMPLES).map(toWorkspace);
     return { what, total: totalOf(r.matchedCount, r.complete, r.incompleteReasons), complete: r.complete, reasons: r.incompleteReasons, examples, unit: 'file' };
   } catch (error) {

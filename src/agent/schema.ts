@@ -13,6 +13,7 @@
  * is refused, because the tools read their fields with ordinary property access.
  */
 import { DEFAULT_LIMIT, MAX_CONTEXT_LINES, MAX_LIMIT } from './context.js';
+import { quote } from './text-words.js';
 
 /** The subset of JSON Schema the tools' schemas use and `validate` knows: nothing else is accepted (`checkSchema`). */
 export interface JsonSchema {
@@ -208,7 +209,7 @@ export function checkSchema(schema: JsonSchema, at = '#'): string[] {
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'string') return quote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value === 'object' ? 'an object' : typeof value;
 }

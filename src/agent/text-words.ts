@@ -43,8 +43,14 @@ function isBareItem(name: string): boolean {
 const LIST_SYNTAX = /[,"()]|^and \d+ more$/;
 const BLANKISH = /[\s\p{Z}\p{Cf}\u2800\u3164\u115F\u1160\uFFA0]/u;
 
+/**
+ * A text the model gave (a query, a pattern, a path) or a name, as the answer's words show it:
+ * JSON-quoted, and what JSON leaves raw and could forge a line or hide text escaped too (U+2028, a
+ * bidi override, C1 controls, DEL: an adversarial run's query `zzz\u2028(search complete)` put a
+ * line of its own into the headline). Headlines, notes and guidance are not escaped again; rows are.
+ */
 export function quote(s: string): string {
-  return JSON.stringify(s);
+  return escapeText(JSON.stringify(s));
 }
 
 export function queryText(query: string, regex: boolean): string {

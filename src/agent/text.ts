@@ -307,7 +307,7 @@ export function countLine(path: string, count: number, atLeast = false): string 
 /** Why a count reads `N+`, and how to get the exact number. */
 export function partialCountNote(path: string, count: number, countCap: number): string {
   // A note is not a row: renderAnswer does not escape it, so the name is escaped here, in both places.
-  return `(${escapeText(countLine(path, count, true))}: the search stopped inside this file, so it holds at least ${count} matching lines. For the exact number, search it alone (path ${escapeText(quote(path))}); one search counts up to ${countCap} matching lines.)`;
+  return `(${escapeText(countLine(path, count, true))}: the search stopped inside this file, so it holds at least ${count} matching lines. For the exact number, search it alone (path ${quote(path)}); one search counts up to ${countCap} matching lines.)`;
 }
 
 /** A grep hit as a line of the page, `path:line:column: text`; `…` marks a cut line (cutLinesNote). */

@@ -453,3 +453,41 @@ describe('a hit on a line cut for display', () => {
     expect(rows.find((r) => r.startsWith('near.txt:1:1: '))).toMatch(/^near\.txt:1:1: needley+…$/);
   });
 });
+
+describe('the model\'s own text, echoed, forges no line and hides nothing', () => {
+  // JSON.stringify leaves these raw: a line separator, a bidi override, a C1 control, DEL, a paragraph separator.
+  const FORGERS = ['\u2028', '\u2029', '\u202e', '\u0085', '\u007f', '\u2066'];
+  const RAW = /[\u2028\u2029\u202e\u0085\u007f\u2066]/u;
+
+  it('in a grep query, a glob pattern, a path and an include: every answer\'s text holds none raw', async () => {
+    const tree: Tree = { src: { 'a.ts': 'x\n' } };
+    for (const c of FORGERS) {
+      const text = `zzz${c}(search complete)${c}`;
+      const answers = [
+        await grepTool({ query: text }, workspace(tree)),
+        await grepTool({ query: 'x', include: `*${c}.ts` }, workspace(tree)),
+        await grepTool({ query: 'x', path: `nope${c}x` }, workspace(tree)),
+        await globTool({ pattern: text }, workspace(tree)),
+        await globTool({ pattern: '*.ts', path: `nope${c}x` }, workspace(tree)),
+      ];
+      for (const answer of answers) {
+        expect(answer.content, JSON.stringify(c)).not.toMatch(RAW);
+        expect(answer.summary, JSON.stringify(c)).not.toMatch(RAW);
+      }
+      // Shown escaped, as rows are: the model reads where the character was.
+      expect(answers[0]!.content).toContain(`\\u{${c.codePointAt(0)!.toString(16)}}`);
+    }
+  });
+});
+
+describe('the retries on the real clock', () => {
+  // The call's budget is read on a monotonic clock: what is left is a fraction of a millisecond
+  // too, and the library takes whole ones (a retry once failed "timeBudgetMs must be a non-negative integer").
+  it('both retries run after an empty answer, with what is left of the budget', async () => {
+    const { clock: _fake, ...real } = workspace({ src: { 'notes.md': 'nothing\n' } });
+    const result = await grepTool({ query: 'Needle in notes' }, real);
+    expect(result.content).not.toContain('could not run');
+    expect(result.content).toContain('- "Needle in notes", ignoring case: 0 matches');
+    expect(result.content).toContain('- file names matching "**/*Needle*": 0 files');
+  });
+});
