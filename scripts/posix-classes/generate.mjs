@@ -11,20 +11,17 @@
  * decodes it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fail, writeOrCheck } from '../lib/generated-file.mjs';
 import { encodeRanges } from '../lib/range-table.mjs';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const TABLE = fileURLToPath(new URL('../../src/glob/posix-class-table.ts', import.meta.url));
 const LINE_WIDTH = 110;
 
-function fail(message) {
-  process.stderr.write(`generate: ${message}\n`);
-  process.exit(2);
-}
 
 /** The C program's output: glibc's version, the locale, and each class's ranges. */
 function askGlibc() {
@@ -84,19 +81,4 @@ function render({ glibc, classes }) {
 }
 
 const text = render(askGlibc());
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(TABLE, 'utf8');
-  } catch {
-    // A missing table is a stale one.
-  }
-  if (current !== text) {
-    process.stderr.write(`generate: ${TABLE} is stale: run node scripts/posix-classes/generate.mjs\n`);
-    process.exit(1);
-  }
-  process.stdout.write('generate: the POSIX class table is current\n');
-} else {
-  writeFileSync(TABLE, text);
-  process.stdout.write(`generate: wrote ${TABLE}\n`);
-}
+writeOrCheck(TABLE, text, 'POSIX class table', 'node scripts/posix-classes/generate.mjs');

@@ -17,20 +17,17 @@
  * + gap (the first counts from 0), hi = lo + span (as scripts/posix-classes/generate.mjs).
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fail, writeOrCheck } from '../lib/generated-file.mjs';
 import { encodeRanges, toRanges, wrapWords } from '../lib/range-table.mjs';
 
 const TABLE = fileURLToPath(new URL('../../src/rg-uppercase-table.ts', import.meta.url));
 const LINE_WIDTH = 110;
 const RG = process.env.FF_RG ?? 'rg';
 
-function fail(message) {
-  process.stderr.write(`generate: ${message}\n`);
-  process.exit(2);
-}
 
 function v8Uppercase() {
   const upper = /^\p{Uppercase}$/u;
@@ -110,19 +107,4 @@ function render({ rg, upper }, v8) {
 
 const v8 = v8Uppercase();
 const text = render(await askRg(v8), v8);
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(TABLE, 'utf8');
-  } catch {
-    // A missing table is a stale one.
-  }
-  if (current !== text) {
-    process.stderr.write(`generate: ${TABLE} is stale: run node scripts/rg-uppercase/generate.mjs\n`);
-    process.exit(1);
-  }
-  process.stdout.write('generate: the rg upper-case table is current\n');
-} else {
-  writeFileSync(TABLE, text);
-  process.stdout.write(`generate: wrote ${TABLE}\n`);
-}
+writeOrCheck(TABLE, text, 'rg upper-case table', 'node scripts/rg-uppercase/generate.mjs');
