@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { searchContent } from '../../src/index.js';
 import { matchEvent } from '../helpers/content.js';
-import { FakeClock, FakeRipgrep, useFakeInstall } from '../helpers/rg-fake.js';
+import { FakeRipgrep, tickingClock, useFakeInstall } from '../helpers/rg-fake.js';
 
 let rgPath: string;
 let root: string;
@@ -29,14 +29,12 @@ describe('content search through ripgrep stops at the budget while it judges pat
     it(`${pattern.length > 20 ? `?×251 x` : pattern} over ${COUNT} files`, async () => {
       const events = Array.from({ length: COUNT }, (_, i) => matchEvent(pathBytes(i), 'needle\n', 1, 0, 6)).join('');
       const fake = new FakeRipgrep([{ stdout: events }, { exit: 0 }]);
-      const clock = new FakeClock();
-      let reads = 0;
-      const ticking = { now: () => (reads++, clock.advance(1), clock.now()) };
-      const result = await searchContent({ root, query: 'needle', pattern, backend: 'ripgrep', rgPath, runner: fake.runner, clock: ticking, timeBudgetMs: BUDGET });
+      const clock = tickingClock();
+      const result = await searchContent({ root, query: 'needle', pattern, backend: 'ripgrep', rgPath, runner: fake.runner, clock, timeBudgetMs: BUDGET });
       expect(result).toMatchObject({ complete: false, incompleteReasons: ['time-budget'], recovery: { failureKind: 'timeout' } });
       expect(fake.calls[0]!.killed).toBe(true);
       // One reading after each check: the run stops within the budget's readings, not after all of them.
-      expect(reads).toBeLessThan(BUDGET * 3);
+      expect(clock.reads).toBeLessThan(BUDGET * 3);
     });
   }
 });

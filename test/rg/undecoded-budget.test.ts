@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findFiles, type FindOptions } from '../../src/index.js';
-import { FakeClock, FakeRipgrep, nul, useFakeInstall } from '../helpers/rg-fake.js';
+import { FakeRipgrep, nul, tickingClock, useFakeInstall } from '../helpers/rg-fake.js';
 
 let rgPath: string;
 let root: string;
@@ -34,9 +34,8 @@ describe('the ripgrep listing stops at the budget while it judges paths holding 
       it(`${pattern.length > 20 ? pattern.slice(0, 12) + '…(' + pattern.length + ')' : pattern} over ${COUNT} ${shape}`, async () => {
         const paths = Array.from({ length: COUNT }, (_, i) => path(i));
         const fake = new FakeRipgrep([{ stdout: nul(...paths) }, { exit: 0 }]);
-        const clock = new FakeClock();
-        const ticking = { now: () => (clock.advance(1), clock.now()) };
-        const result = await findFiles({ root, pattern, backend: 'ripgrep', rgPath, runner: fake.runner, clock: ticking, timeBudgetMs: BUDGET, ...extra });
+        const clock = tickingClock();
+        const result = await findFiles({ root, pattern, backend: 'ripgrep', rgPath, runner: fake.runner, clock, timeBudgetMs: BUDGET, ...extra });
         expect(result).toMatchObject({ complete: false, incompleteReasons: ['time-budget'], recovery: { failureKind: 'timeout' } });
         // One reading of the clock after each check: no more checks than the budget has readings.
         expect(result.stats.entriesSeen).toBeLessThanOrEqual(BUDGET);
