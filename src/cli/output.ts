@@ -90,8 +90,7 @@ export type PathApi = Pick<typeof path, 'resolve' | 'relative' | 'isAbsolute' | 
  * The root itself (`.` in `skipped`) comes out as the root.
  */
 export function buildRelDisplay(root: string, cwd?: string, api: PathApi = path): (rel: string) => string {
-  // An absolute root needs no cwd: a deleted current directory makes process.cwd() throw (ENOENT).
-  const base = api.isAbsolute(root) ? api.resolve(root) : api.relative(cwd ?? process.cwd(), api.resolve(cwd ?? process.cwd(), root));
+  const base = displayBase(root, cwd, api);
   const sep = api.sep as Separator;
   const toNative = sep === '/' ? (rel: string) => rel : (rel: string) => toNativeSeparators(rel, sep);
   if (base === '') return toNative; // the root is the current directory: `.` stays `.`
@@ -108,10 +107,20 @@ export function buildRelDisplay(root: string, cwd?: string, api: PathApi = path)
  */
 export function buildPrint0Display(display: (rel: string) => string, root: string, cwd?: string, api: PathApi = path): (rel: string) => string {
   const dot = `.${api.sep}`;
-  const underCwd = !api.isAbsolute(root) && api.relative(cwd ?? process.cwd(), api.resolve(cwd ?? process.cwd(), root)) === '';
-  if (underCwd) return (rel) => dot + display(rel);
+  if (displayBase(root, cwd, api) === '') return (rel) => dot + display(rel);
   return (rel) => {
     const shown = display(rel);
     return shown.startsWith('-') ? dot + shown : shown;
   };
+}
+
+/**
+ * The root as the paths under it are shown: absolute for an absolute root (which needs no cwd: a
+ * deleted current directory makes process.cwd() throw ENOENT), else relative to the current
+ * directory, `''` when it is the current directory itself.
+ */
+function displayBase(root: string, cwd: string | undefined, api: PathApi): string {
+  if (api.isAbsolute(root)) return api.resolve(root);
+  const here = cwd ?? process.cwd();
+  return api.relative(here, api.resolve(here, root));
 }
