@@ -254,7 +254,11 @@ export function buildFindPlan(options: FindOptions): FindPlan {
   return buildSearchPlan(options, {
     names: FIND_OPTION_NAMES,
     globCase: true,
-    readSelection: () => readSelection(options),
+    // Newest first compares exact times too: two files 100 ns apart have one float mtimeMs.
+    readSelection: () => {
+      const select = readSelection(options);
+      return options.sort === 'mtime' ? { ...select, exactTimes: true } : select;
+    },
     readQuery: ({ backend, select }) => {
       const order = readOrder(options);
       const why = walkerOnlyReason(select, order);

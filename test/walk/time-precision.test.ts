@@ -4,7 +4,7 @@
  * `fs.utimesSync` cannot set nanoseconds: `touch -d` does (spawned, argv, UTC).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,4 +92,62 @@ describe('an injected fs without bigint times', () => {
     expect((await findFiles({ root: '/w', pattern: '*', fs, modifiedAfter: 9_000 })).matches).toEqual(['a.txt']);
     expect((await findFiles({ root: '/w', pattern: '*', fs, modifiedAfter: 10_000 })).matches).toEqual([]);
   });
+});
+
+/**
+ * Newest first at the disk's precision (an adversary's find): files a few nanoseconds apart share
+ * one float mtimeMs, and were ordered by name. A generated family: times drawn close together
+ * (some equal, most within a double's ~240 ns step), against `find -printf '%T@'` (exact to the
+ * nanosecond), with and without a time filter, every limit, sync, async and the CLI.
+ */
+describeIf(linux('the oracle is GNU find -printf %T@ and touch with nanoseconds'))('newest first, times nanoseconds apart', () => {
+  let dir: string;
+  const COUNT = 12;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ff-newest-ns-'));
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let i = 0; i < COUNT; i++) {
+      // Offsets 0-299 ns past one instant: ties, 1 ns steps and steps across a double's rounding.
+      const ns = String(next() % 300).padStart(9, '0');
+      const name = `f${String.fromCharCode(97 + ((i * 5) % COUNT))}.txt`;
+      writeFileSync(join(dir, name), name);
+      const run = spawnSync('touch', ['-d', `${BOUND}.${ns}`, '--', join(dir, name)], { env: UTC });
+      if (run.status !== 0) throw new Error(`touch failed: ${run.stderr}`);
+    }
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** find's newest first: exact times descending, equal times by name. */
+  function findNewest(): string[] {
+    const run = spawnSync('find', [dir, '-type', 'f', '-printf', '%T@ %P\n'], { encoding: 'utf8' });
+    const rows = run.stdout.split('\n').filter(Boolean).map((line) => {
+      const [time, name] = line.split(' ') as [string, string];
+      const [sec, frac] = time.split('.') as [string, string];
+      return { ns: BigInt(sec) * 1_000_000_000n + BigInt(frac.padEnd(9, '0').slice(0, 9)), name };
+    });
+    rows.sort((a, b) => (b.ns > a.ns ? 1 : b.ns < a.ns ? -1 : a.name < b.name ? -1 : 1));
+    return rows.map((row) => row.name);
+  }
+
+  it('the tree has times closer than a double holds apart (else the family proves nothing)', () => {
+    const floats = new Set(findNewest().map((name) => statSync(join(dir, name)).mtimeMs));
+    expect(floats.size).toBeLessThan(COUNT);
+  });
+
+  it('the CLI --sort mtime prints them in find\'s order', () => {
+    const run = runFindFile(['*.txt', '--sort', 'mtime'], { cwd: dir });
+    expect(run.stdout.split('\n').filter(Boolean)).toEqual(findNewest());
+  });
+
+  for (const filter of [{}, { modifiedAfter: new Date(boundMs - 1) }]) {
+    for (let limit = 1; limit <= COUNT; limit++) {
+      it(`maxResults ${limit}${'modifiedAfter' in filter ? ', with a time filter' : ''}: the ${limit} newest, in find's order`, async () => {
+        const expected = findNewest().slice(0, limit);
+        const query = { root: dir, pattern: '*.txt', sort: 'mtime' as const, maxResults: limit, ...filter };
+        expect((await findFiles(query)).matches).toEqual(expected);
+        expect(findFilesSync(query).matches).toEqual(expected);
+      });
+    }
+  }
 });
