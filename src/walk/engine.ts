@@ -2,10 +2,8 @@
  * The walk's state and its decisions, with no I/O of its own: a driver (sync or async) reads the
  * directories this engine queues and hands back entries or errors, in queue order. Because every
  * decision is made here, in that order, the sync and async walks visit the same directories, find
- * the same matches and stop at the same place, whatever the timing of the reads.
- *
- * The order is breadth first: a match limit returns the shallowest matches, and the queue holds
- * small records (a relative path and a depth), never open handles.
+ * the same matches and stop at the same place, whatever the timing of the reads. The order is
+ * breadth first: a match limit returns the shallowest matches, and the queue holds small records.
  */
 import { rootError } from '../errors.js';
 import { REPLACEMENT_CHAR, addressableCode, canFollowLinks, kindOf, specialKindOf, type DirentLike, type StatsLike } from '../fs.js';
@@ -43,6 +41,8 @@ export class Walk {
   private readonly matches: MatchTaker;
   /** Directories of the task being judged that are candidates waiting for their lstat (already queued). */
   private statDirs: Set<string> | undefined;
+  /** Queued directories whose lstat failed, named as gaps already: their failed listing is no second one. */
+  private dirGapsNamed: Set<string> | undefined;
   private excludedCount = 0;
   private ignoredCount = 0;
   private dirsRead = 0;
@@ -285,6 +285,7 @@ export class Walk {
     if (error !== undefined || stats === undefined) {
       // A candidate that cannot be judged is a gap with its code (a vanished one is not).
       this.skip(rel, addressableCode(errorCodeOf(error), rel));
+      if (this.statDirs?.has(name)) (this.dirGapsNamed ??= new Set()).add(rel);
       return;
     }
     // A directory candidate was queued with its listing: only its match waited for this answer.
@@ -300,9 +301,7 @@ export class Walk {
       if (this.judgeLink(task.rel, name, task, false) === 'candidate') this.matches.take(task.rel, name, 'symlink', stats);
     } else {
       const verdict = this.rules.file(task.rel, name, task.ignore, true);
-      if (verdict === 'excluded') this.excludedCount++;
-      else if (verdict === 'ignored') this.ignoredCount++;
-      else if (verdict === 'match') {
+      if (!this.leftOut(verdict) && verdict === 'match') {
         // A regular file or a special one, when its kind was asked for.
         const fileKind = stats.isFile() ? 'file' : specialKindOf(stats);
         if (fileKind !== undefined && this.matches.select[fileKind]) this.matches.take(task.rel, name, fileKind, stats);
@@ -320,7 +319,7 @@ export class Walk {
       if (classifyErrorCode(code) !== 'vanished') this.reasons.note('depth-limit');
       return;
     }
-    this.skip(isRoot ? '.' : task.rel.slice(0, -1), code);
+    if (!this.dirGapsNamed?.delete(task.rel.slice(0, -1))) this.skip(isRoot ? '.' : task.rel.slice(0, -1), code);
   }
 
   /** Live counters, cheap enough to read on every progress tick. */
@@ -358,11 +357,7 @@ export class Walk {
   private judgeLink(base: string, name: string, task: DirTask, canProbe: boolean): 'candidate' | 'probe' | 'none' {
     const level = task.ignore;
     const verdict = this.rules.file(base, name, level);
-    if (verdict === 'excluded' || verdict === 'ignored') {
-      if (verdict === 'excluded') this.excludedCount++;
-      else this.ignoredCount++;
-      return 'none';
-    }
+    if (this.leftOut(verdict)) return 'none';
     if (verdict === 'match' && this.matches.select.symlink) return 'candidate';
     const rel = base + name;
     const onTheWay = this.rules.directory(rel, name, task.depth + 1, level) === 'read';
@@ -377,19 +372,24 @@ export class Walk {
   /** Queues a directory as its verdict says; false when it is left out (excluded, ignored): it cannot match either. */
   private addDir(rel: string, name: string, depth: number, ignore: IgnoreLevel | undefined): boolean {
     const verdict = this.rules.directory(rel, name, depth, ignore);
-    if (verdict === 'excluded') this.excludedCount++;
-    else if (verdict === 'ignored') this.ignoredCount++;
-    else if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false, ignore });
+    if (this.leftOut(verdict)) return false;
+    if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false, ignore });
     else if (verdict === 'limit' && !this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true, ignore });
-    return verdict !== 'excluded' && verdict !== 'ignored';
+    return true;
   }
 
   /** A later name that decodes like an earlier one in the same directory: unreadable, if it could matter. */
   private skipTwin(rel: string, name: string, level: IgnoreLevel | undefined): void {
     const verdict = this.rules.twin(rel, name, level);
+    if (!this.leftOut(verdict) && verdict === 'gap') this.skip(rel, 'EILSEQ');
+  }
+
+  /** Counts an entry the excludes or the ignore files left out; true when they did. */
+  private leftOut(verdict: string): boolean {
+    if (verdict !== 'excluded' && verdict !== 'ignored') return false;
     if (verdict === 'excluded') this.excludedCount++;
-    else if (verdict === 'ignored') this.ignoredCount++;
-    else if (verdict === 'gap') this.skip(rel, 'EILSEQ');
+    else this.ignoredCount++;
+    return true;
   }
 
   private skip(path: string, code: string): void {
