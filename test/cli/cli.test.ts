@@ -18,7 +18,7 @@ import {
   collect,
   comparable,
   escapeRegExp,
-  inTerminal,
+  inTerminalAsync,
   isPosix,
   absenceOutsideLinks,
   lines,
@@ -578,7 +578,10 @@ describe('exit statuses', () => {
   });
 });
 
-describe('pipes and signals', () => {
+// The last two groups wait on slowed reads (test/helpers/cli-test-fs.mjs) and a progress line that
+// shows after a second: they run side by side (concurrent), each test with its own `expect` as
+// vitest asks of concurrent tests. One after another they waited ~9 s of the file's ~25.
+describe('pipes and signals', { concurrent: true }, () => {
   /** A tree whose root holds many matches (read at once) and a directory read only after a delay. */
   function buildSlowTree(name: string, topFiles: number): string {
     const root = join(base, name);
@@ -593,7 +596,7 @@ describe('pipes and signals', () => {
     return spawnFindFile(args, { cwd, env: { FIND_FILE_TEST_SLOW_MS: String(slowMs), FIND_FILE_TEST_MARKER: marker } });
   }
 
-  it('exits quietly with status 0 when the reader closes the pipe early (| head -1)', async () => {
+  it('exits quietly with status 0 when the reader closes the pipe early (| head -1)', async ({ expect }) => {
     const root = buildSlowTree('pipe-tree', 3000);
     const child = spawnSlow(['*.md'], root, join(base, 'pipe-marker'), 300);
     let stderr = '';
@@ -608,7 +611,7 @@ describe('pipes and signals', () => {
     expect(stderr).toBe('');
   });
 
-  itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) SIGINT prints what was found, then the summary marked aborted, and exits 130', async () => {
+  itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) SIGINT prints what was found, then the summary marked aborted, and exits 130', async ({ expect }) => {
     const root = buildSlowTree('sigint-tree', 3);
     const marker = join(base, 'sigint-marker');
     const child = spawnSlow(['*.md'], root, marker, 400);
@@ -623,7 +626,7 @@ describe('pipes and signals', () => {
     expect(run.stderr).toContain('why: aborted: interrupted before the walk ended');
   });
 
-  itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) SIGINT with --json prints the partial result marked aborted, and --ndjson its summary', async () => {
+  itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) SIGINT with --json prints the partial result marked aborted, and --ndjson its summary', async ({ expect }) => {
     const root = buildSlowTree('sigint-json-tree', 3);
     for (const mode of ['--json', '--ndjson']) {
       const marker = join(base, `sigint-marker${mode}`);
@@ -642,8 +645,8 @@ describe('pipes and signals', () => {
   });
 });
 
-describe('progress line', () => {
-  it('never appears when stderr is not a terminal, however long the search', async () => {
+describe('progress line', { concurrent: true }, () => {
+  it('never appears when stderr is not a terminal, however long the search', async ({ expect }) => {
     const root = join(base, 'progress-pipe');
     writeTree(root, ['a.md', 'd1/d2/d3/b.md']);
     const run = await collect(spawnFindFile(['*.md'], { cwd: root, env: { FIND_FILE_TEST_SLOW_MS: '400' } }));
@@ -658,8 +661,8 @@ describe('progress line', () => {
       writeTree(root, ['a.md', 'd1/b.md', 'd1/d2/d3/d4/d5/c.md']);
     });
 
-    it('appears after about a second (dirs read, matches, elapsed) and is erased before the summary', () => {
-      const run = inTerminal(['*.md'], root, { FIND_FILE_TEST_SLOW_MS: '300' });
+    it('appears after about a second (dirs read, matches, elapsed) and is erased before the summary', async ({ expect }) => {
+      const run = await inTerminalAsync(['*.md'], root, { FIND_FILE_TEST_SLOW_MS: '300' });
       expect(run.status).toBe(0);
       const progress = [...run.stdout.matchAll(/searching: (\d+) dirs? read, (\d+) match(?:es)?, (\d+\.\d)s/g)];
       expect(progress.length).toBeGreaterThan(0);
@@ -674,17 +677,20 @@ describe('progress line', () => {
       expect(run.stdout).toContain('\x1b[32mcomplete\x1b[39m');
     });
 
-    it('does not appear for a short search, nor with --json or --ndjson; NO_COLOR removes colour', () => {
-      const quick = inTerminal(['*.md'], root, {});
+    it('does not appear for a short search, nor with --json or --ndjson; NO_COLOR removes colour', async ({ expect }) => {
+      const quick = await inTerminalAsync(['*.md'], root, {});
       expect(quick.status).toBe(0);
       expect(quick.stdout).not.toContain('searching:');
-      for (const mode of ['--json', '--ndjson']) {
-        const run = inTerminal(['*.md', mode], root, { FIND_FILE_TEST_SLOW_MS: '300' });
+      // The two slowed runs side by side: each waits on its reads, not on a core.
+      const modes = ['--json', '--ndjson'];
+      const runs = await Promise.all(modes.map((mode) => inTerminalAsync(['*.md', mode], root, { FIND_FILE_TEST_SLOW_MS: '300' })));
+      runs.forEach((run, i) => {
+        const mode = modes[i];
         expect(run.status, mode).toBe(0);
         expect(run.stdout, mode).not.toContain('searching:');
         expect(run.stdout, mode).not.toContain('\x1b');
-      }
-      const plain = inTerminal(['*.md'], root, { NO_COLOR: '1' });
+      });
+      const plain = await inTerminalAsync(['*.md'], root, { NO_COLOR: '1' });
       expect(plain.stdout).toContain('find-file: 3 matches');
       expect(plain.stdout).not.toContain('\x1b');
     });

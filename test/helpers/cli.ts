@@ -116,19 +116,30 @@ export function collect(child: ChildProcess): Promise<Run> {
 
 /** Runs the command with stdin, stdout and stderr on a pseudo-terminal (via `script`); returns what the terminal showed. */
 export function inTerminal(args: string[], cwd: string, env: Record<string, string>): Run {
+  const { command, argv, options } = terminalRun(args, cwd, env);
+  const result = spawnSync(command, argv, { ...options, encoding: 'utf8', timeout: 20_000 });
+  if (result.error) throw result.error;
+  return { status: result.status, stdout: result.stdout.replace(/\r\n/g, '\n'), stderr: result.stderr };
+}
+
+/** The same in the background: tests run side by side (`concurrent`) go on while it runs. */
+export async function inTerminalAsync(args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  const { command, argv, options } = terminalRun(args, cwd, env);
+  const child = spawn(command, argv, { ...options, timeout: 20_000 });
+  const run = await new Promise<Run>((done, fail) => {
+    child.once('error', fail);
+    void collect(child).then(done);
+  });
+  return { ...run, stdout: run.stdout.replace(/\r\n/g, '\n') };
+}
+
+function terminalRun(args: string[], cwd: string, env: Record<string, string>) {
   const argv = [process.execPath, ...(env.FIND_FILE_TEST_SLOW_MS ? ['--import', TEST_FS] : []), BIN, ...args];
   // util-linux `script` runs one command line through a shell, so each element is quoted; BSD
   // (macOS) `script` takes the argv itself.
   const scriptArgs = process.platform === 'linux' ? ['-qfec', argv.map(shellQuote).join(' '), '/dev/null'] : ['-q', '/dev/null', ...argv];
-  const result = spawnSync('script', scriptArgs, {
-    cwd,
-    env: cleanEnv({ ...env, SHELL: '/bin/sh', TERM: 'xterm' }),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 20_000,
-  });
-  if (result.error) throw result.error;
-  return { status: result.status, stdout: result.stdout.replace(/\r\n/g, '\n'), stderr: result.stderr };
+  const options = { cwd, env: cleanEnv({ ...env, SHELL: '/bin/sh', TERM: 'xterm' }), stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+  return { command: 'script', argv: scriptArgs, options };
 }
 
 function shellQuote(text: string): string {

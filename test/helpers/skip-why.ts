@@ -8,7 +8,7 @@
  * folder denied by an ACL, reparse points, drive roots. Tests that need ripgrep skip only outside
  * CI: in CI a missing rg fails the run (test/helpers/real-rg.ts).
  */
-import { describe, it } from 'vitest';
+import { describe, it, type TestFunction } from 'vitest';
 
 export const onWindows = process.platform === 'win32';
 
@@ -33,14 +33,14 @@ const allMet = (needs: readonly Need[]) => needs.every(([met]) => met);
 
 /** `describe`, run only where every need is met; skipped, its name says which one was not. */
 export function describeIf(...needs: Need[]) {
-  return (title: string, body: () => void): void => {
-    describe.runIf(allMet(needs))(titleWithNeeds(title, needs), body);
+  return (title: string, body: () => void, options: { concurrent?: boolean } = {}): void => {
+    describe.runIf(allMet(needs))(titleWithNeeds(title, needs), options, body);
   };
 }
 
 /** `it`, run only where every need is met; skipped, its name says which one was not. */
 export function itIf(...needs: Need[]) {
-  return (title: string, body: () => unknown, timeout?: number): void => {
+  return (title: string, body: TestFunction, timeout?: number): void => {
     it.runIf(allMet(needs))(titleWithNeeds(title, needs), body, timeout);
   };
 }

@@ -9,7 +9,7 @@
  * of the build (never a stale one), the runtime dependencies, the probe script,
  * and, when the unprivileged user cannot execute them where they are, copies of `node` and `rg`.
  */
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -70,6 +70,8 @@ export interface Sandbox {
   dir: string;
   /** Runs `node <script> ...args` as nobody; returns stdout, or throws with stderr. */
   runAsNobody(script: string, args: string[], env: Record<string, string>): string;
+  /** The same, without blocking the worker: tests run side by side (`it.concurrent`) go on meanwhile. */
+  runAsNobodyAsync(script: string, args: string[], env: Record<string, string>): Promise<string>;
   /** An executable path nobody can run: the given one, or a copy in the sandbox. */
   reachable(executable: string): string;
 }
@@ -182,6 +184,15 @@ export function buildSandbox(prefix: string[]): Sandbox {
       const result = spawnSync(prefix[0]!, [...prefix.slice(1), node, script, ...args], { cwd: dir, env, encoding: 'utf8' });
       if (result.status !== 0) throw new Error(`unprivileged run failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
       return result.stdout;
+    },
+    runAsNobodyAsync(script, args, env) {
+      return new Promise((resolve, reject) => {
+        // maxBuffer: the oracle's JSON answer can pass execFile's 1 MiB default.
+        execFile(prefix[0]!, [...prefix.slice(1), node, script, ...args], { cwd: dir, env, encoding: 'utf8', maxBuffer: 256 << 20 }, (error, stdout, stderr) => {
+          if (error) reject(new Error(`unprivileged run failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`));
+          else resolve(stdout);
+        });
+      });
     },
   };
 }

@@ -8,7 +8,7 @@
  */
 import { chownSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, it, type ExpectStatic } from 'vitest';
 import { findFiles } from '../../src/index.js';
 import { openIndex, openIndexWith } from '../../src/watch/watched-index.js';
 import { describeIf, itIf, linux } from '../helpers/skip-why.js';
@@ -23,11 +23,16 @@ function report(run: OracleRun): string {
   return `seed ${run.seed} (replay: FF_WATCH_SEED=${run.seed}): ${run.diffs.length} difference(s) in ${run.compared} queries\n${JSON.stringify(run.diffs, null, 1).slice(0, 6000)}`;
 }
 
-function expectNoDifference(run: OracleRun): void {
+function expectNoDifference(expect: ExpectStatic, run: OracleRun): void {
   expect(run.diffs, report(run)).toEqual([]);
   expect(run.compared).toBe(OPS);
 }
 
+// The runs go side by side (concurrent): each has its own trees and index, and most of a run's time is
+// spent waiting for the watcher's events (the cookie after each operation: 40 s of wall for 23 of CPU
+// one after another: 26 s -> 19 s alone, the gitignore run the longest). Each asserts with its own
+// `expect`, as vitest asks of concurrent tests. Their ceilings (300 s) are for a hang: four runs side
+// by side on a busy machine (npm run test:busy) take several times their idle 8-19 s.
 describeIf(linux('the index watches with inotify'))('the oracle: index vs a fresh walk after every random operation', () => {
   let sandbox: Sandbox | undefined;
   afterAll(() => {
@@ -43,11 +48,11 @@ describeIf(linux('the index watches with inotify'))('the oracle: index vs a fres
     return { base, root, outside };
   };
 
-  it(`${OPS} operations, hidden names shown, one directory excluded${isRoot ? ' (chmod left to the run as nobody: root reads everything)' : ', chmod 000 included'}`, async () => {
+  it(`${OPS} operations, hidden names shown, one directory excluded${isRoot ? ' (chmod left to the run as nobody: root reads everything)' : ', chmod 000 included'}`, async ({ expect }) => {
     const { base, root, outside } = fresh();
     try {
       const run = await runOracle({ openIndex, findFiles, root, outside, seed: seedOf(1), ops: OPS, chmod: !isRoot, tree: { hidden: true, exclude: ['**/b/c'] } });
-      expectNoDifference(run);
+      expectNoDifference(expect, run);
       expect(run.stats.events).toBeGreaterThan(OPS / 2);
       // The second asking of a query after an operation that changed nothing reuses the kept answer.
       expect(run.stats.answersReused).toBeGreaterThan(OPS / 10);
@@ -55,9 +60,9 @@ describeIf(linux('the index watches with inotify'))('the oracle: index vs a fres
     } finally {
       removeTree(base);
     }
-  }, 120_000);
+  }, 300_000);
 
-  it(`${OPS / 4} operations with a watcher whose events come late (in order): the cookie still makes every answer exact`, async () => {
+  it(`${OPS / 4} operations with a watcher whose events come late (in order): the cookie still makes every answer exact`, async ({ expect }) => {
     const { base, root, outside } = fresh();
     try {
       // 4 ms is late enough: the query follows each operation within microseconds. An index that
@@ -70,19 +75,19 @@ describeIf(linux('the index watches with inotify'))('the oracle: index vs a fres
     } finally {
       removeTree(base);
     }
-  }, 120_000);
+  }, 300_000);
 
-  it(`${OPS} operations with gitignore and the default hidden rule`, async () => {
+  it(`${OPS} operations with gitignore and the default hidden rule`, async ({ expect }) => {
     const { base, root, outside } = fresh();
     try {
       const run = await runOracle({ openIndex, findFiles, root, outside, seed: seedOf(2), ops: OPS, chmod: !isRoot, tree: { gitignore: true } });
-      expectNoDifference(run);
+      expectNoDifference(expect, run);
     } finally {
       removeTree(base);
     }
-  }, 120_000);
+  }, 300_000);
 
-  itIf([isRoot, 'not root: the two runs above include chmod 000 as this unprivileged user'])(`${OPS} operations with chmod 000 and back, as nobody (setpriv/runuser)`, async () => {
+  itIf([isRoot, 'not root: the two runs above include chmod 000 as this unprivileged user'])(`${OPS} operations with chmod 000 and back, as nobody (setpriv/runuser)`, async ({ expect }) => {
     sandbox = buildNobodySandbox();
     const { base, root, outside } = fresh();
     try {
@@ -90,16 +95,16 @@ describeIf(linux('the index watches with inotify'))('the oracle: index vs a fres
       for (const dir of [base, root, outside]) chownSync(dir, 65534, 65534);
       writeProbe(sandbox!, 'oracle.mjs', readFileSync(new URL('./oracle.mjs', import.meta.url), 'utf8'));
       const probe = writeProbe(sandbox!, 'oracle-probe.mjs', PROBE);
-      const stdout = sandbox!.runAsNobody(probe, [root, outside, String(seedOf(3)), String(OPS)], { PATH: process.env.PATH ?? '/usr/bin:/bin' });
+      const stdout = await sandbox!.runAsNobodyAsync(probe, [root, outside, String(seedOf(3)), String(OPS)], { PATH: process.env.PATH ?? '/usr/bin:/bin' });
       const run = JSON.parse(stdout) as OracleRun;
-      expectNoDifference(run);
+      expectNoDifference(expect, run);
       // chmod 000 really denied nobody: answers had gaps, and the index gave them word for word.
       expect(run.gaps).toBeGreaterThan(OPS / 20);
     } finally {
       removeTree(base);
     }
-  }, 180_000);
-});
+  }, 300_000);
+}, { concurrent: true });
 
 const PROBE = `
 import { findFiles, openIndex } from './dist/index.js';
