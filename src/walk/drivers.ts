@@ -351,7 +351,7 @@ export class AsyncDriver {
             walk.acceptStat(read.task, names[taken]!, stats, error);
           }
           while (issued < names.length && issued - taken < walk.plan.walk.concurrency && !this.finished && !walk.stopped && !(isStatCheck(issued) && walk.shouldStop())) {
-            this.startStat(read.path, names[issued]!, answer.bind(undefined, issued++));
+            this.startStat(read.path, names[issued]!, issued++, answer);
           }
         } while (again);
       } catch (error) {
@@ -369,13 +369,13 @@ export class AsyncDriver {
   }
 
   /** One lstat (a `stat` for a link followed); its first answer counts: a second would be another name's. */
-  private startStat(path: string, name: string, onAnswer: (stats: StatsLike | undefined, error: unknown) => void): void {
+  private startStat(path: string, name: string, i: number, onAnswer: (i: number, stats: StatsLike | undefined, error: unknown) => void): void {
     let answered = false;
     const callback = (error: NodeJS.ErrnoException | null, stats: StatsLike) => {
       if (answered || this.finished) return;
       answered = true;
-      if (error) onAnswer(undefined, error);
-      else onAnswer(stats, undefined);
+      if (error) onAnswer(i, undefined, error);
+      else onAnswer(i, stats, undefined);
     };
     const { fs } = this.walk.plan.scope;
     try {
