@@ -29,6 +29,22 @@ const dist = resolve(process.argv[2] ?? new URL('../dist', import.meta.url).path
 // Where the build-time dependencies are when DIST is a copy elsewhere (the unprivileged tests' sandbox).
 const projectModules = fileURLToPath(new URL('../node_modules', import.meta.url));
 
+/**
+ * yargs guesses a version the moment it is created (before `.version(...)` can say it), by reading
+ * every directory from the current one up to the first that holds a package.json: directory reads
+ * outside the search root, at start-up, before any budget, where a hung mount above the cwd (or a
+ * share the cwd is on) would hold the command and the MCP server for good. Neither bin asks yargs
+ * for a guessed version (the command gives its own, the server none), so its directory search is
+ * given nothing to read: `findUp` answers "not found" at once, as yargs's browser build does.
+ */
+const noFindUp = {
+  name: 'no-find-up',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^escalade\/sync$/ }, () => ({ path: 'no-find-up', namespace: 'no-find-up' }));
+    bundler.onLoad({ filter: /.*/, namespace: 'no-find-up' }, () => ({ contents: 'export default () => undefined;', loader: 'js' }));
+  },
+};
+
 for (const part of ['cli', 'mcp']) {
   // The ES module bundles of earlier builds (a bundle and its lazy chunks): gone, not left beside the new one.
   rmSync(resolve(dist, part, 'bundle-chunks'), { recursive: true, force: true });
@@ -56,6 +72,7 @@ for (const part of ['cli', 'mcp']) {
     banner: { js: "const __ffBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     legalComments: 'none',
     logLevel: 'warning',
+    plugins: [noFindUp],
   });
 }
 
