@@ -179,7 +179,7 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
   const total = totalOf(page.counted, complete, reasons);
   const policy = policyOf(settings, result, toWorkspace, call.ignoreFiles);
   const unread = returned === 0 && complete ? await run.unread?.(result) : undefined;
-  const guidance = returned === 0 && unread === undefined ? await run.guide(result) : undefined;
+  const guidance = returned === 0 && unread === undefined ? await guideWithin(run.guide(result), call) : undefined;
   const requested = limitRequested === undefined ? {} : { limitRequested };
   const content = unread?.content ?? renderAnswer({
     tool: definition.tool,
@@ -217,6 +217,36 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
     },
     isError: false,
   };
+}
+
+/** What guidance may wait after a search that spent the budget: a quick readdir of the root still helps. */
+const GUIDANCE_GRACE_MS = 200;
+
+/**
+ * The help after an empty page, or none: its reads (a readdir of the root, lstats, a search per
+ * path it suggests) wait no longer than what is left of the call's budget (at least
+ * `GUIDANCE_GRACE_MS`) nor past the caller's signal. A root whose read hung held an MCP call for
+ * the read's whole length, past its budget; an answer without guidance is still the whole answer.
+ */
+function guideWithin<G>(work: Promise<Guidance<G>>, call: ToolCall<unknown>): Promise<Guidance<G> | undefined> {
+  const { deadline, settings } = call;
+  const signal = settings.ctx.signal;
+  if (signal?.aborted === true) return Promise.resolve(undefined);
+  // An injected clock is the caller's to advance: no timer runs on it (as the engines' budgets).
+  const waitMs = settings.clock === undefined && Number.isFinite(deadline.ms) ? Math.max(deadline.left(), GUIDANCE_GRACE_MS) : undefined;
+  if (waitMs === undefined && signal === undefined) return work;
+  return new Promise((resolve, reject) => {
+    const timer = waitMs === undefined ? undefined : setTimeout(() => settle(undefined), waitMs);
+    const onAbort = () => settle(undefined);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    function settle(guidance: Guidance<G> | undefined, error?: unknown): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (error === undefined) resolve(guidance);
+      else reject(error);
+    }
+    work.then(settle, (error: unknown) => settle(undefined, error ?? new Error('guidance failed')));
+  });
 }
 
 /**

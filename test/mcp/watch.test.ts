@@ -93,7 +93,12 @@ describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh
 });
 
 describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh'))('mcp --watch: a root\'s first call while its index opens', () => {
-  /** A chain of `depth` folders, each read 100 ms late (the slow-fs preload): the index's first walk takes 4 s or more. */
+  const SLOW_MS = 60_000;
+  /**
+   * A chain of `depth` folders, each read `SLOW_MS` late (the slow-fs preload): the index's first
+   * walk takes minutes, so an answer that waited for it would run past the test's timeout. No clock
+   * decides the verdict: an answer at all, saying it stopped, is the proof.
+   */
   const slowChain = (depth: number) => {
     let dir = mkdtempSync(join(tmpdir(), 'ff-mcp-watch-slow-'));
     const root = dir;
@@ -104,15 +109,11 @@ describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh
   };
 
   it('answers within --time-budget-ms, saying it stopped, not after the index\'s whole walk', async () => {
-    const root = slowChain(40);
-    const session = await connect(serverCommand(['--root', root, '--watch', '--time-budget-ms', '300'], 100));
+    const root = slowChain(10);
+    const session = await connect(serverCommand(['--root', root, '--watch', '--time-budget-ms', '300'], SLOW_MS));
     try {
-      const started = performance.now();
       const result = await session.client.callTool({ name: 'glob', arguments: { pattern: '**/*.txt' } });
-      const ms = performance.now() - started;
       expect(result.structuredContent).toMatchObject({ complete: false, incompleteReasons: ['time-budget'] });
-      // 0.3 s and a server's call overhead, where waiting for the index took 4 s at least (40 reads of 100 ms, one after the other).
-      expect(ms).toBeLessThan(2500);
     } finally {
       await session.close();
       rmSync(root, { recursive: true, force: true });
@@ -120,16 +121,14 @@ describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh
   }, 60_000);
 
   it('a cancel stops the first call at once, not after the index\'s whole walk', async () => {
-    const root = slowChain(40);
-    const session = await connect(serverCommand(['--root', root, '--watch'], 100));
+    const root = slowChain(10);
+    const session = await connect(serverCommand(['--root', root, '--watch'], SLOW_MS));
     try {
       const controller = new AbortController();
       const call = session.client.callTool({ name: 'glob', arguments: { pattern: '**/*.txt' } }, undefined, { signal: controller.signal });
       setTimeout(() => controller.abort(), 300);
       await expect(call).rejects.toThrow();
-      const aborted = performance.now();
-      await session.waitForStderr('glob cancelled by the client');
-      expect(performance.now() - aborted).toBeLessThan(2500);
+      expect(await session.waitForStderr('glob cancelled by the client')).toContain('glob cancelled by the client');
     } finally {
       await session.close();
       rmSync(root, { recursive: true, force: true });
