@@ -8,7 +8,7 @@ import type { FindOptions } from './options.js';
 import { FindFileError } from './errors.js';
 import { buildFindPlan, type FindPlan } from './plan/search-plan.js';
 import type { EntryMeta } from './plan/select.js';
-import type { FindProgress, FindResult, FindSummary, MatchEntry } from './result.js';
+import { withAborted, type FindProgress, type FindResult, type FindSummary, type MatchEntry } from './result.js';
 import { HandOff } from './stream.js';
 import { NewestCollector, SortedCollector } from './walk/collector.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
@@ -163,12 +163,9 @@ export function findFilesStream(options: FindOptions): FindStream {
   const handOff = new HandOff<string>(STREAM_HIGH_WATER);
   const walk = new Walk(plan, (base, name) => handOff.push(format(base + name)));
   const driver = new AsyncDriver(walk, { isPaused: () => handOff.isFull });
-  // A reader that left early did not get what waited for it: "returned" counts what it took.
   const summary = handOff.finish(
-    driver.done.then(() => {
-      const found = summarize(plan, walk);
-      return { ...found, ...note, matchedCount: found.matchedCount - handOff.dropped };
-    }),
+    driver.done.then(() => ({ ...summarize(plan, walk), ...note })),
+    (found, { dropped }) => (dropped === 0 ? found : { ...found, matchedCount: found.matchedCount - dropped, ...withAborted(found.incompleteReasons) }),
   );
   const endEarly = () => {
     walk.abort();
