@@ -130,8 +130,9 @@ export function findFilesSync(options: FindOptions): FindResult {
 /** Matches as they are found, then the summary. */
 export interface FindStream extends AsyncIterable<string> {
   /**
-   * The summary once the walk has ended. The walk only moves while the stream is read: iterate
-   * it to the end (or break out, which ends the walk as `aborted`) before awaiting this.
+   * The summary once the walk has ended and the loop has taken every match or left. The walk only
+   * moves while the stream is read: iterate it to the end (or break out: `aborted`, counting the
+   * matches taken, also when the walk had ended first) before awaiting this.
    */
   readonly summary: Promise<FindSummary>;
   /** Live counters (directories read, matches so far, elapsed), e.g. for a progress line. */
@@ -163,6 +164,7 @@ export function findFilesStream(options: FindOptions): FindStream {
   const handOff = new HandOff<string>(STREAM_HIGH_WATER);
   const walk = new Walk(plan, (base, name) => handOff.push(format(base + name)));
   const driver = new AsyncDriver(walk, { isPaused: () => handOff.isFull });
+  // A reader that left paths untaken did not get them, even from a walk that had ended: "returned" counts what it took.
   const summary = handOff.finish(
     driver.done.then(() => ({ ...summarize(plan, walk), ...note })),
     (found, { dropped }) => (dropped === 0 ? found : { ...found, matchedCount: found.matchedCount - dropped, ...withAborted(found.incompleteReasons) }),

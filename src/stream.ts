@@ -2,7 +2,7 @@
 export interface Taken<T> {
   /** Items found that the reader never took (0 when it took them all): not "returned". */
   dropped: number;
-  /** The last item handed to a reader that left early (undefined if it took none or took them all). */
+  /** The last item handed to the reader (undefined if it took none); a reader of batches took all of each. */
   lastTaken: T | undefined;
 }
 
@@ -76,7 +76,14 @@ export class HandOff<T> {
    * producer). `onEarlyExit`: the reader left before the end (end the producer).
    */
   batches(onTaken: () => void, onEarlyExit: () => void): AsyncGenerator<T[]> {
-    return this.pump(onTaken, onEarlyExit, true);
+    const batches = this.pump(onTaken, onEarlyExit, true);
+    // A `return` before the first `next` never enters the generator: its `finally` would not run.
+    const close = batches.return.bind(batches);
+    batches.return = (value) => {
+      this.leave(onEarlyExit);
+      return close(value);
+    };
+    return batches;
   }
 
   /**
@@ -84,7 +91,6 @@ export class HandOff<T> {
    * handed over when yielded); otherwise to `items`, which hands them over item by item.
    */
   private async *pump(onTaken: () => void, onEarlyExit: () => void, whole: boolean): AsyncGenerator<T[]> {
-    let lastYielded: T | undefined;
     let readToEnd = false;
     try {
       for (;;) {
@@ -93,7 +99,7 @@ export class HandOff<T> {
           this.waiting = [];
           onTaken();
           if (whole) {
-            lastYielded = batch[batch.length - 1];
+            this.lastHanded = batch[batch.length - 1];
             this.handOver(batch.length);
           }
           yield batch;
@@ -107,8 +113,8 @@ export class HandOff<T> {
         await new Promise<void>((resolve) => (this.wake = resolve));
       }
     } finally {
-      // `items` has already left, with the item it handed last; a reader of whole batches took all of each.
-      if (!readToEnd) this.leave(lastYielded, onEarlyExit);
+      // Once only: `items` and `batches().return` have already left.
+      if (!readToEnd) this.leave(onEarlyExit);
     }
   }
 
@@ -154,7 +160,8 @@ export class HandOff<T> {
       return: async () => {
         // Part of the batch in hand was handed over; a whole one was counted by `take`.
         if (at < batch.length) this.handedCount += at;
-        this.leave(at > 0 ? batch[at - 1] : undefined, onEarlyExit);
+        if (at > 0) this.lastHanded = batch[at - 1];
+        this.leave(onEarlyExit);
         batch = [];
         at = 0;
         await batches.return(undefined);
@@ -171,10 +178,9 @@ export class HandOff<T> {
   }
 
   /** The reader left before the end (once): what waits is dropped, a producer still running is ended. */
-  private leave(lastTaken: T | undefined, onEarlyExit: () => void): void {
+  private leave(onEarlyExit: () => void): void {
     if (this.readerLeft) return;
     this.readerLeft = true;
-    this.lastHanded = lastTaken;
     this.waiting = [];
     if (!this.ended) onEarlyExit();
     this.settleIfDone();
