@@ -16,7 +16,7 @@ export interface Taken<T> {
  * the producer has ended AND the reader has either been handed every item or left. Whatever the
  * order of the two (the producer may end long before a slow reader breaks), a reader that left
  * items untaken gets the count of what it took (`Taken.dropped` taken off). A reader that took the
- * last item and then breaks did not leave early: it was handed everything.
+ * last item of an ended producer and then breaks did not leave early: it was handed everything.
  */
 export class HandOff<T> {
   private waiting: T[] = [];
