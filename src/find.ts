@@ -8,7 +8,7 @@ import type { FindOptions } from './options.js';
 import { FindFileError } from './errors.js';
 import { buildFindPlan, type FindPlan } from './plan/search-plan.js';
 import type { EntryMeta } from './plan/select.js';
-import type { FindProgress, FindResult, FindSummary, MatchEntry } from './result.js';
+import { withAborted, type FindProgress, type FindResult, type FindSummary, type MatchEntry } from './result.js';
 import { HandOff } from './stream.js';
 import { NewestCollector, SortedCollector } from './walk/collector.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
@@ -130,8 +130,9 @@ export function findFilesSync(options: FindOptions): FindResult {
 /** Matches as they are found, then the summary. */
 export interface FindStream extends AsyncIterable<string> {
   /**
-   * The summary once the walk has ended. The walk only moves while the stream is read: iterate
-   * it to the end (or break out, which ends the walk as `aborted`) before awaiting this.
+   * The summary once the walk has ended and the loop has taken every match or left. The walk only
+   * moves while the stream is read: iterate it to the end (or break out: `aborted`, counting the
+   * matches taken, also when the walk had ended first) before awaiting this.
    */
   readonly summary: Promise<FindSummary>;
   /** Live counters (directories read, matches so far, elapsed), e.g. for a progress line. */
@@ -163,12 +164,10 @@ export function findFilesStream(options: FindOptions): FindStream {
   const handOff = new HandOff<string>(STREAM_HIGH_WATER);
   const walk = new Walk(plan, (base, name) => handOff.push(format(base + name)));
   const driver = new AsyncDriver(walk, { isPaused: () => handOff.isFull });
-  // A reader that left early did not get what waited for it: "returned" counts what it took.
+  // A reader that left paths untaken did not get them, even from a walk that had ended: "returned" counts what it took.
   const summary = handOff.finish(
-    driver.done.then(() => {
-      const found = summarize(plan, walk);
-      return { ...found, ...note, matchedCount: found.matchedCount - handOff.dropped };
-    }),
+    driver.done.then(() => ({ ...summarize(plan, walk), ...note })),
+    (found, { dropped }) => (dropped === 0 ? found : { ...found, matchedCount: found.matchedCount - dropped, ...withAborted(found.incompleteReasons) }),
   );
   const endEarly = () => {
     walk.abort();

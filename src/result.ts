@@ -294,6 +294,15 @@ export function verdictFields<R extends string>(reasons: R[]): { complete: boole
   return reasons.length === 0 ? { complete: true, incompleteReasons: reasons } : { complete: false, incompleteReason: reasons[0]!, incompleteReasons: reasons };
 }
 
+/**
+ * The verdict fields with `aborted` added, last: a stream's reader left hits or matches untaken.
+ * Last, because it did not stop the search (it may have ended before); it cut the answer short.
+ */
+export function withAborted<R extends string>(reasons: readonly R[]): ReturnType<typeof verdictFields<R | 'aborted'>> {
+  const list: (R | 'aborted')[] = [...reasons];
+  return verdictFields(list.includes('aborted') ? list : [...list, 'aborted']);
+}
+
 /** The error code carried by a thrown value, or `UNKNOWN`. */
 export function errorCodeOf(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;

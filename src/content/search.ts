@@ -6,7 +6,8 @@
  */
 import { chooseBackend } from '../backend.js';
 import { defaultFs } from '../fs.js';
-import { HandOff } from '../stream.js';
+import { withAborted } from '../result.js';
+import { HandOff, type Taken } from '../stream.js';
 import { buildContentPlan, type ContentPlan } from '../plan/content-plan.js';
 import { HitCollector } from './hits.js';
 import { examineLinks, needsLinkWalk } from './links.js';
@@ -84,14 +85,14 @@ async function runContentSearch(plan: ContentPlan, emitHit: (hit: ContentHit) =>
 }
 
 /**
- * The summary of what a reader that left early was handed: hits it never took are not "returned",
+ * The summary of what a reader that left items untaken was handed: hits it never took are not
+ * "returned", the search did not end for it (`aborted`, even when the engine had already ended),
  * and the file it was reading when it left is the one whose hits may be cut short.
  */
-function handedOver(found: ContentSummary, handOff: HandOff<ContentHit>): ContentSummary {
-  if (handOff.dropped === 0) return found;
+function handedOver(found: ContentSummary, { dropped, lastTaken }: Taken<ContentHit>): ContentSummary {
+  if (dropped === 0) return found;
   const { partialFile: _, ...rest } = found;
-  const last = handOff.lastTaken;
-  return { ...rest, hitCount: found.hitCount - handOff.dropped, ...(last === undefined ? {} : { partialFile: last.path }) };
+  return { ...rest, hitCount: found.hitCount - dropped, ...withAborted(found.incompleteReasons), ...(lastTaken === undefined ? {} : { partialFile: lastTaken.path }) };
 }
 
 /** Hits waiting for the reader before the pure-TS search pauses. */
@@ -115,7 +116,7 @@ export function searchContentStream(options: ContentOptions): ContentStream {
     resumeSearch?.();
     resumeSearch = undefined;
   };
-  const summary = handOff.finish(runContentSearch({ ...plan, limits: { ...plan.limits, signal } }, handOff.push, waitForReader).then((found) => handedOver(found, handOff)));
+  const summary = handOff.finish(runContentSearch({ ...plan, limits: { ...plan.limits, signal } }, handOff.push, waitForReader), handedOver);
   const endEarly = () => {
     reader.abort();
     resume();

@@ -271,8 +271,9 @@ export interface ContentResult extends ContentSummary {
 /** Hits as they are found (not sorted), then the summary. */
 export interface ContentStream extends AsyncIterable<ContentHit> {
   /**
-   * The summary once the search has ended. Iterate the stream to the end (or break out, which
-   * ends the search as `aborted`) before awaiting this.
+   * The summary once the search has ended and the loop has taken every hit or left. Iterate the
+   * stream to the end (or break out: `aborted`, counting the hits taken, also when the search had
+   * ended first) before awaiting this.
    */
   readonly summary: Promise<ContentSummary>;
   /** The same hits in batches (all that waits at each turn). Read either the batches or the stream itself, not both. */

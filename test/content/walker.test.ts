@@ -3,10 +3,11 @@
  * set (the walker's), hits and their order, binary files, unreadable files and directories, every
  * budget, cancellation, and the streaming form (hits as found, flat memory, early exit).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ONE_THREAD } from '../../src/content/search.js';
 import { FindFileError, searchContent, searchContentStream, type ContentHit, type ContentOptions, type ContentResult } from '../../src/index.js';
 import { readFaultyFs } from '../helpers/content.js';
+import { watchProducerEnds } from '../helpers/stream-end.js';
 import { FakeClock, buildVolume, faultyFs, type Tree } from '../helpers/memfs.js';
 
 const TREE: Tree = {
@@ -308,6 +309,10 @@ for (const engine of ['walker.ts', 'one-thread.ts'] as const) {
   });
 
   describe('the stream', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
     const options = (extra: Partial<ContentOptions> = {}): ContentOptions => ({ root: '/root', query: 'needle', fs: buildVolume(TREE), platform: 'posix', ...extra });
 
     it('yields the same hits as the promise (in the order found), then the same summary', async () => {
@@ -331,11 +336,26 @@ for (const engine of ['walker.ts', 'one-thread.ts'] as const) {
       expect(summary).toMatchObject({ complete: false, incompleteReasons: ['aborted'], hitCount: kept, partialFile: taken.at(-1)!.path });
     });
 
-    it('a search that ended before the reader stopped is complete', async () => {
+    // Once said "complete" with all 6 hits counted, though the reader had taken one (adversary F1).
+    it('a search that ended before the reader left: the summary counts the hit it took, aborted', async () => {
+      const ends = watchProducerEnds();
       const stream = searchContentStream(options());
-      const first = await stream[Symbol.asyncIterator]().next();
+      const iterator = stream[Symbol.asyncIterator]();
+      const first = await iterator.next();
       expect(first.done).toBe(false);
-      await new Promise((resolve) => setTimeout(resolve, 50)); // 6 hits: all found and waiting
+      await ends.ended(); // 6 hits: all found and waiting
+      await iterator.return!(undefined);
+      expect(await stream.summary).toMatchObject({ complete: false, incompleteReasons: ['aborted'], hitCount: 1, partialFile: (first.value as ContentHit).path });
+    });
+
+    it('a search that ended before the reader took its last hit and broke: complete', async () => {
+      const ends = watchProducerEnds();
+      const stream = searchContentStream(options());
+      const iterator = stream[Symbol.asyncIterator]();
+      await iterator.next();
+      await ends.ended();
+      for (let i = 1; i < 6; i++) expect((await iterator.next()).done).toBe(false);
+      await iterator.return!(undefined);
       expect(await stream.summary).toMatchObject({ complete: true, hitCount: 6 });
     });
 

@@ -21,7 +21,9 @@ export type Step =
   /** Runs test code between two chunks (advance a clock, abort a signal). */
   | { run: () => void }
   /** Holds until the child is killed. */
-  | { hang: true };
+  | { hang: true }
+  /** Holds until the promise settles (a gate the test opens) or the child is killed. */
+  | { until: Promise<unknown> };
 
 export interface Call {
   executable: string;
@@ -65,6 +67,7 @@ async function play(script: Step[], listener: ProcessListener, call: Call, kille
     else if ('exit' in step) listener.exit(step.exit, step.signal ?? null);
     else if ('error' in step) listener.error(Object.assign(new Error(`spawn ${step.error}`), { code: step.error }));
     else if ('run' in step) step.run();
+    else if ('until' in step) await Promise.race([step.until, killed]);
     else await killed;
   }
   if (call.killed) listener.exit(null, 'SIGTERM');
