@@ -9,7 +9,8 @@
  * - ripgrep ran and failed without a single match (`spawn`, `exit`, `eagain`, `max_buffer`, and for
  *   content search `protocol`): the walker runs in the time left; for a file listing, handed on
  *   only at the end, also after matches (ripgrep 13 drops an ignore file past its regex size limit,
- *   warns, exits 0 and lists what that file ignores). A content search's failure after hits were
+ *   warns, exits 0 and lists what that file ignores; a walker answer cut short keeps what ripgrep
+ *   listed: `keepListed`). A content search's failure after hits were
  *   handed on keeps them, marked incomplete; a spent time budget is not retried by the walker (it
  *   has no time left either);
  * - ripgrep was stopped, blocked opening a FIFO (or other special file) named as an ignore file
@@ -24,13 +25,14 @@
  *   never lists symlinks, so its empty answer cannot name a matching link (`/usr/bin/python3`)
  *   nor a symlinked directory on the way (`linked-src` for `linked-src/*.ts`, pnpm's
  *   `node_modules/react`); the walker, in the time left, can. An answer with a match keeps ripgrep's.
+ *   An abort that comes before that walk leaves the answer `aborted`, never complete.
  */
 import { FindFileError } from './errors.js';
 import { Deadline } from './limits.js';
 import type { BackendOption } from './options.js';
 import type { FindPlan, SearchPlan } from './plan/search-plan.js';
 import { walkerOnlyReason } from './plan/select.js';
-import type { FallbackReason, FindResult, FindSummary, RecoveryEvent, RecoveryInfo, SkippedEntry } from './result.js';
+import { reasonForCode, verdictFields, type FallbackReason, type FindResult, type FindSummary, type IncompleteReason, type RecoveryEvent, type RecoveryInfo, type SkippedEntry } from './result.js';
 import type { ResolvedRipgrep } from './rg/resolve.js';
 
 /** The file search's two engines, for `findFiles`. */
@@ -38,7 +40,7 @@ export async function runFileBackend(plan: FindPlan, walk: (plan: FindPlan) => P
   // `rg --files` lists regular files without metadata: forced ripgrep was refused by the plan.
   const walkerOnlyFor = walkerOnlyReason(plan.scope.select, plan.query);
   if (walkerOnlyFor !== undefined && plan.backend.backend === 'auto') return withReason(await walk(plan), walkerOnlyFor);
-  return chooseBackend(plan, {
+  const result = await chooseBackend(plan, {
     walker: walk,
     ripgrep: async (rg, deadline) => {
       // Perf: the ripgrep modules load only when ripgrep runs (the command starts faster without them).
@@ -47,8 +49,52 @@ export async function runFileBackend(plan: FindPlan, walk: (plan: FindPlan) => P
     },
     countOf: (result) => result.matchedCount,
     held: true,
-    recheck: (result) => (result.complete && result.matchedCount === 0 && !result.linksExamined ? 'links-unexamined' : undefined),
+    recheck: (answer) => (isUnexaminedEmpty(answer) ? 'links-unexamined' : undefined),
+    keep: (listed, walked) => keepListed(plan, listed, walked),
   });
+  // Only an abort between ripgrep's end and that walk leaves such an answer: it proved nothing of links.
+  return plan.backend.backend === 'auto' && isUnexaminedEmpty(result) ? { ...result, ...verdictFields<IncompleteReason>(['aborted']) } : result;
+}
+
+/** ripgrep's complete empty listing: it cannot name a matching link, nor one on the way. */
+function isUnexaminedEmpty(result: FindResult): boolean {
+  return result.complete && result.matchedCount === 0 && !result.linksExamined;
+}
+
+/**
+ * The walker's incomplete answer after a fallback keeps what ripgrep had found: nothing already
+ * found is thrown away. Each path ripgrep listed exists and passed the walker's own matcher
+ * (src/rg/files.ts), so the walker would have returned it had it got there; each of its skipped
+ * entries is a gap where the walker would have read. Not with ignore files in play: a failed
+ * ripgrep 13 may have dropped one it could not compile and listed what that file ignores, which
+ * the walker's rules reject. The answer stays the walker's (`backend`, `fallbackReason`,
+ * `complete: false`); the union is sorted as the walker sorts, cut at `maxResults` (`result-limit`).
+ */
+function keepListed(plan: FindPlan, listed: FindResult, walked: FindResult): FindResult {
+  if (walked.complete || plan.scope.ignore !== undefined) return walked;
+  const known = new Set(walked.matches);
+  const found = listed.matches.filter((match) => !known.has(match));
+  const met = new Set(walked.skipped.map(gapKey));
+  const gaps = listed.skipped.filter((entry) => !met.has(gapKey(entry)));
+  if (found.length === 0 && gaps.length === 0) return walked;
+  const { rootPrefix, sep } = plan.scope;
+  // The walker sorts root-relative paths with `/` (src/walk/collector.ts): absolute ones by theirs.
+  const relOf = plan.query.absolute ? (match: string) => match.slice(rootPrefix.length).split(sep).join('/') : (match: string) => match;
+  const union = [...walked.matches, ...found].map((match) => [relOf(match), match] as const);
+  union.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const matches = union.slice(0, plan.limits.maxResults).map(([, match]) => match);
+  const reasons = [...walked.incompleteReasons];
+  const note = (reason: IncompleteReason | undefined) => {
+    if (reason !== undefined && !reasons.includes(reason)) reasons.push(reason);
+  };
+  for (const entry of gaps) note(reasonForCode(entry.code));
+  if (union.length > matches.length) note('result-limit');
+  const skipped = [...walked.skipped, ...gaps];
+  return { ...walked, matches, matchedCount: matches.length, skipped, skippedCount: skipped.length, ...verdictFields(reasons) };
+}
+
+function gapKey(entry: SkippedEntry): string {
+  return `${entry.code}\0${entry.path}`;
 }
 
 /** What `auto` needs to read and amend in an answer, whatever the search (file listing, content). */
@@ -71,6 +117,8 @@ export interface BackendEngines<Q, R extends BackendAnswer> {
   held?: boolean;
   /** For an answer ripgrep gave without failing: a reason to have the walker answer instead, if any. */
   recheck?(result: R): FallbackReason | undefined;
+  /** After a fallback: the walker's answer, with what of ripgrep's it must not lose (a held listing's matches). */
+  keep?(ripgrep: R, walked: R): R;
 }
 
 /** The decision above, for any kind of search: `findFiles` and `searchContent` both come through here. */
@@ -92,7 +140,8 @@ export async function chooseBackend<Q, R extends BackendAnswer>(plan: SearchPlan
   let result = await engines.ripgrep(rg, deadline);
   const fallback = auto && !limits.signal?.aborted ? walkerReason(result, engines) : undefined;
   if (fallback !== undefined) {
-    const walked = await engines.walker({ ...plan, limits: { ...limits, timeBudgetMs: deadline.left() } });
+    const answered = await engines.walker({ ...plan, limits: { ...limits, timeBudgetMs: deadline.left() } });
+    const walked = engines.keep?.(result, answered) ?? answered;
     result = { ...walked, stats: { ...walked.stats, elapsedMs: deadline.elapsed() }, recovery: result.recovery, fallbackReason: fallback };
   }
   emitRecovery(plan.backend.onEvent, result.recovery);
