@@ -10,7 +10,7 @@
  *   content search `protocol`): the walker runs in the time left; for a file listing, handed on
  *   only at the end, also after matches (ripgrep 13 drops an ignore file past its regex size limit,
  *   warns, exits 0 and lists what that file ignores; a walker answer cut short keeps what ripgrep
- *   listed: `keepListed`). A content search's failure after hits were
+ *   had found: `keepFound`). A content search's failure after hits were
  *   handed on keeps them, marked incomplete; a spent time budget is not retried by the walker (it
  *   has no time left either);
  * - ripgrep was stopped, blocked opening a FIFO (or other special file) named as an ignore file
@@ -62,45 +62,32 @@ function isUnexaminedEmpty(result: FindResult): boolean {
 }
 
 /**
- * The walker's incomplete answer after a fallback keeps what ripgrep had found: nothing already
- * found is thrown away. Each path ripgrep listed exists and passed the walker's own matcher
- * (src/rg/files.ts), so the walker would have returned it had it got there; each of its skipped
- * entries is a gap where the walker would have read. Not with ignore files in play: a failed
- * ripgrep 13 may have dropped one it could not compile and listed what that file ignores, which
- * the walker's rules reject. The answer stays the walker's (`backend`, `fallbackReason`,
- * `complete: false`); the union is sorted as the walker sorts, cut at `maxResults` (`result-limit`).
+ * A held listing's matches, kept in the walker's incomplete answer (`keepFound`): each path
+ * ripgrep listed exists and passed the walker's own matcher (src/rg/files.ts), so the walker would
+ * have returned it had it got there. The union is sorted as the walker sorts, cut at `maxResults`
+ * (`result-limit`).
  */
 function keepListed(plan: FindPlan, listed: FindResult, walked: FindResult): FindResult {
-  if (walked.complete || plan.scope.ignore !== undefined) return walked;
   const known = new Set(walked.matches);
   const found = listed.matches.filter((match) => !known.has(match));
-  const met = new Set(walked.skipped.map(gapKey));
-  const gaps = listed.skipped.filter((entry) => !met.has(gapKey(entry)));
-  if (found.length === 0 && gaps.length === 0) return walked;
+  if (found.length === 0) return walked;
   const { rootPrefix, sep } = plan.scope;
   // The walker sorts root-relative paths with `/` (src/walk/collector.ts): absolute ones by theirs.
   const relOf = plan.query.absolute ? (match: string) => match.slice(rootPrefix.length).split(sep).join('/') : (match: string) => match;
   const union = [...walked.matches, ...found].map((match) => [relOf(match), match] as const);
   union.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const matches = union.slice(0, plan.limits.maxResults).map(([, match]) => match);
-  const reasons = [...walked.incompleteReasons];
-  const note = (reason: IncompleteReason | undefined) => {
-    if (reason !== undefined && !reasons.includes(reason)) reasons.push(reason);
-  };
-  for (const entry of gaps) note(reasonForCode(entry.code));
-  if (union.length > matches.length) note('result-limit');
-  const skipped = [...walked.skipped, ...gaps];
-  return { ...walked, matches, matchedCount: matches.length, skipped, skippedCount: skipped.length, ...verdictFields(reasons) };
-}
-
-function gapKey(entry: SkippedEntry): string {
-  return `${entry.code}\0${entry.path}`;
+  const cut = union.length > matches.length && !walked.incompleteReasons.includes('result-limit');
+  return { ...walked, matches, matchedCount: matches.length, ...verdictFields(cut ? [...walked.incompleteReasons, 'result-limit'] : walked.incompleteReasons) };
 }
 
 /** What `auto` needs to read and amend in an answer, whatever the search (file listing, content). */
 export interface BackendAnswer {
   stats: { elapsedMs: number };
   skipped: readonly SkippedEntry[];
+  skippedCount: number;
+  complete: boolean;
+  incompleteReasons: readonly string[];
   recovery?: RecoveryInfo;
   fallbackReason?: FallbackReason;
 }
@@ -117,7 +104,7 @@ export interface BackendEngines<Q, R extends BackendAnswer> {
   held?: boolean;
   /** For an answer ripgrep gave without failing: a reason to have the walker answer instead, if any. */
   recheck?(result: R): FallbackReason | undefined;
-  /** After a fallback: the walker's answer, with what of ripgrep's it must not lose (a held listing's matches). */
+  /** After a fallback, the walker's incomplete answer with ripgrep's results it did not return (a held listing's matches). */
   keep?(ripgrep: R, walked: R): R;
 }
 
@@ -141,11 +128,40 @@ export async function chooseBackend<Q, R extends BackendAnswer>(plan: SearchPlan
   const fallback = auto && !limits.signal?.aborted ? walkerReason(result, engines) : undefined;
   if (fallback !== undefined) {
     const answered = await engines.walker({ ...plan, limits: { ...limits, timeBudgetMs: deadline.left() } });
-    const walked = engines.keep?.(result, answered) ?? answered;
+    const walked = keepFound(plan, result, answered, engines);
     result = { ...walked, stats: { ...walked.stats, elapsedMs: deadline.elapsed() }, recovery: result.recovery, fallbackReason: fallback };
   }
   emitRecovery(plan.backend.onEvent, result.recovery);
   return result;
+}
+
+/**
+ * The walker's answer after a fallback. Complete, it is the whole truth. Incomplete (the time left
+ * ran out, the caller aborted), it keeps what ripgrep had already found, as nothing found is ever
+ * thrown away: a held listing's matches (`keep`), and ripgrep's skipped entries it did not meet
+ * (each judged a gap where the walker would have read: src/rg/files.ts, src/content/rg-gaps.ts).
+ * Not with ignore files in play: a failed ripgrep 13 may have dropped one it could not compile and
+ * listed what that file ignores, which the walker's rules reject. The answer stays the walker's
+ * (`backend`, `fallbackReason`, `complete: false`, its reasons first).
+ */
+function keepFound<Q, R extends BackendAnswer>(plan: SearchPlan<Q>, ripgrep: R, walked: R, engines: BackendEngines<Q, R>): R {
+  if (walked.complete || plan.scope.ignore !== undefined) return walked;
+  const kept = engines.keep?.(ripgrep, walked) ?? walked;
+  const met = new Set(kept.skipped.map(gapKey));
+  const gaps = ripgrep.skipped.filter((entry) => !met.has(gapKey(entry)));
+  if (gaps.length === 0) return kept;
+  const skipped = [...kept.skipped, ...gaps];
+  // `findFiles`' reasons, which every kind of search has among its own.
+  const reasons = [...kept.incompleteReasons];
+  for (const entry of gaps) {
+    const reason = reasonForCode(entry.code);
+    if (reason !== undefined && !reasons.includes(reason)) reasons.push(reason);
+  }
+  return { ...kept, skipped, skippedCount: skipped.length, ...verdictFields(reasons) };
+}
+
+function gapKey(entry: SkippedEntry): string {
+  return `${entry.code}\0${entry.path}`;
 }
 
 /** Why `auto` should let the walker answer after this ripgrep answer, or undefined to keep it. */

@@ -48,8 +48,10 @@ function failingListing(listed: readonly string[], clock?: { ticking: boolean },
   return new FakeRipgrep([{ stdout: nul(...listed.map((p) => `./${p}`)) }, { stderr }, { run: () => clock && (clock.ticking = true) }, { exit: 2 }]);
 }
 
-const NAMES = ['a.ts', 'b.ts', 'c.js', 'd.md', '.e.ts', 'f.ts'];
-const DIRS = ['', 'src/', 'src/lib/', 'test/', 'x/y/z/', '.hid/'];
+// Names that sort after directories and directories that sort before names: the walker reads the
+// root first, so the union of its answer and ripgrep's is out of order unless it is sorted.
+const NAMES = ['a.ts', 'b.ts', 'c.js', 'd.md', '.e.ts', 'f.ts', 'z.ts'];
+const DIRS = ['', 'src/', 'src/lib/', 'test/', 'x/y/z/', '.hid/', 'a/'];
 const PATTERNS = ['*.ts', '**/*.ts', 'src/**', '**/[ab]*', '*/*.ts', '**/*'];
 
 function generateCase(seed: number) {
@@ -134,13 +136,13 @@ describe('auto keeps what a failed ripgrep listed when the walker cannot finish'
   });
 
   it('past maxResults, the first in the walker\'s order, and the answer says result-limit', async () => {
-    const root = makeTree(['a.ts', 'src/b.ts', 'src/c.ts']);
+    const root = makeTree(['z.ts', 'src/b.ts', 'src/c.ts']);
     const clock = new FakeClock();
     const fake = failingListing(['src/c.ts', 'src/b.ts']);
-    // The walker reads the root (a.ts), then finds the budget spent before src/.
+    // The walker reads the root (z.ts), then finds the budget spent before src/.
     const onDirectory = (dir: string) => dir === '' && clock.advance(100);
     const result = await findFiles({ root, pattern: '**/*.ts', maxResults: 2, backend: 'auto', rgPath, runner: fake.runner, clock, timeBudgetMs: 50, onDirectory });
-    expect(result).toMatchObject({ matches: ['a.ts', 'src/b.ts'], matchedCount: 2, complete: false, incompleteReasons: ['time-budget', 'result-limit'], backend: 'walker' });
+    expect(result).toMatchObject({ matches: ['src/b.ts', 'src/c.ts'], matchedCount: 2, complete: false, incompleteReasons: ['time-budget', 'result-limit'], backend: 'walker' });
   });
 
   it('with ignore files in play, a failed listing is not trusted: what the walker would ignore never comes back', async () => {
