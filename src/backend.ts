@@ -139,8 +139,8 @@ export async function chooseBackend<Q, R extends BackendAnswer>(plan: SearchPlan
  * The walker's answer after a fallback. Complete, it is the whole truth. Incomplete (the time left
  * ran out, the caller aborted), it keeps what ripgrep had already found, as nothing found is ever
  * thrown away: a held listing's matches (`keep`), and ripgrep's skipped entries it did not meet
- * (each judged a gap where the walker would have read: src/rg/files.ts, src/content/rg-gaps.ts).
- * Not with ignore files in play: a failed ripgrep 13 may have dropped one it could not compile and
+ * (each judged a gap where the walker would have read: src/rg/files.ts, src/content/rg-gaps.ts),
+ * but the root, which the walker always reads first itself. Not with ignore files in play: a failed ripgrep 13 may have dropped one it could not compile and
  * listed what that file ignores, which the walker's rules reject. The answer stays the walker's
  * (`backend`, `fallbackReason`, `complete: false`, its reasons first).
  */
@@ -148,7 +148,8 @@ function keepFound<Q, R extends BackendAnswer>(plan: SearchPlan<Q>, ripgrep: R, 
   if (walked.complete || plan.scope.ignore !== undefined) return walked;
   const kept = engines.keep?.(ripgrep, walked) ?? walked;
   const met = new Set(kept.skipped.map(gapKey));
-  const gaps = ripgrep.skipped.filter((entry) => !met.has(gapKey(entry)));
+  // The root is the walker's own first read: its verdict stands (an `r--` root ripgrep cannot enter, it lists).
+  const gaps = ripgrep.skipped.filter((entry) => entry.path !== '.' && !met.has(gapKey(entry)));
   if (gaps.length === 0) return kept;
   const skipped = [...kept.skipped, ...gaps];
   // `findFiles`' reasons, which every kind of search has among its own.
