@@ -441,6 +441,13 @@ describe('auto', () => {
     }
   });
 
+  it('a walker fallback cut short keeps the gaps ripgrep had met (src/backend.ts keepFound)', async () => {
+    const clock = new FakeClock();
+    const script: Step[] = [{ stderr: 'rg: ./src: Permission denied (os error 13)\nrg: boom\n' }, { run: () => clock.advance(10) }, { exit: 2 }];
+    const { result } = await search([script], { backend: 'auto', clock, timeBudgetMs: 10 });
+    expect(result).toMatchObject({ backend: 'walker', fallbackReason: 'exit', hitCount: 0, complete: false, incompleteReasons: ['time-budget', 'permission-denied'], skipped: [{ path: 'src', code: 'EACCES' }], skippedCount: 1 });
+  });
+
   it('keeps a complete, empty ripgrep answer: the links recheck is for file listing only', async () => {
     const { result, fake } = await search([[{ exit: 1 }]], { backend: 'auto', query: 'absent' });
     expect(fake.calls).toHaveLength(1);
