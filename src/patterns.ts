@@ -13,7 +13,7 @@
  * by default insensitive on win32 only; on win32 `\` is a separator, elsewhere an escape.
  */
 import { FindFileError } from './errors.js';
-import { expandBraces, MAX_BRACE_ALTERNATIVES } from './glob/braces.js';
+import { expandBraces, fullBraceBudget, MAX_BRACE_ALTERNATIVES, type BraceBudget } from './glob/braces.js';
 import { splitSegments } from './glob/parse.js';
 import { buildPathTest, compilePath } from './glob/path.js';
 import { compileSet } from './glob/set.js';
@@ -126,7 +126,7 @@ export interface GlobFlavor {
  * names something the glob does not. Throws `FindFileError` with a message that names the pattern
  * and the rule it broke.
  */
-export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: string, budget = MAX_BRACE_ALTERNATIVES, literal = true): string[] {
+export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: string, budget: BraceBudget = fullBraceBudget(), literal = true): string[] {
   if (typeof raw !== 'string') {
     throw new FindFileError('FF_INVALID_PATTERN', `${option} must be a string or an array of strings, got ${typeName(raw)}`, option);
   }
@@ -227,9 +227,10 @@ export function normalizePatternList(raw: unknown, flavor: GlobFlavor, option: s
   const list = Array.isArray(raw) ? raw : [raw];
   if (list.length === 0 && !allowEmpty) throw new FindFileError('FF_INVALID_PATTERN', `${option} is an empty list: give at least one glob`, option);
   const alternatives = new Set<string>();
+  // The limits hold for the list as a whole: each pattern may use what the ones before left.
+  const budget = fullBraceBudget();
   list.forEach((p, i) => {
-    // The limit holds for the list as a whole: each pattern may use what the ones before left.
-    const budget = MAX_BRACE_ALTERNATIVES - alternatives.size;
+    budget.alternatives = MAX_BRACE_ALTERNATIVES - alternatives.size;
     const name = list.length > 1 || Array.isArray(raw) ? `${option}[${i}]` : option;
     for (const a of normalizePattern(p, flavor, name, budget, option !== 'exclude')) alternatives.add(a);
   });

@@ -1,7 +1,8 @@
 /**
- * Brace expansion as bash does it (before globbing, once), counted before it is done: a pattern
- * whose alternatives pass `MAX_BRACE_ALTERNATIVES` is refused before any I/O with
- * `FF_PATTERN_TOO_LARGE`, never cut short (a cut would drop files and still say "complete").
+ * Brace expansion as bash does it (before globbing, once), counted and measured before it is
+ * done: a pattern whose alternatives pass `MAX_BRACE_ALTERNATIVES`, or hold more than
+ * `MAX_BRACE_CHARACTERS` together, is refused before any I/O with `FF_PATTERN_TOO_LARGE`, never
+ * cut short (a cut would drop files and still say "complete").
  *
  * bash's rules, each checked against bash by test/glob/braces.test.ts and the conformance suite:
  * - A set is `{` … `}` holding a `,` at its own level: `a{b,c}d` is `abd acd`; sets nest and
@@ -19,6 +20,30 @@ import { FindFileError } from '../errors.js';
 
 /** Alternatives one pattern (or a whole pattern list) may expand to. */
 export const MAX_BRACE_ALTERNATIVES = 10_000;
+
+/**
+ * Characters all the alternatives of one pattern (or a whole pattern list) may hold together,
+ * counted before they are made. Each alternative is normalised (src/patterns.ts) before the
+ * compile cost is known, at a cost per character: `{1..9999}` + `@(/`×3,299 (9,999 alternatives
+ * of 9,900 characters) took 8-11 s to be refused, deaf to the time budget and the signal. What
+ * the compile-cost limit accepts holds at most 250,000 characters (2 units each), so this leaves
+ * room for text that normalising drops (`./`, `//`) and for duplicates, and bounds that work to
+ * well under a second. Past it, the pattern is refused with `FF_PATTERN_TOO_LARGE`.
+ */
+export const MAX_BRACE_CHARACTERS = 1_000_000;
+
+/**
+ * What expansion may still make. `characters` is spent by `expandBraces` (a pattern list shares
+ * one budget); `alternatives` is set by the caller, which counts the distinct normalised ones.
+ */
+export interface BraceBudget {
+  alternatives: number;
+  characters: number;
+}
+
+export function fullBraceBudget(): BraceBudget {
+  return { alternatives: MAX_BRACE_ALTERNATIVES, characters: MAX_BRACE_CHARACTERS };
+}
 
 /**
  * Sets nested deeper are refused (`FF_PATTERN_TOO_LARGE`) while parsing, before the next level is
@@ -44,21 +69,29 @@ interface Sequence {
   letters: boolean;
 }
 
-/** The pattern's alternatives in bash's order (duplicates kept), or a refusal past the limit. */
-export function expandBraces(pattern: string, escapes: boolean, option: string, raw: string, budget = MAX_BRACE_ALTERNATIVES): string[] {
+/** The pattern's alternatives in bash's order (duplicates kept), or a refusal past the limits. */
+export function expandBraces(pattern: string, escapes: boolean, option: string, raw: string, budget = fullBraceBudget()): string[] {
   const shown = JSON.stringify(raw.length > 80 ? `${raw.slice(0, 77)}...` : raw);
   const tooDeep = (): never => {
     throw new FindFileError('FF_PATTERN_TOO_LARGE', `${option} ${shown}: brace sets nested more than ${MAX_BRACE_NESTING} deep`, option);
   };
   const parts = parse(pattern, { escapes, tooDeep }, 0);
-  const count = countOf(parts);
-  if (count > budget) {
+  const { count, characters } = measure(parts);
+  if (count > budget.alternatives) {
     throw new FindFileError(
       'FF_PATTERN_TOO_LARGE',
-      `${option} ${shown} expands to ${count > 1e15 ? 'more than 10^15' : count.toLocaleString('en-US')} alternatives, over the limit of ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')}${budget < MAX_BRACE_ALTERNATIVES ? ' for all patterns together' : ''}: use a shorter range or a glob (e.g. "[0-9]*" for "{1..100000}")`,
+      `${option} ${shown} expands to ${count > 1e15 ? 'more than 10^15' : count.toLocaleString('en-US')} alternatives, over the limit of ${MAX_BRACE_ALTERNATIVES.toLocaleString('en-US')}${budget.alternatives < MAX_BRACE_ALTERNATIVES ? ' for all patterns together' : ''}: use a shorter range or a glob (e.g. "[0-9]*" for "{1..100000}")`,
       option,
     );
   }
+  if (characters > budget.characters) {
+    throw new FindFileError(
+      'FF_PATTERN_TOO_LARGE',
+      `${option} ${shown} expands to ${count.toLocaleString('en-US')} alternatives of ${characters.toLocaleString('en-US')} characters in all, over the limit of ${MAX_BRACE_CHARACTERS.toLocaleString('en-US')}${budget.characters < MAX_BRACE_CHARACTERS ? ' for all patterns together' : ''}: use fewer brace alternatives or put the braces where they repeat less (e.g. "src/{a,b}/*.ts" rather than a long pattern around "{a,b}")`,
+      option,
+    );
+  }
+  budget.characters -= characters;
   return expand(parts).filter((alternative) => alternative !== '');
 }
 
@@ -176,15 +209,51 @@ function sequenceValues(s: Sequence): string[] {
   return out;
 }
 
-function countOf(parts: readonly Part[]): number {
-  let product = 1;
-  for (const part of parts) {
-    if (typeof part === 'string') continue;
-    if ('sequence' in part) product *= sequenceLength(part.sequence);
-    else product *= part.alternatives.reduce((sum, alt) => sum + countOf(alt), 0);
-    if (product === 0) return 0;
+/**
+ * The characters of a sequence's values together, by arithmetic: a thousand `{1..9999}` in one set
+ * would list ten million values before the count refused them. The values are `lo + j × step`
+ * (j < n) in either direction; each digit count and sign is one interval of j.
+ */
+function sequenceCharacters(s: Sequence): number {
+  const n = sequenceLength(s);
+  const lo = Math.min(s.from, s.from + (s.to >= s.from ? 1 : -1) * s.step * (n - 1));
+  // How many values fall in [a, b].
+  const within = (a: number, b: number) => Math.max(0, Math.min(n - 1, Math.floor((b - lo) / s.step)) - Math.max(0, Math.ceil((a - lo) / s.step)) + 1);
+  if (s.letters) return n - within(0x5c, 0x5c); // `\` gives nothing (see sequenceValues)
+  let characters = 0;
+  for (let digits = 1, min = 0, max = 9; digits <= 16; digits++, min = max + 1, max = max * 10 + 9) {
+    characters += within(min, max) * Math.max(s.width, digits);
+    characters += within(-max, -Math.max(min, 1)) * Math.max(s.width, digits + 1);
   }
-  return product;
+  return characters;
+}
+
+/**
+ * How many alternatives the parts make and their characters in all, without making them: a part
+ * is repeated once per alternative of the parts before it, and they once per alternative of it.
+ */
+function measure(parts: readonly Part[]): { count: number; characters: number } {
+  let count = 1;
+  let characters = 0;
+  for (const part of parts) {
+    let n = 1;
+    let length = 0;
+    if (typeof part === 'string') length = part.length;
+    else if ('sequence' in part) {
+      n = sequenceLength(part.sequence);
+      length = sequenceCharacters(part.sequence);
+    } else {
+      n = 0;
+      for (const alternative of part.alternatives) {
+        const inner = measure(alternative);
+        n += inner.count;
+        length += inner.characters;
+      }
+    }
+    characters = characters * n + length * count;
+    count *= n;
+  }
+  return { count, characters };
 }
 
 /** Every alternative, left to right (only called once the count is within the limit). */

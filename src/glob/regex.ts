@@ -4,7 +4,11 @@
  * (src/glob/nfa.ts), whose answers these must equal (test/glob/nfa.test.ts compares them).
  *
  * The source never matches `/`, uses no `.` (names holding a newline match like any other) and
- * needs no `u` flag: `?` is one code point spelled out over UTF-16 units.
+ * needs no `u` flag: it matches code points spelled out over UTF-16 units. Every piece starts and
+ * ends between two code points, never between the halves of a surrogate pair: `?` takes a pair
+ * whole, a set never takes a pair's first half as a BMP member (`[ぁ-ﾟ]` spans U+D800-U+DFFF),
+ * and a `*` stops between two halves only where the next piece could start with a second half,
+ * which a guard then refuses (`*[!😀]` matched `😀` as its high half and a lone low half).
  */
 import { escapeClassChar, escapeRegex } from '../regex-escape.js';
 import type { GlobNode } from './parse.js';
@@ -12,6 +16,11 @@ import type { GlobNode } from './parse.js';
 /** One code point other than `/`: a surrogate pair, or one unit that is not the first half of one. */
 const ONE_CHAR = '(?:[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|[^/\\uD800-\\uDBFF])';
 const ANY_RUN = '[^/]*';
+/** Not between the halves of a surrogate pair (after a `*`, before a piece that could take a second half). */
+const AT_CODE_POINT = '(?<![\\uD800-\\uDBFF](?=[\\uDC00-\\uDFFF]))';
+/** Not at the first half of a surrogate pair (before a BMP set that holds first halves, or after a lone first half). */
+const NOT_A_PAIR = '(?![\\uD800-\\uDBFF][\\uDC00-\\uDFFF])';
+const NO_SECOND_HALF = '(?![\\uDC00-\\uDFFF])';
 
 /**
  * At most one `*`, no extglob, no POSIX class and no range ending beyond U+FFFF (one such character is fine): then a backtracking match
@@ -48,14 +57,29 @@ export function compiledRegex(source: string, flags: string): RegExp | undefined
 /** Regex source (no anchors) for nodes `isLinearInV8` accepts. */
 export function regexSource(nodes: readonly GlobNode[]): string {
   let source = '';
-  for (const node of nodes) {
-    if (node.kind === 'char') source += escapeRegex(String.fromCodePoint(node.cp));
+  nodes.forEach((node, i) => {
+    if (node.kind === 'char') source += escapeRegex(String.fromCodePoint(node.cp)) + (isHighHalf(node.cp) ? NO_SECOND_HALF : '');
     else if (node.kind === 'one') source += ONE_CHAR;
-    else if (node.kind === 'star') source += ANY_RUN;
+    else if (node.kind === 'star') source += ANY_RUN + (mayStartWithSecondHalf(nodes[i + 1]) ? AT_CODE_POINT : '');
     else if (node.kind === 'class') source += classSource(node.items as readonly { lo: number; hi: number }[], node.negated);
     else throw new Error(`regexSource: ${node.kind} has no linear regex`);
-  }
+  });
   return source;
+}
+
+const isHighHalf = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isSecondHalf = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/**
+ * Perf: the guard after a `*` only where it can matter. After a `*` that stopped between two
+ * halves the next unit is a second half: the end of the segment, a literal other than one and a
+ * set holding none never match there, so `*.ts` and `*[0-9]` keep their plain `[^/]*`.
+ */
+function mayStartWithSecondHalf(next: GlobNode | undefined): boolean {
+  if (next === undefined) return false;
+  if (next.kind === 'char') return isSecondHalf(next.cp);
+  if (next.kind === 'class' && !next.negated) return next.items.some((item) => 'lo' in item && item.lo <= 0xdfff && item.hi >= 0xdc00);
+  return true;
 }
 
 /** One code point of a set of ranges (none beyond U+FFFF but single ones), or not of it. */
@@ -67,7 +91,9 @@ function classSource(ranges: readonly { lo: number; hi: number }[], negated: boo
     if (lo > 0xffff) astral.push(escapeRegex(String.fromCodePoint(lo)));
     else members += lo === hi ? escapeClassChar(String.fromCharCode(lo)) : `${escapeClassChar(String.fromCharCode(lo))}-${escapeClassChar(String.fromCharCode(hi))}`;
   }
-  const options = [...astral, ...(members === '' ? [] : [`[${members}]`])];
+  // A BMP member may be a first half (`[ぁ-ﾟ]`): then it must not take the start of a pair.
+  const guard = ranges.some(({ lo, hi }) => lo <= hi && lo <= 0xdbff && hi >= 0xd800) ? NOT_A_PAIR : '';
+  const options = [...astral, ...(members === '' ? [] : [`${guard}[${members}]`])];
   if (negated) return `${options.length === 0 ? '' : `(?!${options.join('|')})`}${ONE_CHAR}`;
   if (options.length === 0) return '(?!)'; // only reversed ranges: nothing matches
   // `/` never matches: segments hold none, and a class may not reach across one.

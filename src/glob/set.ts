@@ -84,11 +84,15 @@ function nameTest(segments: readonly SegmentGlob[], caseSensitive: boolean): Tes
   return anyOf(tests);
 }
 
-/** `*` then literal text (`*.js`): the literal, else undefined. */
+/**
+ * `*` then literal text (`*.js`): the literal, else undefined. Not when it starts with a lone
+ * second half of a surrogate pair: `endsWith` would find it inside a pair (`😀`), a code point apart.
+ */
 function literalSuffix(segment: SegmentGlob): string | undefined {
   const [first, ...rest] = segment.nodes;
   if (first?.kind !== 'star' || rest.some((n) => n.kind !== 'char')) return undefined;
-  return rest.map((n) => String.fromCodePoint((n as { cp: number }).cp)).join('');
+  const suffix = rest.map((n) => String.fromCodePoint((n as { cp: number }).cp)).join('');
+  return /^[\uDC00-\uDFFF]/.test(suffix) ? undefined : suffix;
 }
 
 /** One test for every path alternative: whole-path regexes merged where each is linear, the rest one by one. */
