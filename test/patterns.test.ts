@@ -119,8 +119,12 @@ describe('the dialect', () => {
     ['./@(a/b|c)', 'x/c', false],
     ['@(../x|c)', 'c', true],
     ['@(x|a)/b', 'a/b', true],
-    // an open one does not hold the `/`: two segments, each plain text
+    // an open one holds the rest, `/` included: one name pattern that no name matches (bash), so
+    // only the literal reading finds the path `@(a/b`; with a `*` it has none
     ['@(a/b', '@(a/b', true],
+    ['x/@(a/b', 'x/@(a/b', true],
+    ['x*@(a/b', 'x*@(a/b', false],
+    ['x/**/@(a/b', 'x/y/@(a/b', false],
     // nor does a plain `(`
     ['x(/b)', 'x(/b)', true],
     ['x(/*)', 'x(/b)', true],

@@ -106,9 +106,11 @@ function closeAfter(scans: ClassScans, glob: string, close: string, from: number
 const LONGEST_CLASS_NAME = Math.max(...POSIX_CLASS_NAMES.map((name) => name.length));
 
 /**
- * Splits a brace-free glob into its segments at each `/`, but not inside a closed extglob group:
- * bash reads `@(a/b|c)` as one name pattern (it matches `c`; no name holds the `/` of `a/b`).
- * Splitting there made two open groups of it, plain text, and missed `c`.
+ * Splits a brace-free glob into its segments where bash's pathname expansion splits it
+ * (glob_dirscan): at each `/`, but not inside a closed extglob group (bash reads `@(a/b|c)` as
+ * one name pattern: it matches `c`; no name holds the `/` of `a/b`), and nowhere after a group
+ * opener left unclosed: bash reads the rest of the pattern, slashes included, as one name
+ * pattern (`src/app**(x/c.ts` is `app*` in `src`, not `c.ts` in `src/app`).
  */
 export function splitSegments(glob: string, escapes: boolean): string[] {
   // Only the groups before the last `/` can hold one.
@@ -116,11 +118,8 @@ export function splitSegments(glob: string, escapes: boolean): string[] {
   if (lastSlash < 0 || !glob.includes('(')) return glob.split('/');
   const segments: string[] = [];
   let start = 0;
-  // Perf: the last scan that found no close, traced. A group it passed in its plain state closes
-  // where that scan saw its `(` close: a scan per open group was quadratic (`@(/a` x 2,500: 340 ms).
-  // One trace for every scan of this glob, each scan's marks told apart by its number.
-  const trace: ScanTrace = { scan: 0, plain: new Int32Array(glob.length), closes: new Int32Array(glob.length), closedBy: new Int32Array(glob.length) };
-  let failed = 0;
+  // Perf: each group is scanned once, from its opener to its close, and the loop goes on past the
+  // close; a group never closed ends the loop. So the whole split reads each character at most twice.
   for (let i = 0; i <= lastSlash; i++) {
     const c = glob[i]!;
     if (c === '\\' && escapes) i++;
@@ -128,14 +127,9 @@ export function splitSegments(glob: string, escapes: boolean): string[] {
       segments.push(glob.slice(start, i));
       start = i + 1;
     } else if (EXTGLOB_KINDS.includes(c) && glob[i + 1] === '(') {
-      let close: number | undefined;
-      if (failed > 0 && trace.plain[i + 1] === failed) close = trace.closedBy[i + 1] === failed ? trace.closes[i + 1] : undefined;
-      else {
-        trace.scan++;
-        close = scanGroup(glob, escapes, i + 2, glob.length, trace)?.close;
-        if (close === undefined) failed = trace.scan;
-      }
-      if (close !== undefined) i = close;
+      const scan = scanGroup(glob, escapes, i + 2, glob.length);
+      if (scan === undefined) break;
+      i = scan.close;
     }
   }
   segments.push(glob.slice(start));
@@ -220,7 +214,10 @@ function parseSequence(p: Parser, end: number, depth: number): GlobNode[] {
  */
 function readOpenGroup(p: Parser, end: number, nodes: GlobNode[], starRun: number): void {
   const kind = p.glob[p.i]!;
-  const text = [...p.glob.slice(p.i, end)].map((c): GlobNode => ({ kind: 'char', cp: c.codePointAt(0)! }));
+  const rest = p.glob.slice(p.i, end);
+  // The rest may hold a `/` (splitSegments keeps it in this segment, as bash does): no name holds
+  // one, so such text matches nothing (an empty set), and never a path read across the `/`.
+  const text: GlobNode[] = rest.includes('/') ? [{ kind: 'class', negated: false, items: [] }] : [...rest].map((c) => ({ kind: 'char', cp: c.codePointAt(0)! }));
   p.i = end;
   if (starRun < 0 || kind === '+' || kind === '@') nodes.push(...text);
   else if (kind !== '!') nodes.push({ kind: 'star' });
@@ -238,28 +235,16 @@ interface GroupScan {
   bars: number[];
 }
 
-/** What scans saw, for the groups they pass (`splitSegments`); each mark is the number of the scan that made it. */
-interface ScanTrace {
-  /** The scan under way. */
-  scan: number;
-  /** Where it stood outside any set with no `[:` marker: a scan starting there reads on as it did. */
-  plain: Int32Array;
-  /** For each `(` it met outside a set and saw closed, the index of its `)`. */
-  closes: Int32Array;
-  /** For each such `(`, the scan that saw it closed (a `closes` entry counts only for that scan). */
-  closedBy: Int32Array;
-}
-
 /**
  * Where the group opened just before `from` closes, scanned as bash scans it (PATSCAN): a `\`
  * hides the next character, any `(` nests (not only an extglob's), and inside `[...]` nothing but
  * the `]` that ends the set counts (a `]` first, or right after the `:`, `.` or `=` of a `[:`,
  * `[.` or `[=` seen before, does not end it). Undefined when it is not closed before `end`.
  */
-function scanGroup(glob: string, escapes: boolean, from: number, end: number, trace?: ScanTrace): GroupScan | undefined {
+function scanGroup(glob: string, escapes: boolean, from: number, end: number): GroupScan | undefined {
   const bars: number[] = [];
   // The `(` met and not yet closed.
-  const open: number[] = [];
+  let open = 0;
   let inSet = false;
   let setStart = 0;
   // The `:`, `.` or `=` of the last `[:`, `[.` or `[=` seen in a set: a `]` after it ends no set
@@ -268,7 +253,6 @@ function scanGroup(glob: string, escapes: boolean, from: number, end: number, tr
   let lastBracket: number | undefined;
   for (let i = from; i < end; i++) {
     const c = glob[i]!;
-    if (trace !== undefined && !inSet && setQuote === '') trace.plain[i] = trace.scan;
     if (c === '\\' && escapes) i++;
     else if (c === '[') {
       if (!inSet) {
@@ -284,15 +268,11 @@ function scanGroup(glob: string, escapes: boolean, from: number, end: number, tr
       if (setQuote !== '' && glob[i - 1] === setQuote) setQuote = '';
       else if (i !== setStart) inSet = false;
     } else if (inSet) continue;
-    else if (c === '(') open.push(i);
+    else if (c === '(') open++;
     else if (c === ')') {
-      const opener = open.pop();
-      if (opener === undefined) return { close: i, bars };
-      if (trace !== undefined) {
-        trace.closes[opener] = i;
-        trace.closedBy[opener] = trace.scan;
-      }
-    } else if (c === '|' && open.length === 0) bars.push(i);
+      if (open === 0) return { close: i, bars };
+      open--;
+    } else if (c === '|' && open === 0) bars.push(i);
   }
   return undefined;
 }
