@@ -107,23 +107,29 @@ const LONGEST_CLASS_NAME = Math.max(...POSIX_CLASS_NAMES.map((name) => name.leng
 
 /**
  * Splits a brace-free glob into its segments where bash's pathname expansion splits it
- * (glob_dirscan): at each `/`, but not inside a closed extglob group (bash reads `@(a/b|c)` as
- * one name pattern: it matches `c`; no name holds the `/` of `a/b`), and nowhere after a group
- * opener left unclosed: bash reads the rest of the pattern, slashes included, as one name
- * pattern (`src/app**(x/c.ts` is `app*` in `src`, not `c.ts` in `src/app`).
+ * (glob_dirscan): at each `/`, an escaped one too (`src\/*.ts` is `src/*.ts`), but not inside
+ * a closed extglob group (bash reads `@(a/b|c)` as one name pattern: it matches `c`; no name
+ * holds the `/` of `a/b`), and nowhere after a group opener left unclosed: bash reads the rest
+ * of the pattern, slashes included, as one name pattern (`src/app**(x/c.ts` is `app*` in `src`,
+ * not `c.ts` in `src/app`).
  */
 export function splitSegments(glob: string, escapes: boolean): string[] {
-  // Only the groups before the last `/` can hold one.
+  // Only the groups and escapes before the last `/` can change where it splits.
   const lastSlash = glob.lastIndexOf('/');
-  if (lastSlash < 0 || !glob.includes('(')) return glob.split('/');
+  if (lastSlash < 0 || (!glob.includes('(') && !(escapes && glob.includes('\\')))) return glob.split('/');
   const segments: string[] = [];
   let start = 0;
   // Perf: each group is scanned once, from its opener to its close, and the loop goes on past the
   // close; a group never closed ends the loop. So the whole split reads each character at most twice.
   for (let i = 0; i <= lastSlash; i++) {
     const c = glob[i]!;
-    if (c === '\\' && escapes) i++;
-    else if (c === '/') {
+    if (c === '\\' && escapes) {
+      if (glob[i + 1] === '/') {
+        segments.push(glob.slice(start, i));
+        start = i + 2;
+      }
+      i++;
+    } else if (c === '/') {
       segments.push(glob.slice(start, i));
       start = i + 1;
     } else if (EXTGLOB_KINDS.includes(c) && glob[i + 1] === '(') {
