@@ -141,13 +141,17 @@ export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: strin
     throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} is a negation: list what to leave out in "exclude" instead`, option);
   }
   const alternatives = new Set<string>();
-  for (const expanded of expandBraces(p, flavor.platform !== 'win32', option, raw, budget)) {
+  const expansion = expandBraces(p, flavor.platform !== 'win32', option, raw, budget);
+  for (const expanded of expansion) {
     alternatives.add(normalizeAlternative(expanded, raw, flavor.platform, option));
   }
   // The literal reading finds more for a pattern; for an exclude it would leave out more, hiding
   // a path the host's glob keeps (tinyglobby's ignore '[a-c].md' kept the file `[a-c].md`, the
-  // adapter left it out, complete: an adversarial run). An exclude is read as a glob only.
-  const text = literal ? literalReading(p, raw, flavor, option) : undefined;
+  // adapter left it out, complete: an adversarial run). An exclude is read as a glob only. Nor is
+  // a brace set read literally: it expands first, as in bash (`a{1,2}[x].txt` is `a1[x].txt` and
+  // `a2[x].txt`, never the file named `a{1,2}[x].txt`).
+  const braceSet = expansion.length !== 1 || expansion[0] !== p;
+  const text = literal && !braceSet ? literalReading(p, raw, flavor, option) : undefined;
   if (text !== undefined) alternatives.add(text);
   return [...alternatives];
 }
