@@ -102,7 +102,7 @@ function closeAfter(scans: ClassScans, glob: string, close: string, from: number
   return last.at;
 }
 
-/** The longest POSIX class name (`xdigit`): a longer one is not looked up (nor sliced out). */
+/** The longest POSIX class name (`xdigit`): a longer one (twice that with backslashes) is not looked up (nor sliced out). */
 const LONGEST_CLASS_NAME = Math.max(...POSIX_CLASS_NAMES.map((name) => name.length));
 
 /**
@@ -344,16 +344,22 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
           'pattern',
         );
       }
+      // bash 5.2 reads a `[.` never closed to the end, so the set is never closed: its `[` is literal.
+      if (glob[i + 1] === '.') break;
     }
     if (glob[i] === '[' && glob[i + 1] === ':') {
       const nameEnd = closeAfter(scans, glob, ':]', i + 2);
-      // bash: `[:name:]` with a name it does not know is a class of nothing, not its characters.
+      // bash: `[:name:]` with a name it does not know is a class of nothing, not its characters. A
+      // backslash in the name is removed (`[:al\pha:]` is `[:alpha:]`), as bash dequotes it.
       if (nameEnd >= 0 && nameEnd + 2 <= end) {
-        const name = nameEnd - i - 2 <= LONGEST_CLASS_NAME ? glob.slice(i + 2, nameEnd) : '';
+        const quoted = nameEnd - i - 2 <= 2 * LONGEST_CLASS_NAME ? glob.slice(i + 2, nameEnd) : '';
+        const name = p.escapes ? quoted.replace(/\\(.?)/gs, '$1') : quoted;
         items.push(isPosixClassName(name) ? { posix: name } : { lo: 1, hi: 0 });
         i = nameEnd + 2;
         continue;
       }
+      // bash 5.2 drops the `[` of a `[:` never closed: `[[:alpha]` is the set of `:alpha`.
+      i++;
     }
     if (glob[i] === '\\' && p.escapes && i + 1 < end) i++;
     const lo = glob.codePointAt(i)!;
