@@ -323,11 +323,16 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
   const scans = classScansOf(p, end);
   const scan = ++scans.count;
   const items: ClassItem[] = [];
+  // The first one-character member followed by a `/` (only ever inside a group, where no `/`
+  // splits): bash gives up on the set when its scan for a member reaches it, so it and all after
+  // it match nothing, and a negated set nothing at all (`@([xa/])` is `x`; `!([a/b])` is anything).
+  let cut: number | undefined;
   let first = true;
   while (i < end) {
     if (glob[i] === ']' && !first) {
       p.i = i + 1;
-      return { kind: 'class', negated, items };
+      if (cut === undefined) return { kind: 'class', negated, items };
+      return { kind: 'class', negated: false, items: negated ? [] : items.slice(0, cut) };
     }
     // Where a failed scan read an item, this one reads the rest as it did: it fails too.
     if (scans.failed.has(scans.itemAt[i]!)) break;
@@ -373,6 +378,7 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
       items.push({ lo, hi });
       continue;
     }
+    if (glob[i] === '/') cut ??= items.length;
     items.push({ lo, hi: lo });
   }
   scans.failed.add(scan);
