@@ -2,9 +2,9 @@
  * Glob patterns: checked and normalised once, then compiled into the two small functions the walk
  * calls. The dialect itself (what `*`, `**`, `[...]`, `!(...)` mean) and how it is matched is src/glob/.
  *
- * Rules (docs/contract.md): globs over the root-relative path with `/` separators; braces expand
- * first, once (src/glob/braces.ts, as bash expands them before globbing); each alternative is
- * then normalised on its own: a leading `./` and inner `.` segments dropped, a last `.` segment
+ * Rules (docs/contract.md): globs over the root-relative path with `/` separators (`\/` too);
+ * braces expand first, once (src/glob/braces.ts, as bash expands them before globbing); each
+ * alternative is then normalised on its own: a leading `./` and inner `.` segments (`\.` too) dropped, a last `.` segment
  * read as a trailing `/` (directories only: `x/.` exists only when `x` does as a directory), `//` read as `/`, `..`
  * and absolute alternatives refused. An alternative without `/` matches the base name at any depth
  * (as `rg --glob` and `.gitignore` do). A pattern whose literal text names a path also matches that
@@ -141,30 +141,41 @@ export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: strin
     throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} is a negation: list what to leave out in "exclude" instead`, option);
   }
   const alternatives = new Set<string>();
-  for (const expanded of expandBraces(p, flavor.platform !== 'win32', option, raw, budget)) {
+  const expansion = expandBraces(p, flavor.platform !== 'win32', option, raw, budget);
+  for (const expanded of expansion) {
     alternatives.add(normalizeAlternative(expanded, raw, flavor.platform, option));
   }
   // The literal reading finds more for a pattern; for an exclude it would leave out more, hiding
   // a path the host's glob keeps (tinyglobby's ignore '[a-c].md' kept the file `[a-c].md`, the
-  // adapter left it out, complete: an adversarial run). An exclude is read as a glob only.
-  const text = literal ? literalReading(p, raw, flavor, option) : undefined;
+  // adapter left it out, complete: an adversarial run). An exclude is read as a glob only. Nor is
+  // a brace set read literally: it expands first, as in bash (`a{1,2}[x].txt` is `a1[x].txt` and
+  // `a2[x].txt`, never the file named `a{1,2}[x].txt`).
+  const braceSet = expansion.length !== 1 || expansion[0] !== p;
+  const text = literal && !braceSet ? literalReading(p, raw, flavor, option) : undefined;
   if (text !== undefined) alternatives.add(text);
   return [...alternatives];
 }
+
+/** A segment spelled with escaped dots only (`\.`, `.\.`, `\.\.`): bash reads it as `.` or `..`. */
+const ESCAPED_DOTS = /^(?:\\?\.){1,2}$/;
 
 /** One brace alternative, brought to the root-relative form every backend uses. */
 function normalizeAlternative(alternative: string, raw: string, platform: Platform, option: string): string {
   if (alternative.startsWith('/') || (platform === 'win32' && /^[a-zA-Z]:/.test(alternative))) {
     throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} is absolute: patterns are relative to the root`, option);
   }
-  const body = alternative.endsWith('/') ? alternative.slice(0, -1) : alternative;
-  // A `/` inside a closed extglob group splits nothing (bash reads `@(a/b|c)` as one name pattern).
-  const parts = splitSegments(body, platform !== 'win32');
+  const escapes = platform !== 'win32';
+  // Split where bash splits (an escaped `/` too; not inside a group: src/glob/parse.ts), each part
+  // read as bash names it: `\.` is the segment `.`, `\.\.` is `..`.
+  const parts = splitSegments(alternative, escapes).map((s) => (escapes && ESCAPED_DOTS.test(s) ? s.replace(/\\/g, '') : s));
+  // A trailing `/` (an empty last part) makes the alternative directory-only.
+  const trailingSlash = parts.length > 1 && parts.at(-1) === '';
+  if (trailingSlash) parts.pop();
   const segments = parts.filter((s) => s !== '' && s !== '.');
   // `x/.` exists only when `x` is a directory (bash's `*/.` gives `src/.`, never `a.js/.`): a last
   // `.` segment makes the alternative directory-only, as a trailing `/` does. Dropped with the
   // inner ones, it read as `x` and matched files (an adversarial run).
-  const dirOnly = alternative.endsWith('/') || parts.filter((s) => s !== '').at(-1) === '.';
+  const dirOnly = trailingSlash || parts.filter((s) => s !== '').at(-1) === '.';
   if (segments.includes('..')) {
     throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} climbs out of the root with "..": search from a higher root instead`, option);
   }

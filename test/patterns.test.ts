@@ -119,8 +119,12 @@ describe('the dialect', () => {
     ['./@(a/b|c)', 'x/c', false],
     ['@(../x|c)', 'c', true],
     ['@(x|a)/b', 'a/b', true],
-    // an open one does not hold the `/`: two segments, each plain text
+    // an open one holds the rest, `/` included: one name pattern that no name matches (bash), so
+    // only the literal reading finds the path `@(a/b`; with a `*` it has none
     ['@(a/b', '@(a/b', true],
+    ['x/@(a/b', 'x/@(a/b', true],
+    ['x*@(a/b', 'x*@(a/b', false],
+    ['x/**/@(a/b', 'x/y/@(a/b', false],
     // nor does a plain `(`
     ['x(/b)', 'x(/b)', true],
     ['x(/*)', 'x(/b)', true],
@@ -414,8 +418,16 @@ describe('what the caller is told (issue 28: each row kills a mutant of src/patt
     expect(m.matches('sub/[id]', '[id]')).toBe(false);
   });
 
-  it('on win32 the literal reading of a text holding a brace expression is the text itself (the alternatives are final)', () => {
-    expect(normalizePattern('[x]{a,b}', WIN32, 'pattern')).toEqual(['[x]a', '[x]b', '[[]x]{a,b}']);
+  it('on win32 the literal reading of a text holding braces that are no set is the text itself (the alternatives are final)', () => {
+    expect(normalizePattern('[x]{a}', WIN32, 'pattern')).toEqual(['[x]{a}', '[[]x]{a}']);
+  });
+
+  it('a brace set expands first and is never read literally, with magic beside it or not', () => {
+    for (const flavor of [POSIX, WIN32]) {
+      expect(normalizePattern('[x]{a,b}', flavor, 'pattern')).toEqual(['[x]a', '[x]b']);
+      expect(normalizePattern('a{1..2}[x].txt', flavor, 'pattern')).toEqual(['a1[x].txt', 'a2[x].txt']);
+      expect(normalizePattern('app/{x}/[id]', flavor, 'pattern')).toEqual(['app/{x}/[id]', flavor === POSIX ? 'app/{x}/\\[id]' : 'app/{x}/[[]id]']);
+    }
   });
 
   it('on win32 an empty first or last brace alternative is still an expansion, which has no exact glob', () => {

@@ -10,7 +10,8 @@
  *   sequence (`{a},b}` is `a}` and `b`); a `{` never closed is literal, and what follows it still
  *   expands (`{a{b,c}` is `{ab {ac`).
  * - A sequence is `{x..y}` or `{x..y..step}`: integers (zero-padded to the wider end when either
- *   is written with a leading zero) or single letters.
+ *   is written with a leading zero; 64-bit, as bash's intmax_t: past that the braces are literal)
+ *   or single letters.
  * - `${` starts no set (a parameter expansion in bash) unless its `$` is escaped (`\${a,b}` is
  *   `\$a \$b`), `\` escapes one character (posix only).
  * - Empty alternatives of the whole pattern are dropped, as bash drops empty words.
@@ -62,9 +63,10 @@ interface Reading {
 type Part = string | { alternatives: Part[][] } | { sequence: Sequence };
 
 interface Sequence {
-  from: number;
-  to: number;
-  step: number;
+  /** bigint: bash reads the ends and the step as 64-bit integers, past what a double holds exactly. */
+  from: bigint;
+  to: bigint;
+  step: bigint;
   width: number;
   letters: boolean;
 }
@@ -178,32 +180,42 @@ function splitAt(body: string, commas: readonly number[], offset: number): strin
   return out;
 }
 
-const NUMERIC = /^([-+]?\d{1,15})\.\.([-+]?\d{1,15})(?:\.\.([-+]?\d{1,15}))?$/;
-const LETTERS = /^([a-zA-Z])\.\.([a-zA-Z])(?:\.\.([-+]?\d{1,15}))?$/;
+const NUMERIC = /^([-+]?\d+)\.\.([-+]?\d+)(?:\.\.([-+]?\d+))?$/;
+const LETTERS = /^([a-zA-Z])\.\.([a-zA-Z])(?:\.\.([-+]?\d+))?$/;
+/** bash's intmax_t: an end or a step outside it makes the braces literal text. */
+const INT64_MAX = 2n ** 63n - 1n;
 
 function readSequence(body: string): Sequence | undefined {
   const numeric = NUMERIC.exec(body);
   const match = numeric ?? LETTERS.exec(body);
   if (match === null) return undefined;
   const [, x, y, by] = match as unknown as [string, string, string, string | undefined];
-  const step = Math.abs(Number(by ?? 1)) || 1;
-  if (numeric === null) return { from: x.charCodeAt(0), to: y.charCodeAt(0), step, width: 0, letters: true };
+  // bash takes the step's magnitude, and cannot for the lowest intmax_t: literal too.
+  const step = BigInt(by ?? 1);
+  if (step > INT64_MAX || -step > INT64_MAX) return undefined;
+  const magnitude = (step < 0n ? -step : step) || 1n;
+  if (numeric === null) return { from: BigInt(x.charCodeAt(0)), to: BigInt(y.charCodeAt(0)), step: magnitude, width: 0, letters: true };
+  const from = BigInt(x);
+  const to = BigInt(y);
+  if ([from, to].some((v) => v > INT64_MAX || v < -INT64_MAX - 1n)) return undefined;
   const padded = /^[-+]?0\d/.test(x) || /^[-+]?0\d/.test(y);
-  return { from: Number(x), to: Number(y), step, width: padded ? Math.max(x.length, y.length) : 0, letters: false };
+  return { from, to, step: magnitude, width: padded ? Math.max(x.length, y.length) : 0, letters: false };
 }
 
+/** How many values: a double, exact up to 2^53 (far past any limit it is compared with). */
 function sequenceLength(s: Sequence): number {
-  return Math.floor(Math.abs(s.to - s.from) / s.step) + 1;
+  const span = s.to >= s.from ? s.to - s.from : s.from - s.to;
+  return Number(span / s.step + 1n);
 }
 
 function sequenceValues(s: Sequence): string[] {
   const out: string[] = [];
-  const direction = s.to >= s.from ? 1 : -1;
-  for (let k = 0, v = s.from; k < sequenceLength(s); k++, v += direction * s.step) {
-    if (s.letters) out.push(v === 0x5c ? '' : String.fromCharCode(v)); // `\` would escape what follows
+  const stride = s.to >= s.from ? s.step : -s.step;
+  for (let k = 0, n = sequenceLength(s), v = s.from; k < n; k++, v += stride) {
+    if (s.letters) out.push(v === 0x5cn ? '' : String.fromCharCode(Number(v))); // `\` would escape what follows
     else {
-      const digits = String(Math.abs(v)).padStart(s.width - (v < 0 ? 1 : 0), '0');
-      out.push(v < 0 ? `-${digits}` : digits);
+      const digits = String(v < 0n ? -v : v).padStart(s.width - (v < 0n ? 1 : 0), '0');
+      out.push(v < 0n ? `-${digits}` : digits);
     }
   }
   return out;
@@ -212,20 +224,39 @@ function sequenceValues(s: Sequence): string[] {
 /**
  * The characters of a sequence's values together, by arithmetic: a thousand `{1..9999}` in one set
  * would list ten million values before the count refused them. The values are `lo + j × step`
- * (j < n) in either direction; each digit count and sign is one interval of j.
+ * (j < n) in either direction; each digit count and sign is one interval of j. In bigints, as the
+ * values are (64-bit, as bash's).
  */
 function sequenceCharacters(s: Sequence): number {
-  const n = sequenceLength(s);
-  const lo = Math.min(s.from, s.from + (s.to >= s.from ? 1 : -1) * s.step * (n - 1));
+  const n = (s.to >= s.from ? s.to - s.from : s.from - s.to) / s.step + 1n;
+  const last = s.from + (s.to >= s.from ? s.step : -s.step) * (n - 1n);
+  const lo = last < s.from ? last : s.from;
   // How many values fall in [a, b].
-  const within = (a: number, b: number) => Math.max(0, Math.min(n - 1, Math.floor((b - lo) / s.step)) - Math.max(0, Math.ceil((a - lo) / s.step)) + 1);
-  if (s.letters) return n - within(0x5c, 0x5c); // `\` gives nothing (see sequenceValues)
-  let characters = 0;
-  for (let digits = 1, min = 0, max = 9; digits <= 16; digits++, min = max + 1, max = max * 10 + 9) {
-    characters += within(min, max) * Math.max(s.width, digits);
-    characters += within(-max, -Math.max(min, 1)) * Math.max(s.width, digits + 1);
+  const within = (a: bigint, b: bigint): bigint => {
+    const first = ceilDiv(a - lo, s.step);
+    const end = floorDiv(b - lo, s.step);
+    const count = (end < n - 1n ? end : n - 1n) - (first > 0n ? first : 0n) + 1n;
+    return count > 0n ? count : 0n;
+  };
+  if (s.letters) return Number(n - within(0x5cn, 0x5cn)); // `\` gives nothing (see sequenceValues)
+  let characters = 0n;
+  const width = BigInt(s.width);
+  for (let digits = 1n, min = 0n, max = 9n; digits <= 19n; digits++, min = max + 1n, max = max * 10n + 9n) {
+    characters += within(min, max) * (width > digits ? width : digits);
+    characters += within(-max, -(min > 1n ? min : 1n)) * (width > digits + 1n ? width : digits + 1n);
   }
-  return characters;
+  return Number(characters);
+}
+
+/** `x / d` rounded down and up, for `d > 0` (bigint division rounds toward zero). */
+function floorDiv(x: bigint, d: bigint): bigint {
+  const q = x / d;
+  return x % d !== 0n && x < 0n ? q - 1n : q;
+}
+
+function ceilDiv(x: bigint, d: bigint): bigint {
+  const q = x / d;
+  return x % d !== 0n && x > 0n ? q + 1n : q;
 }
 
 /**

@@ -6,6 +6,8 @@
  * the regex fast path answer alike (test/glob/nfa.test.ts checks them against each other).
  */
 
+import type { ClassItem, GlobNode } from './parse.js';
+
 let canonical: Uint16Array | undefined;
 let equivalents: Map<number, number[]> | undefined;
 
@@ -42,4 +44,33 @@ export function foldEquivalents(cp: number): readonly number[] {
     for (const group of groups.values()) if (group.length > 1) for (const unit of group) equivalents.set(unit, group);
   }
   return equivalents.get(cp) ?? [cp];
+}
+
+/**
+ * bash's `nocaseglob` lowers a range's ends and the character before it compares (`[0-Z]` is
+ * `[0-z]`, so `^` and `_` are in it; `[!:-a]` leaves `B` out of its range, as `b` is past `a`),
+ * where the regex `i` and `fold` ask whether any case partner of the character is in the range
+ * as written. For a range with ASCII ends, the range bash compares with, less its capitals (bash
+ * never reaches them: it compares `b` for `B`; the `i` fold reaches them through their lower
+ * case), makes the two answer alike. Ranges with other ends keep the fold's reading (a deviation
+ * in docs/contract.md).
+ */
+export function foldRangesAsBash(nodes: readonly GlobNode[]): GlobNode[] {
+  return nodes.map((node): GlobNode => {
+    if (node.kind === 'class') return { ...node, items: node.items.flatMap(rangeAsBash) };
+    if (node.kind === 'group' || node.kind === 'not') return { ...node, alternatives: node.alternatives.map(foldRangesAsBash) };
+    return node;
+  });
+}
+
+function rangeAsBash(item: ClassItem): ClassItem[] {
+  if (!('lo' in item) || item.lo === item.hi || item.lo > 0x7f || item.hi > 0x7f) return [item];
+  const lower = (c: number) => (c >= 0x41 && c <= 0x5a ? c + 0x20 : c);
+  const lo = lower(item.lo);
+  const hi = lower(item.hi);
+  // Reversed once lowered, it matches nothing (`[a-Z]` is `[a-z]`, `[z-A]` nothing).
+  return [
+    { lo, hi: Math.min(hi, 0x40) },
+    { lo: Math.max(lo, 0x5b), hi },
+  ].filter((range) => range.lo <= range.hi);
 }

@@ -102,55 +102,44 @@ function closeAfter(scans: ClassScans, glob: string, close: string, from: number
   return last.at;
 }
 
-/** The longest POSIX class name (`xdigit`): a longer one is not looked up (nor sliced out). */
+/** The longest POSIX class name (`xdigit`): a longer one (twice that with backslashes) is not looked up (nor sliced out). */
 const LONGEST_CLASS_NAME = Math.max(...POSIX_CLASS_NAMES.map((name) => name.length));
 
 /**
- * Splits a brace-free glob into its segments at each `/`, but not inside a closed extglob group:
- * bash reads `@(a/b|c)` as one name pattern (it matches `c`; no name holds the `/` of `a/b`).
- * Splitting there made two open groups of it, plain text, and missed `c`.
+ * Splits a brace-free glob into its segments where bash's pathname expansion splits it
+ * (glob_dirscan): at each `/`, an escaped one too (`src\/*.ts` is `src/*.ts`), but not inside
+ * a closed extglob group (bash reads `@(a/b|c)` as one name pattern: it matches `c`; no name
+ * holds the `/` of `a/b`), and nowhere after a group opener left unclosed: bash reads the rest
+ * of the pattern, slashes included, as one name pattern (`src/app**(x/c.ts` is `app*` in `src`,
+ * not `c.ts` in `src/app`).
  */
 export function splitSegments(glob: string, escapes: boolean): string[] {
-  // Only the groups before the last `/` can hold one.
+  // Only the groups and escapes before the last `/` can change where it splits.
   const lastSlash = glob.lastIndexOf('/');
-  if (lastSlash < 0 || !glob.includes('(')) return glob.split('/');
+  if (lastSlash < 0 || (!glob.includes('(') && !(escapes && glob.includes('\\')))) return glob.split('/');
   const segments: string[] = [];
   let start = 0;
-  // Perf: the last scan that found no close, traced (each scan's marks told apart by its number). A group it passed in its
-  // plain state closes where that scan saw its `(` close: a scan per open group was quadratic (`@(/a` x 2,500: 340 ms).
-  const trace = traceFor(glob.length);
-  let failed = 0;
+  // Perf: each group is scanned once, from its opener to its close, and the loop goes on past the
+  // close; a group never closed ends the loop. So the whole split reads each character at most twice.
   for (let i = 0; i <= lastSlash; i++) {
     const c = glob[i]!;
-    if (c === '\\' && escapes) i++;
-    else if (c === '/') {
+    if (c === '\\' && escapes) {
+      if (glob[i + 1] === '/') {
+        segments.push(glob.slice(start, i));
+        start = i + 2;
+      }
+      i++;
+    } else if (c === '/') {
       segments.push(glob.slice(start, i));
       start = i + 1;
     } else if (EXTGLOB_KINDS.includes(c) && glob[i + 1] === '(') {
-      let close: number | undefined;
-      if (failed > 0 && trace.plain[i + 1] === failed) close = trace.closedBy[i + 1] === failed ? trace.closes[i + 1] : undefined;
-      else {
-        trace.scan++;
-        close = scanGroup(glob, escapes, i + 2, glob.length, trace)?.close;
-        if (close === undefined) failed = trace.scan;
-      }
-      if (close !== undefined) i = close;
+      const scan = scanGroup(glob, escapes, i + 2, glob.length);
+      if (scan === undefined) break;
+      i = scan.close;
     }
   }
   segments.push(glob.slice(start));
   return segments;
-}
-
-/** Perf: one trace for every call, grown as needed: three new arrays per call made a 10 KB brace pattern's 9,999 alternatives allocate 1.2 GB. */
-let sharedTrace: ScanTrace = { scan: 0, plain: new Int32Array(0), closes: new Int32Array(0), closedBy: new Int32Array(0) };
-
-/** The shared trace, cleared for a glob of `length` (`closes` counts only where `closedBy` says). */
-function traceFor(length: number): ScanTrace {
-  if (sharedTrace.plain.length < length) sharedTrace = { scan: 0, plain: new Int32Array(length), closes: new Int32Array(length), closedBy: new Int32Array(length) };
-  sharedTrace.scan = 0;
-  sharedTrace.plain.fill(0, 0, length);
-  sharedTrace.closedBy.fill(0, 0, length);
-  return sharedTrace;
 }
 
 /** Parses one segment. `raw` names the whole pattern in errors. Throws `FindFileError` for what the dialect refuses. */
@@ -231,7 +220,10 @@ function parseSequence(p: Parser, end: number, depth: number): GlobNode[] {
  */
 function readOpenGroup(p: Parser, end: number, nodes: GlobNode[], starRun: number): void {
   const kind = p.glob[p.i]!;
-  const text = [...p.glob.slice(p.i, end)].map((c): GlobNode => ({ kind: 'char', cp: c.codePointAt(0)! }));
+  const rest = p.glob.slice(p.i, end);
+  // The rest may hold a `/` (splitSegments keeps it in this segment, as bash does): no name holds
+  // one, so such text matches nothing (an empty set), and never a path read across the `/`.
+  const text: GlobNode[] = rest.includes('/') ? [{ kind: 'class', negated: false, items: [] }] : [...rest].map((c) => ({ kind: 'char', cp: c.codePointAt(0)! }));
   p.i = end;
   if (starRun < 0 || kind === '+' || kind === '@') nodes.push(...text);
   else if (kind !== '!') nodes.push({ kind: 'star' });
@@ -249,28 +241,16 @@ interface GroupScan {
   bars: number[];
 }
 
-/** What scans saw, for the groups they pass (`splitSegments`); each mark is the number of the scan that made it. */
-interface ScanTrace {
-  /** The scan under way. */
-  scan: number;
-  /** Where it stood outside any set with no `[:` marker: a scan starting there reads on as it did. */
-  plain: Int32Array;
-  /** For each `(` it met outside a set and saw closed, the index of its `)`. */
-  closes: Int32Array;
-  /** For each such `(`, the scan that saw it closed (a `closes` entry counts only for that scan). */
-  closedBy: Int32Array;
-}
-
 /**
  * Where the group opened just before `from` closes, scanned as bash scans it (PATSCAN): a `\`
  * hides the next character, any `(` nests (not only an extglob's), and inside `[...]` nothing but
  * the `]` that ends the set counts (a `]` first, or right after the `:`, `.` or `=` of a `[:`,
  * `[.` or `[=` seen before, does not end it). Undefined when it is not closed before `end`.
  */
-function scanGroup(glob: string, escapes: boolean, from: number, end: number, trace?: ScanTrace): GroupScan | undefined {
+function scanGroup(glob: string, escapes: boolean, from: number, end: number): GroupScan | undefined {
   const bars: number[] = [];
   // The `(` met and not yet closed.
-  const open: number[] = [];
+  let open = 0;
   let inSet = false;
   let setStart = 0;
   // The `:`, `.` or `=` of the last `[:`, `[.` or `[=` seen in a set: a `]` after it ends no set
@@ -279,7 +259,6 @@ function scanGroup(glob: string, escapes: boolean, from: number, end: number, tr
   let lastBracket: number | undefined;
   for (let i = from; i < end; i++) {
     const c = glob[i]!;
-    if (trace !== undefined && !inSet && setQuote === '') trace.plain[i] = trace.scan;
     if (c === '\\' && escapes) i++;
     else if (c === '[') {
       if (!inSet) {
@@ -295,15 +274,11 @@ function scanGroup(glob: string, escapes: boolean, from: number, end: number, tr
       if (setQuote !== '' && glob[i - 1] === setQuote) setQuote = '';
       else if (i !== setStart) inSet = false;
     } else if (inSet) continue;
-    else if (c === '(') open.push(i);
+    else if (c === '(') open++;
     else if (c === ')') {
-      const opener = open.pop();
-      if (opener === undefined) return { close: i, bars };
-      if (trace !== undefined) {
-        trace.closes[opener] = i;
-        trace.closedBy[opener] = trace.scan;
-      }
-    } else if (c === '|' && open.length === 0) bars.push(i);
+      if (open === 0) return { close: i, bars };
+      open--;
+    } else if (c === '|' && open === 0) bars.push(i);
   }
   return undefined;
 }
@@ -348,11 +323,16 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
   const scans = classScansOf(p, end);
   const scan = ++scans.count;
   const items: ClassItem[] = [];
+  // The first one-character member followed by a `/` (only ever inside a group, where no `/`
+  // splits): bash gives up on the set when its scan for a member reaches it, so it and all after
+  // it match nothing, and a negated set nothing at all (`@([xa/])` is `x`; `!([a/b])` is anything).
+  let cut: number | undefined;
   let first = true;
   while (i < end) {
     if (glob[i] === ']' && !first) {
       p.i = i + 1;
-      return { kind: 'class', negated, items };
+      if (cut === undefined) return { kind: 'class', negated, items };
+      return { kind: 'class', negated: false, items: negated ? [] : items.slice(0, cut) };
     }
     // Where a failed scan read an item, this one reads the rest as it did: it fails too.
     if (scans.failed.has(scans.itemAt[i]!)) break;
@@ -369,16 +349,22 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
           'pattern',
         );
       }
+      // bash 5.2 reads a `[.` never closed to the end, so the set is never closed: its `[` is literal.
+      if (glob[i + 1] === '.') break;
     }
     if (glob[i] === '[' && glob[i + 1] === ':') {
       const nameEnd = closeAfter(scans, glob, ':]', i + 2);
-      // bash: `[:name:]` with a name it does not know is a class of nothing, not its characters.
+      // bash: `[:name:]` with a name it does not know is a class of nothing, not its characters. A
+      // backslash in the name is removed (`[:al\pha:]` is `[:alpha:]`), as bash dequotes it.
       if (nameEnd >= 0 && nameEnd + 2 <= end) {
-        const name = nameEnd - i - 2 <= LONGEST_CLASS_NAME ? glob.slice(i + 2, nameEnd) : '';
+        const quoted = nameEnd - i - 2 <= 2 * LONGEST_CLASS_NAME ? glob.slice(i + 2, nameEnd) : '';
+        const name = p.escapes ? quoted.replace(/\\(.?)/gs, '$1') : quoted;
         items.push(isPosixClassName(name) ? { posix: name } : { lo: 1, hi: 0 });
         i = nameEnd + 2;
         continue;
       }
+      // bash 5.2 drops the `[` of a `[:` never closed: `[[:alpha]` is the set of `:alpha`.
+      i++;
     }
     if (glob[i] === '\\' && p.escapes && i + 1 < end) i++;
     const lo = glob.codePointAt(i)!;
@@ -392,6 +378,7 @@ function parseClass(p: Parser, end: number): GlobNode | undefined {
       items.push({ lo, hi });
       continue;
     }
+    if (glob[i] === '/') cut ??= items.length;
     items.push({ lo, hi: lo });
   }
   scans.failed.add(scan);

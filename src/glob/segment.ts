@@ -4,6 +4,7 @@
  * state-set simulation everywhere else (src/glob/nfa.ts). `couldMatch` is the undecoded-name
  * question (see nfa.ts), asked only of names holding U+FFFD, so its program is built on first use.
  */
+import { foldRangesAsBash } from './fold.js';
 import { compileNfa, type SegmentNfa } from './nfa.js';
 import { parseSegment, type GlobNode } from './parse.js';
 import { compiledRegex, isLinearInV8, regexSource } from './regex.js';
@@ -22,7 +23,10 @@ export interface SegmentGlob {
 
 /** Compiles one segment (no `/` in it). `raw` names the whole pattern in errors. */
 export function compileSegment(glob: string, escapes: boolean, raw: string, caseSensitive: boolean): SegmentGlob {
-  const { nodes, literal } = parseSegment(glob, escapes, raw);
+  const parsed = parseSegment(glob, escapes, raw);
+  const { literal } = parsed;
+  // Ignoring case, ranges are read as bash's nocaseglob reads them (src/glob/fold.ts).
+  const nodes = caseSensitive ? parsed.nodes : foldRangesAsBash(parsed.nodes);
   const source = isLinearInV8(nodes) ? regexSource(nodes) : undefined;
   let nfa: SegmentNfa | undefined;
   const lazyNfa = () => (nfa ??= compileNfa(nodes, caseSensitive));

@@ -108,11 +108,14 @@ export const DEVIATIONS: readonly Deviation[] = [
   {
     oracles: ['bash', 'minimatch'],
     reason:
-      'src/patterns.ts literalReading: a pattern with no backslash also matches the path its text names (`app/[id]/page.tsx` finds the folder `[id]`, as agent hosts do)',
+      'src/patterns.ts literalReading: a pattern with no backslash and no brace set also matches the path its text names (`app/[id]/page.tsx` finds the folder `[id]`, as agent hosts do)',
     applies: (d) => {
       const literal = literalText(d.pattern);
       // Only where the literal reading differs from the glob's: text a glob would not match itself.
       if (literal === undefined || !/[[*?(]/.test(literal) || !moreOnly(d)) return false;
+      // A brace set expands first and is never read literally (`a{1,2}[x].txt`).
+      const expanded = braceExpand(d.pattern);
+      if (expanded.length !== 1 || expanded[0] !== d.pattern) return false;
       const same = (a: string, b: string) => (d.nocase ? a.toLowerCase() === b.toLowerCase() : a === b);
       const anchored = d.pattern.includes('/');
       return d.actualOnly.every((p) => (anchored ? same(p, literal) : same(p.slice(p.lastIndexOf('/') + 1), literal)));

@@ -17,7 +17,16 @@ const FILES = ['c', 'c2', 'ab', 'a/b', 'x/c', 'x/a/b', 'd/q', 'e/c/q', 'e/c2'];
 const ALTERNATIVES = ['c', 'a/b', 'x/c', 'a', 'b', 'q', 'c*', 'a/*', '*/b', 'x', 'e/c', 'zz', 'a/b/c'];
 const FORMS = ['./@(%)', './*(%)', './+(%)', './?(%)', 'x/@(%)', '@(%)/q', 'e/@(%)/q', 'e/*(%)/q'];
 
-const patterns = FORMS.flatMap((form) => ALTERNATIVES.flatMap((a) => ALTERNATIVES.filter((b) => b !== a).map((b) => form.replace('%', `${a}|${b}`))));
+/**
+ * A group opener left unclosed: bash reads the rest of the pattern, slashes included, as one name
+ * pattern (find-file split it at the next `/` and answered for another path: `e/*(c/q` found
+ * `e/c/q`). Each opener, after a `*` run and not, at the root, below a folder and before one.
+ */
+const OPEN_FORMS = ['./@(%', 'x/@(%', 'e/*(%', './*?(%', 'e/c*(%/q', 'e/**(%', '*/?(%', 'x/*!(%', 'e/*!(%/q', 'd/q*+(%', 'e/c?(%/q', 'e/+(%/q'];
+
+const pairs = (forms: string[]) => forms.flatMap((form) => ALTERNATIVES.flatMap((a) => ALTERNATIVES.filter((b) => b !== a).map((b) => form.replace('%', `${a}|${b}`))));
+const closedPatterns = pairs(FORMS);
+const patterns = [...closedPatterns, ...pairs(OPEN_FORMS)];
 
 /** One bash for every pattern: each pattern's regular files, NUL-separated, then a line feed. */
 function askBash(root: string): string[][] {
@@ -31,7 +40,7 @@ done`;
   return run.stdout.toString('utf8').split('\n').slice(0, -1).map((line) => line.split('\0').filter((f) => f !== '').sort());
 }
 
-describe(`a / inside a group, as bash ${bashVersion() ?? '(missing: this test needs bash 4+)'} globs it: ${patterns.length} patterns`, () => {
+describe(`a / inside a group, closed or not, as bash ${bashVersion() ?? '(missing: this test needs bash 4+)'} globs it: ${patterns.length} patterns`, () => {
   let root: string;
   let expected: string[][];
   beforeAll(() => {
@@ -62,6 +71,11 @@ describe(`a / inside a group, as bash ${bashVersion() ?? '(missing: this test ne
     expect(found('./*(a/b|c)')).toEqual(['c']);
     expect(found('e/@(a/b|c)/q')).toEqual(['e/c/q']);
     expect(found('x/@(a/b|q)')).toEqual([]);
-    expect(expected.filter((files) => files.length > 0).length).toBeGreaterThan(patterns.length / 4);
+    expect(found('./*?(c|x/c')).toEqual(['ab', 'c', 'c2']);
+    expect(found('e/**(c|a/b')).toEqual(['e/c2']);
+    const closed = expected.slice(0, closedPatterns.length);
+    const open = expected.slice(closedPatterns.length);
+    expect(closed.filter((files) => files.length > 0).length).toBeGreaterThan(closed.length / 4);
+    expect(open.filter((files) => files.length > 0).length).toBeGreaterThan(open.length / 10);
   });
 });

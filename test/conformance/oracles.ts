@@ -226,7 +226,7 @@ export function bashBraceExpand(patterns: readonly string[]): string[][] {
   return groups;
 }
 
-const SEQUENCE = /^\{(?:-?\d+\.\.-?\d+(?:\.\.-?\d+)?|[a-zA-Z]\.\.[a-zA-Z])\}/;
+const SEQUENCE = /^\{(?:-?\d+\.\.-?\d+|[a-zA-Z]\.\.[a-zA-Z])(?:\.\.-?\d+)?\}/;
 
 function braceWord(pattern: string): string {
   let out = '';

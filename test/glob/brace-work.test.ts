@@ -158,7 +158,7 @@ describe('splitSegments allocates nothing per glob', () => {
     globalThis.Int32Array = Original;
   });
 
-  it('1,000 globs with groups and slashes, none longer than the first: at most one allocation of its arrays', () => {
+  it('1,000 globs with groups and slashes, none longer than the first: no array allocated per glob', () => {
     let made = 0;
     globalThis.Int32Array = class extends Original {
       constructor(...args: ConstructorParameters<Int32ArrayConstructor>) {
@@ -174,10 +174,11 @@ describe('splitSegments allocates nothing per glob', () => {
     expect(made - afterFirst).toBe(0);
   });
 
-  it('a shared trace reads each glob afresh: the same segments as a glob read alone', () => {
-    expect(splitSegments('@(a/b|c)/x/@(/y', true)).toEqual(['@(a/b|c)', 'x', '@(', 'y']);
+  it('each glob is read afresh: the same segments after another glob as read alone', () => {
+    // An opener never closed holds the rest of the pattern, its slashes too (bash: src/glob/parse.ts splitSegments).
+    expect(splitSegments('@(a/b|c)/x/@(/y', true)).toEqual(['@(a/b|c)', 'x', '@(/y']);
     splitSegments('@(/'.repeat(50), true);
-    expect(splitSegments('@(a/b|c)/x/@(/y', true)).toEqual(['@(a/b|c)', 'x', '@(', 'y']);
+    expect(splitSegments('@(a/b|c)/x/@(/y', true)).toEqual(['@(a/b|c)', 'x', '@(/y']);
     expect(splitSegments('a/@(b/c)', true)).toEqual(['a', '@(b/c)']);
   });
 });

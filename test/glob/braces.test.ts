@@ -52,6 +52,41 @@ describe.skipIf(onWindows)(posixOnly('brace expansion is bash\'s', 'bash is the 
   });
 });
 
+// bash reads a sequence's ends and step as 64-bit integers (intmax_t); find-file read at most 15
+// digits and left `x{0000000000000001..0000000000000002}` or `id-{1234567890123456..1234567890123457}`
+// as literal text (complete, no match). Two bash 5.2 quirks are not drawn: a zero-padded value is
+// printed through a C `int` (`{09999999999999998..09999999999999999}` gives `00000001874919422` ...:
+// find-file writes the number), and a step of -2^63 is kept or refused by the ends' order.
+describe.skipIf(onWindows)(posixOnly('sequences with long numbers, as bash expands them', 'bash is the oracle'), () => {
+  const ANCHORS = [2n ** 53n - 2n, 2n ** 63n - 4n, 2n ** 63n - 1n, 2n ** 63n, 10n ** 15n, 10n ** 16n - 2n, 10n ** 19n, 123456789012345678n, 2n ** 31n - 3n, 7n];
+  const STEPS = ['', '', '..1', '..2', '..-3', `..${2n ** 63n - 1n}`, `..-${2n ** 63n - 1n}`, `..${2n ** 63n}`, `..-${2n ** 63n + 1n}`, '..99999999999999999999'];
+
+  /** An integer as written: a sign when negative, and zeros in front now and then (below 2^31: see above). */
+  function spell(rng: Rng, value: bigint, pad: boolean): string {
+    const digits = String(value < 0n ? -value : value);
+    const padded = pad ? '0'.repeat(rng.range(1, 6)) + digits : digits;
+    return value < 0n ? `-${padded}` : padded;
+  }
+
+  it('on 400 generated sequences of 1 to 26 digits, near 2^31, 2^53, 2^63 and past them, with every step (bash 5, one process)', () => {
+    const rng = new Rng(20261207);
+    const patterns = new Set<string>();
+    while (patterns.size < 400) {
+      const sign = rng.chance(0.3) ? -1n : 1n;
+      const from = sign * (rng.pick(ANCHORS) + BigInt(rng.range(0, 3)));
+      // A short span only: bash would really expand a long one.
+      const to = from + BigInt(rng.range(-3, 3));
+      const small = (v: bigint) => v < 2n ** 31n - 1n && v > -(2n ** 31n);
+      const pad = small(from) && small(to) && rng.chance(0.4);
+      const letters = rng.chance(0.15);
+      const body = letters ? `${rng.pick(['a', 'c', 'z'])}..${rng.pick(['a', 'e', 'x'])}` : `${spell(rng, from, pad)}..${spell(rng, to, pad && rng.chance(0.5))}`;
+      patterns.add(`x{${body}${rng.pick(STEPS)}}y`);
+    }
+    expect(differencesFromBash([...patterns])).toEqual([]);
+    expect(expandBraces('x{09999999999999998..09999999999999999}', true, 'pattern', '')).toEqual(['x09999999999999998', 'x09999999999999999']);
+  });
+});
+
 // An escaped `$` is a plain character: the set after it expands (only an unescaped `$` makes `${`
 // a parameter expansion). It was refused as `${`, and a search for `\${a,b}` said "no match, complete".
 describe.skipIf(onWindows)(posixOnly('a set after an escaped `$` expands, as in bash', 'bash is the oracle'), () => {

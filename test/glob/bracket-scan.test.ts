@@ -61,15 +61,19 @@ function referenceClass(glob: string, start: number): { node: GlobNode; next: nu
     if (glob[i] === '[' && (glob[i + 1] === '.' || glob[i + 1] === '=')) {
       const close = glob.indexOf(`${glob[i + 1]}]`, i + 2);
       if (close >= 0 && close + 2 <= end) throw Object.assign(new Error('collating'), { code: 'FF_INVALID_PATTERN' });
+      // A `[.` never closed: the set is never closed either (bash 5.2).
+      if (glob[i + 1] === '.') return undefined;
     }
     if (glob[i] === '[' && glob[i + 1] === ':') {
       const nameEnd = glob.indexOf(':]', i + 2);
       if (nameEnd >= 0 && nameEnd + 2 <= end) {
-        const name = glob.slice(i + 2, nameEnd);
+        const name = glob.slice(i + 2, nameEnd).replace(/\\(.?)/gs, '$1');
         items.push(isPosixClassName(name) ? { posix: name } : { lo: 1, hi: 0 });
         i = nameEnd + 2;
         continue;
       }
+      // A `[:` never closed loses its `[` (bash 5.2).
+      i++;
     }
     if (glob[i] === '\\' && i + 1 < end) i++;
     const lo = glob.codePointAt(i)!;
