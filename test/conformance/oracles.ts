@@ -361,3 +361,21 @@ export function minimatchOracle(files: readonly string[], c: OracleCase): Set<st
   for (const rel of files) if (matchers.some((mm) => mm.match(rel) || mm.match(`./${rel}`))) out.add(rel);
   return out;
 }
+
+/**
+ * What bash globs for each pattern in `root` (its cwd), sorted: the patterns on its stdin, NUL
+ * separated, each expanded unquoted under `shopt -s` of `options` (nullglob: none gives nothing).
+ * `regularFiles`: only regular files that are no links, each with any leading `./` dropped.
+ */
+export function bashGlobEach(root: string, patterns: readonly string[], options: readonly string[], regularFiles = false): string[][] {
+  const each = regularFiles ? `[[ -f $f && ! -L $f ]] && printf '%s\\0' "\${f#./}"` : `printf '%s\\0' "$f"`;
+  const script = `shopt -s ${options.join(' ')}
+IFS=
+while IFS= read -r -d '' P; do
+  for f in $P; do ${each}; done
+  printf '\\n'
+done`;
+  const run = bashSync(['--norc', '--noprofile', '-c', script], patterns.map((p) => `${p}\0`).join(''), { cwd: root });
+  if (run.status !== 0) throw new Error(`bash exited ${run.status}: ${run.error?.message ?? run.stderr.toString()}`);
+  return run.stdout.toString('utf8').split('\n').slice(0, -1).map((line) => line.split('\0').filter((f) => f !== '').sort());
+}
