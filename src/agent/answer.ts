@@ -4,9 +4,11 @@
  * refusal and error answers.
  */
 import { FindFileError } from '../errors.js';
+import type { Deadline } from '../limits.js';
 import type { SkippedEntry } from '../result.js';
 import { errorCodeOf } from '../result.js';
 import path from 'node:path';
+import { AFTER_SEARCH_GRACE_MS, within } from './bound.js';
 import { isContextField, searchOptions, type Settings, type ToolResult } from './context.js';
 import { buildOverview } from './guidance.js';
 import { displayPath, lstat, workspaceNative, type Refusal, type Scope } from './paths.js';
@@ -83,12 +85,16 @@ export function policyOf(settings: Settings, counts: PolicyCounts, toWorkspace: 
   };
 }
 
-/** Sizes of a page's files (workspace-relative), from one `lstat` each: undefined where the call fails or the fs gives none. */
-export async function statSizes(settings: Settings, paths: readonly string[]): Promise<Map<string, number | undefined>> {
+/**
+ * Sizes of a page's files (workspace-relative), from one `lstat` each: undefined where the call
+ * fails, the fs gives none, or it does not answer within the call's budget and signal (bound.ts:
+ * sizes only reorder the page).
+ */
+export async function statSizes(settings: Settings, deadline: Deadline, paths: readonly string[]): Promise<Map<string, number | undefined>> {
   const sizes = new Map<string, number | undefined>();
   await Promise.all(
     paths.map(async (p) => {
-      const { stats } = await lstat(settings.fs, workspaceNative(settings, p));
+      const { stats } = await within(lstat(settings.fs, workspaceNative(settings, p)), deadline, settings, {}, AFTER_SEARCH_GRACE_MS);
       const size = (stats as { size?: unknown } | undefined)?.size;
       sizes.set(p, typeof size === 'number' ? size : undefined);
     }),

@@ -6,6 +6,7 @@
  * An empty page gets the overview of the search root and, when the walker answered, the file names
  * it saw that are closest to the pattern (seen.ts).
  */
+import type { Deadline } from '../limits.js';
 import type { FindResult } from '../result.js';
 import { isSpecialKind } from '../plan/select.js';
 import { droppedBy, statSizes, type ErrorMetadata } from './answer.js';
@@ -108,7 +109,7 @@ const GLOB: ToolDefinition<'glob', GlobInput, FindResult, Pick<GlobMetadata, 'pa
         }),
       async page(result) {
         const found = result.matches.map(toWorkspace);
-        const paths = sort === 'relevance' ? await relevantPaths(settings, found, pattern, limit) : found.slice(0, limit);
+        const paths = sort === 'relevance' ? await relevantPaths(settings, call.deadline, found, pattern, limit) : found.slice(0, limit);
         return { lines: paths, counted: result.matchedCount, metadata: { pattern, paths } };
       },
       async guide(result) {
@@ -165,8 +166,8 @@ async function existsBut(call: ToolCall<GlobInput>, pattern: string, unit: Entry
 }
 
 /** The page by relevance: the found paths ranked (rank.ts), sizes read for the page's paths only. */
-async function relevantPaths(settings: Settings, found: readonly string[], pattern: string, limit: number): Promise<string[]> {
+async function relevantPaths(settings: Settings, deadline: Deadline, found: readonly string[], pattern: string, limit: number): Promise<string[]> {
   const words = wordsOf(pattern);
   const top = relevanceOrder(found, words).slice(0, limit);
-  return refinePage(top, words, await statSizes(settings, top));
+  return refinePage(top, words, await statSizes(settings, deadline, top));
 }

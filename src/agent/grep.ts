@@ -9,6 +9,7 @@
  * incomplete search they do not run: its "nothing" is not an answer to improve on, and the next
  * step is to make the search complete.
  */
+import type { Deadline } from '../limits.js';
 import { shownUpTo, type ShownSoFar } from '../content/hits.js';
 import { searchContent } from '../content/search.js';
 import { readQuery } from '../content/query.js';
@@ -163,7 +164,7 @@ const GREP: ToolDefinition<'grep', GrepInput, ContentResult, Pick<GrepMetadata, 
           const cut = mode === 'count' ? files.metadata.files.filter((f) => f.atLeast) : [];
           return { ...files, notes: [...context.notes, ...cut.map((f) => partialCountNote(f.path, f.count, settings.countCap)), ...specialsNote(result, toWorkspace)] };
         }
-        const hits = sort === 'relevance' ? await relevantPage(settings, found, query, limit) : found.slice(0, limit);
+        const hits = sort === 'relevance' ? await relevantPage(settings, call.deadline, found, query, limit) : found.slice(0, limit);
         return {
           lines: context.before + context.after > 0 ? rowsWithContext(hits) : hits.map(hitLine),
           counted: result.hitCount,
@@ -296,7 +297,7 @@ function filesPage(hits: readonly ContentHit[], mode: 'files_with_matches' | 'co
  * Files ranked (rank.ts, plus a point per hit up to 5), then hits taken file by file, in line
  * order, until the page is full. Sizes are read for the page's files only.
  */
-async function relevantPage(settings: Settings, hits: readonly ContentHit[], query: string, limit: number): Promise<ContentHit[]> {
+async function relevantPage(settings: Settings, deadline: Deadline, hits: readonly ContentHit[], query: string, limit: number): Promise<ContentHit[]> {
   const byFile = new Map<string, ContentHit[]>();
   for (const h of hits) {
     const list = byFile.get(h.path);
@@ -314,7 +315,7 @@ async function relevantPage(settings: Settings, hits: readonly ContentHit[], que
     room -= n;
   }
   const files = [...taken.keys()];
-  const order = refinePage(files, words, await statSizes(settings, files), bonus);
+  const order = refinePage(files, words, await statSizes(settings, deadline, files), bonus);
   return order.flatMap((f) => byFile.get(f)!.slice(0, taken.get(f)));
 }
 

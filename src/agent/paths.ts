@@ -15,10 +15,12 @@
  */
 import * as path from 'node:path';
 import { kindOf, type FsLike, type StatsLike } from '../fs.js';
+import type { Deadline } from '../limits.js';
 import { nativePath } from '../paths.js';
 import { exactGlob } from '../patterns.js';
 import { isSpecialKind } from '../plan/select.js';
 import { errorCodeOf } from '../result.js';
+import { within } from './bound.js';
 import type { Settings, Workspace } from './context.js';
 
 /** A search root inside the workspace. */
@@ -59,22 +61,22 @@ export interface Refusal {
   workspace: Workspace;
 }
 
-export async function resolveScope(settings: Settings, input: string | undefined, acceptFile = false): Promise<Scope | Refusal> {
+export async function resolveScope(settings: Settings, deadline: Deadline, input: string | undefined, acceptFile = false): Promise<Scope | Refusal> {
   const primary = settings.workspaces[0]!;
   if (input === undefined || input === '' || input === '.') return { ok: true, root: primary.root, workspace: primary, rel: '' };
-  const read = await resolveAs(settings, input, input.replace(/\\/g, '/'), acceptFile);
+  const read = await resolveAs(settings, deadline, input, input.replace(/\\/g, '/'), acceptFile);
   // On POSIX `\` is also a character of names: a path the glob tool returned (`src/win\path.txt`,
   // `\lead/x`, not an absolute path there) is found as written when the separator reading finds
   // nothing. An adversarial run: grep called it "does not exist", beside an overview listing `win\path.txt`.
   const retry = read.ok ? false : read.kind === 'not-found' || (read.kind === 'absolute-outside' && input.startsWith('\\'));
   if (!retry || settings.platform === 'win32' || !input.includes('\\')) return read;
   // Whatever it finds there is the answer (a file, a link refused as a link), unless it too finds nothing.
-  const asWritten = await resolveAs(settings, input, input, acceptFile);
+  const asWritten = await resolveAs(settings, deadline, input, input, acceptFile);
   return asWritten.ok || asWritten.kind !== 'not-found' ? asWritten : read;
 }
 
 /** `resolveScope` on `slashed`, the model's `input` with the separators read as `/`. */
-async function resolveAs(settings: Settings, input: string, slashed: string, acceptFile: boolean): Promise<Scope | Refusal> {
+async function resolveAs(settings: Settings, deadline: Deadline, input: string, slashed: string, acceptFile: boolean): Promise<Scope | Refusal> {
   const { platform } = settings;
   let workspace = settings.workspaces[0]!;
   const refuse = (kind: RefusalKind, at = ''): Refusal => ({ ok: false, kind, input, at: displayPath(settings, workspace, at), atNative: nativeIn(settings, workspace, at), workspace });
@@ -105,7 +107,10 @@ async function resolveAs(settings: Settings, input: string, slashed: string, acc
   }
   // The path read by name above (`lnk/../x` as `x`), and known to stay in the workspace (no read
   // before a climbing-out refusal): a `..` after a link is refused as that link.
-  const link = platform === 'win32' ? undefined : await linkClimbedOutOf(settings, slashed.startsWith('/') ? slashed : `${workspace.root}/${slashed}`);
+  // Each lstat within the call's budget and signal (bound.ts): one that does not answer is an unreadable
+  // segment, which the search then meets (and says it stopped), never a wait as long as the read hangs.
+  const lstatIn = (target: string) => within(lstat(settings.fs, target), deadline, settings, { code: 'ETIMEDOUT' });
+  const link = platform === 'win32' ? undefined : await linkClimbedOutOf(settings, lstatIn, slashed.startsWith('/') ? slashed : `${workspace.root}/${slashed}`);
   if (link !== undefined) {
     workspace = link[0];
     return refuse('link', link[1]);
@@ -113,7 +118,7 @@ async function resolveAs(settings: Settings, input: string, slashed: string, acc
   const scopeOf = (rel: string, file?: string): Scope => ({ ok: true, root: nativeIn(settings, workspace, rel), workspace, rel, ...(file === undefined ? {} : { file }) });
   for (let i = 0; i < segments.length; i++) {
     const rel = segments.slice(0, i + 1).join('/');
-    const { stats, code } = await lstat(settings.fs, nativeIn(settings, workspace, rel));
+    const { stats, code } = await lstatIn(nativeIn(settings, workspace, rel));
     if (code === 'ENOENT' || code === 'ENOTDIR') return refuse('not-found', segments.slice(0, i).join('/'));
     // Unreadable for another reason: the search itself will meet it and report it as skipped.
     if (stats === undefined) break;
@@ -152,13 +157,13 @@ export function workspaceNative(settings: Settings, shown: string): string {
  * kernel reads `lnk/..` as the parent of the link's target: an adversarial run had
  * `/w/l2/../sub` answered "does not exist" though the kernel reaches real/sub through it).
  */
-async function linkClimbedOutOf(settings: Settings, absolute: string): Promise<[Workspace, string] | undefined> {
+async function linkClimbedOutOf(settings: Settings, lstatIn: (target: string) => Promise<{ stats?: StatsLike }>, absolute: string): Promise<[Workspace, string] | undefined> {
   const segments = absolute.split('/');
   for (let i = 2; i < segments.length; i++) {
     if (segments[i] !== '..') continue;
     const inside = containingWorkspace(settings, segments.slice(0, i).join('/'));
     if (inside === undefined || inside[1] === '') continue;
-    if ((await lstat(settings.fs, nativeIn(settings, inside[0], inside[1]))).stats?.isSymbolicLink() === true) return inside;
+    if ((await lstatIn(nativeIn(settings, inside[0], inside[1]))).stats?.isSymbolicLink() === true) return inside;
   }
   return undefined;
 }

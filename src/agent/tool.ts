@@ -16,6 +16,7 @@ import { Deadline } from '../limits.js';
 import { monotonicClock } from '../plan/clock.js';
 import type { SkippedEntry } from '../result.js';
 import { errorAnswer, gapsOf, policyOf, refusalAnswer, searchErrorAnswer, totalOf, workspacePath, type ErrorMetadata, type PolicyCounts } from './answer.js';
+import { AFTER_SEARCH_GRACE_MS, within } from './bound.js';
 import { pageSize, readContext, type Settings, type SortOrder, type ToolContext, type ToolResult } from './context.js';
 import { resolveScope, type Scope } from './paths.js';
 import { validate, type JsonSchema } from './schema.js';
@@ -151,7 +152,7 @@ export async function answerCall<T extends ToolName, I, R extends SearchOutcome,
   if (problems.length > 0) return errorAnswer(tool, settings, 'invalid-input', invalidInputText(tool, problems));
   const { path, limit: asked, sort = 'path', respect_git_ignore: respect = true } = input as { path?: string; limit?: number; sort?: SortOrder; respect_git_ignore?: boolean };
   const { limit, capped } = pageSize(asked, settings.maxLimit);
-  const scope = await resolveScope(settings, path, definition.acceptsFile === true);
+  const scope = await resolveScope(settings, deadline, path, definition.acceptsFile === true);
   const ignoreFiles = respect && canReadIgnoreFiles(settings.fs);
   if (!scope.ok) return refusalAnswer(tool, settings, scope, ignoreFiles);
   const call: ToolCall<I> = { input: input as I, settings, scope, toWorkspace: workspacePath(settings, scope), sort, limit, ignoreFiles, deadline };
@@ -179,7 +180,8 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
   const total = totalOf(page.counted, complete, reasons);
   const policy = policyOf(settings, result, toWorkspace, call.ignoreFiles);
   const unread = returned === 0 && complete ? await run.unread?.(result) : undefined;
-  const guidance = returned === 0 && unread === undefined ? await guideWithin(run.guide(result), call) : undefined;
+  // Help, never the answer: bounded as the search is (bound.ts), and none once the call is cancelled.
+  const guidance = returned === 0 && unread === undefined ? await within<Guidance<G> | undefined>(run.guide(result), call.deadline, settings, undefined, AFTER_SEARCH_GRACE_MS) : undefined;
   const requested = limitRequested === undefined ? {} : { limitRequested };
   const content = unread?.content ?? renderAnswer({
     tool: definition.tool,
@@ -217,36 +219,6 @@ async function resultAnswer<T extends ToolName, I, R extends SearchOutcome, Own,
     },
     isError: false,
   };
-}
-
-/** What guidance may wait after a search that spent the budget: a quick readdir of the root still helps. */
-const GUIDANCE_GRACE_MS = 200;
-
-/**
- * The help after an empty page, or none: its reads (a readdir of the root, lstats, a search per
- * path it suggests) wait no longer than what is left of the call's budget (at least
- * `GUIDANCE_GRACE_MS`) nor past the caller's signal. A root whose read hung held an MCP call for
- * the read's whole length, past its budget; an answer without guidance is still the whole answer.
- */
-function guideWithin<G>(work: Promise<Guidance<G>>, call: ToolCall<unknown>): Promise<Guidance<G> | undefined> {
-  const { deadline, settings } = call;
-  const signal = settings.ctx.signal;
-  if (signal?.aborted === true) return Promise.resolve(undefined);
-  // An injected clock is the caller's to advance: no timer runs on it (as the engines' budgets).
-  const waitMs = settings.clock === undefined && Number.isFinite(deadline.ms) ? Math.max(deadline.left(), GUIDANCE_GRACE_MS) : undefined;
-  if (waitMs === undefined && signal === undefined) return work;
-  return new Promise((resolve, reject) => {
-    const timer = waitMs === undefined ? undefined : setTimeout(() => settle(undefined), waitMs);
-    const onAbort = () => settle(undefined);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    function settle(guidance: Guidance<G> | undefined, error?: unknown): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      if (error === undefined) resolve(guidance);
-      else reject(error);
-    }
-    work.then(settle, (error: unknown) => settle(undefined, error ?? new Error('guidance failed')));
-  });
 }
 
 /**
