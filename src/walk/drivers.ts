@@ -30,7 +30,7 @@ function sleepSync(ms: number): void {
 function readdirSyncRetrying(fs: FsLike, path: string): DirentLike[] {
   for (let attempt = 0; ; attempt++) {
     try {
-      return fs.readdirSync(path, WITH_TYPES);
+      return listOrThrow(fs.readdirSync(path, WITH_TYPES));
     } catch (error) {
       const pause = retryDelay(error, attempt);
       if (pause === undefined) throw error;
@@ -38,6 +38,13 @@ function readdirSyncRetrying(fs: FsLike, path: string): DirentLike[] {
     }
   }
 }
+
+/** An injected fs whose readdir answers no list (`null`): the directory is a gap with a code, never a TypeError thrown. */
+const notAList = (): NodeJS.ErrnoException => Object.assign(new Error('readdir answered no list of entries'), { code: 'UNKNOWN' });
+const listOrThrow = (entries: DirentLike[]): DirentLike[] => {
+  if (Array.isArray(entries)) return entries;
+  throw notAList();
+};
 
 /**
  * lstat with `bigint` when a time filter asks for exact times, on node's own fs only: an injected
@@ -307,7 +314,8 @@ export class AsyncDriver {
       }
       read.done = true;
       if (error) read.error = error;
-      else read.entries = entries;
+      else if (Array.isArray(entries)) read.entries = entries;
+      else read.error = notAList();
       this.pump();
     };
     try {

@@ -245,6 +245,8 @@ export interface MatchPolicy {
 /** What a candidate's lstat answer makes it. */
 type MetaVerdict = { kind: 'match'; meta: EntryMeta } | { kind: 'filtered' } | { kind: 'unreadable' };
 
+const NS_PER_S = 1_000_000_000n;
+
 /**
  * The metadata a filter or the caller needs, from an lstat answer. `unreadable`: the fs gave no
  * numeric size or time (an injected fs that leaves them out): the entry cannot be judged, a gap,
@@ -252,8 +254,11 @@ type MetaVerdict = { kind: 'match'; meta: EntryMeta } | { kind: 'filtered' } | {
  */
 function judgeMeta(type: EntryType, stats: StatsLike, select: EntrySelection): MetaVerdict {
   const { size, mtimeMs, mtimeNs } = stats as StatsLike & { size?: unknown; mtimeMs?: unknown; mtimeNs?: unknown };
-  // A `bigint` lstat (`exactTimes`): every number is a bigint, the time exact in mtimeNs.
-  if (typeof size === 'bigint' && typeof mtimeNs === 'bigint') return judged({ type, size: Number(size), mtimeMs: Number(mtimeNs) / 1e6, mtimeNs }, select);
+  // A `bigint` lstat (`exactTimes`): every number is a bigint, the time exact in mtimeNs. Its mtimeMs
+  // as node's own lstat gives it (seconds and nanoseconds apart): `Number(ns) / 1e6` rounds twice.
+  if (typeof size === 'bigint' && typeof mtimeNs === 'bigint') {
+    return judged({ type, size: Number(size), mtimeMs: Number(mtimeNs / NS_PER_S) * 1e3 + Number(mtimeNs % NS_PER_S) / 1e6, mtimeNs }, select);
+  }
   if (typeof size !== 'number' || typeof mtimeMs !== 'number' || !Number.isFinite(mtimeMs)) return { kind: 'unreadable' };
   return judged({ type, size, mtimeMs }, select);
 }

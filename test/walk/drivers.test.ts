@@ -6,7 +6,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { FsLike, StatsLike } from '../../src/fs.js';
+import type { DirentLike, FsLike, StatsLike } from '../../src/fs.js';
 import { findFiles, findFilesSync, searchContent, type FindOptions, type FindResult } from '../../src/index.js';
 import { findAll } from '../helpers/every-form.js';
 import { FakeClock, asFs, buildVolume, faultyFs, type Tree } from '../helpers/memfs.js';
@@ -36,6 +36,20 @@ describe('an fs that answers in its own way', () => {
     const fs: FsLike = { ...base, readdir: (path, opts, callback) => callback(null, base.readdirSync(path, opts)) };
     const result = await findFiles(options(fs));
     expect(result).toMatchObject({ matches: ['d9999/last.txt'], complete: true, stats: { dirsRead: 10_001 } });
+  });
+
+  it('a readdir that answers no list (null, undefined, an object) is a skipped directory with a code, never a TypeError thrown (an adversary\'s find)', async () => {
+    for (const odd of [null, undefined, {}, 'names']) {
+      const base = faultyFs(asFs(buildVolume({ bad: { 'b.txt': '' }, ok: { 'a.txt': '' } })));
+      const fs: FsLike = {
+        ...base,
+        readdir: (path, opts, callback) => (path === `${ROOT}/bad/` ? callback(null, odd as unknown as DirentLike[]) : base.readdir(path, opts, callback)),
+        readdirSync: (path, opts) => (path === `${ROOT}/bad/` ? (odd as unknown as DirentLike[]) : base.readdirSync(path, opts)),
+      };
+      for (const result of [await findFiles(options(fs)), findFilesSync(options(fs))]) {
+        expect(result, String(odd)).toMatchObject({ matches: ['ok/a.txt'], complete: false, skipped: [{ path: 'bad', code: 'UNKNOWN' }] });
+      }
+    }
   });
 
   it('a readdir or an lstat that throws instead of calling back is a skipped entry, not a hung walk', async () => {

@@ -4,7 +4,7 @@
  * `fs.utimesSync` cannot set nanoseconds: `touch -d` does (spawned, argv, UTC).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -115,6 +115,10 @@ describeIf(linux('the oracle is GNU find -printf %T@ and touch with nanoseconds'
       const run = spawnSync('touch', ['-d', `${BOUND}.${ns}`, '--', join(dir, name)], { env: UTC });
       if (run.status !== 0) throw new Error(`touch failed: ${run.stderr}`);
     }
+    // A time whose nanoseconds as one double, divided, round away from node's own mtimeMs (an adversary's find).
+    writeFileSync(join(dir, 'rounding.txt'), 'x');
+    const run = spawnSync('touch', ['-d', '@1600997205.428308015', '--', join(dir, 'rounding.txt')]);
+    if (run.status !== 0) throw new Error(`touch failed: ${run.stderr}`);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -133,6 +137,17 @@ describeIf(linux('the oracle is GNU find -printf %T@ and touch with nanoseconds'
   it('the tree has times closer than a double holds apart (else the family proves nothing)', () => {
     const floats = new Set(findNewest().map((name) => statSync(join(dir, name)).mtimeMs));
     expect(floats.size).toBeLessThan(COUNT);
+  });
+
+  it('with stats, each mtimeMs is node\'s own lstat\'s, to the last bit, whatever asked for exact times', async () => {
+    // Read exactly (bigint), then made a double: seconds and nanoseconds apart, as node does, not ns / 1e6 (twice rounded).
+    for (const extra of [{}, { sort: 'mtime' as const }, { modifiedAfter: new Date(boundMs - 1) }]) {
+      const query = { root: dir, pattern: '*.txt', stats: true, ...extra };
+      for (const result of [await findFiles(query), findFilesSync(query)]) {
+        const entries = result.entries!.map((entry) => [entry.path, entry.mtimeMs]);
+        expect(entries, JSON.stringify(extra)).toEqual(result.entries!.map((entry) => [entry.path, lstatSync(join(dir, entry.path)).mtimeMs]));
+      }
+    }
   });
 
   it('the CLI --sort mtime prints them in find\'s order', () => {
