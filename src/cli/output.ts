@@ -3,6 +3,7 @@
  * set the pace), without losing anything on exit, and in the form a person can paste back into a
  * shell (native separators, relative to the current directory when the root was given relatively).
  */
+import { fstatSync, writeSync } from 'node:fs';
 import * as path from 'node:path';
 import { toNativeSeparators, type Separator } from '../paths.js';
 
@@ -76,6 +77,39 @@ export class ChunkWriter {
     this.pending = '';
     // Writes are ordered: the callback of this last one fires after every earlier one went out.
     return new Promise<void>((resolve) => this.stream.write(chunk, () => resolve()));
+  }
+}
+
+/**
+ * Where the printed paths go: process.stdout, or, when it is a file or a device such as /dev/null,
+ * `writeSync` on its descriptor. Node writes such a stdout synchronously anyway (a SyncWriteStream),
+ * but copies each chunk into a new Buffer first: a listing of /usr took 10 ms more wall and 10-20
+ * ms more CPU (31 interleaved runs; docs/performance.md, Round 26). A pipe or a terminal keeps the
+ * stream, and with it the pauses a slow reader asks for. A failed write is the stream's error, as
+ * before (main.ts: EPIPE ends quietly, anything else is fatal).
+ */
+export function stdoutSink(stdout: NodeJS.WriteStream = process.stdout, fd = 1): OutputStream {
+  if (stdout.isTTY === true || !isFileOrDevice(fd)) return stdout;
+  return {
+    write(chunk, callback) {
+      try {
+        writeSync(fd, chunk);
+      } catch (error) {
+        stdout.emit('error', error);
+      }
+      callback?.();
+      return true;
+    },
+    once: (event, listener) => stdout.once(event, listener),
+  };
+}
+
+function isFileOrDevice(fd: number): boolean {
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFile() || stats.isCharacterDevice();
+  } catch {
+    return false; // nothing to look at: the stream decides
   }
 }
 

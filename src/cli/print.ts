@@ -11,7 +11,7 @@ import { ENTRY_TYPES, type EntryType } from '../plan/select.js';
 import type { FindSummary } from '../result.js';
 import { escapeText } from '../text-escape.js';
 import type { OutputMode } from './args.js';
-import { CHUNK_CHARS, ChunkWriter, buildRelDisplay } from './output.js';
+import { CHUNK_CHARS, ChunkWriter, buildRelDisplay, stdoutSink } from './output.js';
 import { SearchProgress } from './progress.js';
 import type { Styles, SummaryContext } from './summary.js';
 
@@ -90,7 +90,7 @@ export async function printNdjson<T, S extends Outcome>(search: Search<T, S>, fo
 /** The printing loop: every item on stdout in the order found, in chunks, all of it handed on before it resolves. */
 async function printItems<T, S extends Outcome>(search: Search<T, S>, format: (item: T) => string, progress: SearchProgress | undefined, trailer?: (summary: S) => string): Promise<void> {
   // On a shared terminal, items must not be printed over the progress line.
-  const out = new ChunkWriter(process.stdout, process.stdout.isTTY && progress ? () => progress.clear() : undefined);
+  const out = new ChunkWriter(stdoutSink(), process.stdout.isTTY && progress ? () => progress.clear() : undefined);
   for await (const batch of search.batches) {
     // Perf: a batch's lines are joined here and handed on together (at most a chunk at a time):
     // printing /usr's 117k paths took 15-25 ms less than with a write per line.
