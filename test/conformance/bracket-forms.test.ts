@@ -13,8 +13,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSegment } from '../../src/glob/segment.js';
 import type { GlobNode } from '../../src/glob/parse.js';
 import { FindFileError } from '../../src/errors.js';
-import { Rng } from './generate.js';
-import { bashVersion, runBashScript } from './oracles.js';
+import { Rng, dropSome } from './generate.js';
+import { bashMatchPairs, bashVersion } from './oracles.js';
 
 const PATTERNS = 3000;
 const bash = bashVersion();
@@ -57,12 +57,6 @@ function sample(nodes: readonly GlobNode[], rng: Rng): string {
   return out;
 }
 
-function dropSome(text: string, count: number, rng: Rng): string {
-  const chars = [...text];
-  for (let i = 0; i < count && chars.length > 0; i++) chars.splice(rng.int(chars.length), 1);
-  return chars.join('');
-}
-
 interface Pair {
   pattern: string;
   name: string;
@@ -92,15 +86,6 @@ function generatePairs(): { pairs: Pair[]; refused: number } {
   return { pairs, refused };
 }
 
-const SCRIPT = `shopt -s extglob
-i=0
-while IFS= read -r -d '' p && IFS= read -r -d '' n; do
-  [[ $n == $p ]] && printf '%d\\n' "$i"
-  ((i++))
-done
-printf 'read %d\\n' "$i"
-`;
-
 describe(`sets, closed and not, as bash ${bash ?? '(missing: this test needs bash 4+)'} reads them: ${PATTERNS} generated segments`, () => {
   let generated: { pairs: Pair[]; refused: number };
   let matched: Set<number>;
@@ -108,12 +93,7 @@ describe(`sets, closed and not, as bash ${bash ?? '(missing: this test needs bas
   beforeAll(async () => {
     expect(bash, 'bash 4+ is on PATH').toBeDefined();
     generated = generatePairs();
-    const input = Buffer.from(generated.pairs.map((p) => `${p.pattern}\0${p.name}\0`).join(''), 'utf8');
-    matched = new Set();
-    for (const line of (await runBashScript(SCRIPT, input, 'bracket pairs')).split('\n')) {
-      if (line.startsWith('read ')) read = Number(line.slice(5));
-      else if (line !== '') matched.add(Number(line));
-    }
+    ({ matched, read } = await bashMatchPairs(generated.pairs, true, 'bracket pairs'));
   }, 120_000);
 
   it('every pair gets bash answer', () => {

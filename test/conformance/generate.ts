@@ -477,3 +477,10 @@ function onePattern(rng: Rng, files: readonly string[], dirs: readonly string[])
   }
   return { pattern, nocase, tags: [...tags].sort() };
 }
+
+/** The text with `count` characters dropped at random places (a pattern made malformed on purpose). */
+export function dropSome(text: string, count: number, rng: Rng): string {
+  const chars = [...text];
+  for (let i = 0; i < count && chars.length > 0; i++) chars.splice(rng.int(chars.length), 1);
+  return chars.join('');
+}

@@ -15,8 +15,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSegment } from '../../src/glob/segment.js';
 import type { GlobNode } from '../../src/glob/parse.js';
 import { FindFileError } from '../../src/errors.js';
-import { Rng } from './generate.js';
-import { bashVersion, runBashScript } from './oracles.js';
+import { Rng, dropSome } from './generate.js';
+import { bashMatchPairs, bashVersion } from './oracles.js';
 
 const SEED = Number(process.env.FF_GROUP_SCAN_SEED ?? 20261205);
 const PATTERNS = Number(process.env.FF_GROUP_SCAN_PATTERNS ?? 3000);
@@ -73,13 +73,6 @@ function sample(nodes: readonly GlobNode[], rng: Rng): string {
   return out;
 }
 
-/** The pattern with `count` characters dropped at random places. */
-function dropSome(text: string, count: number, rng: Rng): string {
-  const chars = [...text];
-  for (let i = 0; i < count && chars.length > 0; i++) chars.splice(rng.int(chars.length), 1);
-  return chars.join('');
-}
-
 interface Pair {
   pattern: string;
   name: string;
@@ -116,26 +109,6 @@ function generatePairs(caseSensitive: boolean): { pairs: Pair[]; refused: number
   return { pairs, refused };
 }
 
-const script = (caseSensitive: boolean) => `shopt -s extglob${caseSensitive ? '' : ' nocasematch'}
-i=0
-while IFS= read -r -d '' p && IFS= read -r -d '' n; do
-  [[ $n == $p ]] && printf '%d\\n' "$i"
-  ((i++))
-done
-printf 'read %d\\n' "$i"
-`;
-
-async function askBash(pairs: readonly Pair[], caseSensitive: boolean): Promise<{ matched: Set<number>; read: number }> {
-  const input = Buffer.from(pairs.map((p) => `${p.pattern}\0${p.name}\0`).join(''), 'utf8');
-  const matched = new Set<number>();
-  let read = -1;
-  for (const line of (await runBashScript(script(caseSensitive), input, 'group pairs')).split('\n')) {
-    if (line.startsWith('read ')) read = Number(line.slice(5));
-    else if (line !== '') matched.add(Number(line));
-  }
-  return { matched, read };
-}
-
 describe.each([
   ['', true],
   [' ignoring case (nocasematch)', false],
@@ -147,11 +120,11 @@ describe.each([
   beforeAll(async () => {
     expect(bash, 'bash 4+ is on PATH').toBeDefined();
     generated = generatePairs(caseSensitive);
-    answer = await askBash(generated.pairs, caseSensitive);
+    answer = await bashMatchPairs(generated.pairs, caseSensitive, 'group pairs');
     // bash compares an open group's text with strcmp, case and all, even under nocasematch; find-file
     // folds it as it folds everything else (more, never less). Asked of bash itself, in one case.
     const more = caseSensitive ? [] : generated.pairs.filter((p, i) => p.expected && !answer.matched.has(i));
-    const lower = await askBash(more.map((p) => ({ ...p, pattern: p.pattern.toLowerCase(), name: p.name.toLowerCase() })), caseSensitive);
+    const lower = await bashMatchPairs(more.map((p) => ({ ...p, pattern: p.pattern.toLowerCase(), name: p.name.toLowerCase() })), caseSensitive, 'group pairs');
     caseOnly = new Set(more.filter((_, i) => lower.matched.has(i)));
   }, 120_000);
 

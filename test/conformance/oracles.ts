@@ -379,3 +379,27 @@ done`;
   if (run.status !== 0) throw new Error(`bash exited ${run.status}: ${run.error?.message ?? run.stderr.toString()}`);
   return run.stdout.toString('utf8').split('\n').slice(0, -1).map((line) => line.split('\0').filter((f) => f !== '').sort());
 }
+
+/**
+ * Which (pattern, name) pairs bash 5 matches with `[[ $name == $pattern ]]` (extglob, and
+ * `nocasematch` when `caseSensitive` is false): the indexes of the pairs that match, and how many
+ * pairs bash read (all of them, or the input was cut). One bash for all the pairs.
+ */
+export async function bashMatchPairs(pairs: readonly { pattern: string; name: string }[], caseSensitive: boolean, what: string): Promise<{ matched: Set<number>; read: number }> {
+  const script = `shopt -s extglob${caseSensitive ? '' : ' nocasematch'}
+i=0
+while IFS= read -r -d '' p && IFS= read -r -d '' n; do
+  [[ $n == $p ]] && printf '%d\\n' "$i"
+  ((i++))
+done
+printf 'read %d\\n' "$i"
+`;
+  const input = Buffer.from(pairs.map((p) => `${p.pattern}\0${p.name}\0`).join(''), 'utf8');
+  const matched = new Set<number>();
+  let read = -1;
+  for (const line of (await runBashScript(script, input, what)).split('\n')) {
+    if (line.startsWith('read ')) read = Number(line.slice(5));
+    else if (line !== '') matched.add(Number(line));
+  }
+  return { matched, read };
+}
