@@ -28,7 +28,7 @@
  *   An abort that comes before that walk leaves the answer `aborted`, never complete.
  */
 import { FindFileError } from './errors.js';
-import { Deadline } from './limits.js';
+import { Deadline, untilStopped } from './limits.js';
 import type { BackendOption } from './options.js';
 import type { FindPlan, SearchPlan } from './plan/search-plan.js';
 import { walkerOnlyReason } from './plan/select.js';
@@ -119,7 +119,11 @@ export async function chooseBackend<Q, R extends BackendAnswer>(plan: SearchPlan
   if (auto && scope.depthLimited) return withReason(await engines.walker(plan), 'max-depth');
 
   const { resolveRipgrep } = await import('./rg/resolve.js');
-  const rg = await resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: scope.platform, root: scope.root, cwd: currentDirectory(), ...(backend.workspace === undefined ? {} : { workspace: backend.workspace }) });
+  const resolving = resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: scope.platform, root: scope.root, cwd: currentDirectory(), ...(backend.workspace === undefined ? {} : { workspace: backend.workspace }) });
+  // Within the budget and the signal (the real path of a root on a hung mount): cut, nothing ran, and
+  // the walker, with nothing left, says why without any I/O.
+  const rg = await untilStopped(resolving, deadline, limits.signal);
+  if (rg === undefined) return engines.walker({ ...plan, limits: { ...limits, timeBudgetMs: deadline.left() } });
   if (rg.path === undefined) {
     if (!auto) throw new FindFileError('FF_RG_NOT_FOUND', `backend "ripgrep": ${rg.why}`, 'backend');
     return withReason(await engines.walker(plan), 'rg-not-found');

@@ -83,6 +83,30 @@ export class Deadline {
   }
 }
 
+/**
+ * `work`'s answer, or `undefined` once the budget has passed or the signal fired, whichever comes
+ * first: for a filesystem call made outside a walk's own checks (ripgrep's root and ignore files,
+ * checked before its run), which a hung mount held for as long as it hung (20 s for a 300 ms
+ * budget). The call itself goes on, unheard. An injected clock arms no timer: only the signal then.
+ */
+export function untilStopped<T>(work: Promise<T>, deadline: Deadline, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (signal?.aborted === true || deadline.passed()) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const settle = (done: () => void) => {
+      timer?.clear();
+      signal?.removeEventListener('abort', onAbort);
+      done();
+    };
+    const onAbort = () => settle(() => resolve(undefined));
+    const timer = deadline.arm(onAbort);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
+    );
+  });
+}
+
 /** Pauses before retrying a call that ran out of file handles, in milliseconds. */
 export const RETRY_DELAYS_MS: readonly number[] = [10, 40, 160, 640];
 

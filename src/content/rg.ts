@@ -29,7 +29,7 @@ import type { ContentPlan } from '../plan/content-plan.js';
 import { verdictFields, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { buildContentArgv, defaultThreads } from '../rg/argv.js';
 import { buildPostRunStop, collectReasons, stoppedAfterRun, type Verdict } from '../rg/exit.js';
-import { checkIgnoreFiles, checkRoot, runRequest, stoppedBeforeStart, type RipgrepRun } from '../rg/files.js';
+import { checkBeforeRun, runRequest, stoppedBeforeStart, type RipgrepRun } from '../rg/files.js';
 import { runRipgrep, type RecordConsumer } from '../rg/run.js';
 import { UndecodablePaths } from '../rg/undecodable.js';
 import { WalkRules } from '../walk/rules.js';
@@ -51,8 +51,8 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
   const recovery: RecoveryInfo = { selectionMode: run.rg.selectionMode, retryTriggered: false };
   const early = stoppedBeforeStart(plan, run.deadline);
   if (early !== undefined) return buildSummary(plan, run, hits, early, recovery, undefined, []);
-  await checkIgnoreFiles(scope);
-  const rootError = await checkRoot(scope.root);
+  const { stopped, rootError } = await checkBeforeRun(plan, run.deadline);
+  if (stopped !== undefined) return buildSummary(plan, run, hits, stopped, recovery, undefined, []);
   if (rootError !== undefined) return buildSummary(plan, run, hits, { retryable: false }, recovery, undefined, [{ path: '.', code: rootError }]);
   const rules = new WalkRules(scope);
 

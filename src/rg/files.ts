@@ -7,7 +7,7 @@
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { ignoreFileError, rootError } from '../errors.js';
 import { REPLACEMENT_CHAR } from '../fs.js';
-import type { Deadline } from '../limits.js';
+import { untilStopped, type Deadline } from '../limits.js';
 import type { FindPlan, SearchPlan } from '../plan/search-plan.js';
 import { errorCodeOf, verdictFields, type FindResult, type RecoveryInfo, type SkippedEntry } from '../result.js';
 import { GIT_EXCLUDE, IGNORE_FILE_NAMES } from '../walk/ignore.js';
@@ -43,9 +43,9 @@ export async function listFilesWithRipgrep(plan: FindPlan, run: RipgrepRun, form
   const rules = new WalkRules(plan.scope);
   const early = stoppedBeforeStart(plan, run.deadline);
   if (early !== undefined) return buildResult(plan, run, format, early, recovery, new FileCollector(plan, rules, run.deadline), []);
-  await checkIgnoreFiles(plan.scope);
-  const rootError = await checkRoot(plan.scope.root);
-  if (rootError !== undefined) return buildResult(plan, run, format, { retryable: false }, recovery, new FileCollector(plan, rules, run.deadline), [{ path: '.', code: rootError }]);
+  const checked = await checkBeforeRun(plan, run.deadline);
+  if (checked.stopped !== undefined) return buildResult(plan, run, format, checked.stopped, recovery, new FileCollector(plan, rules, run.deadline), []);
+  if (checked.rootError !== undefined) return buildResult(plan, run, format, { retryable: false }, recovery, new FileCollector(plan, rules, run.deadline), [{ path: '.', code: checked.rootError }]);
 
   const { scope } = plan;
   const outcome = await runRipgrep({
@@ -147,6 +147,22 @@ function isIgnoreFile(rel: string): boolean {
   if (!rel.endsWith('ignore')) return false;
   const name = rel.slice(rel.lastIndexOf('/') + 1);
   return (IGNORE_FILE_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The checks before a run (the ignore files named, the root: `checkIgnoreFiles`, `checkRoot`),
+ * within the budget and the signal: a root whose stat or access hung held every ripgrep search,
+ * content search's default included, for as long as it hung. Cut, the search stops as before its start.
+ */
+export async function checkBeforeRun(plan: SearchPlan<unknown>, deadline: Deadline): Promise<{ stopped?: Verdict; rootError?: string }> {
+  const checks = (async () => {
+    await checkIgnoreFiles(plan.scope);
+    return { rootError: await checkRoot(plan.scope.root) };
+  })();
+  const checked = await untilStopped(checks, deadline, plan.limits.signal);
+  if (checked !== undefined) return checked;
+  const empty = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false, warnedAbove: false };
+  return { stopped: stoppedBeforeStart(plan, deadline) ?? judgeRun({ kind: 'stopped', cause: 'timeout' }, empty) };
 }
 
 /** The walker's "no I/O at all" cases: an aborted signal, a spent budget. */
