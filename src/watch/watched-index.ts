@@ -9,6 +9,7 @@ import { access, constants as nodeConstants } from 'node:fs';
 import { FindFileError } from '../errors.js';
 import { walkAsync } from '../find.js';
 import { defaultFs } from '../fs.js';
+import { Deadline, untilStopped } from '../limits.js';
 import type { FindOptions } from '../options.js';
 import { buildFindPlan, type FindPlan } from '../plan/search-plan.js';
 import { readsMetadata } from '../plan/select.js';
@@ -137,6 +138,19 @@ function pickTree(options: IndexOptions): IndexOptions {
   return tree as unknown as IndexOptions;
 }
 
+/** What a query's sync and checks may take past its budget or signal before they are taken as hung. */
+const SYNC_GRACE_MS = 250;
+
+/** A signal that fires `ms` after `signal` does (undefined for none). */
+function graceAfter(signal: AbortSignal | undefined, ms: number): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const later = new AbortController();
+  const fire = () => void setTimeout(() => later.abort(), ms);
+  if (signal.aborted) fire();
+  else signal.addEventListener('abort', fire, { once: true });
+  return later.signal;
+}
+
 class WatchedIndex implements FileIndex {
   private readonly jar: CookieJar;
   private readonly snapshot: Snapshot;
@@ -193,8 +207,16 @@ class WatchedIndex implements FileIndex {
     const plan = buildFindPlan({ ...query, ...this.tree, backend: 'walker' } as FindOptions);
     const { clock, timeBudgetMs, signal } = plan.limits;
     const started = clock.now();
-    const outcome = await this.jar.sync(Math.min(timeBudgetMs, this.syncWaitMs), signal);
+    // The sync and the checks after it are file system calls (the cookie's write, open, close and
+    // unlink, stats, an access): within the budget and the signal, as the walk is (`untilStopped`).
+    // Cut (a hung mount), nothing kept can be proved: the walk answers with no time left
+    // (time-budget or aborted), reading nothing.
+    // A grace past each: the sync ends its own wait at the budget or the signal, and its cookie's removal just after.
+    const deadline = new Deadline(clock, timeBudgetMs + SYNC_GRACE_MS, started);
+    const cut = graceAfter(signal, SYNC_GRACE_MS);
+    const outcome = await untilStopped(this.jar.sync(Math.min(timeBudgetMs, this.syncWaitMs), signal), deadline, cut);
     if (this.closed) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'this index was closed while it answered');
+    if (outcome === undefined) return this.unproved(plan);
     let left = Math.max(0, timeBudgetMs - (clock.now() - started));
     if (!outcome.synced && outcome.code !== 'ABORT_ERR') {
       // The budget ended the wait: no time to prove anything, so the walk says time-budget (the
@@ -207,7 +229,9 @@ class WatchedIndex implements FileIndex {
         this.jar.relocate();
       }
     }
-    await this.jar.settled();
+    const checked = await untilStopped(this.checkRoot(), deadline, cut);
+    if (checked === undefined) return this.unproved(plan);
+    const [canReach, replaced] = checked;
     // No watch sees the root's ancestors. One made unsearchable (chmod 000 on the parent) hides the
     // whole tree from a walk, and the kept listings must not answer for it (an adversarial run:
     // complete, from memory, where a walk said EACCES). A root whose path names another directory
@@ -217,7 +241,6 @@ class WatchedIndex implements FileIndex {
     // one stat() per query; failing, the disk answers.
     // The sentinels too (the directories outside the root a walk read in: a link's target path, the
     // root's parents): one stat each, and one whose path names another directory now is dropped.
-    const [canReach, replaced] = await Promise.all([reachable(this.rootDir), this.snapshot.rootReplaced(), this.snapshot.recheckSentinels()]);
     if (replaced) {
       this.restart();
       this.jar.relocate();
@@ -261,6 +284,21 @@ class WatchedIndex implements FileIndex {
   }
 
   /** The walk over the kept tree, or the same answer kept from an earlier walk that nothing it read has changed since (`key`: reusable). */
+  /**
+   * A query whose sync or checks the budget or the signal cut: the walk with no time left says
+   * which, and reads nothing (so nothing kept, unproved, is answered). The next query syncs again.
+   */
+  private unproved(plan: FindPlan): Promise<FindResult> {
+    this.queries++;
+    return this.walk(plan, 0, undefined);
+  }
+
+  /** Whether the root can be reached, and whether its path names another directory now (the sentinels rechecked too). */
+  private async checkRoot(): Promise<[boolean, boolean, void]> {
+    await this.jar.settled();
+    return Promise.all([reachable(this.rootDir), this.snapshot.rootReplaced(), this.snapshot.recheckSentinels()]);
+  }
+
   private async walk(plan: FindPlan, timeBudgetMs: number, key: string | undefined): Promise<FindResult> {
     const { epoch } = this.snapshot;
     // No time left: a walk says time-budget at once, and so does the index, kept answer or not.
