@@ -300,6 +300,24 @@ export function escape(s: string, { windowsPathsNoEscape = process.platform === 
   return windowsPathsNoEscape ? s.replace(magic, '[$&]') : s.replace(magicalBraces ? /[?*()[\]\\{}]/g : /[?*()[\]\\]/g, '\\$&');
 }
 
+/**
+ * The stats made after the walk (where a returned link leads, `stat: true`), raced against the
+ * signal: one that hung held an aborted call for as long as it hung (20 s; an adversary's find).
+ * Aborted, it rejects with the signal's reason, as node-glob does; the stat itself goes on, unheard.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => (signal.removeEventListener('abort', onAbort), signal.aborted ? onAbort() : resolve(value)),
+      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
+}
+
 /** node-glob rejects an aborted walk with the signal's reason: the caller asked to stop, so no partial array is passed off as an answer. */
 function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason;
@@ -331,11 +349,9 @@ export async function glob(patterns: string | readonly string[], options?: GlobO
 export async function glob(patterns: string | readonly string[], options: GlobOptions = {}): Promise<GlobPaths | GlobEntries> {
   const compiled = compileGlob(patterns, options);
   throwIfAborted(options.signal);
-  const result = await nameLinksEnteredAsync(await findFiles(compiled.options), compiled.linkNotes);
-  throwIfAborted(options.signal);
+  const result = await untilAborted(nameLinksEnteredAsync(await findFiles(compiled.options), compiled.linkNotes), options.signal);
   if (!compiled.asEntries) return withResult(compiled.shape(result), result);
-  const lstated = await lstatEntries(compiled.entries(result), compiled.statAll);
-  throwIfAborted(options.signal);
+  const lstated = await untilAborted(lstatEntries(compiled.entries(result), compiled.statAll), options.signal);
   return fromEntries(compiled, result, lstated);
 }
 
