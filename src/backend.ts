@@ -120,10 +120,10 @@ export async function chooseBackend<Q, R extends BackendAnswer>(plan: SearchPlan
 
   const { resolveRipgrep } = await import('./rg/resolve.js');
   const resolving = resolveRipgrep({ rgPath: backend.rgPath, env: backend.env, platform: scope.platform, root: scope.root, cwd: currentDirectory(), ...(backend.workspace === undefined ? {} : { workspace: backend.workspace }) });
-  // Within the budget and the signal (the real path of a root on a hung mount): cut, nothing ran, and
-  // the walker, with nothing left, says why without any I/O.
-  const rg = await untilStopped(resolving, deadline, limits.signal);
-  if (rg === undefined) return engines.walker({ ...plan, limits: { ...limits, timeBudgetMs: deadline.left() } });
+  // Within the budget and the signal (the real path of a root on a hung mount). Cut, the signal has
+  // fired or the budget passed: the ripgrep engine, asked, stops before its start with no I/O (its
+  // first check), so the answer names the engine asked for, as a stop found there would.
+  const rg = (await untilStopped(resolving, deadline, limits.signal)) ?? { path: '', selectionMode: backend.rgPath === undefined ? 'system' : 'explicit' };
   if (rg.path === undefined) {
     if (!auto) throw new FindFileError('FF_RG_NOT_FOUND', `backend "ripgrep": ${rg.why}`, 'backend');
     return withReason(await engines.walker(plan), 'rg-not-found');
