@@ -149,6 +149,9 @@ function isIgnoreFile(rel: string): boolean {
   return (IGNORE_FILE_NAMES as readonly string[]).includes(name);
 }
 
+/** A run that never started printed nothing on stderr. */
+const NO_STDERR = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false, warnedAbove: false };
+
 /**
  * The checks before a run (the ignore files named, the root: `checkIgnoreFiles`, `checkRoot`),
  * within the budget and the signal: a root whose stat or access hung held every ripgrep search,
@@ -161,15 +164,13 @@ export async function checkBeforeRun(plan: SearchPlan<unknown>, deadline: Deadli
   })();
   const checked = await untilStopped(checks, deadline, plan.limits.signal);
   if (checked !== undefined) return checked;
-  const empty = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false, warnedAbove: false };
-  return { stopped: stoppedBeforeStart(plan, deadline) ?? judgeRun({ kind: 'stopped', cause: 'timeout' }, empty) };
+  return { stopped: stoppedBeforeStart(plan, deadline) ?? judgeRun({ kind: 'stopped', cause: 'timeout' }, NO_STDERR) };
 }
 
 /** The walker's "no I/O at all" cases: an aborted signal, a spent budget. */
 export function stoppedBeforeStart(plan: SearchPlan<unknown>, deadline: Deadline): Verdict | undefined {
-  const empty = { skipped: [], unclassified: 0, nonEmpty: false, eagain: false, warnedAbove: false };
-  if (plan.limits.signal?.aborted) return judgeRun({ kind: 'stopped', cause: 'aborted' }, empty);
-  if (deadline.passed()) return judgeRun({ kind: 'stopped', cause: 'timeout' }, empty);
+  if (plan.limits.signal?.aborted) return judgeRun({ kind: 'stopped', cause: 'aborted' }, NO_STDERR);
+  if (deadline.passed()) return judgeRun({ kind: 'stopped', cause: 'timeout' }, NO_STDERR);
   return undefined;
 }
 
