@@ -79,7 +79,8 @@ for (const part of ['cli', 'mcp']) {
 // Each bundle ends with its digest, and its compiled code is kept beside it after a real run (bin/load-bundle.mjs).
 markBundle(resolve(dist, 'cli', 'bundle.cjs'));
 markBundle(resolve(dist, 'mcp', 'bundle.cjs'));
-keepCompiledCode(resolve(dist, 'cli', 'bundle.cjs'), ['--color', 'never', '**/*.d.ts', dist]);
+// A listing and a content search (through rg when it is installed), so both start from compiled code.
+keepCompiledCode(resolve(dist, 'cli', 'bundle.cjs'), ['--color', 'never', '**/*.d.ts', dist, '---', '--color', 'never', '--contains', 'export', '--root', resolve(dist, 'walk')]);
 keepCompiledCode(resolve(dist, 'mcp', 'bundle.cjs'), []);
 
 function markBundle(bundle) {

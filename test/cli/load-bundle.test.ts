@@ -3,7 +3,8 @@
  * (scripts/code-cache.mjs), and only from code made for that very bundle. On copies of the real
  * build's bundle and cache (`npm test` builds first), in a temporary folder.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const loader = new URL('../../bin/load-bundle.mjs', import.meta.url);
 const built = fileURLToPath(new URL('../../dist/cli/bundle.cjs', import.meta.url));
+const keepCode = fileURLToPath(new URL('../../scripts/code-cache.mjs', import.meta.url));
+const sources = fileURLToPath(new URL('../../src/walk', import.meta.url));
 
 interface Compiled {
   kept: 'used' | 'none' | 'stale' | 'rejected';
@@ -72,5 +75,34 @@ describe('the bins load their bundle with the code kept at build time', () => {
     const none = compileBundle(bundle);
     expect(none.kept).toBe('none');
     expect(typeof mainOf(none, bundle)).toBe('function');
+  });
+
+  /** scripts/code-cache.mjs over the copy: its status and stderr, and the size of the code it kept. */
+  function keepCodeOf(...args: string[]): { status: number | null; stderr: string; size: number } {
+    rmSync(cachePathOf(bundle), { force: true });
+    const run = spawnSync(process.execPath, [keepCode, bundle, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 });
+    let size = 0;
+    try {
+      size = statSync(cachePathOf(bundle)).size;
+    } catch {
+      // none kept
+    }
+    return { status: run.status, stderr: run.stderr, size };
+  }
+
+  it('keeps the code of every run it is given (split by ---), so a content search starts compiled as a listing does', () => {
+    const listing = ['--color', 'never', '**/*.ts', sources];
+    const content = ['--color', 'never', '--contains', 'export', '--root', sources];
+    const alone = keepCodeOf(...listing);
+    const both = keepCodeOf(...listing, '---', ...content);
+    expect([alone.status, both.status]).toEqual([0, 0]);
+    // The content run compiled the content modules and the hits' path: more code kept (75-90 KB more
+    // on Node 20), and V8 takes it.
+    expect(both.size).toBeGreaterThan(alone.size + 20_000);
+    expect(compileBundle(bundle).kept).toBe('used');
+    // A run that fails is not kept quietly: the build step fails, naming it.
+    const failed = keepCodeOf('--no-such-flag', '---', ...content);
+    expect(failed.status).not.toBe(0);
+    expect(failed.stderr).toMatch(/code-cache: the run --no-such-flag exited [12]/);
   });
 });
