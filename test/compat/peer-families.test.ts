@@ -105,10 +105,13 @@ function attempt(run: () => string[]): string[] | string {
 describe('patterns and ignores ending in `.` segments: `x/.` exists only when `x` is a directory', () => {
   const rng = new Rng(0x2e2e);
   const cases = Array.from({ length: 30 }, () => ({ tree: randomTree(rng), patterns: Array.from({ length: 8 }, () => dotEndedPattern(rng)) }));
+  /** Each case's tree, built by whichever test comes first and read by both (nothing writes to it). Perf: 30 trees, built once. */
+  const built = new Map<readonly string[], string>();
+  const treeOf = (paths: readonly string[]) => built.get(paths) ?? built.set(paths, tree(paths)).get(paths)!;
 
   it('find-file/glob answers as node-glob, as a pattern and, under nodir, as an ignore', async () => {
     for (const { tree: paths, patterns } of cases) {
-      const cwd = tree(paths);
+      const cwd = treeOf(paths);
       for (const pattern of patterns) {
         for (const options of [{}, { nodir: true }, { dot: true }] as { nodir?: boolean; dot?: boolean }[]) {
           const full = { cwd, ...options };
@@ -138,7 +141,7 @@ describe('patterns and ignores ending in `.` segments: `x/.` exists only when `x
 
   it('find-file/tinyglobby answers as tinyglobby, as a pattern and as an ignore', async () => {
     for (const { tree: paths, patterns } of cases) {
-      const cwd = tree(paths);
+      const cwd = treeOf(paths);
       // picomatch reads a brace set holding `/` by quirks of its own (`{**/c.js,.}/**` as an ignore
       // leaves out `a/c.js` and keeps `c.js`): those are in the node-glob family only.
       for (const pattern of patterns.filter((p) => !slashInBraces(p))) {

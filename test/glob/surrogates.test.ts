@@ -69,16 +69,35 @@ function generatePairs(seed: number, pieces: readonly string[], chars: readonly 
 const nodesOf = (glob: string) => parseSegment(glob, true, glob).nodes;
 const flags = (caseSensitive: boolean) => (caseSensitive ? '' : 'i');
 
-/** Each way the fast path answers, and the state sets' answer, for every pair; the pairs where any differ. */
+/** The three compiled forms of one segment: the state sets, the regex source alone, the merged set a search compiles. */
+interface Compiled {
+  nfa: (name: string) => boolean;
+  regex: RegExp;
+  set: (name: string) => boolean;
+}
+
+/**
+ * Each way the fast path answers, and the state sets' answer, for every pair; the pairs where any
+ * differ. Perf: each glob compiled once for its names (10 a glob; compiling per pair, with an
+ * `expect` each, was most of this file's CPU), so a matcher also answers name after name.
+ */
 function differences(pairs: readonly Pair[], caseSensitive: boolean): string[] {
   const differ: string[] = [];
   const flavor = { platform: 'posix' as const, caseSensitive };
-  for (const { glob, name } of pairs) {
+  const compiled = new Map<string, Compiled>();
+  const compile = (glob: string): Compiled => {
     const nodes = nodesOf(glob);
     expect(isLinearInV8(nodes), glob).toBe(true);
-    const nfa = compileNfa(nodes, caseSensitive).matches(name);
-    const regex = new RegExp(`^${regexSource(nodes)}$`, flags(caseSensitive)).test(name);
-    const set = buildMatcher([glob], flavor).matches(name, name);
+    const nfa = compileNfa(nodes, caseSensitive);
+    const set = buildMatcher([glob], flavor);
+    return { nfa: (name) => nfa.matches(name), regex: new RegExp(`^${regexSource(nodes)}$`, flags(caseSensitive)), set: (name) => set.matches(name, name) };
+  };
+  for (const { glob, name } of pairs) {
+    let forms = compiled.get(glob);
+    if (forms === undefined) compiled.set(glob, (forms = compile(glob)));
+    const nfa = forms.nfa(name);
+    const regex = forms.regex.test(name);
+    const set = forms.set(name);
     if (regex !== nfa || set !== nfa) differ.push(`${JSON.stringify(glob)} on ${JSON.stringify(name)}: nfa ${nfa}, regex ${regex}, set ${set}`);
   }
   return differ;
@@ -157,8 +176,11 @@ describe.skipIf(onWindows)(posixOnly('bash 5 in C.UTF-8 is the oracle for names 
   it('2,000 generated segments x 10 names: find-file answers as bash', () => {
     expect(read).toBe(pairs.length);
     const flavor = { platform: 'posix' as const, caseSensitive: true };
+    // One matcher a glob (10 names each), as above.
+    const matchers = new Map<string, ReturnType<typeof buildMatcher>>();
+    const matcherOf = (glob: string) => matchers.get(glob) ?? matchers.set(glob, buildMatcher([glob], flavor)).get(glob)!;
     const differ = pairs
-      .map((p, i) => ({ ...p, bash: matched.has(i), ours: buildMatcher([p.glob], flavor).matches(p.name, p.name) }))
+      .map((p, i) => ({ ...p, bash: matched.has(i), ours: matcherOf(p.glob).matches(p.name, p.name) }))
       .filter((p) => p.bash !== p.ours)
       .map((p) => `${JSON.stringify(p.glob)} on ${JSON.stringify(p.name)}: bash ${p.bash}, find-file ${p.ours}`);
     expect(differ.slice(0, 10), `${differ.length} of ${pairs.length} differ`).toEqual([]);

@@ -140,6 +140,35 @@ export function rgFiles(root: string): string[] {
   return runRg(root, ['--files']).files;
 }
 
+/**
+ * `rgFiles` of many roots in one ripgrep process: each root given as a path argument, its
+ * listing the paths below it (root-relative, sorted). ripgrep reads each path's own ignore files and
+ * those of its parents, as it does for its working directory, so a root's listing is the one
+ * `rgFiles(root)` gives (test/ignore/rule-shapes.test.ts checked all its trees both ways). Perf:
+ * one process instead of one a root (each spawn from a test worker costs it ~5 ms of CPU).
+ */
+export function rgFilesOfRoots(roots: readonly string[]): Map<string, string[]> {
+  const listings = new Map<string, string[]>(roots.map((root) => [root, []]));
+  if (roots.length === 0) return listings;
+  const byDir = new Map(roots.map((root) => [`${root.replaceAll('\\', '/')}/`, listings.get(root)!]));
+  const top = commonDir([...byDir.keys()]);
+  const all = runRg(top, ['--files', ...[...byDir.keys()].map((dir) => dir.slice(top.length, -1))]).files;
+  for (const path of all) {
+    const cut = path.indexOf('/');
+    const listing = byDir.get(top + path.slice(0, cut + 1));
+    if (listing === undefined) throw new Error(`rg listed ${JSON.stringify(path)}, below none of the roots`);
+    listing.push(path.slice(cut + 1));
+  }
+  return listings;
+}
+
+/** The directory (with a trailing `/`) every one of `dirs` (each with a trailing `/`) is directly below. */
+function commonDir(dirs: readonly string[]): string {
+  const parents = new Set(dirs.map((dir) => dir.slice(0, dir.slice(0, -1).lastIndexOf('/') + 1)));
+  if (parents.size !== 1) throw new Error('rgFilesOfRoots: the roots must be siblings (the trees of one buildTrees)');
+  return [...parents][0]!;
+}
+
 /** The first line of `rg --version`, e.g. `ripgrep 13.0.0`: the semantics are ripgrep 13's. */
 export function rgVersion(): string {
   if (realRg.path === undefined) throw new Error('ripgrep is not installed: the ignore-file oracle needs it');

@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../conformance/generate.js';
 import { runFindFile } from '../helpers/cli.js';
 import { searchForms } from '../helpers/forms.js';
-import { buildTrees, files, rgFiles, type Trees } from '../helpers/ignore-trees.js';
+import { buildTrees, files, rgFilesOfRoots, type Trees } from '../helpers/ignore-trees.js';
 import { realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
 
 requireRipgrepInCi();
@@ -132,7 +132,8 @@ beforeAll(() => {
   families.sets.forEach((rule, i) => (specs[treeName('sets', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(...SET_NAMES) }));
   families.backtracking.forEach((rule, i) => (specs[treeName('backtracking', i)] = { '.git/': '', '.gitignore': `${rule}\n`, ...files(LONG, `${LONG}b`, DEEP, 'b') }));
   trees = buildTrees('ff-ignore-shapes-', specs);
-  for (const name of Object.keys(specs)) oracle.set(name, rgFiles(trees.dirOf(name)));
+  const listings = rgFilesOfRoots(Object.keys(specs).map((name) => trees.dirOf(name)));
+  for (const name of Object.keys(specs)) oracle.set(name, listings.get(trees.dirOf(name))!);
 });
 
 afterAll(() => trees?.cleanup());

@@ -22,7 +22,8 @@ export const QUERIES: readonly object[];
 export function prng(seed: number): () => number;
 export function runOracle(options: {
   openIndex: (options: IndexOptions) => Promise<FileIndex>;
-  findFiles: (options: FindOptions) => Promise<FindResult>;
+  /** The fresh walk each answer is compared with. */
+  findFilesSync: (options: FindOptions) => FindResult;
   root: string;
   outside: string;
   seed: number;

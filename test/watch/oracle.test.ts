@@ -3,13 +3,13 @@
  * directories, `mkdir -p`, `rm -r`, moves out of the root and back in, symlink creation and swap,
  * and `chmod 000` and back where it denies (an unprivileged user: as root, the run is repeated as
  * nobody in the sandbox of test/helpers/unprivileged.ts). After every operation the index and a
- * fresh `findFiles` answer the same query: zero differences. The seed is printed on failure;
+ * fresh walk (`findFilesSync`) answer the same query: zero differences. The seed is printed on failure;
  * replay one with FF_WATCH_SEED.
  */
 import { chownSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, it, type ExpectStatic } from 'vitest';
-import { findFiles } from '../../src/index.js';
+import { findFilesSync } from '../../src/index.js';
 import { openIndex, openIndexWith } from '../../src/watch/watched-index.js';
 import { describeIf, itIf, linux } from '../helpers/skip-why.js';
 import { buildNobodySandbox, isRoot, writeProbe, type Sandbox } from '../helpers/unprivileged.js';
@@ -51,7 +51,7 @@ describeIf(linux('the index watches with inotify'))('the oracle: index vs a fres
   it(`${OPS} operations, hidden names shown, one directory excluded${isRoot ? ' (chmod left to the run as nobody: root reads everything)' : ', chmod 000 included'}`, async ({ expect }) => {
     const { base, root, outside } = fresh();
     try {
-      const run = await runOracle({ openIndex, findFiles, root, outside, seed: seedOf(1), ops: OPS, chmod: !isRoot, tree: { hidden: true, exclude: ['**/b/c'] } });
+      const run = await runOracle({ openIndex, findFilesSync, root, outside, seed: seedOf(1), ops: OPS, chmod: !isRoot, tree: { hidden: true, exclude: ['**/b/c'] } });
       expectNoDifference(expect, run);
       expect(run.stats.events).toBeGreaterThan(OPS / 2);
       // The second asking of a query after an operation that changed nothing reuses the kept answer.
@@ -69,7 +69,7 @@ describeIf(linux('the index watches with inotify'))('the oracle: index vs a fres
       // answers without its cookie (planted: sync() returning at once) differs within 6 queries;
       // 15 ms held each of the 500 operations 33 ms (16 s) for no more evidence.
       const late = (options: Parameters<typeof openIndex>[0]) => openIndexWith(options, { watcher: new LateWatcher(4) });
-      const run = await runOracle({ openIndex: late, findFiles, root, outside, seed: seedOf(4), ops: OPS / 4, chmod: false, tree: { hidden: true } });
+      const run = await runOracle({ openIndex: late, findFilesSync, root, outside, seed: seedOf(4), ops: OPS / 4, chmod: false, tree: { hidden: true } });
       expect(run.diffs, report(run)).toEqual([]);
       expect(run.compared).toBe(OPS / 4);
     } finally {
@@ -80,7 +80,7 @@ describeIf(linux('the index watches with inotify'))('the oracle: index vs a fres
   it(`${OPS} operations with gitignore and the default hidden rule`, async ({ expect }) => {
     const { base, root, outside } = fresh();
     try {
-      const run = await runOracle({ openIndex, findFiles, root, outside, seed: seedOf(2), ops: OPS, chmod: !isRoot, tree: { gitignore: true } });
+      const run = await runOracle({ openIndex, findFilesSync, root, outside, seed: seedOf(2), ops: OPS, chmod: !isRoot, tree: { gitignore: true } });
       expectNoDifference(expect, run);
     } finally {
       removeTree(base);
@@ -107,10 +107,10 @@ describeIf(linux('the index watches with inotify'))('the oracle: index vs a fres
 }, { concurrent: true });
 
 const PROBE = `
-import { findFiles, openIndex } from './dist/index.js';
+import { findFilesSync, openIndex } from './dist/index.js';
 import { runOracle } from './oracle.mjs';
 const [root, outside, seed, ops] = process.argv.slice(2);
-const run = await runOracle({ openIndex, findFiles, root, outside, seed: Number(seed), ops: Number(ops), chmod: true, tree: { hidden: true } });
+const run = await runOracle({ openIndex, findFilesSync, root, outside, seed: Number(seed), ops: Number(ops), chmod: true, tree: { hidden: true } });
 console.log(JSON.stringify(run));
 `;
 
