@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { isPosix, runFindFile, writeTree } from '../helpers/cli.js';
+import { runEach } from '../helpers/run-each.js';
 import { describeIf } from '../helpers/skip-why.js';
 
 const which = (name: string) => (spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() || undefined);
@@ -38,21 +39,31 @@ const CASES: string[][] = [
   ...['txt', 'gz', 'tar.gz', 'TXT', 'md'].flatMap((ext) => [['-e', ext], ['-e', ext, '-E', 'docs']]),
 ];
 
-/** fd's answer: regular files, hidden and ignored included (find-file lists hidden files by default; the tree has no ignore files). */
-function fdFinds(args: string[]): string[] {
+/** fd's command line for a case: regular files, hidden and ignored included (find-file lists hidden files by default; the tree has no ignore files). */
+function fdArgv(args: string[]): string[] {
   // fd takes the regex as its positional pattern; find-file as --name-regex (its positional is a glob).
   const fdArgs = args.flatMap((arg, i) => (arg === '--name-regex' ? [] : args[i - 1] === '--name-regex' ? ['--', arg] : [arg]));
   const moved = fdArgs.includes('--') ? [...fdArgs.filter((a, i) => a !== '--' && fdArgs[i - 1] !== '--'), '--', fdArgs[fdArgs.indexOf('--') + 1]!] : fdArgs;
-  const run = spawnSync(fd!, ['--hidden', '--no-ignore', '--type', 'f', '--print0', ...moved], { cwd: tree, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`fd ${moved.join(' ')}: ${run.stderr}`);
-  return run.stdout.split('\0').filter((p) => p !== '').sort(); // as printed: fd's -0 starts each path with ./, and so does find-file's
+  // -j1: one thread lists these 17 names as all do, for less of fd's CPU (its thread pool costs more than the search).
+  return ['-j1', '--hidden', '--no-ignore', '--type', 'f', '--print0', ...moved];
+}
+
+let fdAnswers: string[][] | undefined;
+
+/** fd's answer for case `i`: every case's fd run from one bash on first use (test/helpers/run-each.ts), not each forked from the worker. */
+function fdFinds(i: number): string[] {
+  fdAnswers ??= runEach(fd!, CASES.map(fdArgv), tree).map((run, k) => {
+    if (run.status !== 0) throw new Error(`fd ${fdArgv(CASES[k]!).join(' ')}: ${run.stderr}`);
+    return run.stdout.split('\0').filter((p) => p !== '').sort(); // as printed: fd's -0 starts each path with ./, and so does find-file's
+  });
+  return fdAnswers[i]!;
 }
 
 describeIf([fd !== undefined, 'fd is not installed'])('fd name modes against fd', () => {
-  it.each(CASES.map((args) => [args.join(' '), args]))('%s', (_name, args) => {
-    const run = runFindFile([...(args as string[]), '-0', '-t', 'f'], { cwd: tree });
+  it.each(CASES.map((args, i) => [args.join(' '), args, i] as const))('%s', (_name, args, i) => {
+    const run = runFindFile([...args, '-0', '-t', 'f'], { cwd: tree });
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout.split('\0').filter((p) => p !== '').sort()).toEqual(fdFinds(args as string[]));
+    expect(run.stdout.split('\0').filter((p) => p !== '').sort()).toEqual(fdFinds(i));
   });
 });
 

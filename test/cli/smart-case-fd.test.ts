@@ -18,6 +18,7 @@ import type { CliArgs } from '../../src/cli/args.js';
 import { nameOptions } from '../../src/cli/names.js';
 import { isPosix, writeTree } from '../helpers/cli.js';
 import { mulberry32 } from '../helpers/prng.js';
+import { runEach } from '../helpers/run-each.js';
 import { describeIf } from '../helpers/skip-why.js';
 
 const which = (name: string) => (spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim() || undefined);
@@ -50,19 +51,28 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
-function fdLists(flags: string[], pattern: string): string {
-  const run = spawnSync(fd!, ['--hidden', '--no-ignore', '--type', 'f', ...flags, '--', pattern], { cwd: tree, encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`fd ${flags.join(' ')} ${pattern}: ${run.stderr}`);
-  return run.stdout.split('\n').sort().join('\n');
+/**
+ * fd's listing for each (flags, pattern), sorted lines: all ~400 runs from one bash
+ * (test/helpers/run-each.ts), not each forked from the worker; `-j1`, as a listing of 36 names
+ * is the same from one thread, and fd's thread pool cost more than its search (8.4 ms of CPU a run, 5.9 with -j1).
+ */
+function fdLists(asks: readonly { flags: string[]; pattern: string }[]): string[] {
+  const runs = runEach(fd!, asks.map(({ flags, pattern }) => ['-j1', '--hidden', '--no-ignore', '--type', 'f', ...flags, '--', pattern]), tree);
+  return runs.map((run, i) => {
+    if (run.status !== 0) throw new Error(`fd ${asks[i]!.flags.join(' ')} ${asks[i]!.pattern}: ${run.stderr}`);
+    return run.stdout.split('\n').sort().join('\n');
+  });
 }
 
-/** 'ignore' or 'exact' as fd decided, or undefined when the tree cannot tell. */
-function fdDecides(flags: string[], pattern: string): 'ignore' | 'exact' | undefined {
-  const smart = fdLists(flags, pattern);
-  const ignore = fdLists([...flags, '-i'], pattern);
-  const exact = fdLists([...flags, '-s'], pattern);
-  if (ignore === exact) return undefined;
-  return smart === ignore ? 'ignore' : smart === exact ? 'exact' : undefined;
+/** For each pattern, 'ignore' or 'exact' as fd decided, or undefined when the tree cannot tell. */
+function fdDecides(flags: string[], patterns: readonly string[]): ('ignore' | 'exact' | undefined)[] {
+  // Each pattern three times: as typed (fd's smart case), then with -i, then with -s.
+  const lists = fdLists(patterns.flatMap((pattern) => [flags, [...flags, '-i'], [...flags, '-s']].map((f) => ({ flags: f, pattern }))));
+  return patterns.map((_, i) => {
+    const [smart, ignore, exact] = lists.slice(3 * i, 3 * i + 3);
+    if (ignore === exact) return undefined;
+    return smart === ignore ? 'ignore' : smart === exact ? 'exact' : undefined;
+  });
 }
 
 function oursDecides(args: Partial<CliArgs>, patterns: string[]): 'ignore' | 'exact' {
@@ -72,8 +82,10 @@ function oursDecides(args: Partial<CliArgs>, patterns: string[]): 'ignore' | 'ex
 
 describeIf([fd !== undefined, 'fd is not installed'])('smart case of the name modes, as fd decides it', () => {
   it('--name-regex: every pattern the tree can tell, as fd', () => {
-    const told = patterns().flatMap((pattern) => {
-      const theirs = fdDecides([], pattern);
+    const all = patterns();
+    const decided = fdDecides([], all);
+    const told = all.flatMap((pattern, i) => {
+      const theirs = decided[i];
       return theirs === undefined ? [] : [{ pattern, theirs, ours: oursDecides({ nameRegex: pattern }, []) }];
     });
     expect(told.length).toBeGreaterThan(90);
@@ -82,7 +94,8 @@ describeIf([fd !== undefined, 'fd is not installed'])('smart case of the name mo
 
   it('-F: a capital however it sits (after a backslash too, Ⓐ and Ⅻ too), as fd', () => {
     const texts = ['readme', 'READ', 'readmeⒶ', 'readmeⓐ', 'readmeⅫ', 'readmeⅻ', 'readme\\A', 'readme\\a', 'readmeǅ', 'readmeΑ', 'eadme1'];
-    const told = texts.map((text) => ({ text, theirs: fdDecides(['-F'], text), ours: oursDecides({ fixedStrings: true }, [text]) }));
+    const decided = fdDecides(['-F'], texts);
+    const told = texts.map((text, i) => ({ text, theirs: decided[i], ours: oursDecides({ fixedStrings: true }, [text]) }));
     expect(told.filter((t) => t.theirs !== undefined && t.ours !== t.theirs)).toEqual([]);
     expect(told.filter((t) => t.theirs !== undefined).length).toBe(texts.length);
   });

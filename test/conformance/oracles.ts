@@ -160,15 +160,18 @@ export function bashOracle(root: string, cases: readonly OracleCase[], files: Re
     const same = mineSet.size === theirSet.size && [...theirSet].every((a) => mineSet.has(a));
     if (!same) braces.set(i, { bash: theirs, braceExpand: mine });
   });
-  const records: Buffer[] = [];
-  const owner: number[] = [];
+  // Each glob once, whichever cases want it (a pattern asked twice; `x` and `**/x` both glob `**/x`):
+  // the same expansion in the same tree, so its answer is each one's.
+  const owners = new Map<string, number[]>();
   cases.forEach((c, i) => {
     for (const glob of bashGlobsFor(braces.get(i)?.bash ?? braceExpand(c.pattern))) {
-      records.push(Buffer.from(`${c.nocase ? 'I' : 'C'}${glob}\0`, 'utf8'));
-      owner.push(i);
+      const record = `${c.nocase ? 'I' : 'C'}${glob}\0`;
+      if (owners.has(record)) owners.get(record)!.push(i);
+      else owners.set(record, [i]);
     }
   });
-  const run = bashSync(['--norc', '--noprofile', '-c', BASH_SCRIPT], Buffer.concat(records), {
+  const owner = [...owners.values()];
+  const run = bashSync(['--norc', '--noprofile', '-c', BASH_SCRIPT], Buffer.from([...owners.keys()].join(''), 'utf8'), {
     cwd: root,
     maxBuffer: 256 << 20,
   });
@@ -188,7 +191,7 @@ export function bashOracle(root: string, cases: readonly OracleCase[], files: Re
     const rel = normalizeBashPath(item);
     // Regular files only, and never through a link: bash's `*/x` goes through a linked directory,
     // and `a/**` lists directories.
-    if (files.has(rel) && isRegularFile(join(root, rel))) results[owner[record]!]!.expected.add(rel);
+    if (files.has(rel) && isRegularFile(join(root, rel))) for (const i of owner[record]!) results[i]!.expected.add(rel);
   }
   if (record !== owner.length) throw new Error(`bash oracle: ${record} groups for ${owner.length} patterns`);
   return results;
