@@ -208,27 +208,40 @@ class Re2Matcher implements Matcher {
   }
 
   /**
-   * Ms one search of the text from `from` would take, measured: the NFA over its first 4 KiB, then
-   * four times more while the estimate does not fit in `room` (re2js's first calls run cold: 4 KiB
-   * of minified code said 1.4 us a character, the whole line ran at 0.08), until the probes have
-   * spent a quarter of `room` (a regex that is slow on this text: refused after ~0.25 s at most). A
-   * match found early ends a probe early, as it ends the search there. No probe starts whose worst
-   * case (the model) would not fit in what is left of `room`: it is cut to fit, and is the last
-   * (`[ab]{0,1000}c`, 2,003 instructions: 4 KiB could cost 0.57 s, and a probe ran 220 ms past a
-   * 300 ms budget); when not even 64 characters fit, the line is refused (Infinity).
+   * Ms one search of the text from `from` would take, measured (`probes`). A pause of the thread
+   * during a probe (another process on the core, a garbage collection) reads as a slow regex: a
+   * 60 ms pause over a match found at once refused a 256 KiB file and ended the search. So a
+   * measurement that says the search would not fit is made again, within what is left of half the
+   * room, and the faster counts: a regex slow on this text is slow both times (refused after at most
+   * half the room), a pause rarely strikes twice.
    */
   private measure(text: string, from: number, room: number): number {
+    const first = this.probes(text, from, room, room);
+    if (first.estimate <= room || first.spent * 2 > room) return first.estimate;
+    return Math.min(first.estimate, this.probes(text, from, room, room / 2 - first.spent).estimate);
+  }
+
+  /**
+   * The NFA over the text's first 4 KiB, then four times more while the estimate does not fit in
+   * `room` (re2js's first calls run cold: 4 KiB of minified code said 1.4 us a character, the whole
+   * line ran at 0.08), until the probes have spent a quarter of `allowance` (a regex that is slow on
+   * this text). A match found early ends a probe early, as it ends the search there. No probe starts
+   * whose worst case (the model) would not fit in what is left of `allowance`: it is cut to fit, and
+   * is the last (`[ab]{0,1000}c`, 2,003 instructions: 4 KiB could cost 0.57 s, and a probe ran 220 ms
+   * past a 300 ms budget); when not even 64 characters fit, the line is refused (Infinity).
+   */
+  private probes(text: string, from: number, room: number, allowance: number): { estimate: number; spent: number } {
     const chars = text.length - from;
     let spent = 0;
     for (let size = PROBE_CHARS; ; size *= 4) {
-      const end = Math.min(text.length, from + size, from + Math.floor((room - spent) / this.msPerChar));
-      if (end - from < Math.min(MIN_PROBE_CHARS, chars)) return Infinity;
+      const end = Math.min(text.length, from + size, from + Math.floor((allowance - spent) / this.msPerChar));
+      if (end - from < Math.min(MIN_PROBE_CHARS, chars)) return { estimate: Infinity, spent };
       const started = performance.now();
       this.regex.matcher(text.slice(0, end)).find(from);
       const took = performance.now() - started;
       spent += took;
       const estimate = (took / Math.max(1, end - from)) * chars;
-      if (estimate <= room || end === text.length || end - from < size || spent * 4 > room) return estimate;
+      if (estimate <= room || end === text.length || end - from < size || spent * 4 > allowance) return { estimate, spent };
     }
   }
 
