@@ -18,7 +18,7 @@ import { FakeClock, buildVolume } from '../helpers/memfs.js';
 
 const BUDGET_MS = 200;
 /** A line feed in the regex: each file is searched whole, and its rest after a hit by a second search. */
-const QUERY = '(?:[b-y]?){300}z\\n';
+const QUERY = '(?:q{1,60})?z\\n';
 const hitsOf = (result: ContentResult) => result.hits.map((hit) => `${hit.path}:${hit.line}`);
 /**
  * Without a pause: complete, each file's first match a hit (m.txt's second, at its end, is on the same
@@ -69,13 +69,13 @@ afterEach(() => {
 });
 
 describe('a pause of the thread during a measuring probe', () => {
-  // Long enough that the model's worst case does not fit in the 200 ms (m.txt is measured), short
-  // enough that the real searches stay cheap (this regex's NFA is slow: ~10 us a character).
-  const LENGTHS = [1 << 13, 1 << 14];
+  // Long enough that the model's worst case (~9 us a character for this regex) does not fit in the
+  // 200 ms: m.txt is measured. The real searches are cheap (each thread dies at the first 'a').
+  const LENGTHS = [1 << 15, 1 << 16];
   // Up to half the room, so the measurement can be made again in what is left of that half. A pause
   // over the first 4 KiB of a file of n KiB reads as n / 4 times as long for the whole: past the
-  // room from 50 ms (16 KiB) or 100 ms (8 KiB), where only a second measurement saves the search.
-  const PAUSES = [10, 55, 75, 90];
+  // room from 25 ms (32 KiB) or 12.5 ms (64 KiB), where only a second measurement saves the search.
+  const PAUSES = [10, 20, 55, 90];
   /** Whether the pause alone made the first measurement say "does not fit" (then it is made again). */
   const measuredAgain = (pause: number, length: number) => (pause * (length + 4)) / 4096 > BUDGET_MS;
 
@@ -108,15 +108,21 @@ describe('a pause of the thread during a measuring probe', () => {
     expect(run.paused()).toBe(pause);
   });
 
-  it('in every probe, as long as the probe (the regex really is slow here): refused after two measurements, the earlier hits kept', async () => {
-    // 60 ms for the first 4 KiB: 240 ms for the 16 KiB file, past the room; measured again within
-    // what is left of half the room (40 ms: a shorter probe, at the same pace), the same.
-    const msPerChar = 60 / 4096;
-    const run = pauseProbes(1 << 14, (probe) => (probe.length - probe.from) * msPerChar);
-    const result = await search(1 << 14);
+  it('in every probe, at a pace under the model\'s (the regex really is slow here): refused after two measurements within half the room, the earlier hits kept', async () => {
+    // 3.2 us a character (the model says ~9): 210 ms for the 64 KiB file, past the room. The first
+    // measurement probes 4 KiB, then 16 (a quarter of the room spent); measured again within what is
+    // left of half the room (4 KiB), the same.
+    const msPerChar = 0.0032;
+    const run = pauseProbes(1 << 16, (probe) => (probe.length - probe.from) * msPerChar);
+    const result = await search(1 << 16);
     expect(result).toMatchObject({ complete: false, incompleteReasons: ['time-budget'], partialFile: 'a.txt' });
     expect(hitsOf(result)).toEqual(['a.txt:1']);
-    expect(run.probes.map((probe) => probe.from)).toEqual([0, 0]);
+    expect(run.probes.map((probe) => probe.from)).toEqual([0, 0, 0]);
+    const [first, second, again] = run.probes.map((probe) => probe.length);
+    expect([first, second]).toEqual([4096, 16384]);
+    // Cut to what the model says fits in what is left of half the room.
+    expect(again).toBeGreaterThan(1024);
+    expect(again).toBeLessThanOrEqual(4096);
     expect(run.paused()).toBeLessThanOrEqual(BUDGET_MS / 2);
   });
 });
