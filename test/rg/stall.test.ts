@@ -7,14 +7,15 @@
  * printing is never asked" failed on a loaded machine (a 10 ms tick late past the 60 ms silence).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Deadline } from '../../src/limits.js';
 import { buildStallWatch } from '../../src/rg/blocking.js';
 import { buildFindPlan } from '../../src/plan/search-plan.js';
-import { describeIf, linux } from '../helpers/skip-why.js';
+import { needsRg, realRg } from '../helpers/real-rg.js';
+import { describeIf, itIf, linux } from '../helpers/skip-why.js';
 import { FakeClock } from '../helpers/rg-fake.js';
 import type { StallWatch } from '../../src/rg/blocking.js';
 import { runRipgrep, type RecordConsumer } from '../../src/rg/run.js';
@@ -158,4 +159,33 @@ describeIf(linux('the CPU time of a process is read from /proc'))('the check ask
       rmSync(tree, { recursive: true, force: true });
     }
   });
+
+  /** Whether a thread of the process waits in a FIFO's open (the kernel's wchan names it). */
+  function waitsOnFifo(pid: number): boolean {
+    try {
+      return readdirSync(`/proc/${pid}/task`).some((tid) => readFileSync(`/proc/${pid}/task/${tid}/wchan`, 'latin1') === 'wait_for_partner');
+    } catch {
+      return false;
+    }
+  }
+
+  itIf(needsRg)('a real ripgrep blocked on a FIFO .gitignore is never read as working: its idle walker threads tick (~10 ms of CPU a second), it does not search', async () => {
+    const tree = mkdtempSync(join(tmpdir(), 'ff-stall-fifo-'));
+    mkdirSync(join(tree, 'sub'));
+    writeFileSync(join(tree, 'a.txt'), 'hi\n');
+    expect(spawnSync('mkfifo', [join(tree, 'sub', '.gitignore')]).status).toBe(0);
+    const rg = spawn(realRg.path!, ['--threads', '2', '--', 'hi', '.'], { cwd: tree, stdio: 'ignore' });
+    try {
+      // Its start over: one of its threads waits in the FIFO's open (a state, polled between turns of the event loop).
+      while (!waitsOnFifo(rg.pid!)) await new Promise((resolve) => setImmediate(resolve));
+      const plan = buildFindPlan({ root: tree, pattern: '*', gitignore: true });
+      // Each check samples its CPU for 100 ms: with "it grew" as the test, one in five to ten said 'working' (planted: this failed 4 runs of 4).
+      const answers: (boolean | 'working')[] = [];
+      for (let i = 0; i < 24; i++) answers.push(await buildStallWatch(plan, new Deadline(plan.limits.clock, Infinity))!.isBlocked(rg.pid));
+      expect(answers).toEqual(Array.from({ length: 24 }, () => true));
+    } finally {
+      rg.kill('SIGKILL');
+      rmSync(tree, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
