@@ -13,10 +13,10 @@
  * blocked on, or will be: the run is stopped (`blocked`, src/rg/exit.ts) and the file named in
  * `skipped`. A check that finds none lets the run go on and is made again after four times the
  * silence (a FIFO made during the search). Where the OS shows a process's CPU time (Linux), a
- * ripgrep that still uses a tenth of a core is searching, not blocked: no walk, asked again after the same
- * silence. Elsewhere a silent search past 1 s (a content search of a large tree with no hit yet)
- * pays one listing walk beside ripgrep (/usr, 146,000 entries: ~2 s on a loaded 2-core machine),
- * then one more at 5 s, 21 s...
+ * ripgrep whose CPU time still grows is searching, not blocked: no walk, asked again after the same
+ * silence, unless one of its threads waits in a FIFO's open. Elsewhere a silent search past 1 s
+ * (a content search of a large tree with no hit yet) pays one listing walk beside ripgrep (/usr,
+ * 146,000 entries: ~2 s on a loaded 2-core machine), then one more at 5 s, 21 s...
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -71,32 +71,35 @@ export function buildStallWatch(plan: SearchPlan<unknown>, deadline: Deadline): 
 const WORKING_SAMPLE_MS = 100;
 
 /**
- * The share of a core a searching ripgrep uses at least, and the clock ticks (10 ms) it must gain:
- * a blocked one is not idle. Its parallel walker's idle threads sleep 1 ms at a time, ~10 ms of CPU a
- * second (one tick every ~0.5-1 s), so "its CPU time grew" read a blocked run as working in one
- * sample of five or so, and its check came a second later each time.
- */
-const WORKING_SHARE = 0.1;
-const WORKING_MIN_TICKS = 2;
-const MS_PER_TICK = 10;
-
-/**
- * Whether a process is busy over `WORKING_SAMPLE_MS` (Linux's /proc/PID/stat, all its threads): its
- * CPU time grew by at least `WORKING_SHARE` of the time that passed, and by `WORKING_MIN_TICKS`. A
- * ripgrep still searching is not blocked on an open. Perf: a silent search (a content search of a
- * large tree with no hit yet) paid a listing walk of the tree beside ripgrep at 1 s (/usr: ~2 s of a
- * loaded 2-core machine). False where the OS does not tell: the walk decides.
+ * Whether a process's CPU time grows over `WORKING_SAMPLE_MS` (Linux's /proc/PID/stat, all its
+ * threads): a ripgrep still searching is not blocked on an open. Perf: a silent search (a content
+ * search of a large tree with no hit yet) paid a listing walk of the tree beside ripgrep at 1 s
+ * (/usr: ~2 s of a loaded 2-core machine). False where the OS does not tell: the walk decides.
+ *
+ * A ripgrep blocked in a FIFO's open is not idle: its parallel walker's idle threads sleep 1 ms at a
+ * time (~10 ms of CPU a second, a clock tick every 0.5-1 s, more often on a loaded machine), so "it
+ * grew" read it as working in one check of five to ten, and each put the answer off by another
+ * second of silence. So a thread the kernel shows waiting in a FIFO's open (`wait_for_partner` in
+ * /proc/PID/task/TID/wchan) means blocked, whatever the CPU time says: the walk then names the file.
  */
 async function isWorking(pid: number): Promise<boolean> {
+  if (await waitsInFifoOpen(pid)) return false;
   const before = await cpuTicks(pid);
   if (before === undefined) return false;
-  const started = performance.now();
   await new Promise((resolve) => setTimeout(resolve, WORKING_SAMPLE_MS));
   const after = await cpuTicks(pid);
-  if (after === undefined) return false;
-  // Measured over the time that really passed: on a loaded machine the timer can fire late.
-  const gained = after - before;
-  return gained >= WORKING_MIN_TICKS && gained * MS_PER_TICK >= WORKING_SHARE * (performance.now() - started);
+  return after !== undefined && after > before;
+}
+
+/** Whether a thread of the process waits in a FIFO's open (Linux; false where /proc does not tell). */
+async function waitsInFifoOpen(pid: number): Promise<boolean> {
+  try {
+    const threads = await fsp.readdir(`/proc/${pid}/task`);
+    const waits = await Promise.all(threads.map((tid) => fsp.readFile(`/proc/${pid}/task/${tid}/wchan`, 'latin1').catch(() => '')));
+    return waits.includes('wait_for_partner');
+  } catch {
+    return false;
+  }
 }
 
 /** utime + stime of a process, in clock ticks; undefined where /proc does not tell (not Linux, gone). */

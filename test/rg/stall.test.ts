@@ -169,22 +169,58 @@ describeIf(linux('the CPU time of a process is read from /proc'))('the check ask
     }
   }
 
-  itIf(needsRg)('a real ripgrep blocked on a FIFO .gitignore is never read as working: its idle walker threads tick (~10 ms of CPU a second), it does not search', async () => {
+  /** Waits (a state, polled between turns of the event loop) until a thread of `pid` waits in a FIFO's open. */
+  async function untilBlockedOnFifo(pid: number): Promise<void> {
+    while (!waitsOnFifo(pid)) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** A tree whose `sub/.gitignore` is a FIFO, and a file holding `hi`. */
+  function fifoTree(): string {
     const tree = mkdtempSync(join(tmpdir(), 'ff-stall-fifo-'));
     mkdirSync(join(tree, 'sub'));
     writeFileSync(join(tree, 'a.txt'), 'hi\n');
     expect(spawnSync('mkfifo', [join(tree, 'sub', '.gitignore')]).status).toBe(0);
+    return tree;
+  }
+
+  const checkOf = (tree: string) => {
+    const plan = buildFindPlan({ root: tree, pattern: '*', gitignore: true });
+    return () => buildStallWatch(plan, new Deadline(plan.limits.clock, Infinity))!;
+  };
+
+  itIf(needsRg)('a real ripgrep blocked on a FIFO .gitignore is blocked at every check: its idle walker threads tick (~10 ms of CPU a second), it does not search', async () => {
+    const tree = fifoTree();
     const rg = spawn(realRg.path!, ['--threads', '2', '--', 'hi', '.'], { cwd: tree, stdio: 'ignore' });
     try {
-      // Its start over: one of its threads waits in the FIFO's open (a state, polled between turns of the event loop).
-      while (!waitsOnFifo(rg.pid!)) await new Promise((resolve) => setImmediate(resolve));
-      const plan = buildFindPlan({ root: tree, pattern: '*', gitignore: true });
-      // Each check samples its CPU for 100 ms: with "it grew" as the test, one in five to ten said 'working' (planted: this failed 4 runs of 4).
+      await untilBlockedOnFifo(rg.pid!);
+      const check = checkOf(tree);
+      // Each check sampled its CPU for 100 ms: with "it grew" alone, one in five to ten said 'working'
+      // (on a busy machine too, a tenth of a core and two ticks as the rule: one in 24).
       const answers: (boolean | 'working')[] = [];
-      for (let i = 0; i < 24; i++) answers.push(await buildStallWatch(plan, new Deadline(plan.limits.clock, Infinity))!.isBlocked(rg.pid));
+      for (let i = 0; i < 24; i++) answers.push(await check().isBlocked(rg.pid));
       expect(answers).toEqual(Array.from({ length: 24 }, () => true));
     } finally {
       rg.kill('SIGKILL');
+      rmSync(tree, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a process waiting in a FIFO\'s open is blocked even while another of its threads burns a core', async () => {
+    const tree = fifoTree();
+    // A worker spins; the main thread then opens the FIFO (and waits there for a writer).
+    const script = `const { Worker } = require('node:worker_threads');
+new Worker('for (;;);', { eval: true }).on('online', () => require('node:fs').openSync(${JSON.stringify(join(tree, 'sub', '.gitignore'))}, 'r'));`;
+    const blocked = spawn(process.execPath, ['-e', script], { stdio: 'ignore' });
+    try {
+      await untilBlockedOnFifo(blocked.pid!);
+      const check = checkOf(tree);
+      for (let i = 0; i < 3; i++) {
+        const watch = check();
+        expect(await watch.isBlocked(blocked.pid)).toBe(true);
+        expect(watch.found).toEqual([{ path: 'sub/.gitignore', code: 'FF_SPECIAL_IGNORE_FILE' }]);
+      }
+    } finally {
+      blocked.kill('SIGKILL');
       rmSync(tree, { recursive: true, force: true });
     }
   }, 60_000);
