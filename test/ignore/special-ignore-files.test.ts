@@ -96,14 +96,15 @@ function inChild(body: string, cases: unknown, seconds: number): Promise<unknown
 }
 
 /**
- * `inChild` for a beforeAll that runs many tests' cases: a child that fails (a hang past its
+ * `inChild` for a beforeAll that runs many tests' cases, in groups (each group's cases side by side,
+ * the groups one after another), their answers in order: a child that fails (a hang past its
  * deadline) fails each of those tests with its error, and not the others of the group (the command's).
  */
-async function childAnswers(body: string, cases: unknown[], seconds: number): Promise<unknown[]> {
+async function childAnswers(body: string, groups: unknown[][], seconds: number): Promise<unknown[]> {
   try {
-    return (await inChild(body, cases, seconds)) as unknown[];
+    return (await inChild(body, groups, seconds)) as unknown[];
   } catch (error) {
-    return cases.map(() => ({ error: `the child failed: ${error instanceof Error ? error.message : String(error)}` }));
+    return groups.flat().map(() => ({ error: `the child failed: ${error instanceof Error ? error.message : String(error)}` }));
   }
 }
 
@@ -133,7 +134,8 @@ async function search({ fn, backend, root, budget, ignoreFiles, gitignore = true
     return { ms: Date.now() - t, error: e.code ?? String(e) };
   }
 }
-const answers = await Promise.all(cases.map(search));
+const answers = [];
+for (const group of cases) answers.push(...(await Promise.all(group.map(search))));
 console.log(JSON.stringify(answers));`;
 
 const FORMS = ['findFiles', 'findFilesStream', 'searchContent', 'searchContentStream'] as const;
@@ -163,9 +165,11 @@ describeIf(posix('mkfifo'), needsRg)('a FIFO where ripgrep reads an ignore file:
   const OFF = ['findFiles', 'searchContent'].flatMap((fn) => ['ripgrep', 'auto'].map((backend) => ({ fn, backend })));
   let offAnswers: Answer[] = [];
 
-  // Every shape's cases, and the ignore-files-off ones, in one child, all side by side: each still
-  // waits out the stall check's 1 s of silence beside the others, and Node starts and imports the
-  // library once, not twelve times (~0.07 s of CPU each). The tests read their own answers.
+  // Every shape's cases, and the ignore-files-off ones, in one child: Node starts and imports the
+  // library once, not twelve times (~0.07 s of CPU each). A shape's cases run side by side, each
+  // waiting out the stall check's 1 s of silence beside the others, and the shapes one after
+  // another: all ~290 searches side by side took 15-16 s each under npm run test:busy, past the 10 s
+  // an answer may take. The tests read their own answers.
   beforeAll(async () => {
     for (const [i, shape] of SHAPES.entries()) {
       const { tree, fifo } = buildTree(shape, i);
@@ -175,12 +179,13 @@ describeIf(posix('mkfifo'), needsRg)('a FIFO where ripgrep reads an ignore file:
       built.push({ fifo, run: cases.filter((c) => !(c.fn === 'findFilesStream' && c.backend === 'ripgrep')), answers: [] });
     }
     const off = buildTree(SHAPES[0]!, 100).tree;
-    const all = [...built.flatMap((b) => b.run), ...OFF.map((c) => ({ ...c, root: off, gitignore: false }))];
-    const answers = (await childAnswers(SEARCH, all, 60)) as Answer[];
+    const groups = [...built.map((b) => b.run), OFF.map((c) => ({ ...c, root: off, gitignore: false }))];
+    // A ceiling for a hang: 13 groups of ~1-2 s each idle, several times that on a busy machine.
+    const answers = (await childAnswers(SEARCH, groups, 240)) as Answer[];
     let k = 0;
     for (const b of built) b.answers = b.run.map(() => answers[k++]!);
     offAnswers = answers.slice(k);
-  }, 120_000);
+  }, 300_000);
 
   it.each(SHAPES.map((shape, i) => [shape.name, shape, i] as const))('%s: walker, ripgrep, auto x 4 forms x with and without a budget', (_, shape, i) => {
     const { fifo, run, answers } = built[i]!;
@@ -244,7 +249,7 @@ describeIf(posix('mkfifo'), needsRg)('`ignoreFiles` naming a FIFO, a link to one
     mkfifo(named.link + '.target');
     symlinkSync(named.link + '.target', named.link);
     const kinds = Object.values(named);
-    const all = (await childAnswers(SEARCH, kinds.flatMap((file) => run.map((c) => ({ ...c, ignoreFiles: [file] }))), 20)) as Answer[];
+    const all = (await childAnswers(SEARCH, [kinds.flatMap((file) => run.map((c) => ({ ...c, ignoreFiles: [file] })))], 20)) as Answer[];
     Object.keys(named).forEach((kind, i) => answers.set(kind, all.slice(i * run.length, (i + 1) * run.length)));
   }, 60_000);
   it.each(Object.keys(named))('%s: walker, ripgrep, auto x 4 forms x with and without a budget: FF_IGNORE_FILE', (kind) => {
