@@ -7,6 +7,8 @@
  * runs of 2026-12-05 and 2026-12-07 (`npm run test:cpu`); a file that becomes slow belongs here.
  * Since the index oracle's runs and the CLI's waiting groups go side by side (2026-12-07), alone:
  * conformance 22 s, the oracle 19 s (26 before), cli.test 15 s (23), bounded-dfa 11.5 s (14.4).
+ * test/ignore/special-ignore-files.test.ts waits out a stall check's second of silence per FIFO shape,
+ * one shape after another (2026-12-07: 19 s of wall, 7 s of CPU): it goes early, beside CPU-bound files.
  */
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
@@ -14,11 +16,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOWEST = [
   'test/conformance/conformance.test.ts',
   'test/watch/oracle.test.ts',
+  'test/ignore/special-ignore-files.test.ts',
   'test/cli/cli.test.ts',
   'test/ignore/rule-shapes.test.ts',
   'test/content/bounded-dfa.test.ts',
   'test/cli/value-flags.test.ts',
-  'test/ignore/special-ignore-files.test.ts',
   'test/compat/dot-filter.test.ts',
   'test/cli/smart-case-fd.test.ts',
   'test/content/bounded-match.test.ts',
