@@ -144,8 +144,9 @@ export async function chooseBackend<Q, R extends BackendAnswer>(plan: SearchPlan
  * ran out, the caller aborted), it keeps what ripgrep had already found, as nothing found is ever
  * thrown away: a held listing's matches (`keep`), and ripgrep's skipped entries it did not meet
  * (each judged a gap where the walker would have read: src/rg/files.ts, src/content/rg-gaps.ts),
- * but the root, which the walker always reads first itself. Not with ignore files in play: a failed ripgrep 13 may have dropped one it could not compile and
- * listed what that file ignores, which the walker's rules reject. The answer stays the walker's
+ * but the root, which the walker always reads first itself. Not with ignore files in play: a
+ * failed ripgrep 13 may have dropped one it could not compile and listed what that file ignores,
+ * which the walker's rules reject. The answer stays the walker's
  * (`backend`, `fallbackReason`, `complete: false`, its reasons first).
  */
 function keepFound<Q, R extends BackendAnswer>(plan: SearchPlan<Q>, ripgrep: R, walked: R, engines: BackendEngines<Q, R>): R {

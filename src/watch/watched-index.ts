@@ -283,7 +283,6 @@ class WatchedIndex implements FileIndex {
     this.forgetAll();
   }
 
-  /** The walk over the kept tree, or the same answer kept from an earlier walk that nothing it read has changed since (`key`: reusable). */
   /**
    * A query whose sync or checks the budget or the signal cut: the walk with no time left says
    * which, and reads nothing (so nothing kept, unproved, is answered). The next query syncs again.
@@ -299,6 +298,7 @@ class WatchedIndex implements FileIndex {
     return Promise.all([reachable(this.rootDir), this.snapshot.rootReplaced(), this.snapshot.recheckSentinels()]);
   }
 
+  /** The walk over the kept tree, or the same answer kept from an earlier walk that nothing it read has changed since (`key`: reusable). */
   private async walk(plan: FindPlan, timeBudgetMs: number, key: string | undefined): Promise<FindResult> {
     const { epoch } = this.snapshot;
     // No time left: a walk says time-budget at once, and so does the index, kept answer or not.
