@@ -204,8 +204,12 @@ function readSequence(body: string): Sequence | undefined {
 
 /** How many values: a double, exact up to 2^53 (far past any limit it is compared with). */
 function sequenceLength(s: Sequence): number {
-  const span = s.to >= s.from ? s.to - s.from : s.from - s.to;
-  return Number(span / s.step + 1n);
+  return Number(sequenceCount(s));
+}
+
+/** How many values a sequence makes, exact (a bigint, as its bounds are). */
+function sequenceCount(s: Sequence): bigint {
+  return (s.to >= s.from ? s.to - s.from : s.from - s.to) / s.step + 1n;
 }
 
 function sequenceValues(s: Sequence): string[] {
@@ -228,7 +232,7 @@ function sequenceValues(s: Sequence): string[] {
  * values are (64-bit, as bash's).
  */
 function sequenceCharacters(s: Sequence): number {
-  const n = (s.to >= s.from ? s.to - s.from : s.from - s.to) / s.step + 1n;
+  const n = sequenceCount(s);
   const last = s.from + (s.to >= s.from ? s.step : -s.step) * (n - 1n);
   const lo = last < s.from ? last : s.from;
   // How many values fall in [a, b].
