@@ -194,8 +194,8 @@ describeIf(linux('the CPU time of a process is read from /proc'))('the check ask
     try {
       await untilBlockedOnFifo(rg.pid!);
       const check = checkOf(tree);
-      // Each check sampled its CPU for 100 ms: with "it grew" alone, one in five to ten said 'working'
-      // (on a busy machine too, a tenth of a core and two ticks as the rule: one in 24).
+      // Each check samples its CPU for 100 ms: with "it grew" alone (no wchan check), one in five to
+      // ten said 'working'.
       const answers: (boolean | 'working')[] = [];
       for (let i = 0; i < 24; i++) answers.push(await check().isBlocked(rg.pid));
       expect(answers).toEqual(Array.from({ length: 24 }, () => true));
