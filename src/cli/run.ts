@@ -208,7 +208,10 @@ async function printContent(options: ContentOptions, request: Extract<CliRequest
     const counter = countEach((path, n) => `${pathStyle(shown(display(path)))}${sep}${n}${end}`);
     return printHuman({ options, start, format: counter.take, trailer: counter.last, summarize: formatContentSummary, scope });
   }
-  const shownPath = (rel: string) => pathStyle(shown(display(rel)));
+  // Perf: a file's hits come together: its path is made once, not once a hit.
+  let lastRel: string | undefined;
+  let lastShown = '';
+  const shownPath = (rel: string) => (rel === lastRel ? lastShown : (lastShown = pathStyle(shown(display((lastRel = rel))))));
   const painted = color ? { lineNumber: (n: number) => paint(RG_STYLES.line, String(n)), hitText: await buildHighlighter(options) } : {};
   const format =
     lines === 'files' ? onceEach((hit: ContentHit) => `${shownPath(hit.path)}${end}`) : buildHitLines(shownPath, shown, { context: withContext(options), print0: output === 'print0', ...painted });

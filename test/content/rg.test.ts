@@ -197,6 +197,17 @@ describe('the JSON events', () => {
     expect(result.hits.map((h) => h.path)).toEqual(['a.ts', 'b.ts']);
     expect(result.excludedCount).toBe(1);
   });
+
+  it('judges a file once for all its events, and again whenever the path changes: a left-out file keeps none of its hits', async () => {
+    // Kills a shortcut for "same path as the last event" that returns the path whatever the verdict
+    // was, or that is not reset when another file comes between two of a file's events.
+    const events = (path: string, lines: number[]) => lines.map((line) => matchEvent(path, 'needle\n', line, 0)).join('');
+    const stdout = events('./c.ts', [1, 2, 3]) + events('./a.ts', [1, 2]) + events('./c.ts', [7, 8]) + events('./b.ts', [4]) + events('./a.ts', [9]);
+    const { result } = await search([[{ stdout }, { exit: 0 }]], { pattern: '[ab].ts' });
+    expect(result.hits.map((h) => `${h.path}:${h.line}`)).toEqual(['a.ts:1', 'a.ts:2', 'a.ts:9', 'b.ts:4']);
+    expect(result.excludedCount).toBe(0);
+    expect(result.filesSearched).toBe(3);
+  });
 });
 
 describe('a malformed line is a protocol failure: counted, incomplete, never "no matches"', () => {
