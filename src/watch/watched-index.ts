@@ -141,14 +141,25 @@ function pickTree(options: IndexOptions): IndexOptions {
 /** What a query's sync and checks may take past its budget or signal before they are taken as hung. */
 const SYNC_GRACE_MS = 250;
 
-/** A signal that fires `ms` after `signal` does (undefined for none). */
-function graceAfter(signal: AbortSignal | undefined, ms: number): AbortSignal | undefined {
-  if (signal === undefined) return undefined;
+/**
+ * A signal that fires `ms` after `signal` does (undefined for none), and `release` to call once the
+ * query is over: its listener leaves the caller's signal (a host may pass one signal to every query:
+ * eleven queries warned of a leak) and a timer already set is cleared (it kept the process 250 ms).
+ */
+function graceAfter(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal | undefined; release(): void } {
+  if (signal === undefined) return { signal: undefined, release: () => {} };
   const later = new AbortController();
-  const fire = () => void setTimeout(() => later.abort(), ms);
+  let timer: NodeJS.Timeout | undefined;
+  const fire = () => void (timer = setTimeout(() => later.abort(), ms));
   if (signal.aborted) fire();
   else signal.addEventListener('abort', fire, { once: true });
-  return later.signal;
+  return {
+    signal: later.signal,
+    release: () => {
+      signal.removeEventListener('abort', fire);
+      clearTimeout(timer);
+    },
+  };
 }
 
 class WatchedIndex implements FileIndex {
@@ -213,7 +224,17 @@ class WatchedIndex implements FileIndex {
     // (time-budget or aborted), reading nothing.
     // A grace past each: the sync ends its own wait at the budget or the signal, and its cookie's removal just after.
     const deadline = new Deadline(clock, timeBudgetMs + SYNC_GRACE_MS, started);
-    const cut = graceAfter(signal, SYNC_GRACE_MS);
+    const grace = graceAfter(signal, SYNC_GRACE_MS);
+    try {
+      return await this.answer(query, plan, started, deadline, grace.signal);
+    } finally {
+      grace.release();
+    }
+  }
+
+  /** `find` once its plan is made: the sync and the checks (cut by `deadline` or `cut`), then the walk. */
+  private async answer(query: IndexQuery, plan: FindPlan, started: number, deadline: Deadline, cut: AbortSignal | undefined): Promise<FindResult> {
+    const { clock, timeBudgetMs, signal } = plan.limits;
     const outcome = await untilStopped(this.jar.sync(Math.min(timeBudgetMs, this.syncWaitMs), signal), deadline, cut);
     if (this.closed) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'this index was closed while it answered');
     if (outcome === undefined) return this.unproved(plan);

@@ -6,6 +6,7 @@
  * removal hung x a budget or a signal fired at the hung call. The verdict is the answer itself,
  * incomplete and saying why (no clock): before, none came.
  */
+import { getEventListeners } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { openIndexWith, type IndexDependencies } from '../../src/watch/watched-index.js';
@@ -48,4 +49,18 @@ describeIf(linux('the index watches with inotify'))('a query whose cookie I/O ha
       expect(await index.find({ pattern: '**/*.txt', signal: controller.signal })).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
     });
   }
+});
+
+describeIf(linux('the index watches with inotify'))('one signal for many queries', () => {
+  it('each query takes its listener off the caller\'s signal when it answers: a host may pass one signal to every query', async () => {
+    // Before, each query left a listener on it: the eleventh warned of a leak (MaxListenersExceededWarning).
+    const root = trees.tree(['a.txt', 'sub/b.txt']);
+    const index = await openIndexWith({ root }, {});
+    trees.opened.push(index);
+    const controller = new AbortController();
+    for (let i = 0; i < 12; i++) {
+      expect((await index.find({ pattern: '**/*.txt', signal: controller.signal })).matches).toEqual(['a.txt', 'sub/b.txt']);
+      expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    }
+  });
 });
