@@ -191,9 +191,12 @@ export function* readDirectoryTexts(dirPath: string, sep: string, present: Reado
   };
   const rgignore = yield* text('.rgignore');
   const ignoreText = yield* text('.ignore');
-  const gitignore = yield* text('.gitignore');
   // Listed is not enough: a `.git` link must lead somewhere (see ignore-io.ts `readSync`).
   const hasGit = present.has(GIT_DIR) && (yield { kind: 'exists', path: dirPath + GIT_DIR }) === true;
+  // Outside a repository a `.gitignore` defines nothing (buildIgnoreLevel), so it is not read: what it
+  // says, its size and a failure to read it change no answer. Perf: the walk waits for a directory's
+  // reads before it judges its entries, and /usr holds 31 such files of vendored sources.
+  const gitignore = inRepository || hasGit ? yield* text('.gitignore') : undefined;
   const exclude = hasGit ? yield* readGitExclude(dirPath, sep, cwd, (code) => unreadable.push({ name: GIT_EXCLUDE, code })) : undefined;
   const texts: IgnoreTexts = { rgignore, ignore: ignoreText, gitignore, exclude, hasGit, ...(unreadable.length === 0 ? {} : { unreadable }) };
   // `.gitignore` outside a repository is never compiled (buildIgnoreLevel): not parsed ahead either.

@@ -77,6 +77,21 @@ describe('an ignore file that cannot be read', () => {
     });
   });
 
+  // Git's files define nothing outside a repository (contract.md, "Ignore files"), so such a file
+  // is not read at all: its failure is no gap. Kills reading it (and naming its failure) anyway.
+  it('a .gitignore outside any repository is not read: unreadable, it is no gap, and the answer is complete in every form', async () => {
+    const tree: Tree = { '.ignore': '*.log\n', sub: { '.gitignore': '!keep.log\n', 'keep.log': '', 'a.txt': '' } };
+    const fs = withUnreadable(tree, ['/root/sub/.gitignore'], 'EACCES');
+    const expected = { matches: ['.ignore', 'sub/.gitignore', 'sub/a.txt'], skipped: [], complete: true };
+    expect(await findFiles(options(fs))).toMatchObject(expected);
+    expect(findFilesSync(options(fs))).toMatchObject(expected);
+    const stream = findFilesStream(options(fs));
+    for await (const _ of stream);
+    expect(await stream.summary).toMatchObject({ skipped: [], complete: true });
+    const content = await searchContent({ root: '/root', platform: 'posix', query: 'x', gitignore: true, fs, backend: 'walker', clock: new FakeClock() });
+    expect(content).toMatchObject({ skipped: [], complete: true });
+  });
+
   it('the re-included file is found once its ignore file can be read, and is missing (but not proven absent) while it cannot', async () => {
     const { tree, file, kept } = PLACES[0]!;
     expect((await findFiles(options(asFs(buildVolume(tree))))).matches).toContain(kept);
