@@ -19,7 +19,6 @@ for (const arg of args) (arg === '---' ? runs.push([]) : runs.at(-1).push(arg));
 const bundle = resolve(path);
 const { script, mark } = compileBundle(bundle);
 if (mark === undefined) throw new Error(`${bundle} does not end with its mark (scripts/bundle.mjs writes it)`);
-// At the end of the run: the code of every function that ran is compiled by then.
 let failed = false;
 // At the end of the run: the code of every function that ran is compiled by then.
 process.once('exit', () => failed || writeFileSync(cachePathOf(bundle), Buffer.concat([mark, script.createCachedData()])));
