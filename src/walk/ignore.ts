@@ -199,8 +199,7 @@ export function* readDirectoryTexts(dirPath: string, sep: string, present: Reado
   const gitignore = inRepository || hasGit ? yield* text('.gitignore') : undefined;
   const exclude = hasGit ? yield* readGitExclude(dirPath, sep, cwd, (code) => unreadable.push({ name: GIT_EXCLUDE, code })) : undefined;
   const texts: IgnoreTexts = { rgignore, ignore: ignoreText, gitignore, exclude, hasGit, ...(unreadable.length === 0 ? {} : { unreadable }) };
-  // `.gitignore` outside a repository is never compiled (buildIgnoreLevel): not parsed ahead either.
-  yield* parseAhead(texts, [rgignore, ignoreText, inRepository || hasGit ? gitignore : undefined, exclude]);
+  yield* parseAhead(texts, [rgignore, ignoreText, gitignore, exclude]);
   return texts;
 }
 
