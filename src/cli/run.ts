@@ -204,14 +204,14 @@ async function printContent(options: ContentOptions, request: Extract<CliRequest
   const filesOnly = lines === 'files' || request.exec !== undefined;
   const scope = { ...options, absolute, linksRelative: true, styles: paints.stderr, filesOnly, maxCount: filesOnly ? undefined : options.maxHitsPerFile };
   if (request.exec !== undefined) return execOn(filesWithHits(start(options)), request.exec, display, options.signal, formatContentSummary, scope);
-  if (lines === 'count') {
-    const counter = countEach((path, n) => `${pathStyle(shown(display(path)))}${sep}${n}${end}`);
-    return printHuman({ options, start, format: counter.take, trailer: counter.last, summarize: formatContentSummary, scope });
-  }
   // Perf: a file's hits come together: its path is made once, not once a hit.
   let lastRel: string | undefined;
   let lastShown = '';
   const shownPath = (rel: string) => (rel === lastRel ? lastShown : (lastShown = pathStyle(shown(display((lastRel = rel))))));
+  if (lines === 'count') {
+    const counter = countEach((path, n) => `${shownPath(path)}${sep}${n}${end}`);
+    return printHuman({ options, start, format: counter.take, trailer: counter.last, summarize: formatContentSummary, scope });
+  }
   const painted = color ? { lineNumber: (n: number) => paint(RG_STYLES.line, String(n)), hitText: await buildHighlighter(options) } : {};
   const format =
     lines === 'files' ? onceEach((hit: ContentHit) => `${shownPath(hit.path)}${end}`) : buildHitLines(shownPath, shown, { context: withContext(options), print0: output === 'print0', ...painted });
