@@ -293,13 +293,21 @@ function listParents(root: string, sep: string): { dir: string; lead: string }[]
 const IGNORE_ENTRY_NAMES: ReadonlySet<string> = new Set([...IGNORE_FILE_NAMES, GIT_DIR]);
 const DOT = 0x2e;
 
-/** Which of a listing's names hold or mark ignore rules; undefined when none does. */
-export function ignoreNamesIn(entries: readonly { name: string }[]): Set<string> | undefined {
+/**
+ * Which of a listing's names hold or mark ignore rules that can apply in it; undefined when none
+ * does. Outside a repository a `.gitignore` is none, unless the listing holds a `.git` too
+ * (`readDirectoryTexts` reads it by the same rule). Perf: such a directory then asks for no reads
+ * at all; /usr holds 31 of them, and the walks that went through the reads that read nothing took
+ * ~20 ms longer (docs/performance.md, Round 29).
+ */
+export function ignoreNamesIn(entries: readonly { name: string }[], inRepository: boolean): Set<string> | undefined {
   let present: Set<string> | undefined;
   // Perf: every such name starts with a dot, and most names do not: no hash of them is computed
   // (readdir's names are new strings, each hashed once asked: 13 ms a walk of /usr's 140,000 entries).
   for (const { name } of entries) {
     if (name.charCodeAt(0) === DOT && IGNORE_ENTRY_NAMES.has(name)) (present ??= new Set()).add(name);
   }
-  return present;
+  if (present === undefined || inRepository || present.has(GIT_DIR)) return present;
+  present.delete('.gitignore');
+  return present.size === 0 ? undefined : present;
 }

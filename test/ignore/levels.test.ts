@@ -4,7 +4,7 @@
  * path joined for each): ~50 ms of CPU in a listing of /usr, whose root's parents hold no ignore file.
  */
 import { describe, expect, it } from 'vitest';
-import { buildIgnoreLevel, isIgnored } from '../../src/walk/ignore.js';
+import { buildIgnoreLevel, ignoreNamesIn, isIgnored } from '../../src/walk/ignore.js';
 
 describe('an ignore level is made only when something applies', () => {
   it('no rules and no .git, nothing above: no level at all', () => {
@@ -32,5 +32,23 @@ describe('an ignore level is made only when something applies', () => {
     const level = buildIgnoreLevel(undefined, '', { hasGit: false, ignore: '*.log\n' });
     expect(isIgnored(level, 'a/b.log', false)).toBe(true);
     expect(isIgnored(level, 'a/b.txt', false)).toBe(false);
+  });
+});
+
+describe('a listing asks for the ignore files that can apply in it, and only those', () => {
+  const listing = (...names: string[]) => names.map((name) => ({ name }));
+
+  it('outside a repository a .gitignore alone asks for nothing (it defines nothing there)', () => {
+    expect(ignoreNamesIn(listing('a.c', '.gitignore', 'b'), false)).toBeUndefined();
+    expect(ignoreNamesIn(listing('a.c', 'b'), false)).toBeUndefined();
+  });
+
+  it('inside a repository, or beside a .git, the .gitignore is asked for', () => {
+    expect(ignoreNamesIn(listing('a.c', '.gitignore'), true)).toEqual(new Set(['.gitignore']));
+    expect(ignoreNamesIn(listing('.git', '.gitignore'), false)).toEqual(new Set(['.git', '.gitignore']));
+  });
+
+  it('.ignore and .rgignore apply anywhere: asked for outside a repository, without the .gitignore beside them', () => {
+    expect(ignoreNamesIn(listing('.gitignore', '.ignore', '.rgignore', 'x'), false)).toEqual(new Set(['.ignore', '.rgignore']));
   });
 });
