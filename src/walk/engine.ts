@@ -136,9 +136,8 @@ export class Walk {
   ignoreReadsFor(task: DirTask, entries: readonly DirentLike[]): IgnoreReads<IgnoreTexts> | undefined {
     // Only `gitignore: true` reads each directory's files (`ignoreFiles` alone are read once, at the top).
     if (this.plan.scope.ignore?.defaults !== true) return undefined;
-    const inRepository = task.ignore?.inRepository === true;
-    const present = ignoreNamesIn(entries, inRepository);
-    return present === undefined ? undefined : readDirectoryTexts(this.pathOf(task), this.plan.scope.sep, present, this.plan.scope.root, inRepository);
+    const present = ignoreNamesIn(entries, task.ignore?.inRepository === true);
+    return present === undefined ? undefined : readDirectoryTexts(this.pathOf(task), this.plan.scope.sep, present, this.plan.scope.root, task.ignore?.inRepository);
   }
 
   acceptIgnoreTexts(task: DirTask, texts: IgnoreTexts): void {
