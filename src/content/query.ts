@@ -148,6 +148,14 @@ export function compileRe2(source: string, flags: number, code: 'FF_INVALID_QUER
   }
 }
 
+/**
+ * A regex ripgrep refused (`reason`: its own words, src/rg/stderr.ts) is bad input, as one RE2
+ * refuses: `FF_INVALID_QUERY`, never a search cut short by an I/O error.
+ */
+export function refusedByRipgrep(reason: string): FindFileError {
+  return new FindFileError('FF_INVALID_QUERY', `query is not a valid regex (ripgrep's syntax): ${reason || 'ripgrep gave no reason'}`, 'query');
+}
+
 /** A RegExp, compiled now: V8 compiles on first use, and a pattern too large for it fails only then. */
 function compile(source: string, flags: string): RegExp {
   try {

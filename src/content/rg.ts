@@ -37,7 +37,7 @@ import { decodeUtf8, dropCr, firstLine, utf16IndexOfByteOffset, utf16IndexOfByte
 import { linksUnseen } from './links.js';
 import { gapsOf } from './rg-gaps.js';
 import { MatchGate } from './match-gate.js';
-import { buildLineMatcher, type Matcher, type Query } from './query.js';
+import { buildLineMatcher, refusedByRipgrep, type Matcher, type Query } from './query.js';
 import type { ContentIncompleteReason, ContentSummary } from './types.js';
 
 /**
@@ -90,6 +90,9 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
       return new JsonEventConsumer(rules, hits, query, undefined, firstRun!.handedOn(), gate);
     },
   });
+  // With `backend: 'ripgrep'` ripgrep alone judges the regex (content-plan.ts): its refusal is bad input. Under `auto` RE2 accepted it: the walker answers.
+  const { queryRefused } = outcome.stderr;
+  if (queryRefused !== undefined && outcome.verdict.failureKind === 'exit' && plan.backend.backend === 'ripgrep') throw refusedByRipgrep(queryRefused);
   const events = outcome.consumer;
   const stoppedForCaller = outcome.verdict.stopReason === 'aborted' || outcome.verdict.failureKind === 'timeout';
   const { gaps: skipped, cut } = await gapsOf(scope, rules, outcome.stderr.skipped, !stoppedForCaller, buildPostRunStop(run.deadline, plan.limits.signal));

@@ -23,7 +23,8 @@ import type { WaitForReader } from './walker.js';
  *
  * @throws {FindFileError} For bad options, before any I/O: the codes of `findFiles`, and
  * `FF_MISSING_OPTION` without `query`, `FF_EMPTY_QUERY`, `FF_QUERY_TOO_LONG` (over
- * `MAX_QUERY_BYTES`), `FF_INVALID_QUERY` (a NUL, or an invalid regex in `mode: 'regex'`);
+ * `MAX_QUERY_BYTES`), `FF_INVALID_QUERY` (a NUL, or an invalid regex in `mode: 'regex'`; with
+ * `backend: 'ripgrep'`, one ripgrep refuses, once it has said so);
  * `ENOENT` or `ENOTDIR` for the root itself (docs/errors.md).
  * @example
  * const result = await searchContent({ root: '.', query: 'TODO', pattern: '*.ts', maxResults: 100 });

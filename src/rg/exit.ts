@@ -18,6 +18,8 @@
  * | exit 1, stderr not blank                               | `exit`       | `io-error`: never "no matches"   |
  * | exit 2, every stderr line a path error                 | none         | `skipped` entries, by their code |
  * | exit 2, the rest warnings on a parent's ignore file    | none         | complete (rg 13 exits 2 for them)|
+ * | exit 2, first line a refusal of the regex (stderr.ts)  | `exit`       | content, backend 'ripgrep':      |
+ * |                                                        |              | FF_INVALID_QUERY (content/rg.ts) |
  * | exit 2, stderr blank or with any other line            | `exit`       | `io-error`                       |
  * | any other status, or killed by a signal we did not send| `exit`       | `io-error`                       |
  *

@@ -55,11 +55,24 @@ export interface StderrReport {
   warnedAbove: boolean;
   /** A thread-creation failure with EAGAIN evidence: the one case a retry with `--threads 1` can fix. */
   eagain: boolean;
+  /**
+   * ripgrep refused the regex before reading anything: its reason (`backreferences are not
+   * supported`), '' when it gave none. Only from the first line, which no path error can forge (those
+   * start with the path, `./` or `/`). Still an unclassified line: the run is a failure either way.
+   */
+  queryRefused?: string;
 }
 
 // Greedy: a path may hold `: `, the OS messages do not.
 const PATH_ERROR = /^(.+): (.+) \(os error (\d+)\)$/;
 const THREAD_CONTEXT = /failed to spawn (?:scoped )?thread/i;
+/**
+ * How ripgrep refuses a regex (13: no prefix; 14: `rg: `): a syntax error is this line, the regex,
+ * then `error: <reason>`; a regex too large to compile is one line, its own reason.
+ */
+const REGEX_REFUSED = /^(?:rg: )?regex parse error:$/;
+const REASON = 'error: ';
+const REGEX_TOO_LARGE = /^(?:rg: )?([Cc]ompiled regex exceeds size limit of \d+ bytes\.?)$/;
 
 /** How much path-line text is held for `checkedReport`; lines past it are not believed. */
 const MAX_HELD_LINES = 10_000;
@@ -84,6 +97,7 @@ export class StderrReader {
   private nonEmpty = false;
   private threadContext = false;
   private eagainEvidence = false;
+  private queryRefused: string | undefined;
   private readonly eagainPattern: RegExp;
 
   private readonly givenIgnoreFiles: ReadonlySet<string>;
@@ -105,6 +119,8 @@ export class StderrReader {
     if (line.trim() === '') return;
     // Every non-blank line, warnings too: any of them may be a part of a message cut by a name.
     this.lines++;
+    if (this.lines === 1) this.queryRefused = REGEX_REFUSED.test(line) ? '' : REGEX_TOO_LARGE.exec(line)?.[1];
+    else if (this.queryRefused === '' && line.startsWith(REASON)) this.queryRefused = line.slice(REASON.length);
     const entry = parsePathError(line, this.platform);
     // A rule of an ignore file ripgrep could not parse: skipped, as the walker skips it. No gap, once checked.
     const warning = entry === undefined ? parseIgnoreWarning(line, this.givenIgnoreFiles) : undefined;
@@ -144,6 +160,7 @@ export class StderrReader {
       unclassified: this.unclassified,
       nonEmpty: this.nonEmpty,
       eagain: this.threadContext && this.eagainEvidence,
+      ...(this.queryRefused === undefined ? {} : { queryRefused: this.queryRefused }),
       // Unchecked: by shape, a warning printed by a path outside the root that is not a given file.
       warnedAbove: this.warnings.some((warning) => isOutsideRoot(warning, this.platform) && !this.givenIgnoreFiles.has(warning.file)),
     };

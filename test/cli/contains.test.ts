@@ -164,6 +164,17 @@ describe('exit statuses', () => {
   });
 });
 
+describeIf(needsRg)('a regex only ripgrep judges', () => {
+  it('--backend ripgrep: a regex ripgrep refuses is 2 with its reason, not an incomplete search with status 0', () => {
+    const bad = ff(['--contains', '(\\w+) \\1', '--regex', '--backend', 'ripgrep']);
+    expect({ status: bad.status, stdout: bad.stdout, last: bad.stderr.trimEnd().split('\n').at(-1) }).toEqual({
+      status: 2,
+      stdout: '',
+      last: "find-file: error: query is not a valid regex (ripgrep's syntax): backreferences are not supported",
+    });
+  });
+});
+
 describe('hostile text stays text', () => {
   it.each(['$(touch PWNED)', '--pre=sh'])('%s is searched for, never run or read as a flag', (query) => {
     for (const backend of hasRg ? ['walker', 'ripgrep'] : ['walker']) {

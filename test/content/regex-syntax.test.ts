@@ -51,7 +51,7 @@ describe('a line feed written in a regex turns on multi-line search', () => {
   const backends = hasRg ? (['walker', 'ripgrep', 'auto'] as const) : (['walker'] as const);
   it.each(backends)('over foo⏎bar, every spelling finds it (%s)', async (backend) => {
     for (const lf of WRITTEN) {
-      // Rust's regex has no octal escapes: ripgrep refuses `\012` (incomplete, never "no match"), auto lets the walker answer.
+      // Rust's regex has no octal escapes: ripgrep refuses `\012` (FF_INVALID_QUERY: test/content/rg-refused-query.test.ts), auto lets the walker answer.
       const octal = lf.includes('\\012');
       if (octal && backend === 'ripgrep') continue;
       const result = await searchContent({ root, query: `foo${lf}bar`, mode: 'regex', pattern: 'split.txt', backend, rgPath: realRg.path } as ContentOptions);
