@@ -232,6 +232,13 @@ function rootAsRead(root: string): string {
   return path.isAbsolute(root) ? real : path.relative(process.cwd(), real) || '.';
 }
 
+/**
+ * `--contains ... --json`: the cap on the hit text held for the one object printed at the end
+ * (`output-limit` past it, an honest incomplete answer); ~8 bytes of memory a byte of text.
+ * `--ndjson` and the lines stream every hit.
+ */
+export const JSON_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+
 /** The search the command line asks for: a file listing, or with `--contains` a content search. */
 export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boolean): CliRequest {
   // Before the root rule: `-lx echo` left `echo` among the positionals, where it read as a missing root (status 1).
@@ -287,8 +294,10 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     contextBefore: args.beforeContext ?? args.context,
     contextAfter: args.afterContext ?? args.context,
     // Every hit is printed, as rg prints them: the library's 1 MiB cap on the text kept is for
-    // callers that hold the hits in memory; the command writes them out as they come.
-    maxOutputBytes: Number.MAX_SAFE_INTEGER,
+    // callers that hold the hits in memory; the command writes them out as they come. Not `--json`,
+    // which holds them all to print one object: uncapped, `--contains e --json` over /usr/include
+    // took 1.8 GB, and a larger tree ended in V8's out-of-memory abort with nothing printed.
+    maxOutputBytes: output === 'json' ? JSON_MAX_OUTPUT_BYTES : Number.MAX_SAFE_INTEGER,
   });
   const color = args.color === undefined ? {} : { color: args.color };
   const exec = execPlan(args);

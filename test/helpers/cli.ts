@@ -86,7 +86,8 @@ export function releaseAsUser(): void {
 
 /** Runs the command to the end. */
 export function runFindFile(args: string[], options: RunOptions): Run {
-  const spawnOptions: SpawnSyncOptions = { cwd: options.cwd, env: cleanEnv(options.env), encoding: 'utf8', timeout: 20_000 };
+  // maxBuffer: a test may print tens of MB (the --json cap's); Node's default 1 MiB fails the spawn (ENOBUFS).
+  const spawnOptions: SpawnSyncOptions = { cwd: options.cwd, env: cleanEnv(options.env), encoding: 'utf8', timeout: 20_000, maxBuffer: 256 << 20 };
   let node = process.execPath;
   let bin = BIN;
   // Root reads everything: the permission cases run the command as an unprivileged user.
