@@ -33,8 +33,7 @@ import { FileScanner, READ_CHUNK_BYTES, buildNeedle } from './scanner.js';
 import { SearchStop } from './stop.js';
 import { HITS_IN_WORKER, SyncReader, type SyncReaderFs } from './sync-reader.js';
 import { SearchTally } from './tally.js';
-import type { ContentSummary } from './types.js';
-import type { WaitForReader } from './walker.js';
+import type { ContentSummary, WaitForReader } from './types.js';
 import { SpecialFiles, contentWalkPolicy } from './walk-policy.js';
 
 /** The longest the search runs, in ms, before it lets the event loop turn (tests set 0: a turn after every file). */

@@ -38,15 +38,13 @@ import { linksUnseen } from './links.js';
 import { gapsOf } from './rg-gaps.js';
 import { MatchGate } from './match-gate.js';
 import { buildLineMatcher, refusedByRipgrep, type Matcher, type Query } from './query.js';
-import type { ContentIncompleteReason, ContentSummary } from './types.js';
+import type { ContentIncompleteReason, ContentSummary, WaitForReader } from './types.js';
 
-/**
- * Cap on one JSON event. An event repeats its line (base64 makes it 4/3 larger), so this allows
- * lines of about 16 MiB, the pure-TS path's cap. A longer one stops the run (`max_buffer`).
- */
+/** Cap on one JSON event: it repeats its line (base64: 4/3 larger), so lines of ~16 MiB, the pure-TS path's cap, fit; a longer one stops the run (`max_buffer`). */
 export const MAX_EVENT_BYTES = 64 * 1024 * 1024;
 
-export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits: HitCollector): Promise<ContentSummary> {
+/** `waitForReader`: a stream's reader with enough waiting holds ripgrep back (src/rg/run.ts); its hits never pile up here. */
+export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits: HitCollector, waitForReader?: WaitForReader): Promise<ContentSummary> {
   const { scope } = plan;
   const recovery: RecoveryInfo = { selectionMode: run.rg.selectionMode, retryTriggered: false };
   const early = stoppedBeforeStart(plan, run.deadline);
@@ -64,6 +62,7 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
   const gate = new MatchGate(run.deadline, plan.limits.signal !== undefined);
   const outcome = await runRipgrep({
     ...runRequest(plan, run),
+    waitForReader,
     argv: buildContentArgv({
       threads: run.threads ?? defaultThreads(),
       maxDepth: scope.maxDepth,
@@ -90,9 +89,8 @@ export async function searchWithRipgrep(plan: ContentPlan, run: RipgrepRun, hits
       return new JsonEventConsumer(rules, hits, query, undefined, firstRun!.handedOn(), gate);
     },
   });
-  // With `backend: 'ripgrep'` ripgrep alone judges the regex (content-plan.ts): its refusal is bad input. Under `auto` RE2 accepted it: the walker answers.
-  const { queryRefused } = outcome.stderr;
-  if (queryRefused !== undefined && outcome.verdict.failureKind === 'exit' && plan.backend.backend === 'ripgrep') throw refusedByRipgrep(queryRefused);
+  // `backend: 'ripgrep'`: ripgrep alone judged the regex (content-plan.ts), so its refusal is bad input; under `auto` the walker answers.
+  if (outcome.stderr.queryRefused !== undefined && outcome.verdict.failureKind === 'exit' && plan.backend.backend === 'ripgrep') throw refusedByRipgrep(outcome.stderr.queryRefused);
   const events = outcome.consumer;
   const stoppedForCaller = outcome.verdict.stopReason === 'aborted' || outcome.verdict.failureKind === 'timeout';
   const { gaps: skipped, cut } = await gapsOf(scope, rules, outcome.stderr.skipped, !stoppedForCaller, buildPostRunStop(run.deadline, plan.limits.signal));

@@ -12,8 +12,7 @@ import { buildContentPlan, type ContentPlan } from '../plan/content-plan.js';
 import { HitCollector } from './hits.js';
 import { examineLinks, needsLinkWalk } from './links.js';
 import { CONTENT_STOPS } from './stop.js';
-import type { ContentHit, ContentOptions, ContentResult, ContentStream, ContentSummary } from './types.js';
-import type { WaitForReader } from './walker.js';
+import type { ContentHit, ContentOptions, ContentResult, ContentStream, ContentSummary, WaitForReader } from './types.js';
 
 /**
  * Searches file content under `root`. Never rejects for a file or directory it cannot read (that is
@@ -74,7 +73,7 @@ async function runContentSearch(plan: ContentPlan, emitHit: (hit: ContentHit) =>
     ripgrep: async (rg, deadline) => {
       // Perf: the ripgrep modules load only when ripgrep runs, as for file search (src/backend.ts).
       const [{ searchWithRipgrep }, { spawnRunner }] = await Promise.all([import('./rg.js'), import('../rg/runner.js')]);
-      return searchWithRipgrep(plan, { rg, runner: plan.backend.runner ?? spawnRunner, deadline }, new HitCollector(plan.query.hits, emit));
+      return searchWithRipgrep(plan, { rg, runner: plan.backend.runner ?? spawnRunner, deadline }, new HitCollector(plan.query.hits, emit), waitForReader);
     },
     countOf: (summary) => summary.hitCount,
   });
@@ -100,9 +99,10 @@ function handedOver(found: ContentSummary, { dropped, lastTaken }: Taken<Content
 const STREAM_HIGH_WATER = 1024;
 
 /**
- * Yields each hit as it is found (not sorted), then offers the summary. The pure-TS path pauses
- * while `STREAM_HIGH_WATER` hits wait for the reader; ripgrep cannot be paused, so its hits wait
- * in memory, bounded by `maxOutputBytes`. Breaking out of the loop ends the search (`aborted`).
+ * Yields each hit as it is found (not sorted), then offers the summary. While `STREAM_HIGH_WATER`
+ * hits wait for the reader, the pure-TS path pauses and ripgrep's output is not read (ripgrep then
+ * waits on its full pipe: src/rg/run.ts), so a slow reader holds the search back, not memory.
+ * Breaking out of the loop ends the search (`aborted`).
  * Bad options throw here, at once, with the codes of `searchContent`; a missing root (`ENOENT`,
  * `ENOTDIR`) surfaces from the iteration and `summary`.
  */

@@ -279,3 +279,6 @@ export interface ContentStream extends AsyncIterable<ContentHit> {
   /** The same hits in batches (all that waits at each turn). Read either the batches or the stream itself, not both. */
   batches(): AsyncIterable<ContentHit[]>;
 }
+
+/** Asked as the search goes (each file and chunk, each ripgrep chunk); a promise means "wait: the reader has enough". */
+export type WaitForReader = () => Promise<void> | undefined;

@@ -19,10 +19,8 @@ import { ReadAhead, type Ahead } from './read-ahead.js';
 import { FileScanner, buildNeedle } from './scanner.js';
 import { SearchStop } from './stop.js';
 import { SearchTally } from './tally.js';
-import type { ContentSummary } from './types.js';
+import type { ContentSummary, WaitForReader } from './types.js';
 
-/** Called before each file and chunk; a promise means "wait: the reader has enough". */
-export type WaitForReader = () => Promise<void> | undefined;
 
 const NO_BYTES = new Uint8Array(0);
 

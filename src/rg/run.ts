@@ -55,6 +55,12 @@ export interface RunRequest<C extends RecordConsumer> {
   newConsumer(): C;
   /** Asked whether a silent run is stuck (ignore files read in the tree); undefined: never. */
   watch?: StallWatch | undefined;
+  /**
+   * Asked after each stdout chunk: a promise while the reader has enough waiting (a stream's), until
+   * it has taken them. Meanwhile stdout is not read (the runner's `stdout`), so ripgrep waits on its
+   * pipe, and its silence is ours: the stall watch does not count it. Undefined: read as it comes.
+   */
+  waitForReader?: (() => Promise<void> | undefined) | undefined;
 }
 
 export interface RunOutcome<C> {
@@ -112,6 +118,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
     let settled = false;
     let timer: BudgetTimer | undefined;
     const quiet = watchSilence(request.watch, () => settled, () => settle({ kind: 'stopped', cause: 'blocked' }));
+    const hold = holdForReader(quiet, () => settled);
     const onAbort = () => settle({ kind: 'stopped', cause: 'aborted' });
     const takeLine = (line: string) => {
       stderr.line(line);
@@ -123,6 +130,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
     function settle(end: RunEnd): void {
       if (settled) return;
       settled = true;
+      hold.end();
       timer?.clear();
       quiet.stop();
       signal?.removeEventListener('abort', onAbort);
@@ -131,16 +139,7 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
         const last = err.rest(); // a last stderr line without a newline is still a line
         if (last !== undefined) stderr.line(last);
       }
-      resolve(judge(end));
-    }
-
-    async function judge(end: RunEnd): Promise<Attempt<C>> {
-      const stoppedForCaller = end.kind === 'stopped' && (end.cause === 'aborted' || end.cause === 'timeout');
-      const report =
-        request.runner === spawnRunner && !stoppedForCaller
-          ? await stderr.checkedReport(request.cwd, () => signal?.aborted === true || overBudget())
-          : stderr.report();
-      return { consumer, stderr: report, verdict: judgeRun(end, report) };
+      resolve(judgeAttempt(request, stderr, consumer, end));
     }
 
     if (signal?.aborted) return settle({ kind: 'stopped', cause: 'aborted' });
@@ -156,8 +155,10 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
         quiet.heard();
         if (overBudget()) return settle({ kind: 'stopped', cause: 'timeout' });
         const pushed = out.push(chunk, (record) => consumer.record(record));
-        if (pushed === 'stopped') settle({ kind: 'stopped', cause: consumer.stopCause ?? 'limit' });
-        else if (pushed === 'overflow') settle({ kind: 'stopped', cause: 'max_buffer' });
+        if (pushed === 'stopped') return settle({ kind: 'stopped', cause: consumer.stopCause ?? 'limit' });
+        if (pushed === 'overflow') return settle({ kind: 'stopped', cause: 'max_buffer' });
+        const reader = request.waitForReader?.();
+        return reader === undefined ? undefined : hold.wait(reader);
       },
       stderr(chunk) {
         if (settled) return;
@@ -181,38 +182,87 @@ function runOnce<C extends RecordConsumer>(request: RunRequest<C>, argv: readonl
   });
 }
 
+/** How a run ended, judged: stderr's path lines held to the disk only for the real ripgrep, and not after a stop for the caller. */
+async function judgeAttempt<C extends RecordConsumer>(request: RunRequest<C>, stderr: StderrReader, consumer: C, end: RunEnd): Promise<Attempt<C>> {
+  const stoppedForCaller = end.kind === 'stopped' && (end.cause === 'aborted' || end.cause === 'timeout');
+  const report =
+    request.runner === spawnRunner && !stoppedForCaller
+      ? await stderr.checkedReport(request.cwd, () => request.signal?.aborted === true || request.deadline.passed())
+      : stderr.report();
+  return { consumer, stderr: report, verdict: judgeRun(end, report) };
+}
+
+/**
+ * While a stream's reader has enough, the run's stdout waits (the runner reads no more of it until
+ * `wait`'s promise settles), and the silence is ours: the stall watch pauses. `end` (the run is over)
+ * lets stdout flow again: a runner is never left waiting on a reader that has gone (Node resumes a
+ * child's stdout when it exits; an injected runner need not).
+ */
+function holdForReader(quiet: ReturnType<typeof watchSilence>, isSettled: () => boolean) {
+  let holding: (() => void) | undefined;
+  return {
+    wait: (reader: Promise<void>): Promise<void> => {
+      quiet.hold();
+      return new Promise((resolve) => {
+        holding = resolve;
+        void reader.then(() => {
+          holding = undefined;
+          if (!isSettled()) quiet.release();
+          resolve();
+        });
+      });
+    },
+    end: () => holding?.(),
+  };
+}
+
 /**
  * Calls `onStuck` when the watch, asked after `afterMs` without a chunk, says the run is stuck; a
  * check that clears it waits four times as long for the next (1, 5, 21 s... of a long silent
- * search: a check is a listing walk). One check at a time, none after the end.
+ * search: a check is a listing walk). One check at a time, none after the end, and none while we
+ * `hold` the output ourselves (the reader is slow: the silence is ours, not ripgrep's).
  */
 function watchSilence(watch: StallWatch | undefined, isSettled: () => boolean, onStuck: () => void) {
   let timer: NodeJS.Timeout | undefined;
   let wait = watch?.afterMs ?? 0;
   let pid: number | undefined;
+  let held = false;
+  let checking = false;
+  const arm = () => {
+    if (watch !== undefined && !held && !checking) timer = setTimeout(check, wait);
+  };
   const check = async () => {
     timer = undefined; // output during the check does not start another
+    checking = true;
     let stuck: boolean | 'working' = false;
     try {
       stuck = await watch!.isBlocked(pid);
     } catch {
       // A check that fails proves nothing: the run goes on.
     }
-    if (isSettled()) return;
+    checking = false;
+    if (isSettled() || held) return;
     if (stuck === true) return onStuck();
     // Still working (its CPU time grew): asked again as soon; only a listing walk makes the wait grow.
     if (stuck === false) wait *= 4;
-    timer = setTimeout(check, wait);
+    arm();
   };
   return {
     started: (id: number) => {
       pid = id;
     },
-    start: () => {
-      if (watch !== undefined) timer = setTimeout(check, wait);
-    },
+    start: arm,
     // Perf: refresh() re-arms the same timer, no allocation per chunk.
     heard: () => timer?.refresh(),
+    hold: () => {
+      held = true;
+      clearTimeout(timer);
+      timer = undefined;
+    },
+    release: () => {
+      held = false;
+      arm();
+    },
     stop: () => {
       clearTimeout(timer);
       watch?.stop();

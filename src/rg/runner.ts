@@ -25,8 +25,12 @@ export interface ProcessRequest {
  * failure (Node's `child_process` does): the caller settles on the first and ignores the rest.
  */
 export interface ProcessListener {
-  /** A chunk of the child's standard output, as it comes. */
-  stdout(chunk: Uint8Array): void;
+  /**
+   * A chunk of the child's standard output, as it comes. A promise asks the runner to read no more
+   * of it until the promise settles: the pipe fills and the child blocks on its writes (a slow
+   * reader holds ripgrep back, as a pipe to a slow `less` does, instead of its output piling up here).
+   */
+  stdout(chunk: Uint8Array): void | Promise<void>;
   /** A chunk of the child's standard error, as it comes. */
   stderr(chunk: Uint8Array): void;
   /** The child ended, all its output delivered: the exit code, or null and the signal that ended it. */
@@ -77,7 +81,13 @@ export const spawnRunner: ProcessRunner = (request, listener) => {
   const kill = () => child.kill();
   if (request.signal.aborted) kill();
   else request.signal.addEventListener('abort', kill, { once: true });
-  child.stdout?.on('data', (chunk: Buffer) => listener.stdout(chunk));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const wait = listener.stdout(chunk);
+    if (wait === undefined) return;
+    child.stdout!.pause();
+    const read = () => child.stdout!.resume();
+    wait.then(read, read);
+  });
   child.stderr?.on('data', (chunk: Buffer) => listener.stderr(chunk));
   // 'close', not 'exit': it comes after the last stdout and stderr chunk.
   child.on('close', (code, signal) => {
