@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { searchContentStream, type ContentOptions } from '../../src/index.js';
 import { spawnRunner, type ProcessRunner } from '../../src/rg/runner.js';
 import { needsRg, realRg, requireRipgrepInCi } from '../helpers/real-rg.js';
@@ -57,7 +57,7 @@ describeIf(needsRg)('a slow reader holds ripgrep back', () => {
   it('ripgrep waits while the reader has not taken its hits; then every hit comes, complete', async () => {
     const { runner, held, exited } = watchedRunner();
     const stream = searchContentStream(options(runner));
-    const batches = stream.batches();
+    const batches = stream.batches()[Symbol.asyncIterator]();
     // Nothing read yet: ripgrep must be held before it can finish (without the hold it ends first).
     expect(await Promise.race([held, exited])).toBe('held');
     const first = await batches.next();
@@ -74,11 +74,11 @@ describeIf(needsRg)('a slow reader holds ripgrep back', () => {
     const { runner, held, exited } = watchedRunner();
     const controller = new AbortController();
     const stream = searchContentStream(options(runner, { signal: controller.signal }));
-    const batches = stream.batches();
+    const batches = stream.batches()[Symbol.asyncIterator]();
     expect(await Promise.race([held, exited])).toBe('held');
     controller.abort();
     expect(await exited).toMatch(/^exit (null SIGTERM|\d+ null)$/);
-    await batches.return(undefined);
+    await batches.return?.(undefined);
     const summary = await stream.summary;
     expect({ complete: summary.complete, aborted: summary.incompleteReasons.includes('aborted') }).toEqual({ complete: false, aborted: true });
   });
@@ -108,7 +108,7 @@ describeIf(needsRg)('a slow reader holds ripgrep back', () => {
     await held;
     controller.abort();
     expect(await end).toBe(true);
-    await stream.batches().return(undefined); // the reader leaves: the summary settles
+    await stream.batches()[Symbol.asyncIterator]().return?.(undefined); // the reader leaves: the summary settles
     const summary = await stream.summary;
     expect(summary.incompleteReasons).toContain('aborted');
   });
