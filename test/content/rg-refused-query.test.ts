@@ -32,8 +32,14 @@ const REFUSED_CORES = ['(\\w+) \\1', '\\2', '(?=a)', '(?!a)', '(?<=a)b', '(?<!a)
 const PLACES = [(core: string) => core, (core: string) => `foo${core}`, (core: string) => `(?:x|${core})`, (core: string) => `^${core}.*$`];
 const FAMILY = REFUSED_CORES.flatMap((core) => PLACES.map((place) => place(core)));
 
-/** ripgrep's own verdict on `query`: its `error:` reason, or undefined when it accepts it. */
+/** ripgrep's own verdict on `query`: its `error:` reason, or undefined when it accepts it. Asked once a regex. */
+const reasons = new Map<string, string | undefined>();
 function rgReason(query: string): string | undefined {
+  if (!reasons.has(query)) reasons.set(query, askRg(query));
+  return reasons.get(query);
+}
+
+function askRg(query: string): string | undefined {
   try {
     execFileSync(realRg.path!, ['--json', '--', query, root], { stdio: ['ignore', 'ignore', 'pipe'] });
     return undefined;
