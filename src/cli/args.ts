@@ -234,7 +234,8 @@ function rootAsRead(root: string): string {
 
 /**
  * `--contains ... --json`: the cap on the hit text held for the one object printed at the end
- * (`output-limit` past it, an honest incomplete answer); ~8 bytes of memory a byte of text.
+ * (`output-limit` past it, an honest incomplete answer); ~10 bytes of memory a byte of text (198 MB
+ * peak at the cap).
  * `--ndjson` and the lines stream every hit.
  */
 export const JSON_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;

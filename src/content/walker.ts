@@ -21,7 +21,6 @@ import { SearchStop } from './stop.js';
 import { SearchTally } from './tally.js';
 import type { ContentSummary, WaitForReader } from './types.js';
 
-
 const NO_BYTES = new Uint8Array(0);
 
 export function searchWithWalker(plan: ContentPlan, hits: HitCollector, waitForReader?: WaitForReader): Promise<ContentSummary> {
