@@ -17,6 +17,7 @@ import type { FindResult } from '../result.js';
 import { AnswerCache, answerKey } from './answers.js';
 import { CookieJar, DEFAULT_SYNC_WAIT_MS, type CookieIo } from './cookie.js';
 import { newCoverage } from './coverage.js';
+import { MountWatch, type MountTableReader } from './mounts.js';
 import { Snapshot, type IndexCounters } from './snapshot.js';
 import { nodeWatcher, type DirectoryWatcher } from './watcher.js';
 
@@ -86,6 +87,8 @@ export interface IndexDependencies {
   cookieIo?: CookieIo;
   /** The longest a sync waits when the query has no budget (tests shorten it). */
   syncWaitMs?: number;
+  /** The mount table (/proc/self/mountinfo; tests play it). */
+  mountTable?: MountTableReader;
 }
 
 /**
@@ -174,6 +177,7 @@ class WatchedIndex implements FileIndex {
   private readonly stopOverflow: () => void;
   /** The root, as the walk opens it (native, with its separator). */
   private readonly rootDir: string;
+  private readonly mounts: MountWatch;
 
   constructor(
     private readonly tree: IndexOptions,
@@ -184,6 +188,7 @@ class WatchedIndex implements FileIndex {
     this.syncWaitMs = deps.syncWaitMs ?? DEFAULT_SYNC_WAIT_MS;
     const { rootPrefix } = plan.scope;
     this.rootDir = rootPrefix;
+    this.mounts = new MountWatch(rootPrefix, deps.mountTable);
     // The cookie's directory vanished or was swapped (the root removed, `.git` deleted, the root's
     // path re-pointed), or an overdue cookie was lost: nothing kept can be trusted.
     this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, (why) => this.distrust(why), deps.cookieIo);
@@ -203,6 +208,8 @@ class WatchedIndex implements FileIndex {
   async build(plan: FindPlan, signal: AbortSignal | undefined): Promise<void> {
     signal?.throwIfAborted();
     this.jar.prepare();
+    // The mounts as the walk finds them: a query that finds others reads the disk (mounts.ts).
+    await this.mounts.changed();
     // Its answer is never kept, so nothing is recorded for reuse: no link chain followed hop by hop
     // (/usr has 5,517 links), no watch counted. The listings are kept all the same.
     const coverage = newCoverage();
@@ -252,7 +259,7 @@ class WatchedIndex implements FileIndex {
     }
     const checked = await untilStopped(this.checkRoot(), deadline, cut);
     if (checked === undefined) return this.unproved(plan);
-    const [canReach, replaced] = checked;
+    const [canReach, replaced, , remounted] = checked;
     // No watch sees the root's ancestors. One made unsearchable (chmod 000 on the parent) hides the
     // whole tree from a walk, and the kept listings must not answer for it (an adversarial run:
     // complete, from memory, where a walk said EACCES). A root whose path names another directory
@@ -261,8 +268,9 @@ class WatchedIndex implements FileIndex {
     // complete). Checked after the sync, so every swap before the call is seen: one access() and
     // one stat() per query; failing, the disk answers.
     // The sentinels too (the directories outside the root a walk read in: a link's target path, the
-    // root's parents): one stat each, and one whose path names another directory now is dropped.
-    if (replaced) {
+    // root's parents): one stat each, and one whose path names another directory now is dropped. A
+    // file system mounted or unmounted at or below the root, or on a parent, says no event either (mounts.ts).
+    if (replaced || remounted) {
       this.restart();
       this.jar.relocate();
     } else if (!canReach) this.forgetAll();
@@ -292,6 +300,7 @@ class WatchedIndex implements FileIndex {
   /** A fresh start: every watch of the tree closed (the sentinels' too), everything kept dropped. */
   private restart(): void {
     this.restarts++;
+    this.mounts.rebase();
     this.snapshot.restart();
     this.answers.clear();
     this.jar.clearOverdue();
@@ -313,10 +322,10 @@ class WatchedIndex implements FileIndex {
     return this.walk(plan, 0, undefined);
   }
 
-  /** Whether the root can be reached, and whether its path names another directory now (the sentinels rechecked too). */
-  private async checkRoot(): Promise<[boolean, boolean, void]> {
+  /** Whether the root can be reached, whether its path names another directory now (the sentinels rechecked too), and whether the mounts changed. */
+  private async checkRoot(): Promise<[boolean, boolean, void, boolean]> {
     await this.jar.settled();
-    return Promise.all([reachable(this.rootDir), this.snapshot.rootReplaced(), this.snapshot.recheckSentinels()]);
+    return Promise.all([reachable(this.rootDir), this.snapshot.rootReplaced(), this.snapshot.recheckSentinels(), this.mounts.changed()]);
   }
 
   /** The walk over the kept tree, or the same answer kept from an earlier walk that nothing it read has changed since (`key`: reusable). */

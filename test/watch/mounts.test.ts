@@ -1,0 +1,140 @@
+/**
+ * A file system mounted over a watched directory (or unmounted from one) says no inotify event: the
+ * watches stay on the covered directories. An adversarial run: `mount --bind other root/sub`, and the
+ * index answered `sub/before.txt`, complete, where a walk found only `sub/hidden-by-mount.txt` (a
+ * file that exists reported absent). The index now reads /proc/self/mountinfo at each query and
+ * starts afresh when a mount at or below the root, or on one of its parents, came, went or was
+ * replaced (src/watch/mounts.ts).
+ *
+ * The table's reading on played tables; the index on a played table (any platform with inotify),
+ * and on real bind mounts where this process may mount (root in CI; skipped, saying why, elsewhere).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MountWatch, mountsThatMatter } from '../../src/watch/mounts.js';
+import { openIndexWith, type FileIndex, type IndexDependencies } from '../../src/watch/watched-index.js';
+import { describeIf, linux } from '../helpers/skip-why.js';
+import { closedAfterEach, expectSameAnswer, makeTree, removeTree } from './helpers.js';
+
+/** A mountinfo line: `id parent major:minor root point options - type source options`. */
+const line = (id: number, point: string) => `${id} 1 8:1 / ${point} rw,relatime shared:1 - ext4 /dev/sda1 rw`;
+const table = (...mounts: [number, string][]) => mounts.map(([id, point]) => line(id, point)).join('\n') + '\n';
+const BASE: [number, string][] = [
+  [20, '/'],
+  [21, '/proc'],
+  [22, '/home'],
+];
+
+describe('the mounts that matter for a root', () => {
+  it('keeps the root, what is below it and its parents; leaves the rest', () => {
+    const text = table(...BASE, [30, '/home/u/repo/sub'], [31, '/home/u/repo'], [32, '/home/u/repo-other'], [33, '/mnt/usb']);
+    expect(mountsThatMatter(text, '/home/u/repo').split('\n')).toEqual(['20 /', '22 /home', '30 /home/u/repo/sub', '31 /home/u/repo']);
+  });
+
+  it('reads a mount point with a space, a tab or a backslash as the kernel escapes them', () => {
+    const text = table(...BASE, [40, '/home/u/my\\040repo/a\\011b'], [41, '/home/u/my\\040repo/c\\134d'], [42, '/home/u/my\\040repo2']);
+    expect(mountsThatMatter(text, '/home/u/my repo').split('\n')).toEqual(['20 /', '22 /home', '40 /home/u/my repo/a\tb', '41 /home/u/my repo/c\\d']);
+  });
+
+  it('changed: a mount below the root or on a parent, one gone, one replaced (a new id); not one elsewhere', async () => {
+    let now = table(...BASE);
+    const watch = new MountWatch('/home/u/repo/', async () => now);
+    expect(await watch.changed()).toBe(false); // the first reading is the baseline
+    now = table(...BASE, [50, '/mnt/usb']);
+    expect(await watch.changed()).toBe(false);
+    now = table(...BASE, [50, '/mnt/usb'], [51, '/home/u/repo/sub']);
+    expect(await watch.changed()).toBe(true);
+    expect(await watch.changed()).toBe(false);
+    now = table(...BASE, [50, '/mnt/usb'], [52, '/home/u/repo/sub']); // unmounted and mounted again
+    expect(await watch.changed()).toBe(true);
+    now = table(...BASE, [50, '/mnt/usb']);
+    expect(await watch.changed()).toBe(true);
+    now = table(...BASE, [50, '/mnt/usb'], [53, '/home/u']);
+    expect(await watch.changed()).toBe(true);
+  });
+
+  it('no table to read (not Linux, no /proc): never changed', async () => {
+    const watch = new MountWatch('/home/u/repo/', async () => undefined);
+    expect([await watch.changed(), await watch.changed()]).toEqual([false, false]);
+  });
+});
+
+const { opened } = closedAfterEach();
+
+async function open(root: string, deps: IndexDependencies = {}): Promise<FileIndex> {
+  const index = await openIndexWith({ root }, { syncWaitMs: 3_000, ...deps });
+  opened.push(index);
+  return index;
+}
+
+describeIf(linux('the index watches with inotify'))('the index and the mounts', () => {
+  it('a played table that changes under the root: the next query starts afresh, and answers as a walk', async () => {
+    const root = makeTree(['sub/before.txt']);
+    try {
+      let now = table(...BASE);
+      const index = await open(root, { mountTable: async () => now });
+      await expectSameAnswer(index, { root }, { pattern: '**/*.txt' });
+      now = table(...BASE, [60, '/nowhere/else']);
+      await expectSameAnswer(index, { root }, { pattern: '**/*.txt' });
+      expect(index.stats().restarts).toBe(0);
+      now = table(...BASE, [61, join(root, 'sub')]);
+      await expectSameAnswer(index, { root }, { pattern: '**/*.txt' });
+      expect(index.stats().restarts).toBe(1);
+    } finally {
+      removeTree(root);
+    }
+  });
+});
+
+/** Whether this process may bind-mount (root with CAP_SYS_ADMIN): tried once on a scratch tree. */
+function canBindMount(): boolean {
+  const scratch = makeTree(['a/x', 'b/y']);
+  try {
+    execFileSync('mount', ['--bind', join(scratch, 'a'), join(scratch, 'b')], { stdio: 'ignore' });
+    execFileSync('umount', [join(scratch, 'b')], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    removeTree(scratch);
+  }
+}
+
+describeIf([process.platform === 'linux' && canBindMount(), 'this process may not mount (not root, or no CAP_SYS_ADMIN)'])('real bind mounts under a watched root', () => {
+  it('mounted over a directory, over the root, then unmounted, with files made in between: every answer a walk\'s', async () => {
+    const base = makeTree(['root/sub/before.txt', 'other/hidden-by-mount.txt']);
+    const root = join(base, 'root');
+    const sub = join(root, 'sub');
+    const other = join(base, 'other');
+    const mounted: string[] = [];
+    const mount = (from: string, at: string) => {
+      execFileSync('mount', ['--bind', from, at]);
+      mounted.push(at);
+    };
+    const umount = () => execFileSync('umount', [mounted.pop()!]);
+    try {
+      const index = await open(root);
+      const q = { pattern: '**/*.txt' };
+      const answer = async () => (await expectSameAnswer(index, { root }, q)).matches;
+      expect(await answer()).toEqual(['sub/before.txt']);
+      mount(other, sub);
+      expect(await answer()).toEqual(['sub/hidden-by-mount.txt']);
+      writeFileSync(join(sub, 'made-in-mount.txt'), 'z');
+      expect(await answer()).toEqual(['sub/hidden-by-mount.txt', 'sub/made-in-mount.txt']);
+      umount();
+      expect(await answer()).toEqual(['sub/before.txt']);
+      mkdirSync(join(sub, 'deeper'));
+      writeFileSync(join(sub, 'deeper', 'after.txt'), 'z');
+      expect(await answer()).toEqual(['sub/before.txt', 'sub/deeper/after.txt']);
+      mount(other, root);
+      expect(await answer()).toEqual(['hidden-by-mount.txt', 'made-in-mount.txt']);
+      umount();
+      expect(await answer()).toEqual(['sub/before.txt', 'sub/deeper/after.txt']);
+    } finally {
+      while (mounted.length > 0) umount();
+      removeTree(base);
+    }
+  });
+});
