@@ -6,6 +6,10 @@
  * a walk found only `sub/hidden-by-mount.txt`). Linux lists the process's mounts in
  * /proc/self/mountinfo: read once a query, its lines that matter (a mount at or below the root, or
  * on one of the root's parents) compared with the last reading's.
+ *
+ * The same table says which directories no watch can vouch for at all: those on a network, FUSE or
+ * kernel file system (`BLIND_TYPES`), whose changes made elsewhere (another machine, the server, the
+ * kernel) raise no inotify event here. They are never kept: read at every query (`isBlind`).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 
@@ -25,10 +29,17 @@ export const procMountTable: MountTableReader = () => {
   }
 };
 
+/**
+ * File system types whose changes made elsewhere no inotify watch here reports: network and
+ * cluster file systems, FUSE (sshfs and the like: `fuse.*`; `fuseblk`, a local disk through FUSE, is
+ * trusted), a host's share in a VM, and the kernel's own (`/proc`, `/sys`, cgroups...).
+ */
+const BLIND_TYPES = /^(nfs4?|cifs|smb3|smbfs|ncpfs|afs|coda|ceph|glusterfs|lustre|gpfs|9p|virtiofs|vboxsf|fuse|fuse\..+|proc|sysfs|cgroup2?|debugfs|tracefs|securityfs|configfs|pstore|bpf|efivarfs|fusectl|mqueue|autofs|devpts|binfmt_misc|rpc_pipefs|nfsd)$/;
+
 export class MountWatch {
-  /** The last table read, and its lines that matter for the root. */
+  /** The last table read, and what it says for the root. */
   private table: string | undefined;
-  private last: string | undefined;
+  private last: MountsOfRoot | undefined;
   private root: string;
 
   /** `root`: the index's root, as given (its real path is what the table names). */
@@ -47,43 +58,75 @@ export class MountWatch {
   async changed(): Promise<boolean> {
     const table = await this.read();
     if (table === undefined) return false;
-    const now = mountsThatMatter(table, this.root);
-    const changed = this.last !== undefined && now !== this.last;
+    const now = readMounts(table, this.root);
+    const changed = this.last !== undefined && now.key !== this.last.key;
     this.table = table;
     this.last = now;
     return changed;
   }
 
+  /**
+   * True when `dir` (the root as given, then the path below it, no trailing separator) lies on a
+   * blind file system, by the last reading. Below the root a walk follows no link: the path below
+   * the root's real path is the same.
+   */
+  isBlind(dir: string): boolean {
+    const given = trimmed(this.givenRoot);
+    const real = dir.startsWith(given) ? this.root + dir.slice(given.length) : dir;
+    return this.last?.blind.some((point) => isAtOrBelow(real, point)) === true;
+  }
+
   /** After a restart (the root's path may name another directory now): the root's real path read again, the last table judged for it. */
   rebase(): void {
     this.root = realRoot(this.givenRoot);
-    if (this.table !== undefined) this.last = mountsThatMatter(this.table, this.root);
+    if (this.table !== undefined) this.last = readMounts(this.table, this.root);
   }
+}
+
+function trimmed(root: string): string {
+  return root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
 }
 
 function realRoot(root: string): string {
-  const trimmed = root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
   try {
-    return realpathSync(trimmed);
+    return realpathSync(trimmed(root));
   } catch {
-    return trimmed; // gone: the root check says so; the table is compared by this path meanwhile
+    return trimmed(root); // gone: the root check says so; the table is compared by this path meanwhile
   }
 }
 
+/** What a table says for a root: its mounts that matter (`key`), and where blind file systems start. */
+export interface MountsOfRoot {
+  /** The lines whose mount point is the root, below it or one of its parents, as `id point`, sorted. */
+  key: string;
+  /** The blind mount points at or below the root; the root itself when the mount holding it is blind. */
+  blind: string[];
+}
+
 /**
- * The lines of a mountinfo table whose mount point is the root, below it or one of its parents, as
- * `id point`, sorted. Fields: `id parent major:minor root point options ...`; the point's space, tab,
- * newline and backslash are written `\040`, `\011`, `\012`, `\134`.
+ * Reads a mountinfo table for `root`. Fields: `id parent major:minor root point options [tags] -
+ * type source options`; the point's space, tab, newline and backslash are written `\040`, `\011`,
+ * `\012`, `\134`. Of the root's parents, only the deepest holds it (a local /home on an NFS /).
  */
-export function mountsThatMatter(table: string, root: string): string {
+export function readMounts(table: string, root: string): MountsOfRoot {
   const kept: string[] = [];
+  const blind: string[] = [];
+  let holder = { point: '', blind: false };
   for (const line of table.split('\n')) {
     const fields = line.split(' ');
     if (fields.length < 5) continue;
     const point = fields[4]!.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
-    if (isAtOrBelow(point, root) || isAtOrBelow(root, point)) kept.push(`${fields[0]} ${point}`);
+    const below = isAtOrBelow(point, root) && point !== root;
+    if (!below && !isAtOrBelow(root, point)) continue;
+    kept.push(`${fields[0]} ${point}`);
+    const dash = fields.indexOf('-', 6); // the optional tags end there; the type follows
+    const isBlindType = dash > 0 && BLIND_TYPES.test(fields[dash + 1] ?? '');
+    if (below) {
+      if (isBlindType) blind.push(point);
+    } else if (point.length >= holder.point.length) holder = { point, blind: isBlindType };
   }
-  return kept.sort().join('\n');
+  if (holder.blind) blind.push(root);
+  return { key: kept.sort().join('\n'), blind };
 }
 
 function isAtOrBelow(path: string, dir: string): boolean {

@@ -106,12 +106,15 @@ export class Snapshot {
   /**
    * @param rootPrefix the root in native form ending in `/`, as the plan's `Scope.rootPrefix`.
    * @param isCookie names of the index's own cookie files: never listed, never an event that matters.
+   * @param isBlind directories on a file system whose changes no watch here sees (network, FUSE,
+   *   the kernel's: src/watch/mounts.ts): never watched, so they and all below are read at every query.
    */
   constructor(
     private readonly rootPrefix: string,
     private readonly disk: FsLike,
     private readonly watcher: DirectoryWatcher,
     private readonly isCookie: (name: string) => boolean,
+    private readonly isBlind: (dir: string) => boolean = () => false,
   ) {
     this.sentinels = new Sentinels(watcher, isCookie);
     this.cover = new PathCover((dir) => this.trackerOf(dir), disk);
@@ -216,6 +219,7 @@ export class Snapshot {
     if (key !== '' && parent === undefined) return undefined;
     const prefix = this.rootPrefix + key;
     const state = new DirState(this, key, prefix.length > 1 ? prefix.slice(0, -1) : prefix);
+    if (this.isBlind(state.dir)) return undefined;
     // Read before the watch: a swap in between makes them differ (a needless rescan), never agree wrongly.
     const identity = key === '' ? identitySync(state.dir) : undefined;
     try {

@@ -188,11 +188,11 @@ class WatchedIndex implements FileIndex {
     this.syncWaitMs = deps.syncWaitMs ?? DEFAULT_SYNC_WAIT_MS;
     const { rootPrefix } = plan.scope;
     this.rootDir = rootPrefix;
-    this.mounts = new MountWatch(rootPrefix, deps.mountTable);
     // The cookie's directory vanished or was swapped (the root removed, `.git` deleted, the root's
     // path re-pointed), or an overdue cookie was lost: nothing kept can be trusted.
     this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, (why) => this.distrust(why), deps.cookieIo);
-    this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie);
+    this.mounts = new MountWatch(rootPrefix, deps.mountTable);
+    this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie, (dir) => this.mounts.isBlind(dir));
     // Events lost: drop everything now, and end any wait for a cookie whose event may be among them.
     this.stopOverflow = watcher.onOverflow(() => {
       this.snapshot.overflowed();

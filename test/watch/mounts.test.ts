@@ -13,14 +13,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MountWatch, mountsThatMatter } from '../../src/watch/mounts.js';
+import { MountWatch, readMounts } from '../../src/watch/mounts.js';
 import { openIndexWith, type FileIndex, type IndexDependencies } from '../../src/watch/watched-index.js';
 import { describeIf, linux } from '../helpers/skip-why.js';
-import { closedAfterEach, expectSameAnswer, makeTree, removeTree } from './helpers.js';
+import { closedAfterEach, expectSameAnswer, FaultyWatcher, makeTree, removeTree } from './helpers.js';
 
 /** A mountinfo line: `id parent major:minor root point options - type source options`. */
-const line = (id: number, point: string) => `${id} 1 8:1 / ${point} rw,relatime shared:1 - ext4 /dev/sda1 rw`;
-const table = (...mounts: [number, string][]) => mounts.map(([id, point]) => line(id, point)).join('\n') + '\n';
+const line = (id: number, point: string, type = 'ext4') => `${id} 1 8:1 / ${point} rw,relatime shared:1 - ${type} /dev/sda1 rw`;
+const table = (...mounts: ([number, string] | [number, string, string])[]) => mounts.map(([id, point, type]) => line(id, point, type)).join('\n') + '\n';
 const BASE: [number, string][] = [
   [20, '/'],
   [21, '/proc'],
@@ -30,12 +30,12 @@ const BASE: [number, string][] = [
 describe('the mounts that matter for a root', () => {
   it('keeps the root, what is below it and its parents; leaves the rest', () => {
     const text = table(...BASE, [30, '/home/u/repo/sub'], [31, '/home/u/repo'], [32, '/home/u/repo-other'], [33, '/mnt/usb']);
-    expect(mountsThatMatter(text, '/home/u/repo').split('\n')).toEqual(['20 /', '22 /home', '30 /home/u/repo/sub', '31 /home/u/repo']);
+    expect(readMounts(text, '/home/u/repo').key.split('\n')).toEqual(['20 /', '22 /home', '30 /home/u/repo/sub', '31 /home/u/repo']);
   });
 
   it('reads a mount point with a space, a tab or a backslash as the kernel escapes them', () => {
     const text = table(...BASE, [40, '/home/u/my\\040repo/a\\011b'], [41, '/home/u/my\\040repo/c\\134d'], [42, '/home/u/my\\040repo2']);
-    expect(mountsThatMatter(text, '/home/u/my repo').split('\n')).toEqual(['20 /', '22 /home', '40 /home/u/my repo/a\tb', '41 /home/u/my repo/c\\d']);
+    expect(readMounts(text, '/home/u/my repo').key.split('\n')).toEqual(['20 /', '22 /home', '40 /home/u/my repo/a\tb', '41 /home/u/my repo/c\\d']);
   });
 
   it('changed: a mount below the root or on a parent, one gone, one replaced (a new id); not one elsewhere', async () => {
@@ -53,6 +53,19 @@ describe('the mounts that matter for a root', () => {
     expect(await watch.changed()).toBe(true);
     now = table(...BASE, [50, '/mnt/usb'], [53, '/home/u']);
     expect(await watch.changed()).toBe(true);
+  });
+
+  it('blind: a network, FUSE or kernel file system below the root, or the one holding it; not a local one', () => {
+    const blind = (root: string, ...mounts: [number, string, string][]) => readMounts(table(...BASE, ...mounts), root).blind;
+    expect(blind('/home/u/repo', [70, '/home/u/repo/share', 'nfs4'], [71, '/home/u/repo/remote', 'fuse.sshfs'], [72, '/home/u/repo/usb', 'fuseblk'], [73, '/home/u/repo/c', 'overlay'], [74, '/home/u/repo/p', 'proc'], [75, '/mnt/x', 'nfs'])).toEqual([
+      '/home/u/repo/share',
+      '/home/u/repo/remote',
+      '/home/u/repo/p',
+    ]);
+    // Only the deepest mount above the root holds it: a local /home on an NFS / is local.
+    expect(blind('/home/u/repo', [76, '/', 'nfs'], [77, '/home', 'ext4'])).toEqual([]);
+    expect(blind('/home/u/repo', [78, '/home/u', 'cifs'])).toEqual(['/home/u/repo']);
+    expect(blind('/home/u/repo', [79, '/home/u/repo', 'nfs'])).toEqual(['/home/u/repo']);
   });
 
   it('no table to read (not Linux, no /proc): never changed', async () => {
@@ -82,6 +95,25 @@ describeIf(linux('the index watches with inotify'))('the index and the mounts', 
       now = table(...BASE, [61, join(root, 'sub')]);
       await expectSameAnswer(index, { root }, { pattern: '**/*.txt' });
       expect(index.stats().restarts).toBe(1);
+    } finally {
+      removeTree(root);
+    }
+  });
+});
+
+describeIf(linux('the index watches with inotify'))('a directory on a blind file system', () => {
+  it('is never watched: read at every query, so a change no event tells (made by another machine) is in the next answer', async () => {
+    const root = makeTree(['local/a.txt', 'share/b.txt']);
+    try {
+      // The share's events are lost, as those of a change made on an NFS server are never raised here.
+      const watcher = new FaultyWatcher();
+      watcher.swallow = (name) => name?.startsWith('remote') === true;
+      const index = await open(root, { watcher, mountTable: async () => table(...BASE, [80, join(root, 'share'), 'nfs4']) });
+      const q = { pattern: '**/*.txt' };
+      expect((await expectSameAnswer(index, { root }, q)).matches).toEqual(['local/a.txt', 'share/b.txt']);
+      writeFileSync(join(root, 'share', 'remote.txt'), 'z');
+      expect((await expectSameAnswer(index, { root }, q)).matches).toEqual(['local/a.txt', 'share/b.txt', 'share/remote.txt']);
+      expect([...watcher.watched.keys()].some((dir) => dir.endsWith('/share'))).toBe(false);
     } finally {
       removeTree(root);
     }
