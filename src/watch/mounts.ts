@@ -40,14 +40,17 @@ export class MountWatch {
   /** The last table read, and what it says for the root. */
   private table: string | undefined;
   private last: MountsOfRoot | undefined;
+  /** The root as given, without a trailing separator, and its real path (what the table names). */
+  private readonly given: string;
   private root: string;
 
-  /** `root`: the index's root, as given (its real path is what the table names). */
+  /** `root`: the index's root, as given. */
   constructor(
-    private readonly givenRoot: string,
+    root: string,
     private readonly read: MountTableReader = procMountTable,
   ) {
-    this.root = realRoot(givenRoot);
+    this.given = root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
+    this.root = realRoot(this.given);
   }
 
   /**
@@ -71,27 +74,22 @@ export class MountWatch {
    * the root's real path is the same.
    */
   isBlind(dir: string): boolean {
-    const given = trimmed(this.givenRoot);
-    const real = dir.startsWith(given) ? this.root + dir.slice(given.length) : dir;
+    const real = dir.startsWith(this.given) ? this.root + dir.slice(this.given.length) : dir;
     return this.last?.blind.some((point) => isAtOrBelow(real, point)) === true;
   }
 
   /** After a restart (the root's path may name another directory now): the root's real path read again, the last table judged for it. */
   rebase(): void {
-    this.root = realRoot(this.givenRoot);
+    this.root = realRoot(this.given);
     if (this.table !== undefined) this.last = readMounts(this.table, this.root);
   }
 }
 
-function trimmed(root: string): string {
-  return root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
-}
-
 function realRoot(root: string): string {
   try {
-    return realpathSync(trimmed(root));
+    return realpathSync(root);
   } catch {
-    return trimmed(root); // gone: the root check says so; the table is compared by this path meanwhile
+    return root; // gone: the root check says so; the table is compared by this path meanwhile
   }
 }
 

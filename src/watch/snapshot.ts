@@ -218,8 +218,9 @@ export class Snapshot {
     const parent = key === '' ? undefined : this.states.get(parentKey(key));
     if (key !== '' && parent === undefined) return undefined;
     const prefix = this.rootPrefix + key;
-    const state = new DirState(this, key, prefix.length > 1 ? prefix.slice(0, -1) : prefix);
-    if (this.isBlind(state.dir)) return undefined;
+    const dir = prefix.length > 1 ? prefix.slice(0, -1) : prefix;
+    if (this.isBlind(dir)) return undefined;
+    const state = new DirState(this, key, dir);
     // Read before the watch: a swap in between makes them differ (a needless rescan), never agree wrongly.
     const identity = key === '' ? identitySync(state.dir) : undefined;
     try {
