@@ -1,5 +1,6 @@
 /**
- * `find-file/tinyglobby`: tinyglobby 0.2's `glob` and `globSync`, run by find-file (docs/compat.md).
+ * `find-file/tinyglobby`: tinyglobby 0.2's `glob` and `globSync`, run by find-file (docs/compat.md),
+ * and its three string helpers (`escapePath`, `isDynamicPattern`, `convertPathToPattern`: tinyglobby-paths.ts).
  * The rules taken from tinyglobby (checked against it by test/compat/): patterns are relative to
  * `cwd` and a slash-less one is top level only; `!x` in `patterns` ignores `x`; a pattern not
  * ending in `*` also names everything below it (`expandDirectories`); dot names are hidden unless
@@ -32,6 +33,14 @@ import {
 } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
+export {
+  /** tinyglobby's `escapePath`: a path with its magic characters escaped, by the running platform's rules. */
+  escapePath,
+  /** tinyglobby's `isDynamicPattern`: whether a pattern needs matching (picomatch's reading), or `caseSensitiveMatch: false`. */
+  isDynamicPattern,
+  /** tinyglobby's `convertPathToPattern`: a path as a pattern naming it (on Windows, with `/` separators). */
+  convertPathToPattern,
+} from './tinyglobby-paths.js';
 
 /** tinyglobby's options that find-file carries out. Any other is refused (`FF_UNKNOWN_OPTION`). */
 export interface GlobOptions {
