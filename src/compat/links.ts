@@ -10,7 +10,7 @@
 import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FindResult } from '../result.js';
+import type { FindResult, FindSummary } from '../result.js';
 
 /** What the walk's listings told of links, and the test of whether a pattern goes below a path. */
 export interface LinkNotes {
@@ -24,20 +24,20 @@ export interface LinkNotes {
 }
 
 /** The returned links that a pattern goes below: candidates for `linksOnTheWay`, before the stat that says where each leads. */
-function candidates(result: FindResult, notes: LinkNotes): string[] {
+function candidates(result: FindSummary, notes: LinkNotes, matches: readonly string[]): string[] {
   if (notes.links.size === 0) return [];
   const named = new Set(result.linksOnTheWay);
-  return result.matches.filter((m) => !named.has(m) && notes.links.has(notes.rel(m)) && notes.entered(notes.rel(m)));
+  return matches.filter((m) => !named.has(m) && notes.links.has(notes.rel(m)) && notes.entered(notes.rel(m)));
 }
 
-function withNamed(result: FindResult, added: string[]): FindResult {
+function withNamed<T extends FindSummary>(result: T, added: string[]): T {
   if (added.length === 0) return result;
   return { ...result, linksOnTheWay: [...result.linksOnTheWay, ...added].sort(), linkOnTheWayCount: result.linkOnTheWayCount + added.length };
 }
 
 /** The result with the returned links a pattern goes below, and that lead to a directory, named in `linksOnTheWay`. */
 export function nameLinksEntered(result: FindResult, notes: LinkNotes): FindResult {
-  const added = candidates(result, notes).filter((m) => {
+  const added = candidates(result, notes, result.matches).filter((m) => {
     try {
       return statSync(join(notes.root, notes.rel(m))).isDirectory();
     } catch (error) {
@@ -53,8 +53,12 @@ function leadsSomewhere(error: unknown): boolean {
   return code !== 'ENOENT' && code !== 'ELOOP' && code !== 'ENOTDIR';
 }
 
-export async function nameLinksEnteredAsync(result: FindResult, notes: LinkNotes): Promise<FindResult> {
-  const found = candidates(result, notes);
+/**
+ * `nameLinksEntered` without blocking. `matches`: the walk's matches, or (a streamed walk, whose
+ * summary holds none) at least every one that is a listed link.
+ */
+export async function nameLinksEnteredAsync<T extends FindSummary>(result: T, notes: LinkNotes, matches: readonly string[]): Promise<T> {
+  const found = candidates(result, notes, matches);
   const leads = await Promise.all(found.map((m) => stat(join(notes.root, notes.rel(m))).then((s) => s.isDirectory(), leadsSomewhere)));
   return withNamed(result, found.filter((_, i) => leads[i]));
 }

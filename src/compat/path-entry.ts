@@ -13,7 +13,7 @@ import { lstat } from 'node:fs/promises';
 import { basename, dirname, sep } from 'node:path';
 import { kindOf } from '../fs.js';
 import type { EntryType } from '../options.js';
-import { errorCodeOf, reasonForCode, verdictFields, type FindResult, type SkippedEntry } from '../result.js';
+import { errorCodeOf, reasonForCode, verdictFields, type FindSummary, type SkippedEntry } from '../result.js';
 
 /** The `Stats` fields path-scurry copies onto a `Path` after its `lstat` (`stat: true`). */
 const STAT_FIELDS = [
@@ -182,7 +182,7 @@ export async function lstatEntries(entries: readonly PathEntry[], all: boolean):
  * contract's one rule (`reasonForCode`): gone since it was listed (ENOENT) is none; EACCES or EIO
  * is, so an array missing a path that exists never comes with `complete: true`.
  */
-export function withLstatFailures(result: FindResult, failed: readonly SkippedEntry[]): FindResult {
+export function withLstatFailures<T extends FindSummary>(result: T, failed: readonly SkippedEntry[]): T {
   if (failed.length === 0) return result;
   const reasons = [...result.incompleteReasons];
   for (const { code } of failed) {
@@ -191,5 +191,5 @@ export function withLstatFailures(result: FindResult, failed: readonly SkippedEn
   }
   const skipped = [...result.skipped, ...failed];
   const { incompleteReason: _dropped, ...rest } = result;
-  return { ...rest, skipped, skippedCount: skipped.length, ...verdictFields(reasons) };
+  return { ...rest, skipped, skippedCount: skipped.length, ...verdictFields(reasons) } as T;
 }
