@@ -4,18 +4,20 @@
  * form (paths or `PathEntry` objects, `cwd` itself where node-glob names it, dot names as it hides
  * them). glob.ts runs the search in each of node-glob's forms (promise, sync, iterator, stream).
  */
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { FindFileError } from '../errors.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry } from './path-entry.js';
 import type { LinkNotes } from './links.js';
+import { buildPathForm, readNoEscape, rewriteIgnore, rewritePatterns } from './glob-paths.js';
 import {
   anchor,
   braceAlternatives,
   buildDotFilter,
   buildEnterTest,
+  buildMatchTest,
   buildRelative,
   checkKeys,
   emptyOptions,
@@ -77,6 +79,18 @@ export interface GlobOptions {
    * as node-glob does, and named in `result.skipped` (a gap unless it is gone). @default false
    */
   stat?: boolean;
+  /** Read every `\\` in patterns and ignores as `/`, never as an escape (find-file's reading on win32, where `false` is refused). @default false */
+  windowsPathsNoEscape?: boolean;
+  /** node-glob's old spelling: `false` is `windowsPathsNoEscape: true`. @default true */
+  allowWindowsEscape?: boolean;
+  /** A pattern holding no `/` matches at any depth (`*.js` as `**` + `/*.js`). @default false */
+  matchBase?: boolean;
+  /** Return paths with `/` on Windows too (an absolute drive path as `//?/C:/...`, as node-glob). No-op elsewhere. @default false */
+  posix?: boolean;
+  /** Put `./` (`.\\` on Windows) before each relative path but `.` itself. @default false */
+  dotRelative?: boolean;
+  /** Put the separator after each returned directory (`src/`, `./`); a link to one is not one. Not with `withFileTypes`, where entries say it. @default false */
+  mark?: boolean;
 }
 
 const ENTRY = 'find-file/glob';
@@ -87,7 +101,10 @@ const ENTRY = 'find-file/glob';
  * with `complete: true` (an adversarial run). (tinyglobby drops them: its adapter asks for files.)
  */
 const NOT_DIRECTORIES: EntryType[] = ['file', 'symlink', 'pipe', 'socket', 'block-device', 'char-device'];
-const KNOWN = ['cwd', 'ignore', 'dot', 'nodir', 'absolute', 'nocase', 'maxDepth', 'signal', 'follow', 'withFileTypes', 'stat'] as const;
+const KNOWN = [
+  'cwd', 'ignore', 'dot', 'nodir', 'absolute', 'nocase', 'maxDepth', 'signal', 'follow', 'withFileTypes', 'stat',
+  'windowsPathsNoEscape', 'allowWindowsEscape', 'matchBase', 'posix', 'dotRelative', 'mark',
+] as const;
 
 /** node-glob's `ignore`: any falsy value is none there (`opts.ignore || ...`); an `Ignore` object is not carried out. */
 function readIgnore(value: unknown): string[] {
@@ -160,6 +177,20 @@ function namesFileUnderNodir(alternative: string): boolean {
 }
 
 const MAGIC = /[*?[\]{}()!+@]/;
+
+/**
+ * node-glob's `x/**` names `x` itself when it is not a regular file (a directory, a link, where it
+ * leads aside), and a file only by `namesFileUnderNodir`'s rule: `*` + `/**` names `src` and `ldir`,
+ * not `a.js` (a generated family over node-glob 14 found the file returned). The walk cannot ask
+ * for a kind per pattern, so where some `x` ends in a wildcard, a regular file is kept only if a
+ * pattern that names files names it: undefined when none does (no test needed), and `nodir`
+ * expands so already. The test errs toward keeping (buildMatchTest), never toward losing a path.
+ */
+function buildFileTest(list: readonly string[], pattern: readonly string[], nodir: boolean, caseSensitive: boolean): ((rel: string) => boolean) | undefined {
+  if (nodir) return undefined;
+  const namingFiles = list.flatMap((p) => expand(p, true));
+  return namingFiles.length === pattern.length ? undefined : buildMatchTest(namingFiles, caseSensitive);
+}
 
 /**
  * One node-glob ignore as find-file excludes. One ending in a `.` segment (`x/.`) names
@@ -236,7 +267,8 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   if (typeof patterns !== 'string' && !Array.isArray(patterns)) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: pattern must be a string or an array of strings, got ${patterns === null ? 'null' : typeof patterns}`, 'pattern');
   }
-  const list = readGlobList(patterns, 'pattern', ENTRY, false).flatMap(splitWholeBraces).filter((p) => p !== '');
+  const noEscape = readNoEscape(opts, ENTRY);
+  const list = rewritePatterns(readGlobList(patterns, 'pattern', ENTRY, false), opts, noEscape).flatMap(splitWholeBraces).filter((p) => p !== '');
   const dirOnly = list.filter(isDirOnly);
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
@@ -246,7 +278,8 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const statAll = readFlag(opts.stat, false);
   const absolute = readFlag(opts.absolute, false);
   const dot = readFlag(opts.dot, false);
-  const answer = { statAll, asEntries: withFileTypes || statAll, form: withFileTypes ? (e: PathEntry) => e : absolute ? (e: PathEntry) => e.fullpath() : (e: PathEntry) => e.relative() || '.' };
+  const paths = buildPathForm(opts, root, absolute);
+  const answer = { statAll, asEntries: withFileTypes || statAll || paths.needsKind, form: withFileTypes ? (e: PathEntry) => e : paths.ofEntry };
   // node-glob: a directory-only pattern under nodir names nothing.
   if (dirOnly.length > 0 && nodir) return answersNothing(root, answer);
   // node-glob's `*/` (any dir-only pattern but `**/`) returns every link by its own path, without
@@ -259,12 +292,13 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const dotNamed = !dot && list.some((p) => namesDotSegment(p, 'minimatch', !nocase));
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
-  const kinds = withFileTypes && !statAll ? new Map<string, EntryType | undefined>() : undefined;
+  const namesFile = buildFileTest(list, pattern, nodir, !nocase);
+  const kinds = ((withFileTypes || paths.needsKind) && !statAll) || namesFile ? new Map<string, EntryType | undefined>() : undefined;
   const links = new Set<string>();
   const options: FindOptions = {
     root,
     pattern,
-    exclude: readIgnore(opts.ignore).flatMap((p) => readIgnoreEntry(p, nodir)),
+    exclude: readIgnore(opts.ignore).flatMap((p) => readIgnoreEntry(rewriteIgnore(p, noEscape), nodir)),
     hidden: dot || dotNamed,
     type: dirOnly.length > 0 ? (dirOnly.every(namesCwd) ? 'directory' : ['directory', 'symlink']) : nodir ? NOT_DIRECTORIES : 'any',
     caseSensitive: !nocase,
@@ -276,24 +310,25 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const keep = dotNamed ? buildDotFilter(pattern, !nocase, 'minimatch') : undefined;
   const rel = buildRelative(root, absolute);
   const linkNotes: LinkNotes = { links, entered: buildEnterTest(pattern, !nocase), rel, root };
-  const keeps = keep === undefined ? () => true : (match: string) => keep(rel(match));
-  const toPeer = absolute || sep === '/' ? (p: string) => p : (p: string) => p.replaceAll('/', sep);
+  const isFile = (r: string) => kinds !== undefined && !kinds.has(r);
+  const keepsFile = namesFile === undefined ? undefined : (r: string) => !isFile(r) || namesFile(r);
+  const keeps = keep === undefined && keepsFile === undefined ? () => true : (match: string) => (keep?.(rel(match)) ?? true) && (keepsFile?.(rel(match)) ?? true);
   // The cwd was read (else the search rejects): a directory. Any other match: its listing's kind.
   const kindAt = (r: string): EntryType | undefined => (kinds === undefined ? undefined : kinds.has(r) ? kinds.get(r) : 'file');
   const entryOf = (match: string): PathEntry => {
     const r = absolute ? rel(match) : match;
     return new PathEntry(join(root, r), r, kindAt(r));
   };
-  const cwdPath = absolute ? root : '.';
+  const cwdPath = paths.cwd;
   const cwdEntry = () => new PathEntry(root, '', 'directory');
   const shape = (result: FindResult): string[] => {
-    const paths = result.matches.filter(keeps).map(toPeer);
-    return withCwd ? [cwdPath, ...paths] : paths;
+    const found = result.matches.filter(keeps).map(paths.ofMatch);
+    return withCwd ? [cwdPath, ...found] : found;
   };
   const entries = (result: FindResult): PathEntry[] => {
     const list = result.matches.filter(keeps).map(entryOf);
     return withCwd ? [cwdEntry(), ...list] : list;
   };
-  const items = { shape, entries, linkNotes, cwdFirst: withCwd, cwdPath, cwdEntry, keeps, pathOf: toPeer, entryOf };
+  const items = { shape, entries, linkNotes, cwdFirst: withCwd, cwdPath, cwdEntry, keeps, pathOf: paths.ofMatch, entryOf };
   return { options: pattern.length > 0 ? options : emptyOptions(root), ...items, ...answer };
 }

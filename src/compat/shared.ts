@@ -182,29 +182,34 @@ export function buildEnterTest(patterns: readonly string[], caseSensitive: boole
   const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, 'minimatch')));
   return (rel) => {
     const segments = rel.split('/');
-    return compiled.some((pattern) => lay(segments, pattern, true));
+    return compiled.some((pattern) => lay(segments, pattern, 'below'));
   };
 }
 
 function placesDots(path: readonly string[], pattern: readonly Segment[]): boolean {
-  return lay(path, pattern, false);
+  return lay(path, pattern, 'dots');
 }
 
 /**
  * Whether the path's segments can be laid on the pattern's, each fitting its own; `**` takes any
- * number of other segments. `below: false`: the whole pattern, each dot segment on one that names
- * a dot. `below: true`: a proper prefix of it, dots not asked. Perf: each (i, j) is tried once.
+ * number of other segments. `dots`: the whole pattern, each dot segment on one that names a dot.
+ * `below`: a proper prefix of it, dots not asked. `whole`: the whole pattern, dots not asked, a
+ * last `**` taking at least one segment (find-file's reading).
+ * Perf: each (i, j) is tried once.
  */
-function lay(path: readonly string[], pattern: readonly Segment[], below: boolean): boolean {
+function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' | 'below' | 'whole'): boolean {
   const failed = new Set<number>();
+  const below = mode === 'below';
   const place = (i: number, j: number): boolean => {
     const key = i * (pattern.length + 1) + j;
     if (failed.has(key)) return false;
     let ok: boolean;
-    if (i === path.length) ok = below ? j < pattern.length : pattern.slice(j).every((s) => s.globstar);
+    // As the walk reads it: a last `**` takes one segment or more (`x/**` is below `x`, never `x`).
+    if (mode === 'whole' && j === pattern.length - 1 && pattern[j]!.globstar) ok = i < path.length;
+    else if (i === path.length) ok = below ? j < pattern.length : pattern.slice(j).every((s) => s.globstar);
     else if (j === pattern.length) ok = false;
     else {
-      const hidden = !below && path[i]!.startsWith('.');
+      const hidden = mode === 'dots' && path[i]!.startsWith('.');
       const segment = pattern[j]!;
       if (segment.globstar) ok = place(i, j + 1) || (!hidden && place(i + 1, j));
       else ok = segment.accepts(path[i]!, hidden) && place(i + 1, j + 1);
@@ -213,6 +218,23 @@ function lay(path: readonly string[], pattern: readonly Segment[], below: boolea
     return ok;
   };
   return place(0, 0);
+}
+
+/**
+ * Whether a root-relative `/` path is matched whole by one of `patterns` (minimatch's reading),
+ * dots not asked. It errs toward yes: a segment the test cannot read exactly fits any name
+ * (segment-test.ts), so a caller that drops what it answers no to never drops a path a pattern names.
+ */
+export function buildMatchTest(patterns: readonly string[], caseSensitive: boolean): (rel: string) => boolean {
+  // Brace sets expanded first, as the peers do: an alternative may be `.` or hold `/`, which
+  // change the segments (`{?,.}/**` is `./**` too). Too many to expand: it names anything.
+  const alternatives = patterns.map((p) => braceAlternatives(p));
+  if (alternatives.some((a) => a === undefined)) return () => true;
+  const laid = (alternatives.flat() as string[]).map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, 'minimatch')));
+  return (rel) => {
+    const segments = rel.split('/');
+    return laid.some((pattern) => lay(segments, pattern, 'whole'));
+  };
 }
 
 /** The root-relative `/` path of a match, which is native and absolute with `absolute: true`. */

@@ -85,7 +85,7 @@ describe('find-file/glob: the verdict, the refusals, the links', () => {
 
   it('refuses follow: true and an unknown option (withFileTypes and stat: glob-entries.test.ts)', async () => {
     await expect(glob('**', { cwd: root, follow: true })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION' });
-    expect(() => globSync('**', { cwd: root, mark: true } as GlobOptions)).toThrow(expect.objectContaining({ code: 'FF_UNKNOWN_OPTION' }));
+    expect(() => globSync('**', { cwd: root, realpath: true } as GlobOptions)).toThrow(expect.objectContaining({ code: 'FF_UNKNOWN_OPTION' }));
   });
 
   it('rejects an aborted search with the signal reason, as node-glob does', async () => {
