@@ -10,6 +10,9 @@ import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdt
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
+/** The peers the adapters are checked against on Windows (test/windows/compat.win.mjs). */
+const ORACLES = ['glob', 'tinyglobby'];
+
 /** Makes a tree readable (and traversable) by everyone. */
 function openUp(path) {
   const stats = statSync(path);
@@ -26,10 +29,14 @@ function locatePackage(project, from, name) {
   }
 }
 
-/** Copies the production dependencies, and theirs, each to the same place relative to the project. */
-function copyRuntimeDependencies(project, dest) {
+/**
+ * Copies the production dependencies of `roots` (package folders), and theirs, each to the same
+ * place relative to the project: the project's own, and the peers the set checks the adapters
+ * against (`ORACLES`, with what they need at run time).
+ */
+function copyRuntimeDependencies(project, dest, roots = [project]) {
   const copied = new Set();
-  const queue = [project];
+  const queue = [...roots];
   while (queue.length > 0) {
     const dir = queue.shift();
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
@@ -54,6 +61,11 @@ export function buildSandbox({ project, nodeExe, uid }) {
   mkdirSync(pkg, { recursive: true });
   for (const part of ['dist', 'bin', 'package.json']) cpSync(join(project, part), join(pkg, part), { recursive: true });
   copyRuntimeDependencies(project, dir);
+  // The real node-glob and tinyglobby (devDependencies), so test/windows/compat.win.mjs compares the
+  // adapters with them on this runtime, where their answers differ from Linux (separators, drives).
+  const oracles = ORACLES.map((name) => locatePackage(project, project, name)).filter((found) => found !== undefined);
+  for (const found of oracles) cpSync(found, join(dir, relative(project, found)), { recursive: true, dereference: true });
+  copyRuntimeDependencies(project, dir, oracles);
   const testDir = join(dir, 'test');
   const tests = [];
   mkdirSync(testDir);

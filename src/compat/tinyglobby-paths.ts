@@ -189,3 +189,32 @@ function setCloses(pattern: string, from: number): boolean {
 export function isDynamicPattern(pattern: string, options?: { caseSensitiveMatch?: boolean }): boolean {
   return options?.caseSensitiveMatch === false || scansAsGlob(pattern);
 }
+
+/** The characters tinyglobby's `\` escapes (picomatch reads `\` so on every platform: `posix: true`). */
+const ESCAPED_BY_BACKSLASH = '()[]{}!*+?@|';
+
+/**
+ * A pattern's tinyglobby escapes as find-file reads them on win32, where `\` is a separator and
+ * never an escape: `\(` becomes `[(]`, `\[` `[[]`, `\]` `[]]`, `\!` `@(!)` (a set cannot hold a
+ * lone `!`). Without it the adapter read `escapePath('dir (2)')`, `dir \(2\)`, as `dir /(2/)` and
+ * found nothing there (the Windows set, test/windows/compat.win.mjs). A `\` before anything else
+ * stays a separator (`src\a.js`), as find-file reads it on Windows. Inside a set nothing changes.
+ */
+export function win32EscapesAsSets(pattern: string): string {
+  if (!pattern.includes('\\')) return pattern;
+  let out = '';
+  let inSet = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    const next = pattern[i + 1];
+    if (inSet) inSet = c !== ']';
+    else if (c === '[') inSet = true;
+    if (inSet || c !== '\\' || next === undefined || !ESCAPED_BY_BACKSLASH.includes(next)) {
+      out += c;
+      continue;
+    }
+    out += next === '!' ? '@(!)' : `[${next}]`;
+    i++;
+  }
+  return out;
+}

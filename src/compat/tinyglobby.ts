@@ -41,6 +41,7 @@ export {
   /** tinyglobby's `convertPathToPattern`: a path as a pattern naming it (on Windows, with `/` separators). */
   convertPathToPattern,
 } from './tinyglobby-paths.js';
+import { win32EscapesAsSets } from './tinyglobby-paths.js';
 
 /** tinyglobby's options that find-file carries out. Any other is refused (`FF_UNKNOWN_OPTION`). */
 export interface GlobOptions {
@@ -300,13 +301,15 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const caseSensitive = readFlag(opts.caseSensitiveMatch, true);
   const deep = readDepth(opts.deep, 'deep');
   const dotNamed = !dot && pattern.some((p) => namesDotSegment(p, 'picomatch', caseSensitive));
-  const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories));
+  // On win32 find-file reads `\` as a separator: tinyglobby's escapes are written as sets there.
+  const asRead = sep === '\\' ? win32EscapesAsSets : (p: string) => p;
+  const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories)).map(asRead);
   if (findPatterns.length === 0) return { options: emptyOptions(root), shape: () => [] };
   const absolute = readFlag(opts.absolute, false);
   const options: FindOptions = {
     root,
     pattern: findPatterns,
-    exclude: exclude.flatMap((p) => expand(p, expandDirectories, true)),
+    exclude: exclude.flatMap((p) => expand(p, expandDirectories, true)).map(asRead),
     hidden: dot || dotNamed,
     type: onlyDirectories ? 'directory' : onlyFiles ? 'file' : ['file', 'directory'],
     caseSensitive,

@@ -139,6 +139,9 @@ function findOpen(text: string, escapes: boolean): number {
     if (c === '\\' && escapes) {
       i++;
       dollar = false;
+    } else if (!escapes && isBraceCharSet(text, i)) {
+      i += 2;
+      dollar = false;
     } else if (c === '{') {
       if (!dollar) return i;
       const inner = gobble(text, i + 1, escapes, true);
@@ -159,6 +162,7 @@ function gobble(text: string, start: number, escapes: boolean, any = false): { c
   for (let i = start; i < text.length; i++) {
     const c = text[i];
     if (c === '\\' && escapes) i++;
+    else if (!escapes && isBraceCharSet(text, i)) i += 2;
     else if (c === '{') level++;
     else if (c === '}') {
       if (level > 0) level--;
@@ -166,6 +170,16 @@ function gobble(text: string, start: number, escapes: boolean, any = false): { c
     } else if (c === ',' && level === 0) commas.push(i);
   }
   return undefined;
+}
+
+/**
+ * Where `\\` escapes nothing (win32: it is a separator), `[{]`, `[}]` and `[,]` are the way to
+ * write that character, and brace expansion reads them so too (bash, which has `\\`, expands
+ * `[{]a,b[}]` into `[]a]` and `[b[]`): else no pattern could name a file called `{a,b}` there, and
+ * an escaped path (tinyglobby's `escapePath`, turned into sets) found nothing.
+ */
+function isBraceCharSet(text: string, i: number): boolean {
+  return text[i] === '[' && text[i + 2] === ']' && (text[i + 1] === '{' || text[i + 1] === '}' || text[i + 1] === ',');
 }
 
 /** `body` cut at the given commas (absolute indices, `offset` being body's start). */

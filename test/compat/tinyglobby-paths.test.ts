@@ -18,7 +18,10 @@ import {
   escapeWin32Path,
   helpersFor,
   isDynamicPattern,
+  win32EscapesAsSets,
 } from '../../src/compat/tinyglobby-paths.js';
+import { findFilesSync } from '../../src/find.js';
+import { FakeClock, asFs, buildVolume, win32Fs } from '../helpers/memfs.js';
 import { mulberry32 } from '../helpers/prng.js';
 
 type Peer = typeof peer;
@@ -218,5 +221,36 @@ describe('one case per rule, written out (tinyglobby agreeing)', () => {
   });
   it('isDynamicPattern with caseSensitiveMatch: false is always true (tinyglobby then matches to fold case)', () => {
     expect([isDynamicPattern('src/index.ts', { caseSensitiveMatch: false }), peer.isDynamicPattern('src/index.ts', { caseSensitiveMatch: false })]).toEqual([true, true]);
+  });
+});
+
+describe('on win32, tinyglobby\'s escapes as find-file reads them (`\\` is a separator there)', () => {
+  it.each([
+    ['dir \\(2\\)/app\\[1\\].exe', 'dir [(]2[)]/app[[]1[]].exe'],
+    ['\\!x', '@(!)x'],
+    ['a\\@\\(b\\)', 'a[@][(]b[)]'],
+    ['src\\a.js', 'src\\a.js'],
+    ['[\\]]x', '[\\]]x'],
+  ])('%j is read as %j', (input, expected) => {
+    expect(win32EscapesAsSets(input)).toBe(expected);
+  });
+
+  // Windows names with tinyglobby's magic in them, each escaped by its win32 escapePath, turned
+  // into sets and searched by the win32 engine (memfs under drive paths) among look-alikes: the
+  // name itself is found, and nothing else.
+  it('an escaped Windows name finds that name, and only it, through the win32 engine (400 generated names)', () => {
+    const random = mulberry32(0x77696e);
+    const pick = (chars: string) => chars[Math.floor(random() * chars.length)]!;
+    const failures: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const name = Array.from({ length: 2 + Math.floor(random() * 6) }, () => pick('ab()[]{}!+@ .,-x')).join('');
+      if (name.trim() !== name || name.endsWith('.')) continue; // Windows trims these
+      const decoys = [name.replace(/[()[\]{}!+@]/g, ''), name.replace(/[()[\]{}!+@]/g, 'a'), `${name}x`];
+      const tree = { d: Object.fromEntries([name, ...decoys].filter((n) => n !== '' && !/^\.+$/.test(n)).map((n) => [n, ''])) };
+      const pattern = win32EscapesAsSets(`d/${escapeWin32Path(name)}`);
+      const result = findFilesSync({ root: 'C:\\proj', platform: 'win32', fs: win32Fs(asFs(buildVolume(tree, '/C/proj'))), clock: new FakeClock(), pattern, caseSensitive: true });
+      if (JSON.stringify(result.matches) !== JSON.stringify([`d/${name}`])) failures.push(`${JSON.stringify(name)} as ${JSON.stringify(pattern)}: ${JSON.stringify(result.matches)}`);
+    }
+    expect(failures.slice(0, 10)).toEqual([]);
   });
 });

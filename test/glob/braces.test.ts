@@ -279,3 +279,21 @@ describe('sets nested deeper than MAX_BRACE_NESTING are refused, never a stack o
   });
 });
 
+
+describe('where `\\` escapes nothing (win32), `[{]`, `[}]` and `[,]` are literal to brace expansion too', () => {
+  // bash, which has `\`, expands `[{]a,b[}]` into `[]a]` and `[b[]`: kept off win32 (the generated
+  // families above), and the one way to name a file `{a,b}` on win32.
+  it.each([
+    ['[{]a,b[}]', ['[{]a,b[}]']],
+    ['x[{]1..3[}]', ['x[{]1..3[}]']],
+    ['{a,[,]}', ['a', '[,]']],
+    ['{p,q}[{]a[,]b[}]', ['p[{]a[,]b[}]', 'q[{]a[,]b[}]']],
+    ['[{]{a,b}', ['[{]a', '[{]b']],
+  ])('%j expands to %j without escapes', (pattern, expected) => {
+    expect(expandBraces(pattern, false, 'pattern', pattern)).toEqual(expected);
+  });
+
+  it('as bash with escapes (posix)', () => {
+    expect(expandBraces('[{]a,b[}]', true, 'pattern', '[{]a,b[}]')).toEqual(['[]a]', '[b[]']);
+  });
+});
