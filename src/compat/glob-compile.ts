@@ -4,7 +4,7 @@
  * form (paths or `PathEntry` objects, `cwd` itself where node-glob names it, dot names as it hides
  * them). glob.ts runs the search in each of node-glob's forms (promise, sync, iterator, stream).
  */
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { FindFileError } from '../errors.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
@@ -12,6 +12,7 @@ import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry } from './path-entry.js';
 import type { LinkNotes } from './links.js';
 import { buildPathForm, readNoEscape, rewriteIgnore, rewritePatterns } from './glob-paths.js';
+import { rebase, type Rebased } from './rebase.js';
 import {
   anchor,
   braceAlternatives,
@@ -148,6 +149,14 @@ function namesCwd(pattern: string): boolean {
 }
 
 /**
+ * A directory-only pattern that returns no link: `**` + `/` alone. node-glob's `./**` + `/` (and an
+ * absolute `/dir/**` + `/`, searched as `./**` + `/` from `dir`) returns every link too, as `*` + `/` does.
+ */
+function namesCwdOnly(pattern: string): boolean {
+  return namesCwd(pattern) && !pattern.startsWith('./');
+}
+
+/**
  * node-glob's `x/**` also names `x` (find-file's needs one more segment): `x` is added, each brace
  * alternative on its own (`selfNames`: `a{/,b}/**` names `a` and `ab`; `{src,.}/**` names `src`, and cwd by `namesCwd`).
  */
@@ -240,6 +249,8 @@ export interface Compiled {
   /** A kept match as node-glob's path, and as an entry (with the kind its listing gave, if any). */
   pathOf: (match: string) => string;
   entryOf: (match: string) => PathEntry;
+  /** Absolute patterns whose common start is missing: the same call searched from its parent (rebase.ts). */
+  climb?: () => Compiled;
 }
 
 /** Notes each listed link, and with `kinds` the kind of each listed entry that is not a regular file (`undefined`: the listing did not say). */
@@ -259,9 +270,9 @@ function answersNothing(root: string, answer: Pick<Compiled, 'statAll' | 'asEntr
 }
 
 /** Compiles node-glob's call into one find-file search and the shaping of its answer, before any I/O. */
-export function compileGlob(patterns: string | readonly string[], opts: GlobOptions = {}): Compiled {
+export function compileGlob(patterns: string | readonly string[], opts: GlobOptions = {}, up = 0): Compiled {
   refuseUnsupported(opts);
-  const root = resolveCwd(opts.cwd);
+  const cwd = resolveCwd(opts.cwd);
   // node-glob: an empty pattern matches nothing.
   // node-glob throws a TypeError on a pattern that is not a string (or an array of them).
   if (typeof patterns !== 'string' && !Array.isArray(patterns)) {
@@ -269,6 +280,39 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   }
   const noEscape = readNoEscape(opts, ENTRY);
   const list = rewritePatterns(readGlobList(patterns, 'pattern', ENTRY, false), opts, noEscape).flatMap(splitWholeBraces).filter((p) => p !== '');
+  const ignores = readIgnore(opts.ignore).map((p) => rewriteIgnore(p, noEscape));
+  const rebased = rebase(list, ignores, cwd, { climbs: false, entry: ENTRY, escapeName: escapeForGlob, up });
+  if (!rebased.someAbsolute) return compileAt(cwd, list, ignores, opts, readFlag(opts.absolute, false));
+  refuseAbsolutePatterns(rebased, opts);
+  const compiled = compileAt(rebased.root, rebased.patterns, rebased.ignores, opts, true);
+  // A missing start is searched for from its parent (glob-run.ts `climbed`), up to the file system's root.
+  return dirname(rebased.root) === rebased.root ? compiled : { ...compiled, climb: () => compileGlob(patterns, opts, up + 1) };
+}
+
+/**
+ * node-glob answers an absolute pattern with absolute paths, and a relative one relative to cwd:
+ * one search cannot say which pattern found a path, so a list mixing them is refused, and so are
+ * the options that ask for paths relative to cwd (`absolute: false`, `withFileTypes`' `relative()`).
+ */
+function refuseAbsolutePatterns(rebased: Rebased, opts: GlobOptions): void {
+  if (!rebased.allAbsolute) {
+    throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing absolute and relative patterns is not supported: make two calls`, 'pattern');
+  }
+  for (const option of ['absolute', 'withFileTypes'] as const) {
+    if (opts[option] !== undefined && (option === 'withFileTypes' ? readFlag(opts[option], false) : true)) {
+      throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: ${option} with absolute patterns is not supported: pass cwd: ${JSON.stringify(rebased.root)} and patterns relative to it`, option);
+    }
+  }
+}
+
+/** A name written so that this adapter reads it literally: escaped with `\\`, or as a set on win32 (where `\\` is a separator). */
+function escapeForGlob(name: string): string {
+  if (sep === '/') return name.replace(/[\\*?[\](){}!+@,|]/g, '\\$&');
+  return name.replace(/[*?[\](){}!+@,|]/g, (c) => (c === '!' ? '@(!)' : `[${c}]`));
+}
+
+/** The search of `root` for node-glob's call (`list`, `ignores` relative to it) and the shaping of its answer. */
+function compileAt(root: string, list: string[], ignores: string[], opts: GlobOptions, absolute: boolean): Compiled {
   const dirOnly = list.filter(isDirOnly);
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
@@ -276,7 +320,6 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const nodir = readFlag(opts.nodir, false);
   const withFileTypes = readFlag(opts.withFileTypes, false);
   const statAll = readFlag(opts.stat, false);
-  const absolute = readFlag(opts.absolute, false);
   const dot = readFlag(opts.dot, false);
   const paths = buildPathForm(opts, root, absolute);
   const answer = { statAll, asEntries: withFileTypes || statAll || paths.needsKind, form: withFileTypes ? (e: PathEntry) => e : paths.ofEntry };
@@ -298,9 +341,9 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const options: FindOptions = {
     root,
     pattern,
-    exclude: readIgnore(opts.ignore).flatMap((p) => readIgnoreEntry(rewriteIgnore(p, noEscape), nodir)),
+    exclude: ignores.flatMap((p) => readIgnoreEntry(p, nodir)),
     hidden: dot || dotNamed,
-    type: dirOnly.length > 0 ? (dirOnly.every(namesCwd) ? 'directory' : ['directory', 'symlink']) : nodir ? NOT_DIRECTORIES : 'any',
+    type: dirOnly.length > 0 ? (dirOnly.every(namesCwdOnly) ? 'directory' : ['directory', 'symlink']) : nodir ? NOT_DIRECTORIES : 'any',
     caseSensitive: !nocase,
     absolute,
     ...(depth === undefined ? {} : { maxDepth: depth }),

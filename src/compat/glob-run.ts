@@ -9,6 +9,7 @@ import type { FindResult, FindSummary, SkippedEntry } from '../result.js';
 import type { Compiled } from './glob-compile.js';
 import { nameLinksEntered, nameLinksEnteredAsync } from './links.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
+import { climbed } from './rebase.js';
 import { withResult } from './shared.js';
 
 /** An item of node-glob's answer: a path, or an entry with `withFileTypes`. */
@@ -45,7 +46,14 @@ function fromEntries(compiled: Compiled, result: FindResult, { kept, failed }: L
 /** The whole answer, as `glob` gives it: sorted, carrying the verdict as `result`. */
 export async function runAll(compiled: Compiled, signal: AbortSignal | undefined): Promise<GlobItem[] & { readonly result: FindResult }> {
   throwIfAborted(signal);
-  const found = await findFiles(compiled.options);
+  let found: FindResult;
+  try {
+    found = await findFiles(compiled.options);
+  } catch (error) {
+    const up = climbed(compiled, error);
+    if (up === undefined) throw error;
+    return runAll(up, signal);
+  }
   const result = await untilAborted(nameLinksEnteredAsync(found, compiled.linkNotes, found.matches), signal);
   if (!compiled.asEntries) return withResult(compiled.shape(result), result);
   const lstated = await untilAborted(lstatEntries(compiled.entries(result), compiled.statAll), signal);
@@ -55,7 +63,15 @@ export async function runAll(compiled: Compiled, signal: AbortSignal | undefined
 /** `runAll` without the event loop, as `globSync` gives it. */
 export function runAllSync(compiled: Compiled, signal: AbortSignal | undefined): GlobItem[] & { readonly result: FindResult } {
   throwIfAborted(signal);
-  const result = nameLinksEntered(findFilesSync(compiled.options), compiled.linkNotes);
+  let found: FindResult;
+  try {
+    found = findFilesSync(compiled.options);
+  } catch (error) {
+    const up = climbed(compiled, error);
+    if (up === undefined) throw error;
+    return runAllSync(up, signal);
+  }
+  const result = nameLinksEntered(found, compiled.linkNotes);
   if (!compiled.asEntries) return withResult(compiled.shape(result), result);
   return fromEntries(compiled, result, lstatEntriesSync(compiled.entries(result), compiled.statAll));
 }
@@ -89,11 +105,22 @@ export async function* iterateItems(compiled: Compiled, signal: AbortSignal | un
   };
   try {
     throwIfAborted(signal);
+    // The first step before anything is handed out: a missing start of absolute patterns climbs.
+    let step: IteratorResult<string>;
+    try {
+      step = await matches.next();
+    } catch (error) {
+      const up = climbed(compiled, error);
+      if (up === undefined) throw error;
+      ended = true;
+      yield* iterateItems(up, signal, sink);
+      return;
+    }
     if (compiled.cwdFirst) {
       const item = compiled.asEntries ? await handOut(compiled.cwdEntry()) : compiled.cwdPath;
       if (item !== undefined) yield item;
     }
-    for (let step = await matches.next(); step.done !== true; step = await matches.next()) {
+    for (; step.done !== true; step = await matches.next()) {
       const match = step.value;
       if (!compiled.keeps(match)) continue;
       if (links.has(rel(match))) matchedLinks.push(match);

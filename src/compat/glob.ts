@@ -87,8 +87,12 @@ export function hasMagic(patterns: string | readonly string[], options: { nocase
  * @throws {FindFileError} (rejects) Before any I/O: `FF_UNKNOWN_OPTION` for an option not carried out,
  * `FF_INVALID_OPTION` for `follow: true`, `absolute` with `withFileTypes`, a bad `cwd` or an `ignore`
  * object, `FF_INVALID_LIMIT` for `maxDepth`, `FF_INVALID_PATTERN` for directory-only patterns mixed
- * with others or a pattern (or `ignore` entry) that is not a string, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute pattern, and `findFiles`'s pattern
- * codes. `ENOENT` or `ENOTDIR` when `cwd` does not exist or is not a directory (node-glob answers
+ * with others, absolute patterns mixed with relative ones, an ignore that starts above an absolute
+ * pattern's start and is not `**`-led, or a pattern (or `ignore` entry) that is not a string,
+ * `FF_INVALID_OPTION` for `absolute` or `withFileTypes` with absolute patterns,
+ * `FF_PATTERN_OUTSIDE_ROOT` for `..`, and `findFiles`'s pattern codes. An absolute pattern is
+ * searched from its literal start, and answered with absolute paths, as node-glob does; a start that
+ * does not exist is an empty complete answer (docs/compat.md). `ENOENT` or `ENOTDIR` when `cwd` does not exist or is not a directory (node-glob answers
  * `[]`). An aborted `signal` rejects with the signal's reason, as node-glob does.
  * @example
  * const paths = await glob(['lib/*.js', 'bin/*.mjs'], { cwd: 'packages/app', ignore: 'lib/*.min.js' });

@@ -10,6 +10,7 @@ import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { closeOfGroup, patternNamesDot, splitTop, type DotDialect } from './dot-names.js';
 import { compileSegment, type Segment } from './segment-test.js';
+import { climbed } from './rebase.js';
 
 /**
  * The paths, in the peer's form, carrying the search's verdict as a non-enumerable `result`
@@ -137,14 +138,35 @@ export function emptyOptions(root: string): FindOptions {
 }
 
 /** Runs the compiled options once, async or sync, and shapes the answer. */
-export async function runAsync(options: FindOptions, shape: (result: FindResult) => string[]): Promise<GlobPaths> {
-  const result = await findFiles(options);
-  return withResult(shape(result), result);
+/** A compiled peer call: the search, the shaping of its answer, and (absolute patterns: rebase.ts) the same call from one directory up. */
+export interface PeerSearch {
+  options: FindOptions;
+  shape: (result: FindResult) => string[];
+  climb?: () => PeerSearch;
 }
 
-export function runSync(options: FindOptions, shape: (result: FindResult) => string[]): GlobPaths {
-  const result = findFilesSync(options);
-  return withResult(shape(result), result);
+export async function runAsync(search: PeerSearch): Promise<GlobPaths> {
+  let result: FindResult;
+  try {
+    result = await findFiles(search.options);
+  } catch (error) {
+    const up = climbed(search, error);
+    if (up === undefined) throw error;
+    return runAsync(up);
+  }
+  return withResult(search.shape(result), result);
+}
+
+export function runSync(search: PeerSearch): GlobPaths {
+  let result: FindResult;
+  try {
+    result = findFilesSync(search.options);
+  } catch (error) {
+    const up = climbed(search, error);
+    if (up === undefined) throw error;
+    return runSync(up);
+  }
+  return withResult(search.shape(result), result);
 }
 
 /**

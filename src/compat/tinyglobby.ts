@@ -9,7 +9,7 @@
  * `followSymbolicLinks: true` is refused, and links are neither returned nor entered.
  */
 import { lstatSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { FindFileError } from '../errors.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
@@ -29,8 +29,10 @@ import {
   selfNames,
   braceAlternatives,
   runSync,
+  type PeerSearch,
   type GlobPaths,
 } from './shared.js';
+import { rebase } from './rebase.js';
 
 export type { GlobPaths } from './shared.js';
 export {
@@ -264,13 +266,25 @@ function recordKinds(options: FindOptions): { isDir: (rel: string, root: string)
   return { isDir: (rel, root) => dirs.has(rel) || (unknown.has(rel) && lstatIsDir(join(root, rel))) };
 }
 
-interface Compiled {
-  options: FindOptions;
-  shape: (result: FindResult) => string[];
+/** tinyglobby's patterns and ignores: `!x` among the patterns ignores `x` (`!(` opens a group), empty ones skipped. */
+function readPatterns(raw: readonly string[], opts: GlobOptions): { pattern: string[]; exclude: string[] } {
+  const pattern: string[] = [];
+  const exclude = readGlobList(opts.ignore, 'ignore', ENTRY, true).filter((p) => p !== '' && !(p.startsWith('!') && p[1] !== '('));
+  for (const p of raw) {
+    if (p === '') continue;
+    if (!p.startsWith('!') || p[1] === '(') pattern.push(p);
+    else if (p[1] !== '!' || p[2] === '(') exclude.push(p.slice(1));
+  }
+  return { pattern, exclude };
+}
+
+/** A name written so that tinyglobby's reading takes it literally: `\\` before what picomatch reads as magic (sets on win32: `asRead`). */
+function escapeForPicomatch(name: string): string {
+  return name.replace(/[\\*?[\](){}!+@|]/g, '\\$&');
 }
 
 /** Compiles tinyglobby's call into one find-file search and the shaping of its answer, before any I/O. */
-export function compileTinyglobby(input: Patterns | GlobOptions | undefined, maybeOptions?: GlobOptions): Compiled {
+export function compileTinyglobby(input: Patterns | GlobOptions | undefined, maybeOptions?: GlobOptions, up = 0): PeerSearch {
   const isModern = typeof input === 'string' || Array.isArray(input);
   // tinyglobby throws a TypeError on `glob(undefined, { cwd })`; read as the older `glob(options)`
   // form it listed process.cwd(), not cwd (an adversarial run). A number or boolean is no form either.
@@ -283,17 +297,13 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   }
   checkKeys(opts, KNOWN, ENTRY);
   refuseFollow(opts.followSymbolicLinks, 'followSymbolicLinks', ENTRY);
-  const root = resolveCwd(opts.cwd);
-  const raw = readGlobList(isModern ? input : (opts.patterns ?? '**/*'), 'patterns', ENTRY, true);
+  const cwd = resolveCwd(opts.cwd);
   const expandDirectories = readFlag(opts.expandDirectories, true);
-  const pattern: string[] = [];
-  const exclude = readGlobList(opts.ignore, 'ignore', ENTRY, true).filter((p) => p !== '' && !(p.startsWith('!') && p[1] !== '('));
-  for (const p of raw) {
-    if (p === '') continue;
-    if (!p.startsWith('!') || p[1] === '(') pattern.push(p);
-    else if (p[1] !== '!' || p[2] === '(') exclude.push(p.slice(1));
-  }
-
+  const read = readPatterns(readGlobList(isModern ? input : (opts.patterns ?? '**/*'), 'patterns', ENTRY, true), opts);
+  // Patterns starting outside cwd (absolute, or with `..`): one search from where they all start.
+  const { root, patterns: pattern, ignores: exclude, moved } = rebase(read.pattern, read.exclude, cwd, { climbs: true, entry: ENTRY, escapeName: escapeForPicomatch, up });
+  // A missing start is searched for from its parent (shared.ts `runAsync`), up to the file system's root.
+  const climb = moved && dirname(root) !== root ? { climb: () => compileTinyglobby(input, maybeOptions, up + 1) } : {};
   if (pattern.length === 0) return { options: emptyOptions(root), shape: () => [] };
   const onlyDirectories = readFlag(opts.onlyDirectories, false);
   const onlyFiles = !onlyDirectories && readFlag(opts.onlyFiles, true);
@@ -305,7 +315,10 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const asRead = sep === '\\' ? win32EscapesAsSets : (p: string) => p;
   const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories)).map(asRead);
   if (findPatterns.length === 0) return { options: emptyOptions(root), shape: () => [] };
-  const absolute = readFlag(opts.absolute, false);
+  const asked = readFlag(opts.absolute, false);
+  // Moved: the search answers absolute paths, written relative to cwd unless asked (tinyglobby's `../x`).
+  const absolute = asked || moved;
+  const fromCwd = moved && !asked ? (path: string) => relative(cwd, path).replaceAll('\\', '/') : undefined;
   const options: FindOptions = {
     root,
     pattern: findPatterns,
@@ -327,15 +340,17 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     // tinyglobby's absolute paths use `/`. A `\` is a separator on win32 only: elsewhere it is a
     // character of a name (`back\slash.js`, a cwd `ba\ck`), and turning it into `/` named a path
     // that does not exist (an adversarial run).
-    const peer = absolute && sep === '\\' ? path.replaceAll('\\', '/') : path;
+    const peer = fromCwd ? fromCwd(path) : absolute && sep === '\\' ? path.replaceAll('\\', '/') : path;
     return isDir ? `${peer}/` : peer;
   };
   const isDir = kinds ? (path: string) => kinds.isDir(rel(path), root) : () => onlyDirectories;
+  // tinyglobby names the directory it crawls from, when that is not cwd and a pattern is all of it (`dir/**`).
+  const withRoot = moved && !onlyFiles && pattern.some((p) => /^\.\/(?:\*\*\/)*\*\*$/.test(p)) ? [toPeer(root, true)] : [];
   const shape = (result: FindResult): string[] => {
     const kept = keep ? result.matches.filter((path) => keep(rel(path))) : result.matches;
-    return kept.map((path) => toPeer(path, isDir(path)));
+    return [...withRoot, ...kept.map((path) => toPeer(path, isDir(path)))];
   };
-  return { options, shape };
+  return { options, shape, ...climb };
 }
 
 /**
@@ -345,8 +360,10 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
  * @throws {FindFileError} (rejects) Before any I/O: `FF_UNKNOWN_OPTION` for an option not carried out
  * (`fs`, `globstar`...), `FF_INVALID_OPTION` for `followSymbolicLinks: true`, patterns given twice or
  * a bad `cwd` or `ignore`, `FF_INVALID_PATTERN` for patterns (or an entry of them or of `ignore`)
- * that are not strings, `FF_INVALID_LIMIT` for `deep`, `FF_PATTERN_OUTSIDE_ROOT` for `..` or an absolute
- * pattern, and `findFiles`'s pattern codes. `ENOENT` or `ENOTDIR` when `cwd` does not exist or is
+ * that are not strings or for an ignore that starts above the patterns' start and is not `**`-led,
+ * `FF_INVALID_LIMIT` for `deep`, `FF_PATTERN_OUTSIDE_ROOT` for an absolute pattern inside a brace
+ * set, and `findFiles`'s pattern codes. Absolute and `..` patterns are searched from where they
+ * start, and answered relative to cwd (absolute with `absolute`), as tinyglobby does (docs/compat.md). `ENOENT` or `ENOTDIR` when `cwd` does not exist or is
  * not a directory (tinyglobby answers `[]`).
  * @example
  * const paths = await glob(['src/*.ts', '!src/*.test.ts'], { cwd: 'packages/app' });
@@ -354,8 +371,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
  */
 export function glob(patterns: Patterns | GlobOptions, options?: GlobOptions): Promise<GlobPaths> {
   try {
-    const { options: find, shape } = compileTinyglobby(patterns, options);
-    return runAsync(find, shape);
+    return runAsync(compileTinyglobby(patterns, options));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -369,6 +385,5 @@ export function glob(patterns: Patterns | GlobOptions, options?: GlobOptions): P
  * if (paths.length === 0 && paths.result.complete) console.log('no JSON file at the top level');
  */
 export function globSync(patterns: Patterns | GlobOptions, options?: GlobOptions): GlobPaths {
-  const { options: find, shape } = compileTinyglobby(patterns, options);
-  return runSync(find, shape);
+  return runSync(compileTinyglobby(patterns, options));
 }

@@ -48,8 +48,12 @@ afterAll(() => removeTree(root));
 describe("node-glob's bash results, through the adapter, node-glob and bash", () => {
   for (const [pattern, bash] of Object.entries(bashResults)) {
     if (leavesRoot(pattern)) {
-      it(`${pattern}: refused, a pattern never leaves the root`, () => {
-        expect(() => globSync(pattern, { cwd: root })).toThrow(expect.objectContaining({ code: 'FF_PATTERN_OUTSIDE_ROOT' }));
+      // `..` climbs out of the search's root; an absolute alternative beside a relative one would
+      // need answers in two forms from one search (test/compat/absolute-patterns.test.ts has the
+      // absolute patterns the adapter answers).
+      const code = pattern.includes('..') ? 'FF_PATTERN_OUTSIDE_ROOT' : 'FF_INVALID_PATTERN';
+      it(`${pattern}: refused (${code}), never answered from the wrong place`, () => {
+        expect(() => globSync(pattern, { cwd: root })).toThrow(expect.objectContaining({ code }));
       });
       continue;
     }

@@ -1,0 +1,154 @@
+/**
+ * Patterns that start outside `cwd`, as the peers take them: an absolute one
+ * (`glob(path.join(dir, '**' + '/*.js'))`, tinyglobby's `convertPathToPattern(root) + '/**'`) and,
+ * for tinyglobby, one climbing with `..`. find-file searches below one root and never returns a
+ * path outside it, so such a call is one search from the deepest directory holding every
+ * pattern's literal start (its leading segments with no magic), each pattern rewritten relative to
+ * it. The adapters then write the answer as the peer does (absolute, or relative to `cwd`).
+ *
+ * Ignores are read against that root: one starting with `**` anywhere (node-glob applies it to
+ * absolute patterns' paths too); any other by its own literal start, made relative to the root
+ * when inside it, dropped when it cannot meet the root's tree, and refused when only part of it
+ * could (a start above the root followed by more than `**`): never guessed.
+ */
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { FindFileError } from '../errors.js';
+
+/** One search for a call whose patterns start outside `cwd`. */
+export interface Rebased {
+  /** The directory searched: `cwd` when no pattern starts outside it. */
+  root: string;
+  /** The patterns, relative to `root`. */
+  patterns: string[];
+  /** The ignores, relative to `root` (or position-free: `**`...). */
+  ignores: string[];
+  /** Whether `root` is not `cwd` (the answer must be rewritten for the peer). */
+  moved: boolean;
+  /** Every pattern was absolute. */
+  allAbsolute: boolean;
+  /** Some pattern was absolute. */
+  someAbsolute: boolean;
+}
+
+const WIN32 = process.platform === 'win32';
+/** A magic character in a segment (either peer's): such a segment ends the literal start. */
+const MAGIC = /[*?[\]{}()!+@|\\]/;
+const ABSOLUTE = WIN32 ? /^(?:[A-Za-z]:[\\/]|[\\/]{2})/ : /^\//;
+
+export interface RebaseOptions {
+  /** Whether `..` starts outside too (tinyglobby's reading; node-glob's adapter refuses it). */
+  climbs: boolean;
+  entry: string;
+  /** A name written so the adapter reads it literally. */
+  escapeName: (name: string) => string;
+  /**
+   * Search from this many levels above the patterns' common start: where the start does not
+   * exist (the search of it fails with ENOENT or ENOTDIR), the adapters search from its parent,
+   * whose listing proves it absent, rather than fail (the peers answer `[]`) or stat before the
+   * search (a stat outside the walk has no budget). @default 0
+   */
+  up?: number;
+}
+
+/** A pattern's literal start, as a native path (resolved against `cwd`), and the rest of it. */
+function splitStart(pattern: string, cwd: string): { start: string; rest: string; absolute: boolean } {
+  const absolute = ABSOLUTE.test(pattern);
+  const segments = (WIN32 ? pattern.replaceAll('\\', '/') : pattern).split('/');
+  let n = 0;
+  while (n < segments.length - 1 && !MAGIC.test(segments[n]!) && segments[n] !== '**') n++;
+  // A pattern with no magic at all names one path: its parent is the start, its last name the rest.
+  const lead = segments.slice(0, n).join('/');
+  const start = absolute ? resolve(lead === '' ? '/' : WIN32 && /^[A-Za-z]:$/.test(lead) ? `${lead}/` : lead) : resolve(cwd, lead);
+  return { start, rest: segments.slice(n).join('/'), absolute };
+}
+
+/** Whether a pattern starts outside `cwd`: absolute, or climbing with `..` (tinyglobby's). */
+export function startsOutside(pattern: string, climbs: boolean): boolean {
+  if (ABSOLUTE.test(pattern)) return true;
+  return climbs && /^(?:\.\/)*\.\.(?:[\\/]|$)/.test(WIN32 ? pattern.replaceAll('\\', '/') : pattern);
+}
+
+/** The deepest directory holding both (on win32 a path on another drive has none). */
+function commonAncestor(a: string, b: string, entry: string): string {
+  let dir = a;
+  while (relative(dir, b).startsWith('..') || isAbsolute(relative(dir, b))) {
+    const up = resolve(dir, '..');
+    if (up === dir) throw new FindFileError('FF_INVALID_PATTERN', `${entry}: patterns on different drives (${a}, ${b}): make one call per drive`, 'pattern');
+    dir = up;
+  }
+  return dir;
+}
+
+/** `dir` below `root` as pattern text: its names escaped (`escapeName`), `/` between them, '' for the root. */
+function prefixOf(root: string, dir: string, escapeName: (name: string) => string): string {
+  const rel = relative(root, dir);
+  return rel === '' ? '' : `${rel.split(sep).map(escapeName).join('/')}/`;
+}
+
+/**
+ * The call as one search (`RebaseOptions`). Throws `FF_INVALID_PATTERN` for an ignore only part
+ * of which could be read from the root, or patterns on different drives.
+ */
+export function rebase(patterns: readonly string[], ignores: readonly string[], cwd: string, options: RebaseOptions): Rebased {
+  const outside = patterns.filter((p) => startsOutside(p, options.climbs));
+  const unmoved = { root: cwd, patterns: [...patterns], ignores: [...ignores], moved: false, allAbsolute: false, someAbsolute: false };
+  if (outside.length === 0) return unmoved;
+  const split = patterns.map((p) => (startsOutside(p, options.climbs) ? splitStart(p, cwd) : { start: cwd, rest: p, absolute: false }));
+  let root = split.map((s) => s.start).reduce((a, b) => commonAncestor(a, b, options.entry));
+  for (let i = 0; i < (options.up ?? 0); i++) root = resolve(root, '..');
+  // Anchored with `./`, as a pattern written from the root is: node-glob reads `./**` + `/` so.
+  const rebasedPatterns = split.map((s) => `./${prefixOf(root, s.start, options.escapeName)}${s.rest}`);
+  const rebasedIgnores = ignores.flatMap((i) => rebaseIgnore(i, root, cwd, options));
+  const absolute = split.filter((s) => s.absolute).length;
+  return { root, patterns: rebasedPatterns, ignores: rebasedIgnores, moved: root !== cwd, allAbsolute: absolute === split.length, someAbsolute: absolute > 0 };
+}
+
+function rebaseIgnore(ignore: string, root: string, cwd: string, options: RebaseOptions): string[] {
+  const bare = ignore.replace(/^(?:\.\/)+/, '');
+  if (bare.startsWith('**')) return globstarIgnore(bare, root);
+  const { start, rest } = splitStart(bare, cwd);
+  const down = relative(root, start);
+  if (!down.startsWith('..') && !isAbsolute(down)) return [prefixOf(root, start, options.escapeName) + rest];
+  const up = relative(start, root);
+  // The root is below the ignore's start: only a `**` can take the names between them.
+  if (!up.startsWith('..') && !isAbsolute(up)) {
+    if (rest.startsWith('**')) return [rest];
+    throw new FindFileError('FF_INVALID_PATTERN', `${options.entry}: ignore ${JSON.stringify(ignore)} starts above the searched directory ${root} and names a path below it: write it from ${join(root)} or start it with **`, 'ignore');
+  }
+  return []; // its start and the root's tree do not meet: it can leave nothing out there
+}
+
+/**
+ * The search of absolute patterns' common start failed because the start is missing (`ENOENT`,
+ * `ENOTDIR`): the same call one directory up (`RebaseOptions.up`), whose listing proves it absent;
+ * the peers answer `[]` there. Undefined for a call that was not rebased, or any other error.
+ */
+export function climbed<T extends { climb?: () => T }>(compiled: T, error: unknown): T | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (code === 'ENOENT' || code === 'ENOTDIR') && compiled.climb !== undefined ? compiled.climb() : undefined;
+}
+
+/**
+ * An ignore starting with `**` is read against the whole path, the root's own names included:
+ * `**` + `/lib/**` with the root `/p/lib` leaves out everything, and with the root `/p/x/lib` a
+ * pattern below `x/lib` too. For literal names between the `**` (the common shape) the names the
+ * root already holds are taken off; other shapes apply below the root only.
+ */
+function globstarIgnore(ignore: string, root: string): string[] {
+  const segments = ignore.split('/');
+  const inner = segments.slice(1, segments.at(-1) === '**' ? -1 : undefined);
+  if (inner.length === 0 || inner.some((s) => s === '**' || MAGIC.test(s))) return [ignore];
+  const tail = segments.at(-1) === '**' ? '/**' : '';
+  const names = root.split(sep).filter((s) => s !== '');
+  const out = [ignore];
+  for (let end = 1; end <= names.length; end++) {
+    // The ignore's first i names are the root's last i (ending at `end`): the rest is left below the root.
+    for (let i = 1; i <= Math.min(inner.length, end); i++) {
+      if (!inner.slice(0, i).every((name, k) => name === names[end - i + k])) continue;
+      if (i === inner.length) {
+        if (tail !== '') return ['**']; // the root is inside what it leaves out
+      } else if (end === names.length) out.push(inner.slice(i).join('/') + tail);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,181 @@
+/**
+ * Patterns that start outside cwd, as hosts write them (`glob(path.join(dir, '**' + '/*.js'))`,
+ * tinyglobby's `convertPathToPattern(root) + '/**'`, `../x/*.js`), through both adapters against the
+ * real peers: generated trees (directories, dot directories, links of each kind) and generated
+ * patterns made absolute, alone, in pairs and with ignores. The one difference allowed is the link
+ * policy (docs/compat.md): what the peers found below a link is named in the verdict instead. And
+ * a start that does not exist is an empty, complete answer (its parent's listing proves it), never
+ * an error.
+ */
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import * as ng from 'glob';
+import * as tg from 'tinyglobby';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as ffGlob from '../../src/compat/glob.js';
+import * as ffTiny from '../../src/compat/tinyglobby.js';
+import { Rng } from '../conformance/generate.js';
+import { sorted } from './tree.js';
+import { itIf, posix } from '../helpers/skip-why.js';
+
+const TREES = 5;
+const PATTERNS_PER_TREE = 40;
+let base: string;
+let elsewhere: string;
+const trees: { root: string; links: string[]; patterns: string[] }[] = [];
+
+const DIRS = ['a', 'b', 'src', 'lib', '.hid', 'x y'];
+const FILES = ['a.js', 'b.ts', 'ab.js', 'x.md', '.rc'];
+const SEGMENTS = ['*', '**', '?', 'a*', '*.js', '{a,b}*', '[ab]*', 'src', 'lib', 'a', '*.{js,ts}', 'x y'];
+
+function drawTree(rng: Rng, root: string): string[] {
+  const dirs = [''];
+  for (let i = 0; i < 7; i++) {
+    const parent = rng.pick(dirs);
+    if (parent.split('/').length >= 3) continue;
+    const dir = parent === '' ? rng.pick(DIRS) : `${parent}/${rng.pick(DIRS)}`;
+    if (!dirs.includes(dir)) dirs.push(dir);
+  }
+  for (const dir of dirs) {
+    mkdirSync(join(root, dir), { recursive: true });
+    for (const file of FILES) if (rng.chance(0.5)) writeFileSync(join(root, dir, file), '');
+  }
+  const links = ['ldir', 'dang'];
+  symlinkSync(dirs[1] ?? 'a', join(root, 'ldir'));
+  symlinkSync('gone', join(root, 'dang'));
+  return links;
+}
+
+beforeAll(() => {
+  base = mkdtempSync(join(tmpdir(), 'ff-abs-'));
+  elsewhere = join(base, 'elsewhere');
+  mkdirSync(elsewhere);
+  const rng = new Rng(0x616273);
+  for (let t = 0; t < TREES; t++) {
+    // A name with glob magic on the way: the literal start must be read literally.
+    const root = join(base, t % 2 === 0 ? `t${t}` : `t${t} [x] (y)`);
+    mkdirSync(root);
+    const links = drawTree(rng, root);
+    const patterns = Array.from({ length: PATTERNS_PER_TREE }, () => Array.from({ length: rng.range(1, 3) }, () => rng.pick(SEGMENTS)).join('/'));
+    trees.push({ root, links, patterns });
+  }
+});
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+const escapeGlob = (dir: string) => ng.escape(dir);
+const escapeTiny = (dir: string) => tg.escapePath(dir);
+
+/**
+ * What an ignore of `**` + `/lib/**` leaves of a peer's answer: every path with a `lib` segment below
+ * the tree's root goes. find-file applies such an ignore to the whole search; the peers apply a
+ * relative ignore to paths outside cwd in some layouts only (node-glob from an unrelated cwd, not
+ * from a sibling; tinyglobby likewise): docs/compat.md.
+ */
+function withoutLib(paths: string[], treeName: string, options: { ignore?: unknown }): string[] {
+  if (options.ignore === undefined) return paths;
+  return paths.filter((p) => !/(^|\/)lib(\/|$)/.test(p.slice(p.indexOf(`${treeName}/`) + treeName.length + 1)));
+}
+
+/** Fails where ours lacks a path the peer returned that is not below a link, or returns one the peer did not. */
+function compare(label: string, theirs: string[], ours: string[], belowLink: (p: string) => boolean, failures: string[]): void {
+  const missing = theirs.filter((p) => !ours.includes(p) && !belowLink(p));
+  const extra = ours.filter((p) => !theirs.includes(p));
+  if (missing.length > 0 || extra.length > 0) failures.push(`${label}: missing ${JSON.stringify(missing)}, extra ${JSON.stringify(extra)}`);
+}
+
+describe('find-file/glob: absolute patterns, as node-glob answers them', () => {
+  const OPTIONS: ng.GlobOptions[] = [{}, { nodir: true }, { mark: true }, { dot: true }, { ignore: '**/lib/**' }];
+  for (const options of OPTIONS) {
+    itIf(posix('the generated names hold characters a Windows name cannot'))(`${TREES} trees x ${PATTERNS_PER_TREE} patterns made absolute, ${JSON.stringify(options)}`, async () => {
+      const failures: string[] = [];
+      let answered = 0;
+      for (const { root, links, patterns } of trees) {
+        const belowLink = (p: string) => links.some((l) => p.startsWith(`${root}/${l}/`));
+        for (let i = 0; i < patterns.length; i++) {
+          const list = i % 5 === 0 ? [`${escapeGlob(root)}/${patterns[i]}`, `${escapeGlob(root)}/${patterns[(i + 1) % patterns.length]}`] : `${escapeGlob(root)}/${patterns[i]}`;
+          const full = { ...options, cwd: elsewhere };
+          const theirs = withoutLib((await ng.glob(list, full)) as string[], root.slice(base.length + 1), options);
+          const ours = await ffGlob.glob(list, full as ffGlob.GlobOptionsWithFileTypesFalse);
+          compare(`${JSON.stringify(list)} ${JSON.stringify(options)}`, theirs, ours, belowLink, failures);
+          if (theirs.some(belowLink) && ours.result.linksOnTheWay.length === 0) failures.push(`${JSON.stringify(list)}: below a link, and no link named`);
+          if (theirs.length > 0) answered++;
+        }
+      }
+      expect(failures.slice(0, 10)).toEqual([]);
+      expect(answered).toBeGreaterThan(TREES * PATTERNS_PER_TREE * 0.3);
+    });
+  }
+
+  it('an ignore written from cwd, absolute, or from above the start with **', async () => {
+    const { root } = trees[0]!;
+    const pattern = `${escapeGlob(root)}/**/*.js`;
+    for (const ignore of [`${escapeGlob(root)}/a/**`, `${escapeGlob(dirname(root))}/**/lib/**`, 'nowhere/**']) {
+      expect(ffGlob.globSync(pattern, { cwd: elsewhere, ignore }).slice().sort(), ignore).toEqual(((await ng.glob(pattern, { cwd: elsewhere, ignore })) as string[]).filter((p) => !p.includes('/ldir/')).sort());
+    }
+  });
+
+  it('refuses what one search cannot answer as node-glob does, by name', () => {
+    const { root } = trees[0]!;
+    expect(() => ffGlob.globSync([`${root}/*.js`, '*.js'], { cwd: elsewhere })).toThrow(expect.objectContaining({ code: 'FF_INVALID_PATTERN' }));
+    expect(() => ffGlob.globSync(`${root}/*.js`, { cwd: elsewhere, withFileTypes: true })).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'withFileTypes' }));
+    expect(() => ffGlob.globSync(`${root}/*.js`, { cwd: elsewhere, absolute: false })).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'absolute' }));
+    expect(() => ffGlob.globSync(`${root}/a/*.js`, { cwd: elsewhere, ignore: `${dirname(root)}/*/a/b.js` })).toThrow(expect.objectContaining({ code: 'FF_INVALID_PATTERN', option: 'ignore' }));
+  });
+});
+
+describe('find-file/tinyglobby: absolute and `..` patterns, as tinyglobby answers them', () => {
+  const OPTIONS: ffTiny.GlobOptions[] = [{}, { absolute: true }, { onlyFiles: false }, { ignore: ['**/lib/**'] }];
+  for (const options of OPTIONS) {
+    itIf(posix('the generated names hold characters a Windows name cannot'))(`${TREES} trees x ${PATTERNS_PER_TREE} patterns made absolute, and from a sibling with ../, ${JSON.stringify(options)}`, async () => {
+      const failures: string[] = [];
+      let answered = 0;
+      for (const { root, links, patterns } of trees) {
+        const name = root.slice(base.length + 1);
+        const belowLink = (p: string) => links.some((l) => p.includes(`${name}/${l}/`) || p.endsWith(`${name}/${l}`));
+        for (let i = 0; i < patterns.length; i++) {
+          const pattern = i % 2 === 0 ? `${escapeTiny(root)}/${patterns[i]}` : `../${escapeTiny(name)}/${patterns[i]}`;
+          const full = { ...options, cwd: elsewhere };
+          const theirs = withoutLib(await tg.glob(pattern, full), name, options);
+          const ours = await ffTiny.glob(pattern, full);
+          compare(`${JSON.stringify(pattern)} ${JSON.stringify(options)}`, theirs, ours, belowLink, failures);
+          if (theirs.length > 0) answered++;
+        }
+      }
+      expect(failures.slice(0, 10)).toEqual([]);
+      expect(answered).toBeGreaterThan(TREES * PATTERNS_PER_TREE * 0.3);
+    });
+  }
+});
+
+describe('names on the way from the searched directory are read literally', () => {
+  // A relative pattern beside an absolute one: the search starts above cwd, and cwd's own names
+  // (here holding glob magic) become part of the pattern, escaped; read as magic they matched nothing.
+  itIf(posix('a Windows name cannot hold * or ?'))('tinyglobby: cwd `c?* [x]` beside an absolute pattern elsewhere', async () => {
+    const cwd = join(base, 'c?* [x]');
+    const other = join(base, 'other {1,2}');
+    for (const [dir, file] of [[cwd, 'a.js'], [other, 'b.js'], [join(base, 'cab x'), 'a.js']] as const) {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, file), '');
+    }
+    const patterns = ['a.js', `${escapeTiny(other)}/b.js`];
+    expect(sorted([...(await ffTiny.glob(patterns, { cwd }))])).toEqual(['../other {1,2}/b.js', 'a.js']);
+    expect(sorted([...ffTiny.globSync(patterns, { cwd, absolute: true })])).toEqual([join(other, 'b.js'), join(cwd, 'a.js')].sort());
+  });
+});
+
+describe('a start that does not exist', () => {
+  it('is an empty, complete answer in every form of both adapters (the parent\'s listing proves it), as the peers answer []', async () => {
+    const { root } = trees[0]!;
+    for (const pattern of [`${root}/nothere/**/*.js`, `${root}/nothere/deeper/*`, `${root}/a.js/below/*`]) {
+      expect(await ng.glob(pattern)).toEqual([]);
+      const answers = [await ffGlob.glob(pattern), ffGlob.globSync(pattern), await ffTiny.glob(pattern), ffTiny.globSync(pattern)];
+      for (const answer of answers) expect({ paths: [...answer], complete: answer.result.complete }).toEqual({ paths: [], complete: true });
+      const iterator = ffGlob.globIterate(pattern);
+      const items: string[] = [];
+      for await (const item of iterator) items.push(item);
+      expect(items).toEqual([]);
+      expect((await iterator.result).complete).toBe(true);
+    }
+  });
+});
