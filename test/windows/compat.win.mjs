@@ -67,6 +67,37 @@ describe('find-file/glob beside node-glob, on Windows', () => {
   });
 });
 
+describe('absolute patterns with a drive letter, beside the peers', () => {
+  const files = { 'src/a.js': '', 'src/lib/b.js': '', 'top.js': '', 'dir (2)/c.js': '' };
+  it('node-glob: C:/... and, with windowsPathsNoEscape, C:\\...', async () => {
+    const root = makeTree(files);
+    try {
+      const slashed = root.replaceAll('\\', '/');
+      for (const [pattern, options] of [[`${slashed}/**/*.js`, {}], [`${slashed}/src/*.js`, { mark: true }], [`${root}\\**\\*.js`, { windowsPathsNoEscape: true }], [`${slashed}/nothere/*.js`, {}]]) {
+        const ours = await ff.glob(pattern, options);
+        assert.deepEqual(sorted(ours), sorted(await ng.glob(pattern, options)), pattern);
+        assert.equal(ours.result.complete, true);
+      }
+    } finally {
+      removeTree(root);
+    }
+  });
+
+  it('tinyglobby: convertPathToPattern(root) + /**, from another folder and with absolute', async () => {
+    const root = makeTree(files);
+    const elsewhere = makeTree({ 'x.txt': '' });
+    try {
+      const pattern = `${ffTiny.convertPathToPattern(root)}/**/*.js`;
+      for (const options of [{ cwd: elsewhere }, { cwd: elsewhere, absolute: true }]) {
+        assert.deepEqual(sorted(await ffTiny.glob(pattern, options)), sorted(await tg.glob(pattern, options)), JSON.stringify(options));
+      }
+    } finally {
+      removeTree(root);
+      removeTree(elsewhere);
+    }
+  });
+});
+
 describe('find-file/tinyglobby beside tinyglobby, on Windows', () => {
   const PATHS = ['C:\\Program Files (x86)\\app[1]\\bin', 'C:\\Users\\me\\{a,b}\\!x', '\\\\server\\share\\dir (2)\\@(x)', 'D:\\a+b\\c@d\\e!f', 'C:\\x\\*.exe', 'rel\\path\\with\\[brackets]', 'mixed/sep\\dir(1)'];
   it('escapePath, convertPathToPattern and isDynamicPattern answer as tinyglobby does here', () => {
