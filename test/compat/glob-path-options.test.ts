@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ff from '../../src/compat/glob.js';
 import { Rng } from '../conformance/generate.js';
 
-const TREES = 6;
-const PATTERNS_PER_TREE = 60;
+const TREES = 5;
+const PATTERNS_PER_TREE = 40;
 let base: string;
 const trees: { root: string; links: string[]; patterns: string[] }[] = [];
 
