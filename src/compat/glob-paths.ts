@@ -6,18 +6,12 @@
  */
 import { sep } from 'node:path';
 import { FindFileError } from '../errors.js';
+import type { GlobOptions } from './glob-compile.js';
 import type { PathEntry } from './path-entry.js';
 import { readFlag } from './shared.js';
 
-/** The options read here, as on `GlobOptions`. */
-export interface PathFormOptions {
-  windowsPathsNoEscape?: boolean;
-  allowWindowsEscape?: boolean;
-  matchBase?: boolean;
-  posix?: boolean;
-  dotRelative?: boolean;
-  mark?: boolean;
-}
+/** The options read here (documented on `GlobOptions`). */
+export type PathFormOptions = Pick<GlobOptions, 'windowsPathsNoEscape' | 'allowWindowsEscape' | 'matchBase' | 'posix' | 'dotRelative' | 'mark'>;
 
 /**
  * Whether `\` in patterns and ignores is a separator: `windowsPathsNoEscape`, or its old spelling

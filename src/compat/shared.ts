@@ -226,8 +226,10 @@ function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' 
     const key = i * (pattern.length + 1) + j;
     if (failed.has(key)) return false;
     let ok: boolean;
-    // As the walk reads it: a last `**` takes one segment or more (`x/**` is below `x`, never `x`).
+    // As the walk reads it: a last `**` takes one segment or more (`x/**` and `x/**` + `/**` are
+    // below `x`, never `x`), so the path cannot end before it.
     if (mode === 'whole' && j === pattern.length - 1 && pattern[j]!.globstar) ok = i < path.length;
+    else if (i === path.length && mode === 'whole' && pattern.at(-1)!.globstar) ok = false;
     else if (i === path.length) ok = below ? j < pattern.length : pattern.slice(j).every((s) => s.globstar);
     else if (j === pattern.length) ok = false;
     else {

@@ -7,7 +7,7 @@
  * a start that does not exist is an empty, complete answer (its parent's listing proves it), never
  * an error.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as ng from 'glob';
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ffGlob from '../../src/compat/glob.js';
 import * as ffTiny from '../../src/compat/tinyglobby.js';
 import { Rng } from '../conformance/generate.js';
-import { sorted } from './tree.js';
+import { drawLinkedTree, sorted } from './tree.js';
 import { itIf, posix } from '../helpers/skip-why.js';
 
 const TREES = 5;
@@ -29,24 +29,6 @@ const DIRS = ['a', 'b', 'src', 'lib', '.hid', 'x y'];
 const FILES = ['a.js', 'b.ts', 'ab.js', 'x.md', '.rc'];
 const SEGMENTS = ['*', '**', '?', 'a*', '*.js', '{a,b}*', '[ab]*', 'src', 'lib', 'a', '*.{js,ts}', 'x y'];
 
-function drawTree(rng: Rng, root: string): string[] {
-  const dirs = [''];
-  for (let i = 0; i < 7; i++) {
-    const parent = rng.pick(dirs);
-    if (parent.split('/').length >= 3) continue;
-    const dir = parent === '' ? rng.pick(DIRS) : `${parent}/${rng.pick(DIRS)}`;
-    if (!dirs.includes(dir)) dirs.push(dir);
-  }
-  for (const dir of dirs) {
-    mkdirSync(join(root, dir), { recursive: true });
-    for (const file of FILES) if (rng.chance(0.5)) writeFileSync(join(root, dir, file), '');
-  }
-  const links = ['ldir', 'dang'];
-  symlinkSync(dirs[1] ?? 'a', join(root, 'ldir'));
-  symlinkSync('gone', join(root, 'dang'));
-  return links;
-}
-
 beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), 'ff-abs-'));
   elsewhere = join(base, 'elsewhere');
@@ -56,7 +38,7 @@ beforeAll(() => {
     // A name with glob magic on the way: the literal start must be read literally.
     const root = join(base, t % 2 === 0 ? `t${t}` : `t${t} [x] (y)`);
     mkdirSync(root);
-    const links = drawTree(rng, root);
+    const links = drawLinkedTree(rng, root, { dirs: DIRS, files: FILES, rounds: 7 });
     const patterns = Array.from({ length: PATTERNS_PER_TREE }, () => Array.from({ length: rng.range(1, 3) }, () => rng.pick(SEGMENTS)).join('/'));
     trees.push({ root, links, patterns });
   }

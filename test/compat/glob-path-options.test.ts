@@ -6,13 +6,14 @@
  * hosts. The one difference allowed is the link policy (docs/compat.md): node-glob's `**` goes one
  * level into a linked directory, find-file never enters a link, and names it in the verdict.
  */
-import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import * as ng from 'glob';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as ff from '../../src/compat/glob.js';
 import { Rng } from '../conformance/generate.js';
+import { drawLinkedTree } from './tree.js';
 
 const TREES = 5;
 const PATTERNS_PER_TREE = 40;
@@ -21,32 +22,6 @@ const trees: { root: string; links: string[]; patterns: string[] }[] = [];
 
 const DIRS = ['a', 'b', 'src', 'lib', '.hid', 'ab'];
 const FILES = ['a.js', 'b.ts', 'ab.js', 'x.md', '.rc', 'lib.js'];
-
-/** A tree of 2-3 levels drawn from DIRS and FILES, with links of each kind. */
-function drawTree(rng: Rng, root: string): string[] {
-  const dirs = [''];
-  for (let i = 0; i < 8; i++) {
-    const parent = rng.pick(dirs);
-    if (parent.split('/').length >= 3) continue;
-    const dir = parent === '' ? rng.pick(DIRS) : `${parent}/${rng.pick(DIRS)}`;
-    if (!dirs.includes(dir)) dirs.push(dir);
-  }
-  for (const dir of dirs) {
-    mkdirSync(join(root, dir), { recursive: true });
-    for (const file of FILES) if (rng.chance(0.5)) writeFileSync(join(root, dir, file), '');
-  }
-  const links: string[] = [];
-  const linkDir = dirs[1 + rng.int(dirs.length - 1)] ?? 'a';
-  const place = (rel: string, target: string) => {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    symlinkSync(target, join(root, rel));
-    links.push(rel);
-  };
-  place('ldir', linkDir);
-  place(`${rng.pick(dirs.filter((d) => d !== '')) ?? 'a'}/lfile.js`, 'nowhere-else.js');
-  place('dang', 'gone');
-  return links;
-}
 
 /** A pattern of 1-3 segments; `\\` between them when `backslashes` (for `windowsPathsNoEscape`). */
 function drawPattern(rng: Rng, backslashes: boolean): string {
@@ -62,7 +37,7 @@ beforeAll(() => {
   for (let t = 0; t < TREES; t++) {
     const root = join(base, `t${t}`);
     mkdirSync(root);
-    const links = drawTree(rng, root);
+    const links = drawLinkedTree(rng, root, { dirs: DIRS, files: FILES, rounds: 8 });
     const patterns = Array.from({ length: PATTERNS_PER_TREE }, (_, i) => drawPattern(rng, i % 3 === 0));
     trees.push({ root, links, patterns });
   }
