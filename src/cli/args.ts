@@ -32,6 +32,8 @@ export type CliRequest =
       output: OutputMode;
       /** `--strict`: an incomplete result exits 3. */
       strict: boolean;
+      /** `-q`: nothing printed; the status says whether a match exists (run.ts `quietStatus`). */
+      quiet: boolean;
       /** `-x`/`-X`: the command the matches go to, instead of stdout. */
       exec?: ExecPlan | undefined;
       /** `--color`; absent: auto. */
@@ -43,6 +45,7 @@ export type CliRequest =
       options: ContentOptions;
       output: OutputMode;
       strict: boolean;
+      quiet: boolean;
       /** `--absolute`: hits carry root-relative paths, so the command makes them absolute when it prints them. */
       absolute: boolean;
       /** `-l`: each file with a hit, once, instead of the hits. */
@@ -87,6 +90,10 @@ export interface CliArgs {
   maxDepth?: number | undefined;
   timeBudgetMs?: number | undefined;
   strict?: boolean | undefined;
+  /** `-q`: print nothing, answer with the status, stop at the first match. */
+  quiet?: boolean | undefined;
+  /** `-g`: fd's glob mode, which a pattern always is here. */
+  glob?: boolean | undefined;
   json?: boolean | undefined;
   ndjson?: boolean | undefined;
   absolute?: boolean | undefined;
@@ -250,6 +257,7 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
   const root = rootAsRead(given);
   const output = outputMode(args);
   const strict = args.strict === true;
+  const quiet = args.quiet === true;
   const gitignore = isIgnoring(args);
   // The options both kinds of search take, with the same meaning (src/plan/content-plan.ts).
   const fileSet = {
@@ -263,7 +271,8 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     gitignore,
     ignoreFiles: args.ignoreFile,
     caseSensitive: caseSensitivity(args),
-    maxResults: args.maxResults,
+    // -q: one match answers the question (fd and grep stop there too).
+    maxResults: quiet ? 1 : args.maxResults,
     maxDepth: args.maxDepth,
     timeBudgetMs: args.timeBudgetMs,
     // Any text: the library refuses an unknown backend, naming the ones it has.
@@ -283,7 +292,7 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
     // A file search always has a pattern (the check above): `?? patterns` only tells the compiler.
     const options = withoutAbsent<FindOptions>({ ...fileSet, ...entries, pattern: pattern ?? patterns, nameRegex, absolute: args.absolute });
     const exec = execPlan(args);
-    return { kind: 'files', options, output, strict, ...(exec === undefined ? {} : { exec }), ...(args.color === undefined ? {} : { color: args.color }) };
+    return { kind: 'files', options, output, strict, quiet, ...(exec === undefined ? {} : { exec }), ...(args.color === undefined ? {} : { color: args.color }) };
   }
   const options = withoutAbsent<ContentOptions>({
     ...fileSet,
@@ -303,7 +312,7 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
   const color = args.color === undefined ? {} : { color: args.color };
   const exec = execPlan(args);
   const lines = { filesWithMatches: args.filesWithMatches === true, count: args.count === true };
-  return { kind: 'content', options, output, strict, absolute: args.absolute === true, ...lines, ...(exec === undefined ? {} : { exec }), ...color };
+  return { kind: 'content', options, output, strict, quiet, absolute: args.absolute === true, ...lines, ...(exec === undefined ? {} : { exec }), ...color };
 }
 
 /** `-x`/`-X` with their words; `-j` defaults to the number of cores, as fd. */

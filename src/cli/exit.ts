@@ -10,6 +10,11 @@
  * - 3: only with `--strict`: the search ran and its result is incomplete;
  * - 130: interrupted (SIGINT), after printing what was found and the summary.
  *
+ * With `-q` (nothing printed) the status is the answer, as fd's and grep's: 0 a match exists, 1 no
+ * match and absence proven (a complete search that met no link a match could lie beyond or that
+ * bears the name), 3 no match but it may exist (never 1), 2 the search could not run (a usage
+ * error, or what is otherwise fatal: never 1).
+ *
  * A consumer that closes the pipe early (`find-file ... | head -1`) is not an error: 0, quietly.
  */
 
@@ -19,6 +24,10 @@ export const EXIT = {
   USAGE: 2,
   INCOMPLETE: 3,
   INTERRUPTED: 130,
+  /** `-q`: no match, and the search was complete. */
+  NONE: 1,
+  /** `-q`: the search could not run (grep's 2): a fatal error must not read as "none". */
+  COULD_NOT_RUN: 2,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -73,4 +82,14 @@ export function exitCodeForResult(result: { complete: boolean; commandFailed?: b
   if (result.commandFailed === true) return EXIT.FATAL;
   if (flags.strict && !result.complete) return EXIT.INCOMPLETE;
   return EXIT.OK;
+}
+
+/**
+ * `-q`'s status: a match found answers yes whatever else happened (it exists); no match answers no
+ * only from a complete search, and "not known" (3) from an incomplete one. An interrupt wins.
+ */
+export function quietExitCode(result: { found: boolean; complete: boolean }, interrupted: boolean): ExitCode {
+  if (interrupted) return EXIT.INTERRUPTED;
+  if (result.found) return EXIT.OK;
+  return result.complete ? EXIT.NONE : EXIT.INCOMPLETE;
 }

@@ -56,6 +56,8 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     'max-depth': { alias: 'd', type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' },
     'time-budget-ms': { type: 'string', requiresArg: true, coerce: countOf('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' },
     strict: { type: 'boolean', describe: 'Exit 3 when the result is incomplete' },
+    quiet: { alias: 'q', type: 'boolean', describe: 'Print nothing and stop at the first match; the status answers: 0 one exists, 1 none (proven: the search was complete and met no link a match could lie beyond or that bears the name), 3 none found but it may exist (incomplete, or such a link), 2 the search could not run (as fd -q and grep -q, with 3 added)' },
+    glob: { alias: 'g', type: 'boolean', hidden: true, describe: "fd's -g: accepted, a pattern is a glob already" },
     json: { type: 'boolean', describe: 'Print the whole result as one JSON object' },
     ndjson: { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' },
     absolute: { alias: 'a', type: 'boolean', describe: 'Print absolute paths' },
@@ -120,7 +122,7 @@ export const PARSER_CONFIGURATION = {
 
 export const FLAG_GROUPS: [string[], string][] = [
   [['root', 'exclude', 'hidden', 'gitignore', 'unrestricted', 'ignore-file', 'extension', 'name-regex', 'fixed-strings', 'type', 'changed-within', 'changed-before', 'size', 'ignore-case', 'case-sensitive', 'backend', 'contains', 'regex', 'files-with-matches', 'count', 'max-count', 'before-context', 'after-context', 'context'], 'Search:'],
-  [['max-results', 'max-depth', 'time-budget-ms', 'strict'], 'Limits:'],
+  [['max-results', 'max-depth', 'time-budget-ms', 'strict', 'quiet'], 'Limits:'],
   [['json', 'ndjson', 'absolute', 'print0', 'sort', 'stats'], 'Output:'],
   [['color'], 'Output:'],
   [['exec', 'exec-batch', 'jobs'], 'Commands:'],
@@ -138,6 +140,10 @@ export const FLAG_CONFLICTS: Record<string, string | string[]> = {
   // files with a hit go to it (as `rg -l | xargs`): hit lines, counts and context are not printed.
   exec: ['exec-batch', 'json', 'ndjson', 'print0', 'count', 'before-context', 'after-context', 'context'],
   'exec-batch': ['json', 'ndjson', 'print0', 'count', 'before-context', 'after-context', 'context'],
+  // -q prints nothing and answers with its status: an output or a command asked beside it would be lost.
+  quiet: ['json', 'ndjson', 'print0', 'exec', 'exec-batch', 'count', 'files-with-matches', 'sort', 'max-results'],
+  // fd's -g selects its glob mode, which a pattern here always is; -F reads it as text.
+  glob: 'fixed-strings',
 };
 
 /** The rules yargs' `.check` enforces (throws the usage error's message). */
@@ -223,6 +229,14 @@ export function splitGluedValues(argv: readonly string[]): string[] {
     // A negative number, which yargs-parser takes for a positional: fd's `-1` (--max-results 1) had
     // listed every match and a file named `-1`, and `-5` was read as a root. Any other is no flag
     // (`-0` is --print0).
+    // fd's -I (--no-ignore), as the long flag; -L/--follow asks for what find-file never does.
+    if (word === '-I') {
+      out.push('--no-ignore');
+      continue;
+    }
+    if (word === '-L' || word === '--follow') {
+      throw new FindFileError('FF_INVALID_OPTION', `${word}: find-file never follows symlinks or junctions (by policy: each is listed, counted, and named where a match could lie beyond it); search the link's target as the root instead`, 'follow');
+    }
     if (/^-\d+$/.test(word) && word !== '-0') {
       if (word !== '-1') throw new FindFileError('FF_INVALID_OPTION', `unknown option ${word}: a word that starts with - goes after -- (find-file -- ${word}); -1 is --max-results 1, as fd's`, word.slice(1));
       out.push('--max-results', '1');

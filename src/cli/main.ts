@@ -32,7 +32,9 @@ export async function main(typed: readonly string[]): Promise<void> {
   let execWords: string[] | undefined;
   // Usage errors name unknown flags from the parser's table; a failure before it exists still gets its line.
   let parser: Argv<CliArgs> | undefined;
-  const fail = (error: unknown): never => reportFailure(error, parser, typed);
+  // -q, once the command line is read: a failure then exits 2, never 1 (which answers "none").
+  let quiet = false;
+  const fail = (error: unknown): never => reportFailure(error, parser, typed, quiet);
   watchProcess(fail);
   const loadParser = async (): Promise<Argv<CliArgs>> => {
     const { buildParser } = await import('./parser.js'); // yargs loads only now
@@ -48,6 +50,7 @@ export async function main(typed: readonly string[]): Promise<void> {
     const fast = parseFast(argv, now);
     if (fast === 'version') return void process.stdout.write(`${readVersion()}\n`);
     const args = fast ?? (parser = await loadParser()).parseSync(argv); // yargs exits on --help, --version and usage errors
+    quiet = args.quiet === true;
     process.exit(await runSearch(toCliRequest({ ...args, execWords }), typed));
   } catch (error) {
     fail(error);
@@ -101,13 +104,13 @@ function dashPattern(typed: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** One line naming the cause (no stack trace), then status 1, or 2 when the library says the input was wrong. */
-function reportFailure(error: unknown, parser: Argv<CliArgs> | undefined, typed: readonly string[]): never {
+/** One line naming the cause (no stack trace), then status 1, or 2 when the library says the input was wrong (with `-q`, 2 for both). */
+function reportFailure(error: unknown, parser: Argv<CliArgs> | undefined, typed: readonly string[], quiet: boolean): never {
   const status = exitCodeForError(error);
   const message = error instanceof Error ? error.message : String(error);
   if (status === EXIT.USAGE) usageError(message, parser, typed);
   const cause = findFileErrorCode(error) === undefined ? 'unexpected failure: ' : '';
   // The message may hold a path as the user typed it (a root): escaped, so it stays one line and cannot drive the terminal.
   process.stderr.write(`find-file: error: ${cause}${escapeText(shortMessage(message))}\n`);
-  process.exit(status);
+  process.exit(quiet ? EXIT.COULD_NOT_RUN : status);
 }

@@ -24,7 +24,7 @@ import { escapeText } from '../text-escape.js';
 import { RG_STYLES, buildPathPainter, highlightMatches, paint, parseLsColors, shouldColor, shouldColorStdout } from './color.js';
 import { asArgument } from './exec.js';
 import type { ExecPlan } from './exec-run.js';
-import { EXIT, exitCodeForResult, type ExitCode } from './exit.js';
+import { EXIT, exitCodeForResult, quietExitCode, type ExitCode } from './exit.js';
 import { buildPrint0Display, buildRelDisplay } from './output.js';
 import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search, type SummaryScope } from './print.js';
 import { formatSummary, stylesFor, type Styles, type SummaryContext } from './summary.js';
@@ -47,6 +47,7 @@ export async function runSearch(request: CliRequest, typed: readonly string[] = 
     const signal = controller.signal;
     const choice = request.color ?? 'auto';
     const paints: Paints = { stdout: shouldColorStdout(choice, request.output, process.stdout, process.env), stderr: stylesFor(shouldColor(choice, process.stderr, process.env)) };
+    if (request.quiet) return quietExitCode(await searchQuietly(request, signal), interrupted);
     const result =
       request.kind === 'files'
         ? await printFiles({ ...request.options, signal }, request.output, request.exec, paints, typed)
@@ -55,6 +56,22 @@ export async function runSearch(request: CliRequest, typed: readonly string[] = 
   } finally {
     process.off('SIGINT', onInterrupt);
   }
+}
+
+/**
+ * `-q`: the search alone (its options stop at the first match), nothing printed: whether a match
+ * exists, and whether "none" would be proven. It is not where links were met that a match could lie
+ * beyond, or that bear the name (never followed, by policy): `python3` as a link is no "none".
+ */
+async function searchQuietly(request: CliRequest, signal: AbortSignal): Promise<{ found: boolean; complete: boolean }> {
+  const proven = (r: { complete: boolean; linkOnTheWayCount: number; linkMatchedCount: number }) => r.complete && r.linkOnTheWayCount === 0 && r.linkMatchedCount === 0;
+  if (request.kind === 'files') {
+    const result = await findFiles({ ...request.options, signal });
+    return { found: result.matchedCount > 0, complete: proven(result) };
+  }
+  const { searchContent } = await import('../content/search.js');
+  const result = await searchContent({ ...request.options, signal });
+  return { found: result.hitCount > 0, complete: proven(result) };
 }
 
 /** Colour on each stream: stdout's paths and lines (on or off), stderr's summary and progress line. */

@@ -20,9 +20,9 @@ const onlySrc = (candidate: string) => candidate === 'src';
 
 describe('the request a command line becomes', () => {
   it('leaves every flag not given out, so the library defaults apply, but for ignore files: on, with .git/ left out, as fd and rg (issue 30)', () => {
-    expect(toCliRequest(parse(['*.md']), onlySrc)).toStrictEqual({ kind: 'files', options: { root: '.', pattern: '*.md', gitignore: true, ignoreGitDirs: true }, output: 'human', strict: false });
+    expect(toCliRequest(parse(['*.md']), onlySrc)).toStrictEqual({ kind: 'files', options: { root: '.', pattern: '*.md', gitignore: true, ignoreGitDirs: true }, output: 'human', strict: false, quiet: false });
     for (const off of ['-u', '--no-ignore', '--no-gitignore', '--unrestricted']) {
-      expect(toCliRequest(parse(['*.md', off]), onlySrc)).toStrictEqual({ kind: 'files', options: { root: '.', pattern: '*.md', gitignore: false, ignoreGitDirs: false }, output: 'human', strict: false });
+      expect(toCliRequest(parse(['*.md', off]), onlySrc)).toStrictEqual({ kind: 'files', options: { root: '.', pattern: '*.md', gitignore: false, ignoreGitDirs: false }, output: 'human', strict: false, quiet: false });
     }
   });
 
@@ -33,17 +33,18 @@ describe('the request a command line becomes', () => {
       options: { root: '.', pattern: ['*.md', '*.ts'], exclude: ['a', 'b'], hidden: false, gitignore: true, ignoreGitDirs: true, caseSensitive: false, maxResults: 3, maxDepth: 2, timeBudgetMs: 100, absolute: true, backend: 'ripgrep' },
       output: 'json',
       strict: true,
+      quiet: false,
     });
   });
 
   it('--contains builds content options with the query; --absolute stays with the printer (hits are root-relative)', () => {
     const request = toCliRequest(parse(['*.ts', 'src', '--contains', 'TODO', '-s', '--absolute', '--ndjson']), onlySrc);
-    expect(request).toStrictEqual({ kind: 'content', options: { root: 'src', pattern: '*.ts', gitignore: true, ignoreGitDirs: true, caseSensitive: true, query: 'TODO', maxOutputBytes: Number.MAX_SAFE_INTEGER }, output: 'ndjson', strict: false, absolute: true, filesWithMatches: false, count: false });
+    expect(request).toStrictEqual({ kind: 'content', options: { root: 'src', pattern: '*.ts', gitignore: true, ignoreGitDirs: true, caseSensitive: true, query: 'TODO', maxOutputBytes: Number.MAX_SAFE_INTEGER }, output: 'ndjson', strict: false, quiet: false, absolute: true, filesWithMatches: false, count: false });
   });
 
   it('--contains alone searches every file (no pattern option); --regex sets the mode; -l the printer', () => {
     const request = toCliRequest(parse(['--contains', 'a+b', '--regex', '-l']), onlySrc);
-    expect(request).toStrictEqual({ kind: 'content', options: { root: '.', gitignore: true, ignoreGitDirs: true, query: 'a+b', mode: 'regex', maxHitsPerFile: 1, maxOutputBytes: Number.MAX_SAFE_INTEGER }, output: 'human', strict: false, absolute: false, filesWithMatches: true, count: false });
+    expect(request).toStrictEqual({ kind: 'content', options: { root: '.', gitignore: true, ignoreGitDirs: true, query: 'a+b', mode: 'regex', maxHitsPerFile: 1, maxOutputBytes: Number.MAX_SAFE_INTEGER }, output: 'human', strict: false, quiet: false, absolute: false, filesWithMatches: true, count: false });
   });
 
   it('takes the last value of a flag given twice, and -0 for the output', () => {

@@ -77,13 +77,13 @@ afterEach(() => vi.restoreAllMocks());
 
 /** A content request as src/cli/args.ts builds it (its tests check the mapping from the command line). */
 function request(options: Omit<ContentOptions, 'query'>, output: 'human' | 'json' | 'ndjson', strict = false) {
-  return { kind: 'content', options: { ...options, query: 'TODO' }, output, strict, absolute: false, filesWithMatches: false, count: false } as const;
+  return { kind: 'content', options: { ...options, query: 'TODO' }, output, strict, quiet: false, absolute: false, filesWithMatches: false, count: false } as const;
 }
 
 describe('--contains through searchContent', () => {
   it('passes the search options and the query, without --absolute (hits are root-relative)', async () => {
     const options = { root: '/proj', pattern: ['*.ts', '*.md'], maxResults: 10, query: 'TODO' };
-    await runSearch({ kind: 'content', options, output: 'json', strict: false, absolute: true, filesWithMatches: false, count: false });
+    await runSearch({ kind: 'content', options, output: 'json', strict: false, quiet: false, absolute: true, filesWithMatches: false, count: false });
     expect(calls).toHaveLength(1);
     const { signal, ...rest } = calls[0]!;
     expect(rest).toEqual({ root: '/proj', pattern: ['*.ts', '*.md'], maxResults: 10, query: 'TODO' });

@@ -105,6 +105,6 @@ describe('exit status of a search that ran', () => {
   });
 
   it('the statuses are the documented numbers', () => {
-    expect(EXIT).toEqual({ OK: 0, FATAL: 1, USAGE: 2, INCOMPLETE: 3, INTERRUPTED: 130 });
+    expect(EXIT).toEqual({ OK: 0, FATAL: 1, USAGE: 2, INCOMPLETE: 3, INTERRUPTED: 130, NONE: 1, COULD_NOT_RUN: 2 });
   });
 });
