@@ -12,7 +12,7 @@ import { kindOf, type DirentLike } from '../fs.js';
 import { PathEntry } from './path-entry.js';
 import type { LinkNotes } from './links.js';
 import { buildPathForm, readNoEscape, rewriteIgnore, rewritePatterns } from './glob-paths.js';
-import { rebase, type Rebased } from './rebase.js';
+import { nextClimb, rebase, type Rebased } from './rebase.js';
 import {
   anchor,
   braceAlternatives,
@@ -286,7 +286,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   refuseAbsolutePatterns(rebased, opts);
   const compiled = compileAt(rebased.root, rebased.patterns, rebased.ignores, opts, true);
   // A missing start is searched for from its parent (glob-run.ts `climbed`), up to the file system's root.
-  return dirname(rebased.root) === rebased.root ? compiled : { ...compiled, climb: () => compileGlob(patterns, opts, up + 1) };
+  return dirname(rebased.root) === rebased.root ? compiled : { ...compiled, climb: () => compileGlob(patterns, opts, nextClimb(up)) };
 }
 
 /**

@@ -11,7 +11,7 @@
  * when inside it, dropped when it cannot meet the root's tree, and refused when only part of it
  * could (a start above the root followed by more than `**`): never guessed.
  */
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FindFileError } from '../errors.js';
 
 /** One search for a call whose patterns start outside `cwd`. */
@@ -43,9 +43,9 @@ export interface RebaseOptions {
   escapeName: (name: string) => string;
   /**
    * Search from this many levels above the patterns' common start: where the start does not
-   * exist (the search of it fails with ENOENT or ENOTDIR), the adapters search from its parent,
-   * whose listing proves it absent, rather than fail (the peers answer `[]`) or stat before the
-   * search (a stat outside the walk has no budget). @default 0
+   * exist (the search of it fails with ENOENT or ENOTDIR), the adapters search from above it
+   * (`nextClimb`), whose listing proves it absent, rather than fail (the peers answer `[]`) or stat
+   * before the search (a stat outside the walk has no budget). @default 0
    */
   up?: number;
 }
@@ -95,7 +95,7 @@ export function rebase(patterns: readonly string[], ignores: readonly string[], 
   if (outside.length === 0) return unmoved;
   const split = patterns.map((p) => (startsOutside(p, options.climbs) ? splitStart(p, cwd) : { start: cwd, rest: p, absolute: false }));
   let root = split.map((s) => s.start).reduce((a, b) => commonAncestor(a, b, options.entry));
-  for (let i = 0; i < (options.up ?? 0); i++) root = resolve(root, '..');
+  for (let i = 0; i < (options.up ?? 0) && dirname(root) !== root; i++) root = dirname(root);
   // Anchored with `./`, as a pattern written from the root is: node-glob reads `./**` + `/` so.
   const rebasedPatterns = split.map((s) => `./${prefixOf(root, s.start, options.escapeName)}${s.rest}`);
   const rebasedIgnores = ignores.flatMap((i) => rebaseIgnore(i, root, cwd, options));
@@ -116,6 +116,16 @@ function rebaseIgnore(ignore: string, root: string, cwd: string, options: Rebase
     throw new FindFileError('FF_INVALID_PATTERN', `${options.entry}: ignore ${JSON.stringify(ignore)} starts above the searched directory ${root} and names a path below it: write it from ${join(root)} or start it with **`, 'ignore');
   }
   return []; // its start and the root's tree do not meet: it can leave nothing out there
+}
+
+/**
+ * How far up the next search after a missing start goes: 1, 2, 4... levels, so a deep missing path
+ * (`/x/x/.../x/*`, thousands of names) costs a few searches, not one per name. Overshooting the
+ * deepest folder that exists costs only a few listings on the way down, read as the pattern's
+ * literal names (a link among them is named, never followed).
+ */
+export function nextClimb(up: number): number {
+  return up === 0 ? 1 : up * 2;
 }
 
 /**

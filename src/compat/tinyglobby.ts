@@ -32,7 +32,7 @@ import {
   type PeerSearch,
   type GlobPaths,
 } from './shared.js';
-import { rebase } from './rebase.js';
+import { nextClimb, rebase } from './rebase.js';
 
 export type { GlobPaths } from './shared.js';
 export {
@@ -303,7 +303,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   // Patterns starting outside cwd (absolute, or with `..`): one search from where they all start.
   const { root, patterns: pattern, ignores: exclude, moved } = rebase(read.pattern, read.exclude, cwd, { climbs: true, entry: ENTRY, escapeName: escapeForPicomatch, up });
   // A missing start is searched for from its parent (shared.ts `runAsync`), up to the file system's root.
-  const climb = moved && dirname(root) !== root ? { climb: () => compileTinyglobby(input, maybeOptions, up + 1) } : {};
+  const climb = moved && dirname(root) !== root ? { climb: () => compileTinyglobby(input, maybeOptions, nextClimb(up)) } : {};
   if (pattern.length === 0) return { options: emptyOptions(root), shape: () => [] };
   const onlyDirectories = readFlag(opts.onlyDirectories, false);
   const onlyFiles = !onlyDirectories && readFlag(opts.onlyFiles, true);
