@@ -11,8 +11,8 @@
  * - 130: interrupted (SIGINT), after printing what was found and the summary.
  *
  * With `-q` (nothing printed) the status is the answer, as fd's and grep's: 0 a match exists, 1 no
- * match and absence proven (a complete search that met no link a match could lie beyond or that
- * bears the name), 3 no match but it may exist (never 1), 2 the search could not run (a usage
+ * match and absence proven (a complete search that passed nothing it does not read by policy:
+ * links, ignored entries, binary files), 3 no match but it may exist (never 1), 2 the search could not run (a usage
  * error, or what is otherwise fatal: never 1).
  *
  * A consumer that closes the pipe early (`find-file ... | head -1`) is not an error: 0, quietly.

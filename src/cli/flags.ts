@@ -56,7 +56,7 @@ export function buildFlags(now: number): Record<string, FlagSpec> {
     'max-depth': { alias: 'd', type: 'string', requiresArg: true, coerce: countOf('--max-depth'), describe: 'Look N levels deep; 1 = the root\'s own entries' },
     'time-budget-ms': { type: 'string', requiresArg: true, coerce: countOf('--time-budget-ms'), describe: 'Stop after N milliseconds (marked incomplete)' },
     strict: { type: 'boolean', describe: 'Exit 3 when the result is incomplete' },
-    quiet: { alias: 'q', type: 'boolean', describe: 'Print nothing and stop at the first match; the status answers: 0 one exists, 1 none (proven: the search was complete and met no link a match could lie beyond or that bears the name), 3 none found but it may exist (incomplete, or such a link), 2 the search could not run (as fd -q and grep -q, with 3 added)' },
+    quiet: { alias: 'q', type: 'boolean', describe: 'Print nothing and stop at the first match; the status answers: 0 one exists, 1 none (proven: complete, and nothing passed that it does not read by policy: links, ignored entries, binary files), 3 none found but it may exist, 2 the search could not run (as fd -q and grep -q, with 3 added)' },
     glob: { alias: 'g', type: 'boolean', hidden: true, describe: "fd's -g: accepted, a pattern is a glob already" },
     json: { type: 'boolean', describe: 'Print the whole result as one JSON object' },
     ndjson: { type: 'boolean', describe: 'Print one JSON line per match, then a summary line' },

@@ -60,18 +60,24 @@ export async function runSearch(request: CliRequest, typed: readonly string[] = 
 
 /**
  * `-q`: the search alone (its options stop at the first match), nothing printed: whether a match
- * exists, and whether "none" would be proven. It is not where links were met that a match could lie
- * beyond, or that bear the name (never followed, by policy): `python3` as a link is no "none".
+ * exists, and whether "none" would be proven. It is not where the search passed what it does not
+ * read by policy: a link a match could lie beyond or that bears the name (never followed:
+ * `python3` as a link is no "none"), links it could not see (`linksExamined: false`: ripgrep's
+ * listing), entries ignore files left out (on by default, as fd's), binary files not searched.
+ * What the user left out (`-E`, `-t`, `-d`'s limit aside) is the question asked, not a gap.
  */
 async function searchQuietly(request: CliRequest, signal: AbortSignal): Promise<{ found: boolean; complete: boolean }> {
-  const proven = (r: { complete: boolean; linkOnTheWayCount: number; linkMatchedCount: number }) => r.complete && r.linkOnTheWayCount === 0 && r.linkMatchedCount === 0;
+  // ripgrep applies ignore files without counting what they left out (its `ignoredCount` is 0).
+  const ignoresCounted = (r: { backend: string }) => request.options.gitignore !== true || r.backend === 'walker';
+  const proven = (r: { complete: boolean; linksExamined: boolean; linkOnTheWayCount: number; linkMatchedCount: number; ignoredCount: number; backend: string }) =>
+    r.complete && r.linksExamined && r.linkOnTheWayCount === 0 && r.linkMatchedCount === 0 && r.ignoredCount === 0 && ignoresCounted(r);
   if (request.kind === 'files') {
     const result = await findFiles({ ...request.options, signal });
     return { found: result.matchedCount > 0, complete: proven(result) };
   }
   const { searchContent } = await import('../content/search.js');
   const result = await searchContent({ ...request.options, signal });
-  return { found: result.hitCount > 0, complete: proven(result) };
+  return { found: result.hitCount > 0, complete: proven(result) && result.binarySkipped === 0 && result.binaryCounted };
 }
 
 /** Colour on each stream: stdout's paths and lines (on or off), stderr's summary and progress line. */

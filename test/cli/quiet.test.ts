@@ -19,7 +19,7 @@ const ff = (args: string[]): Run => runFindFile(args, { cwd: tree });
 
 beforeAll(() => {
   tree = mkdtempSync(join(tmpdir(), 'find-file-cli-quiet-'));
-  writeTree(tree, { 'src/a.ts': 'const x = 1;\n', 'src/deep/er/b.ts': 'let b;\n', 'docs/guide.md': '# guide\n', 'notes.txt': 'notes\n', 'ignored.log': 'log\n', '.ignore': '*.log\n' });
+  writeTree(tree, { 'src/a.ts': 'const x = 1;\n', 'src/deep/er/b.ts': 'let b;\n', 'docs/guide.md': '# guide\n', 'notes.txt': 'notes\n', 'logs/ignored.log': 'log\n', 'logs/.ignore': '*.log\n', 'bin/tool.dat': 'needle\0binary\n' });
   if (isPosix) {
     symlinkSync(join(tree, 'src'), join(tree, 'docs', 'linked-src'));
     symlinkSync(join(tree, 'notes.txt'), join(tree, 'docs', 'readme.lnk'));
@@ -66,6 +66,19 @@ describe('-q through the real bin', () => {
     expect(quiet(['guide.md'])).toEqual({ status: 0, printed: '' });
   });
 
+  it('3, never 1, past what the search does not read by policy: ignored entries, binary files, links ripgrep cannot see', () => {
+    expect(quiet(['ignored.log'])).toEqual({ status: 3, printed: '' });
+    expect(quiet(['ignored.log', '-u'])).toEqual({ status: 0, printed: '' });
+    expect(quiet(['logs/nothere.log', '-u'])).toEqual({ status: 1, printed: '' });
+    expect(quiet(['--contains', 'needle', 'bin/*'])).toEqual({ status: 3, printed: '' });
+  });
+
+  itIf(posix('the links are made with symlinkSync'))('ripgrep lists no links (linksExamined: false): 3, never 1, where the walker would name one', () => {
+    expect(quiet(['docs/linked-src/*.ts', '--backend', 'ripgrep'])).toEqual({ status: 3, printed: '' });
+    expect(quiet(['src/nothere.ts', '--backend', 'ripgrep', '-u'])).toEqual({ status: 3, printed: '' });
+    expect(quiet(['--contains', 'absent text', 'src/**', '--backend', 'ripgrep', '-u'])).toEqual({ status: 3, printed: '' });
+  });
+
   it('2, never 1, when the search could not run: a missing root (the error still on stderr), a usage error', () => {
     const missing = ff(['-q', '*.ts', '--root', join(tree, 'gone')]);
     expect(missing.status).toBe(2);
@@ -76,7 +89,7 @@ describe('-q through the real bin', () => {
 
   it('content: 0 for a hit, 1 for none proven, 3 where a linked folder could hold it', () => {
     expect(quiet(['--contains', 'const', 'src/*.ts'])).toEqual({ status: 0, printed: '' });
-    expect(quiet(['--contains', 'absent text', 'src/**'])).toEqual({ status: 1, printed: '' });
+    expect(quiet(['--contains', 'absent text', 'src/**', '--backend', 'walker'])).toEqual({ status: 1, printed: '' });
     if (isPosix) expect(quiet(['--contains', 'absent text'])).toEqual({ status: 3, printed: '' });
   });
 
@@ -89,8 +102,9 @@ describe('-q through the real bin', () => {
     for (let i = 0; i < 24; i++) {
       const pattern = Array.from({ length: rng.range(1, 3) }, () => rng.pick(parts)).join('/');
       const depth = rng.chance(0.3) ? ['-d', String(rng.range(1, 3))] : [];
-      const verdict = JSON.parse(ff([pattern, ...depth, '--json']).stdout) as { matchedCount: number; complete: boolean; linkOnTheWayCount: number; linkMatchedCount: number };
-      const expected = verdict.matchedCount > 0 ? 0 : verdict.complete && verdict.linkOnTheWayCount === 0 && verdict.linkMatchedCount === 0 ? 1 : 3;
+      const verdict = JSON.parse(ff([pattern, ...depth, '--json']).stdout) as { matchedCount: number; complete: boolean; linksExamined: boolean; linkOnTheWayCount: number; linkMatchedCount: number; ignoredCount: number };
+      const proven = verdict.complete && verdict.linksExamined && verdict.linkOnTheWayCount === 0 && verdict.linkMatchedCount === 0 && verdict.ignoredCount === 0;
+      const expected = verdict.matchedCount > 0 ? 0 : proven ? 1 : 3;
       const status = ff(['-q', pattern, ...depth]).status;
       seen.add(expected);
       if (status !== expected) failures.push(`${pattern} ${depth.join(' ')}: -q ${status}, verdict says ${expected}`);
@@ -108,8 +122,8 @@ describe("fd's other spellings", () => {
 
   it('-I is --no-ignore', () => {
     expect(lines(ff(['*.log']).stdout)).toEqual([]);
-    expect(lines(ff(['-I', '*.log']).stdout)).toEqual(['ignored.log']);
-    expect(lines(ff(['--no-ignore', '*.log']).stdout)).toEqual(['ignored.log']);
+    expect(lines(ff(['-I', '*.log']).stdout)).toEqual([join('logs', 'ignored.log')]);
+    expect(lines(ff(['--no-ignore', '*.log']).stdout)).toEqual([join('logs', 'ignored.log')]);
   });
 
   it('-L and --follow are refused by name (status 2): links are never followed, by policy', () => {
