@@ -121,6 +121,8 @@ export async function* iterateItems(compiled: Compiled, signal: AbortSignal | un
       if (item !== undefined) yield item;
     }
     for (; step.done !== true; step = await matches.next()) {
+      // Aborted: no item found before it is handed out after it (node-glob stops at once).
+      throwIfAborted(signal);
       const match = step.value;
       if (!compiled.keeps(match)) continue;
       if (links.has(rel(match))) matchedLinks.push(match);
@@ -134,7 +136,10 @@ export async function* iterateItems(compiled: Compiled, signal: AbortSignal | un
   } catch (error) {
     ended = true;
     await matches.return?.();
-    sink.fail(error);
+    // A stream's reader that left (`break` out of its `for await`, `destroy()`) ends the iteration
+    // with an AbortError of its own: the reader left, as a `break` here; not a failed search.
+    if (isReaderGone(error, signal)) stream.summary.then((summary) => sink.settle(withLstatFailures(summary, failed)), sink.fail);
+    else sink.fail(error);
     throw error;
   } finally {
     // The reader left early (`break`, also before the first match): the walk stops, and its
@@ -144,6 +149,30 @@ export async function* iterateItems(compiled: Compiled, signal: AbortSignal | un
       stream.summary.then((summary) => sink.settle(withLstatFailures(summary, failed)), sink.fail);
     }
   }
+}
+
+/** An AbortError that is not the caller's signal's: the stream around the iteration was destroyed by its reader. */
+function isReaderGone(error: unknown, signal: AbortSignal | undefined): boolean {
+  return (error as { name?: unknown } | null)?.name === 'AbortError' && !(signal?.aborted ?? false) && error !== signal?.reason;
+}
+
+/**
+ * An iteration left before its first item was asked for (`return()` first, a stream destroyed
+ * before it read): the generator never ran, so its own `finally` cannot settle the verdict. It
+ * rejects then, with an AbortError: nothing was searched, so there is no verdict to give.
+ */
+export function settleIfLeftUnstarted<T>(items: AsyncGenerator<T, void, void>, sink: VerdictSink): AsyncGenerator<T, void, void> {
+  let started = false;
+  const next = items.next.bind(items);
+  const leave = items.return.bind(items);
+  const fail = items.throw.bind(items);
+  const unstarted = () => {
+    if (!started) sink.fail(new DOMException('the iteration was left before its first item: nothing was searched', 'AbortError'));
+  };
+  items.next = (...args) => ((started = true), next(...args));
+  items.return = (value) => (unstarted(), leave(value));
+  items.throw = (error) => (unstarted(), fail(error));
+  return items;
 }
 
 /** `iterateItems` without the event loop: the walk is made whole first (`globSync`'s), then handed out. */

@@ -19,7 +19,7 @@ import type * as Minimatch from 'minimatch';
 import { createRequire } from 'node:module';
 import type { FindResult, FindSummary } from '../result.js';
 import { compileGlob, type GlobEntries, type GlobOptions, type GlobOptionsWithFileTypesFalse, type GlobOptionsWithFileTypesTrue } from './glob-compile.js';
-import { iterateItems, iterateItemsSync, runAll, runAllSync, type GlobItem } from './glob-run.js';
+import { iterateItems, iterateItemsSync, runAll, runAllSync, settleIfLeftUnstarted, type GlobItem } from './glob-run.js';
 import type { PathEntry } from './path-entry.js';
 import type { GlobPaths } from './shared.js';
 
@@ -171,7 +171,7 @@ export function globIterate<O extends GlobOptions = GlobOptionsWithFileTypesFals
 export function globIterate(patterns: string | readonly string[], options: GlobOptions = {}): GlobIterator<GlobItem> {
   const compiled = compileGlob(patterns, options);
   const { promise, sink } = laterVerdict();
-  return withVerdict(iterateItems(compiled, options.signal, sink), promise);
+  return withVerdict(settleIfLeftUnstarted(iterateItems(compiled, options.signal, sink), sink), promise);
 }
 
 /**

@@ -153,6 +153,40 @@ describe('an iteration ended early says so', () => {
     expect(verdict.complete).toBe(false);
   });
 
+  it('a stream left by a break in its for await settles as aborted (its AbortError is the reader leaving, not a failed search)', async () => {
+    const stream = ff.globStream('**/*.js', { cwd: root });
+    for await (const _ of stream) break;
+    const verdict = await stream.result;
+    expect(verdict.incompleteReasons).toContain('aborted');
+  });
+
+  it('an iteration left before its first item (return() first, a stream destroyed at once): the verdict rejects, nothing was searched; it never hangs', async () => {
+    const iterator = ff.globIterate('**/*.js', { cwd: root });
+    await iterator.return(undefined);
+    await expect(iterator.result).rejects.toMatchObject({ name: 'AbortError' });
+    const stream = ff.globStream('**/*.js', { cwd: root });
+    stream.destroy();
+    await expect(stream.result).rejects.toMatchObject({ name: 'AbortError' });
+    const fromClass = new ff.Glob('**/*.js', { cwd: root }).stream();
+    fromClass.destroy();
+    await expect(fromClass.result).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('after an abort no item found before it is handed out (node-glob stops at once): the items already waiting are not', async () => {
+    const controller = new AbortController();
+    const iterator = ff.globIterate('**/*.js', { cwd: root, signal: controller.signal });
+    let taken = 0;
+    await expect(
+      (async () => {
+        for await (const _ of iterator) {
+          taken++;
+          controller.abort(new Error('stop'));
+        }
+      })(),
+    ).rejects.toThrow('stop');
+    expect(taken).toBe(1);
+  });
+
   it('an aborted signal ends the iteration with its reason, as glob rejects, and so does the verdict', async () => {
     const controller = new AbortController();
     const iterator = ff.globIterate('**/*.js', { cwd: root, signal: controller.signal });
