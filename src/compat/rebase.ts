@@ -56,6 +56,9 @@ function splitStart(pattern: string, cwd: string): { start: string; rest: string
   const segments = (WIN32 ? pattern.replaceAll('\\', '/') : pattern).split('/');
   let n = 0;
   while (n < segments.length - 1 && !MAGIC.test(segments[n]!) && segments[n] !== '**') n++;
+  // The rest names something: `../real/` and `/abs/dir/` name `real` and `dir` from their parent
+  // (as the start, the folder would be the search's root, which is never a match: `[]`, complete).
+  while (n > 0 && segments.slice(n).every((s) => s === '')) n--;
   // A pattern with no magic at all names one path: its parent is the start, its last name the rest.
   const lead = segments.slice(0, n).join('/');
   const start = absolute ? resolve(lead === '' ? '/' : WIN32 && /^[A-Za-z]:$/.test(lead) ? `${lead}/` : lead) : resolve(cwd, lead);

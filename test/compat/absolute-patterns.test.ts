@@ -146,6 +146,38 @@ describe('names on the way from the searched directory are read literally', () =
   });
 });
 
+describe('a literal start ending in `/` names that folder, from its parent', () => {
+  // As the start, the folder had become the search's root, which is never a match: `../real/`
+  // answered [] (complete) where tinyglobby returns `../real/` (the adversarial pass).
+  it('tinyglobby and node-glob, against the peers: existing, missing, and a file named as a folder', async () => {
+    const top = join(base, 'slash');
+    for (const file of ['real/r.js', 'top.js', 'src/lib/deep/x.js']) {
+      mkdirSync(dirname(join(top, file)), { recursive: true });
+      writeFileSync(join(top, file), '');
+    }
+    const cwd = join(top, 'src');
+    const tiny: [string, ffTiny.GlobOptions][] = [
+      ['../real/', { onlyDirectories: true }],
+      ['../real/', { onlyFiles: false, expandDirectories: false }],
+      ['../real/', {}],
+      [`${escapeTiny(top)}/real/`, { onlyDirectories: true }],
+      [`${escapeTiny(cwd)}/lib/`, { onlyDirectories: true }],
+      ['../nope/', { expandDirectories: false }],
+      [`${escapeTiny(top)}/nope/`, { expandDirectories: false }],
+      [`${escapeTiny(top)}/top.js/`, { expandDirectories: false }],
+    ];
+    for (const [pattern, options] of tiny) {
+      const ours = await ffTiny.glob(pattern, { cwd, ...options });
+      expect(sorted([...ours]), `${pattern} ${JSON.stringify(options)}`).toEqual(sorted(await tg.glob(pattern, { cwd, ...options })));
+      expect(ours.result.complete).toBe(true);
+    }
+    for (const pattern of [`${escapeGlob(top)}/real/`, `${escapeGlob(top)}/nope/`, `${escapeGlob(top)}/top.js/`]) {
+      expect(sorted([...(await ffGlob.glob(pattern, { cwd }))]), pattern).toEqual(sorted((await ng.glob(pattern, { cwd })) as string[]));
+    }
+    expect(await ffTiny.glob('../real/', { cwd, onlyDirectories: true })).toEqual(['../real/']);
+  });
+});
+
 describe('a start that does not exist', () => {
   it('is an empty, complete answer in every form of both adapters (the parent\'s listing proves it), as the peers answer []', async () => {
     const { root } = trees[0]!;
