@@ -281,10 +281,11 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const noEscape = readNoEscape(opts, ENTRY);
   const list = rewritePatterns(readGlobList(patterns, 'pattern', ENTRY, false), opts, noEscape).flatMap(splitWholeBraces).filter((p) => p !== '');
   const ignores = readIgnore(opts.ignore).map((p) => rewriteIgnore(p, noEscape));
-  const rebased = rebase(list, ignores, cwd, { climbs: false, entry: ENTRY, escapeName: escapeForGlob, up });
+  const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
+  const rebased = rebase(list, ignores, cwd, { climbs: false, entry: ENTRY, escapeName: escapeForGlob, up, nocase });
   if (!rebased.someAbsolute) return compileAt(cwd, list, ignores, opts, readFlag(opts.absolute, false));
   refuseAbsolutePatterns(rebased, opts);
-  const compiled = compileAt(rebased.root, rebased.patterns, rebased.ignores, opts, true);
+  const compiled = compileAt(rebased.root, rebased.patterns, rebased.ignores, opts, true, rebased.rootIgnored);
   // A missing start is searched for from its parent (glob-run.ts `climbed`), up to the file system's root.
   return dirname(rebased.root) === rebased.root ? compiled : { ...compiled, climb: () => compileGlob(patterns, opts, nextClimb(up)) };
 }
@@ -298,7 +299,8 @@ function refuseAbsolutePatterns(rebased: Rebased, opts: GlobOptions): void {
   if (!rebased.allAbsolute) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing absolute and relative patterns is not supported: make two calls`, 'pattern');
   }
-  for (const option of ['absolute', 'withFileTypes'] as const) {
+  // maxDepth counts from cwd in node-glob: from an unrelated cwd it has no meaning one search could keep.
+  for (const option of ['absolute', 'withFileTypes', 'maxDepth'] as const) {
     if (opts[option] !== undefined && (option === 'withFileTypes' ? readFlag(opts[option], false) : true)) {
       throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: ${option} with absolute patterns is not supported: pass cwd: ${JSON.stringify(rebased.root)} and patterns relative to it`, option);
     }
@@ -312,7 +314,7 @@ function escapeForGlob(name: string): string {
 }
 
 /** The search of `root` for node-glob's call (`list`, `ignores` relative to it) and the shaping of its answer. */
-function compileAt(root: string, list: string[], ignores: string[], opts: GlobOptions, absolute: boolean): Compiled {
+function compileAt(root: string, list: string[], ignores: string[], opts: GlobOptions, absolute: boolean, rootIgnored = false): Compiled {
   const dirOnly = list.filter(isDirOnly);
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
@@ -328,7 +330,7 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
   // node-glob's `*/` (any dir-only pattern but `**/`) returns every link by its own path, without
   // asking where it leads (`lfile.js`, a dangling `dang`); `**/` returns none.
   // node-glob expands braces first: `{src,.}/**` names cwd as `./**` does.
-  const withCwd = !nodir && list.some((p) => (braceAlternatives(p) ?? [p]).some(namesCwd));
+  const withCwd = !rootIgnored && !nodir && list.some((p) => (braceAlternatives(p) ?? [p]).some(namesCwd));
   const pattern = list.flatMap((p) => expand(p, nodir));
   const depth = readDepth(opts.maxDepth, 'maxDepth');
   const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');

@@ -28,6 +28,8 @@ export interface Rebased {
   allAbsolute: boolean;
   /** Some pattern was absolute. */
   someAbsolute: boolean;
+  /** An ignore leaves out `root` itself (`/p/**` over the root `/p`): the peers then do not return it. */
+  rootIgnored?: boolean;
 }
 
 const WIN32 = process.platform === 'win32';
@@ -48,6 +50,8 @@ export interface RebaseOptions {
    * before the search (a stat outside the walk has no budget). @default 0
    */
   up?: number;
+  /** Names compare without case (node-glob's `nocase`, tinyglobby's `caseSensitiveMatch: false`). @default false */
+  nocase?: boolean;
 }
 
 /** A pattern's literal start, as a native path (resolved against `cwd`), and the rest of it. */
@@ -103,18 +107,41 @@ export function rebase(patterns: readonly string[], ignores: readonly string[], 
   const rebasedPatterns = split.map((s) => `./${prefixOf(root, s.start, options.escapeName)}${s.rest}`);
   const rebasedIgnores = ignores.flatMap((i) => rebaseIgnore(i, root, cwd, options));
   const absolute = split.filter((s) => s.absolute).length;
-  return { root, patterns: rebasedPatterns, ignores: rebasedIgnores, moved: root !== cwd, allAbsolute: absolute === split.length, someAbsolute: absolute > 0 };
+  const rootIgnored = ignores.some((i) => coversRoot(i, root, cwd, options));
+  return { root, patterns: rebasedPatterns, ignores: rebasedIgnores, moved: root !== cwd, allAbsolute: absolute === split.length, someAbsolute: absolute > 0, rootIgnored };
+}
+
+/** A path as compared: folded under `nocase` (an ignore's start written in another case still meets the root). */
+function fold(path: string, options: RebaseOptions): string {
+  return options.nocase === true ? path.toLowerCase() : path;
+}
+
+/** Whether `dir` is `base` or below it. */
+function within(base: string, dir: string): boolean {
+  const rel = relative(base, dir);
+  return !rel.startsWith('..') && !isAbsolute(rel);
+}
+
+/**
+ * Whether an ignore leaves out the searched folder itself, which the peers return for `dir/**`
+ * (node-glob's `x/**` ignore leaves out `x`): its start is the folder or above it and the rest is
+ * only `**`, or a `**`-led one whose names the folder's path holds.
+ */
+function coversRoot(ignore: string, root: string, cwd: string, options: RebaseOptions): boolean {
+  const bare = ignore.replace(/^(?:\.\/)+/, '');
+  if (bare.startsWith('**')) return bare.split('/').some((s) => s !== '**') && globstarIgnore(bare, root).includes('**');
+  const { start, rest } = splitStart(bare, cwd);
+  return within(fold(start, options), fold(root, options)) && rest.split('/').every((s) => s === '**');
 }
 
 function rebaseIgnore(ignore: string, root: string, cwd: string, options: RebaseOptions): string[] {
   const bare = ignore.replace(/^(?:\.\/)+/, '');
   if (bare.startsWith('**')) return globstarIgnore(bare, root);
   const { start, rest } = splitStart(bare, cwd);
-  const down = relative(root, start);
-  if (!down.startsWith('..') && !isAbsolute(down)) return [prefixOf(root, start, options.escapeName) + rest];
-  const up = relative(start, root);
+  // Under nocase the names compare folded: `SRC/LIB/**` meets the root `src` (then written folded).
+  if (within(fold(root, options), fold(start, options))) return [prefixOf(fold(root, options), fold(start, options), options.escapeName) + rest];
   // The root is below the ignore's start: only a `**` can take the names between them.
-  if (!up.startsWith('..') && !isAbsolute(up)) {
+  if (within(fold(start, options), fold(root, options))) {
     if (rest.startsWith('**')) return [rest];
     throw new FindFileError('FF_INVALID_PATTERN', `${options.entry}: ignore ${JSON.stringify(ignore)} starts above the searched directory ${root} and names a path below it: write it from ${join(root)} or start it with **`, 'ignore');
   }

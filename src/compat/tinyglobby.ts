@@ -301,14 +301,17 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const expandDirectories = readFlag(opts.expandDirectories, true);
   const read = readPatterns(readGlobList(isModern ? input : (opts.patterns ?? '**/*'), 'patterns', ENTRY, true), opts);
   // Patterns starting outside cwd (absolute, or with `..`): one search from where they all start.
-  const { root, patterns: pattern, ignores: exclude, moved } = rebase(read.pattern, read.exclude, cwd, { climbs: true, entry: ENTRY, escapeName: escapeForPicomatch, up });
+  const caseSensitive = readFlag(opts.caseSensitiveMatch, true);
+  const rebased = rebase(read.pattern, read.exclude, cwd, { climbs: true, entry: ENTRY, escapeName: escapeForPicomatch, up, nocase: !caseSensitive });
+  const { root, patterns: pattern, ignores: exclude, moved } = rebased;
+  // tinyglobby's deep counts from the folder it crawls, which it picks otherwise: not kept for these.
+  if (moved && opts.deep !== undefined) throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: deep with patterns starting outside cwd is not supported: pass cwd: ${JSON.stringify(root)} and patterns relative to it`, 'deep');
   // A missing start is searched for from its parent (shared.ts `runAsync`), up to the file system's root.
   const climb = moved && dirname(root) !== root ? { climb: () => compileTinyglobby(input, maybeOptions, nextClimb(up)) } : {};
   if (pattern.length === 0) return { options: emptyOptions(root), shape: () => [] };
   const onlyDirectories = readFlag(opts.onlyDirectories, false);
   const onlyFiles = !onlyDirectories && readFlag(opts.onlyFiles, true);
   const dot = readFlag(opts.dot, false);
-  const caseSensitive = readFlag(opts.caseSensitiveMatch, true);
   const deep = readDepth(opts.deep, 'deep');
   const dotNamed = !dot && pattern.some((p) => namesDotSegment(p, 'picomatch', caseSensitive));
   // On win32 find-file reads `\` as a separator: tinyglobby's escapes are written as sets there.
@@ -345,7 +348,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   };
   const isDir = kinds ? (path: string) => kinds.isDir(rel(path), root) : () => onlyDirectories;
   // tinyglobby names the directory it crawls from, when that is not cwd and a pattern is all of it (`dir/**`).
-  const withRoot = moved && !onlyFiles && pattern.some((p) => /^\.\/(?:\*\*\/)*\*\*$/.test(p)) ? [toPeer(root, true)] : [];
+  const withRoot = moved && !onlyFiles && rebased.rootIgnored !== true && pattern.some((p) => /^\.\/(?:\*\*\/)*\*\*$/.test(p)) ? [toPeer(root, true)] : [];
   const shape = (result: FindResult): string[] => {
     const kept = keep ? result.matches.filter((path) => keep(rel(path))) : result.matches;
     return [...withRoot, ...kept.map((path) => toPeer(path, isDir(path)))];

@@ -97,12 +97,29 @@ describe('find-file/glob: absolute patterns, as node-glob answers them', () => {
     }
   });
 
+  it('an ignore that covers the start folder leaves it out, as node-glob; one written in another case meets it under nocase', async () => {
+    const { root } = trees[0]!;
+    const dir = join(root, 'a');
+    mkdirSync(join(dir, 'lib'), { recursive: true });
+    writeFileSync(join(dir, 'lib', 'x.js'), '');
+    for (const ignore of [`${dirname(root)}/**`, `${dir}/**`]) {
+      expect([...(await ffGlob.glob(`${dir}/**`, { cwd: elsewhere, ignore }))], ignore).toEqual(await ng.glob(`${dir}/**`, { cwd: elsewhere, ignore }));
+    }
+    const upper = `${dir.toUpperCase()}/LIB/**`;
+    const theirs = ((await ng.glob(`${dir}/**`, { cwd: elsewhere, nocase: true, ignore: upper })) as string[]).filter((p) => !p.includes('/ldir'));
+    expect(sorted([...(await ffGlob.glob(`${dir}/**`, { cwd: elsewhere, nocase: true, ignore: upper }))])).toEqual(sorted(theirs));
+    expect(theirs.some((p) => p.includes('/lib'))).toBe(false);
+  });
+
   it('refuses what one search cannot answer as node-glob does, by name', () => {
     const { root } = trees[0]!;
     expect(() => ffGlob.globSync([`${root}/*.js`, '*.js'], { cwd: elsewhere })).toThrow(expect.objectContaining({ code: 'FF_INVALID_PATTERN' }));
     expect(() => ffGlob.globSync(`${root}/*.js`, { cwd: elsewhere, withFileTypes: true })).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'withFileTypes' }));
     expect(() => ffGlob.globSync(`${root}/*.js`, { cwd: elsewhere, absolute: false })).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'absolute' }));
     expect(() => ffGlob.globSync(`${root}/a/*.js`, { cwd: elsewhere, ignore: `${dirname(root)}/*/a/b.js` })).toThrow(expect.objectContaining({ code: 'FF_INVALID_PATTERN', option: 'ignore' }));
+    // node-glob counts maxDepth from cwd (here unrelated), tinyglobby deep from the folder it picks.
+    expect(() => ffGlob.globSync(`${root}/**/*.js`, { cwd: elsewhere, maxDepth: 1 })).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'maxDepth' }));
+    expect(() => ffTiny.globSync(`${root}/**/*.js`, { cwd: elsewhere, deep: 1 })).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'deep' }));
   });
 });
 
