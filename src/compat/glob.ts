@@ -71,6 +71,8 @@ export function unescape(s: string, { windowsPathsNoEscape = process.platform ==
 export function hasMagic(patterns: string | readonly string[], options: { nocase?: boolean; magicalBraces?: boolean; windowsPathsNoEscape?: boolean; dot?: boolean } = {}): boolean {
   const { nocase = process.platform === 'darwin' || process.platform === 'win32', magicalBraces = false, windowsPathsNoEscape = process.platform === 'win32' } = options;
   return (typeof patterns === 'string' ? [patterns] : patterns).some((pattern) => {
+    // node-glob's (minimatch's) TypeError, not `true`: a number is no pattern, and no path either.
+    if (typeof pattern !== 'string') throw new TypeError(`hasMagic: a pattern must be a string, got ${typeof pattern}`);
     try {
       return new (loadMinimatch().Minimatch)(pattern, { nocase, magicalBraces, windowsPathsNoEscape }).hasMagic();
     } catch {
@@ -98,10 +100,10 @@ export function hasMagic(patterns: string | readonly string[], options: { nocase
  * const paths = await glob(['lib/*.js', 'bin/*.mjs'], { cwd: 'packages/app', ignore: 'lib/*.min.js' });
  * if (!paths.result.complete) console.warn('not all read:', paths.result.incompleteReasons);
  */
-export async function glob(patterns: string | readonly string[], options: GlobOptionsWithFileTypesTrue): Promise<GlobEntries>;
-export async function glob(patterns: string | readonly string[], options?: GlobOptionsWithFileTypesFalse): Promise<GlobPaths>;
-export async function glob(patterns: string | readonly string[], options?: GlobOptions): Promise<GlobPaths | GlobEntries>;
-export async function glob(patterns: string | readonly string[], options: GlobOptions = {}): Promise<GlobPaths | GlobEntries> {
+async function globAsync(patterns: string | readonly string[], options: GlobOptionsWithFileTypesTrue): Promise<GlobEntries>;
+async function globAsync(patterns: string | readonly string[], options?: GlobOptionsWithFileTypesFalse): Promise<GlobPaths>;
+async function globAsync(patterns: string | readonly string[], options?: GlobOptions): Promise<GlobPaths | GlobEntries>;
+async function globAsync(patterns: string | readonly string[], options: GlobOptions = {}): Promise<GlobPaths | GlobEntries> {
   return (await runAll(compileGlob(patterns, options), options.signal)) as GlobPaths | GlobEntries;
 }
 
@@ -234,7 +236,7 @@ export class Glob<O extends GlobOptions = GlobOptions> implements AsyncIterable<
 
   /** As `glob`: the whole answer, sorted, with `result`. */
   walk(): Promise<GlobAnswerOf<O>> {
-    return glob(this.pattern, this.opts) as Promise<GlobAnswerOf<O>>;
+    return globAsync(this.pattern, this.opts) as Promise<GlobAnswerOf<O>>;
   }
 
   /** As `globSync`. */
@@ -270,3 +272,44 @@ export class Glob<O extends GlobOptions = GlobOptions> implements AsyncIterable<
     return this.iterateSync();
   }
 }
+
+/**
+ * node-glob's `glob` (see `globAsync` above for the call): the paths matching `patterns`, with the
+ * verdict as `result`. It carries node-glob's properties too (`glob.sync`, `glob.stream`...), as
+ * hosts written for node-glob 7 call them.
+ * @example
+ * const paths = await glob('**' + '/*.md', { cwd: 'docs' });
+ * const same = glob.sync('**' + '/*.md', { cwd: 'docs' });
+ */
+export const glob = Object.assign(globAsync, {
+  /** node-glob's `glob.glob`: `glob` itself. */
+  glob: globAsync,
+  /** node-glob's `glob.sync`: `globSync`. */
+  sync,
+  /** node-glob's `glob.globSync`. */
+  globSync,
+  /** node-glob's `glob.stream`: `globStream`. */
+  stream,
+  /** node-glob's `glob.globStream`. */
+  globStream,
+  /** node-glob's `glob.streamSync`: `globStreamSync`. */
+  streamSync,
+  /** node-glob's `glob.globStreamSync`. */
+  globStreamSync,
+  /** node-glob's `glob.iterate`: `globIterate`. */
+  iterate,
+  /** node-glob's `glob.globIterate`. */
+  globIterate,
+  /** node-glob's `glob.iterateSync`: `globIterateSync`. */
+  iterateSync,
+  /** node-glob's `glob.globIterateSync`. */
+  globIterateSync,
+  /** node-glob's `glob.Glob`. */
+  Glob,
+  /** node-glob's `glob.hasMagic`. */
+  hasMagic,
+  /** node-glob's `glob.escape`. */
+  escape,
+  /** node-glob's `glob.unescape`. */
+  unescape,
+});

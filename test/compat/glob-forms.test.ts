@@ -273,4 +273,16 @@ describe('the surface', () => {
     const missing = Object.keys(ng).filter((name) => !(name in ff));
     expect(missing).toEqual(['Ignore']);
   });
+
+  it("glob carries node-glob's properties (glob.sync, glob.stream...), each the function of that name", () => {
+    expect(Object.keys(ng.glob).filter((name) => !(name in ff.glob))).toEqual([]);
+    expect(ff.glob.sync).toBe(ff.globSync);
+    expect(ff.glob.glob).toBe(ff.glob);
+    expect(ff.glob.Glob).toBe(ff.Glob);
+  });
+
+  it('hasMagic of something that is not a string throws a TypeError, as node-glob does (never a guess)', () => {
+    expect(() => ff.hasMagic(['a', 5 as unknown as string])).toThrow(TypeError);
+    expect(() => ng.hasMagic(['a', 5 as unknown as string])).toThrow(TypeError);
+  });
 });
