@@ -283,7 +283,7 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   const ignores = readIgnore(opts.ignore).map((p) => rewriteIgnore(p, noEscape));
   const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
   const rebased = rebase(list, ignores, cwd, { climbs: false, entry: ENTRY, escapeName: escapeForGlob, up, nocase });
-  if (!rebased.someAbsolute) return compileAt(cwd, list, ignores, opts, readFlag(opts.absolute, false));
+  if (!rebased.someAbsolute) return compileAt(cwd, list, rebased.ignores, opts, readFlag(opts.absolute, false), rebased.rootIgnored);
   refuseAbsolutePatterns(rebased, opts);
   const compiled = compileAt(rebased.root, rebased.patterns, rebased.ignores, opts, true, rebased.rootIgnored);
   // A missing start is searched for from its parent (glob-run.ts `climbed`), up to the file system's root.

@@ -98,8 +98,13 @@ function prefixOf(root: string, dir: string, escapeName: (name: string) => strin
  */
 export function rebase(patterns: readonly string[], ignores: readonly string[], cwd: string, options: RebaseOptions): Rebased {
   const outside = patterns.filter((p) => startsOutside(p, options.climbs));
-  const unmoved = { root: cwd, patterns: [...patterns], ignores: [...ignores], moved: false, allAbsolute: false, someAbsolute: false };
-  if (outside.length === 0) return unmoved;
+  if (outside.length === 0) {
+    // Only ignores start outside (`ignore: path.join(root, 'node_modules/**')`, `../x/**`): read
+    // against cwd, which is searched as it is; the others are cwd's already.
+    const own = ignores.flatMap((i) => (startsOutside(i, true) ? rebaseIgnore(i, cwd, cwd, options) : [i]));
+    const rootIgnored = ignores.some((i) => startsOutside(i, true) && coversRoot(i, cwd, cwd, options));
+    return { root: cwd, patterns: [...patterns], ignores: own, moved: false, allAbsolute: false, someAbsolute: false, rootIgnored };
+  }
   const split = patterns.map((p) => (startsOutside(p, options.climbs) ? splitStart(p, cwd) : { start: cwd, rest: p, absolute: false }));
   let root = split.map((s) => s.start).reduce((a, b) => commonAncestor(a, b, options.entry));
   for (let i = 0; i < (options.up ?? 0) && dirname(root) !== root; i++) root = dirname(root);

@@ -163,6 +163,22 @@ describe('names on the way from the searched directory are read literally', () =
   });
 });
 
+describe('ignores that start outside cwd, beside relative patterns', () => {
+  // `ignore: path.join(root, 'node_modules/**')` was refused (FF_PATTERN_OUTSIDE_ROOT): node-glob and
+  // tinyglobby read an absolute ignore, and tinyglobby one climbing with `..`.
+  it('absolute and ../ ignores, through both adapters against the peers', async () => {
+    const { root } = trees[2]!;
+    const name = root.slice(base.length + 1);
+    const notBelowLinks = (paths: string[]) => paths.filter((p) => !/(^|\/)ldir\//.test(p));
+    for (const ignore of [`${escapeGlob(root)}/a/**`, `${escapeGlob(root)}/**/lib/**`, `${escapeGlob(base)}/**`, `${escapeGlob(dirname(base))}/elsewhere-not-here/**`]) {
+      expect(sorted([...(await ffGlob.glob('**/*.js', { cwd: root, ignore }))]), ignore).toEqual(sorted(notBelowLinks((await ng.glob('**/*.js', { cwd: root, ignore })) as string[])));
+    }
+    for (const ignore of [`${escapeTiny(root)}/a/**`, `../${escapeTiny(name)}/src/**`, '../nowhere/**']) {
+      expect(sorted([...(await ffTiny.glob('**/*.js', { cwd: root, ignore: [ignore] }))]), ignore).toEqual(sorted(notBelowLinks(await tg.glob('**/*.js', { cwd: root, ignore: [ignore] }))));
+    }
+  });
+});
+
 describe('a literal start ending in `/` names that folder, from its parent', () => {
   // As the start, the folder had become the search's root, which is never a match: `../real/`
   // answered [] (complete) where tinyglobby returns `../real/` (the adversarial pass).
