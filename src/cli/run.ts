@@ -63,7 +63,8 @@ export async function runSearch(request: CliRequest, typed: readonly string[] = 
  * exists, and whether "none" would be proven. It is not where the search passed what it does not
  * read by policy: a link a match could lie beyond or that bears the name (never followed:
  * `python3` as a link is no "none"), links it could not see (`linksExamined: false`: ripgrep's
- * listing), entries ignore files left out (on by default, as fd's), binary files not searched.
+ * listing), entries ignore files left out (on by default, as fd's), binary files and special
+ * files (FIFOs, devices: never opened) not searched.
  * What the user left out (`-E`, `-t`, `-d`'s limit aside) is the question asked, not a gap.
  */
 async function searchQuietly(request: CliRequest, signal: AbortSignal): Promise<{ found: boolean; complete: boolean }> {
@@ -77,7 +78,8 @@ async function searchQuietly(request: CliRequest, signal: AbortSignal): Promise<
   }
   const { searchContent } = await import('../content/search.js');
   const result = await searchContent({ ...request.options, signal });
-  return { found: result.hitCount > 0, complete: proven(result) && result.binarySkipped === 0 && result.binaryCounted };
+  // FIFOs and devices are listed, never opened: one the patterns match was not searched.
+  return { found: result.hitCount > 0, complete: proven(result) && result.binarySkipped === 0 && result.binaryCounted && result.specialMatchedCount === 0 };
 }
 
 /** Colour on each stream: stdout's paths and lines (on or off), stderr's summary and progress line. */

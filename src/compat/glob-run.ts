@@ -116,6 +116,8 @@ export async function* iterateItems(compiled: Compiled, signal: AbortSignal | un
       yield* iterateItems(up, signal, sink);
       return;
     }
+    // An abort while the first step was read (the walk then ends quietly, a missing root unread): no item.
+    throwIfAborted(signal);
     if (compiled.cwdFirst) {
       const item = compiled.asEntries ? await handOut(compiled.cwdEntry()) : compiled.cwdPath;
       if (item !== undefined) yield item;

@@ -193,7 +193,18 @@ export function globIterateSync(patterns: string | readonly string[], options: G
  */
 export function globStream(patterns: string | readonly string[], options: GlobOptions = {}): GlobStream {
   const items = globIterate(patterns, options);
-  return withVerdict(Readable.from(items, { objectMode: true }), items.result);
+  const stream = Readable.from(items, { objectMode: true });
+  // An item already in the stream's buffer when the signal aborts must not reach the reader after it.
+  const { signal } = options;
+  if (signal !== undefined) {
+    const onAbort = () => stream.destroy(signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
+    if (signal.aborted) onAbort();
+    else {
+      signal.addEventListener('abort', onAbort, { once: true });
+      stream.once('close', () => signal.removeEventListener('abort', onAbort));
+    }
+  }
+  return withVerdict(stream, items.result);
 }
 
 /** node-glob's `globStreamSync`: `globSync`'s items as a readable stream (the walk made first); `result` resolves to its verdict. */

@@ -127,27 +127,45 @@ function within(base: string, dir: string): boolean {
   return !rel.startsWith('..') && !isAbsolute(rel);
 }
 
+/** The names of `root` below `start` (folded as compared). */
+function namesBetween(start: string, root: string, options: RebaseOptions): string[] {
+  return relative(fold(start, options), fold(root, options)).split(sep).filter((s) => s !== '');
+}
+
+/** A path's names (folded as compared). */
+function namesOf(path: string, options: RebaseOptions): string[] {
+  return fold(path, options).split(sep).filter((s) => s !== '');
+}
+
 /**
  * Whether an ignore leaves out the searched folder itself, which the peers return for `dir/**`
  * (node-glob's `x/**` ignore leaves out `x`): its start is the folder or above it and the rest is
- * only `**`, or a `**`-led one whose names the folder's path holds.
+ * only `**`, or names the folder exactly (`/p/sub` over a search of `/p/sub`), or is `**`-led and
+ * takes the folder's own names (`/**` + `/sub/**`, `**` + `/sub/**`).
  */
 function coversRoot(ignore: string, root: string, cwd: string, options: RebaseOptions): boolean {
   const bare = ignore.replace(/^(?:\.\/)+/, '');
-  if (bare.startsWith('**')) return bare.split('/').some((s) => s !== '**') && globstarIgnore(bare, root).includes('**');
+  if (bare.startsWith('**')) return bare.split('/').some((s) => s !== '**') && globstarIgnore(bare, namesOf(root, options), options).includes('**');
   const { start, rest } = splitStart(bare, cwd);
-  return within(fold(start, options), fold(root, options)) && rest.split('/').every((s) => s === '**');
+  if (!within(fold(start, options), fold(root, options))) return false;
+  const between = namesBetween(start, root, options);
+  if (rest.split('/').every((s) => s === '**')) return true;
+  if (fold(rest.replace(/\/+$/, ''), options) === between.join('/')) return true;
+  return rest.startsWith('**') && globstarIgnore(rest, between, options).includes('**');
 }
 
 function rebaseIgnore(ignore: string, root: string, cwd: string, options: RebaseOptions): string[] {
   const bare = ignore.replace(/^(?:\.\/)+/, '');
-  if (bare.startsWith('**')) return globstarIgnore(bare, root);
+  if (bare.startsWith('**')) return globstarIgnore(bare, namesOf(root, options), options);
   const { start, rest } = splitStart(bare, cwd);
   // Under nocase the names compare folded: `SRC/LIB/**` meets the root `src` (then written folded).
   if (within(fold(root, options), fold(start, options))) return [prefixOf(fold(root, options), fold(start, options), options.escapeName) + rest];
-  // The root is below the ignore's start: only a `**` can take the names between them.
+  // The root is below the ignore's start: only a `**` can take the names between them (those it
+  // holds taken off, as a `**`-led ignore's); one naming the root itself leaves out only the root (`coversRoot`).
   if (within(fold(start, options), fold(root, options))) {
-    if (rest.startsWith('**')) return [rest];
+    const between = namesBetween(start, root, options);
+    if (fold(rest.replace(/\/+$/, ''), options) === between.join('/')) return [];
+    if (rest.startsWith('**')) return globstarIgnore(rest, between, options);
     throw new FindFileError('FF_INVALID_PATTERN', `${options.entry}: ignore ${JSON.stringify(ignore)} starts above the searched directory ${root} and names a path below it: write it from ${join(root)} or start it with **`, 'ignore');
   }
   return []; // its start and the root's tree do not meet: it can leave nothing out there
@@ -174,17 +192,17 @@ export function climbed<T extends { climb?: () => T }>(compiled: T, error: unkno
 }
 
 /**
- * An ignore starting with `**` is read against the whole path, the root's own names included:
+ * An ignore starting with `**` is read against the whole path, the root's own names included
+ * (`names`: the root's from the file system's root, or from an ignore's own start above it):
  * `**` + `/lib/**` with the root `/p/lib` leaves out everything, and with the root `/p/x/lib` a
  * pattern below `x/lib` too. For literal names between the `**` (the common shape) the names the
  * root already holds are taken off; other shapes apply below the root only.
  */
-function globstarIgnore(ignore: string, root: string): string[] {
+function globstarIgnore(ignore: string, names: readonly string[], options: RebaseOptions): string[] {
   const segments = ignore.split('/');
-  const inner = segments.slice(1, segments.at(-1) === '**' ? -1 : undefined);
+  const inner = segments.slice(1, segments.at(-1) === '**' ? -1 : undefined).map((s) => fold(s, options));
   if (inner.length === 0 || inner.some((s) => s === '**' || MAGIC.test(s))) return [ignore];
   const tail = segments.at(-1) === '**' ? '/**' : '';
-  const names = root.split(sep).filter((s) => s !== '');
   const out = [ignore];
   for (let end = 1; end <= names.length; end++) {
     // The ignore's first i names are the root's last i (ending at `end`): the rest is left below the root.

@@ -321,7 +321,8 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const asked = readFlag(opts.absolute, false);
   // Moved: the search answers absolute paths, written relative to cwd unless asked (tinyglobby's `../x`).
   const absolute = asked || moved;
-  const fromCwd = moved && !asked ? (path: string) => relative(cwd, path).replaceAll('\\', '/') : undefined;
+  // A `\\` is a separator on win32 only: elsewhere a character of a name (`a\\b/f.js` came back as `a/b/f.js`).
+  const fromCwd = moved && !asked ? (path: string) => (sep === '\\' ? relative(cwd, path).replaceAll('\\', '/') : relative(cwd, path)) : undefined;
   const options: FindOptions = {
     root,
     pattern: findPatterns,
@@ -349,8 +350,10 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   const isDir = kinds ? (path: string) => kinds.isDir(rel(path), root) : () => onlyDirectories;
   // tinyglobby names the directory it crawls from, when that is not cwd and a pattern is all of it (`dir/**`).
   const withRoot = moved && !onlyFiles && rebased.rootIgnored !== true && pattern.some((p) => /^\.\/(?:\*\*\/)*\*\*$/.test(p)) ? [toPeer(root, true)] : [];
+  // cwd itself is never an answer, as tinyglobby's: from a search above it, it came back as `/`.
+  const isCwd = moved ? (path: string) => path === cwd : () => false;
   const shape = (result: FindResult): string[] => {
-    const kept = keep ? result.matches.filter((path) => keep(rel(path))) : result.matches;
+    const kept = result.matches.filter((path) => (keep === undefined || keep(rel(path))) && !isCwd(path));
     return [...withRoot, ...kept.map((path) => toPeer(path, isDir(path)))];
   };
   return { options, shape, ...climb };

@@ -5,9 +5,10 @@
  * a script reads as "absent" is never given for "not read". And fd's other spellings: -g (the glob
  * mode, which a pattern always is), -I (--no-ignore), -L/--follow (refused by policy, by name).
  */
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, quietExitCode } from '../../src/cli/exit.js';
 import { Rng } from '../conformance/generate.js';
@@ -71,6 +72,17 @@ describe('-q through the real bin', () => {
     expect(quiet(['ignored.log', '-u'])).toEqual({ status: 0, printed: '' });
     expect(quiet(['logs/nothere.log', '-u'])).toEqual({ status: 1, printed: '' });
     expect(quiet(['--contains', 'needle', 'bin/*'])).toEqual({ status: 3, printed: '' });
+  });
+
+  itIf(posix('mkfifo is POSIX'))('3, never 1, when a FIFO the patterns match was not opened (content search never opens one)', () => {
+    const fifo = join(tree, 'pipes', 'pipe1');
+    mkdirSync(dirname(fifo), { recursive: true });
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    try {
+      expect(quiet(['--contains', 'absent text', 'pipes/*', '--backend', 'walker', '-u'])).toEqual({ status: 3, printed: '' });
+    } finally {
+      rmSync(join(tree, 'pipes'), { recursive: true, force: true });
+    }
   });
 
   itIf(posix('the links are made with symlinkSync'))('ripgrep lists no links (linksExamined: false): 3, never 1, where the walker would name one', () => {

@@ -179,6 +179,45 @@ describe('ignores that start outside cwd, beside relative patterns', () => {
   });
 });
 
+describe('the second adversarial pass over these shapes', () => {
+  itIf(posix('a Windows name cannot hold `\\`'))('tinyglobby: a `\\` in a name found from above cwd comes back as itself, never as a `/`', async () => {
+    const top = join(base, 'bs');
+    for (const file of ['a\\b/f.js', 'plain/f.js', 'cwd/x']) {
+      mkdirSync(dirname(join(top, file)), { recursive: true });
+      writeFileSync(join(top, file), '');
+    }
+    const cwd = join(top, 'cwd');
+    for (const pattern of ['../*/f.js', `${escapeTiny(top)}/*/f.js`]) {
+      expect(sorted([...(await ffTiny.glob(pattern, { cwd }))]), pattern).toEqual(sorted(await tg.glob(pattern, { cwd })));
+    }
+    expect(await ffTiny.glob('../*/f.js', { cwd })).toContain('../a\\b/f.js');
+  });
+
+  it('tinyglobby: cwd itself is never an answer from a search above it (it came back as `/`, the file system\'s root)', async () => {
+    const top = join(base, 'cwdslash');
+    mkdirSync(join(top, 'src'), { recursive: true });
+    mkdirSync(join(top, 'a'), { recursive: true });
+    const cwd = join(top, 'src');
+    for (const [pattern, options] of [['../*', { onlyDirectories: true }], ['../s*', { onlyFiles: false, expandDirectories: false }], ['../*', { onlyDirectories: true, absolute: true }]] as const) {
+      const ours = [...(await ffTiny.glob(pattern, { cwd, ...options }))];
+      expect(ours).not.toContain('/');
+      expect(sorted(ours), `${pattern} ${JSON.stringify(options)}`).toEqual(sorted(await tg.glob(pattern, { cwd, ...options })));
+    }
+  });
+
+  it('an ignore from above the start with ** takes off the names the start holds; one naming the start leaves out the start only', async () => {
+    const top = join(base, 'above');
+    for (const file of ['plain/sub/g.js', 'plain/sub/deep/h.ts']) {
+      mkdirSync(dirname(join(top, file)), { recursive: true });
+      writeFileSync(join(top, file), '');
+    }
+    const pattern = `${escapeGlob(top)}/plain/sub/**`;
+    for (const ignore of [`${escapeGlob(top)}/**/plain/sub/deep/**`, '/**/sub/**', `${escapeGlob(dirname(top))}/**/plain/**`, `${escapeGlob(top)}/plain/sub`]) {
+      expect(sorted([...(await ffGlob.glob(pattern, { cwd: elsewhere, ignore }))]), ignore).toEqual(sorted((await ng.glob(pattern, { cwd: elsewhere, ignore })) as string[]));
+    }
+  });
+});
+
 describe('a literal start ending in `/` names that folder, from its parent', () => {
   // As the start, the folder had become the search's root, which is never a match: `../real/`
   // answered [] (complete) where tinyglobby returns `../real/` (the adversarial pass).

@@ -187,6 +187,34 @@ describe('an iteration ended early says so', () => {
     expect(taken).toBe(1);
   });
 
+  it('an abort while the first item is awaited hands out nothing, not even cwd itself (which, for a missing start, does not exist)', async () => {
+    for (const pattern of ['**', `${root}/nope/x/y/**`]) {
+      const controller = new AbortController();
+      const iterator = ff.globIterate(pattern, { cwd: root, signal: controller.signal });
+      const first = iterator.next();
+      controller.abort(new Error('stop'));
+      await expect(first).rejects.toThrow('stop');
+      await expect(iterator.result).rejects.toThrow('stop');
+    }
+  });
+
+  it("a stream hands out nothing after an abort, not even an item already in its buffer; it ends with the reason, as node-glob's", async () => {
+    const controller = new AbortController();
+    let taken = 0;
+    let after = 0;
+    let thrown: unknown;
+    try {
+      for await (const _ of ff.globStream('**/*.js', { cwd: root, signal: controller.signal })) {
+        if (controller.signal.aborted) after++;
+        if (++taken === 3) controller.abort(new Error('stop'));
+      }
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).message).toBe('stop');
+    expect({ taken, after }).toEqual({ taken: 3, after: 0 });
+  });
+
   it('an aborted signal ends the iteration with its reason, as glob rejects, and so does the verdict', async () => {
     const controller = new AbortController();
     const iterator = ff.globIterate('**/*.js', { cwd: root, signal: controller.signal });
