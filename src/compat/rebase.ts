@@ -6,10 +6,13 @@
  * pattern's literal start (its leading segments with no magic), each pattern rewritten relative to
  * it. The adapters then write the answer as the peer does (absolute, or relative to `cwd`).
  *
- * Ignores are read against that root: one starting with `**` anywhere (node-glob applies it to
- * absolute patterns' paths too); any other by its own literal start, made relative to the root
- * when inside it, dropped when it cannot meet the root's tree, and refused when only part of it
- * could (a start above the root followed by more than `**`): never guessed.
+ * Ignores are read against that root, also beside relative patterns when they start outside
+ * `cwd`: one starting with `**` anywhere, the names the root's path holds taken off (node-glob
+ * applies it to absolute patterns' paths too); any other by its own literal start, made relative
+ * to the root when inside it, read the same way when it starts above the root and goes on with
+ * `**`, dropped when it cannot meet the root's tree, and refused when only part of it could (a
+ * start above the root followed by a path): never guessed. One that covers the root itself leaves
+ * it out (`rootIgnored`), as the peers do.
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FindFileError } from '../errors.js';
@@ -40,6 +43,7 @@ const ABSOLUTE = WIN32 ? /^(?:[A-Za-z]:[\\/]|[\\/]{2})/ : /^\//;
 export interface RebaseOptions {
   /** Whether `..` starts outside too (tinyglobby's reading; node-glob's adapter refuses it). */
   climbs: boolean;
+  /** The adapter's name, for the errors (`find-file/glob`). */
   entry: string;
   /** A name written so the adapter reads it literally. */
   escapeName: (name: string) => string;
