@@ -9,7 +9,7 @@ import type { FindResult, FindSummary, SkippedEntry } from '../result.js';
 import type { Compiled } from './glob-compile.js';
 import { nameLinksEntered, nameLinksEnteredAsync } from './links.js';
 import { PathEntry, lstatEntries, lstatEntriesSync, withLstatFailures, type Lstated } from './path-entry.js';
-import { climbed } from './rebase.js';
+import { climbed, findClimbing, findClimbingSync } from './rebase.js';
 import { withResult } from './shared.js';
 
 /** An item of node-glob's answer: a path, or an entry with `withFileTypes`. */
@@ -46,34 +46,20 @@ function fromEntries(compiled: Compiled, result: FindResult, { kept, failed }: L
 /** The whole answer, as `glob` gives it: sorted, carrying the verdict as `result`. */
 export async function runAll(compiled: Compiled, signal: AbortSignal | undefined): Promise<GlobItem[] & { readonly result: FindResult }> {
   throwIfAborted(signal);
-  let found: FindResult;
-  try {
-    found = await findFiles(compiled.options);
-  } catch (error) {
-    const up = climbed(compiled, error);
-    if (up === undefined) throw error;
-    return runAll(up, signal);
-  }
-  const result = await untilAborted(nameLinksEnteredAsync(found, compiled.linkNotes, found.matches), signal);
-  if (!compiled.asEntries) return withResult(compiled.shape(result), result);
-  const lstated = await untilAborted(lstatEntries(compiled.entries(result), compiled.statAll), signal);
-  return fromEntries(compiled, result, lstated);
+  const { ran, found } = await findClimbing(compiled, findFiles);
+  const result = await untilAborted(nameLinksEnteredAsync(found, ran.linkNotes, found.matches), signal);
+  if (!ran.asEntries) return withResult(ran.shape(result), result);
+  const lstated = await untilAborted(lstatEntries(ran.entries(result), ran.statAll), signal);
+  return fromEntries(ran, result, lstated);
 }
 
 /** `runAll` without the event loop, as `globSync` gives it. */
 export function runAllSync(compiled: Compiled, signal: AbortSignal | undefined): GlobItem[] & { readonly result: FindResult } {
   throwIfAborted(signal);
-  let found: FindResult;
-  try {
-    found = findFilesSync(compiled.options);
-  } catch (error) {
-    const up = climbed(compiled, error);
-    if (up === undefined) throw error;
-    return runAllSync(up, signal);
-  }
-  const result = nameLinksEntered(found, compiled.linkNotes);
-  if (!compiled.asEntries) return withResult(compiled.shape(result), result);
-  return fromEntries(compiled, result, lstatEntriesSync(compiled.entries(result), compiled.statAll));
+  const { ran, found } = findClimbingSync(compiled, findFilesSync);
+  const result = nameLinksEntered(found, ran.linkNotes);
+  if (!ran.asEntries) return withResult(ran.shape(result), result);
+  return fromEntries(ran, result, lstatEntriesSync(ran.entries(result), ran.statAll));
 }
 
 /** How an iteration hands its verdict over once it has ended: `settle` once, `fail` with the walk's error. */

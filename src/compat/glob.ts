@@ -19,9 +19,9 @@ import type * as Minimatch from 'minimatch';
 import { createRequire } from 'node:module';
 import type { FindResult, FindSummary } from '../result.js';
 import { compileGlob, type GlobEntries, type GlobOptions, type GlobOptionsWithFileTypesFalse, type GlobOptionsWithFileTypesTrue } from './glob-compile.js';
-import { iterateItems, iterateItemsSync, runAll, runAllSync, settleIfLeftUnstarted, type GlobItem } from './glob-run.js';
+import { iterateItems, iterateItemsSync, runAll, runAllSync, settleIfLeftUnstarted, type GlobItem, type VerdictSink } from './glob-run.js';
 import type { PathEntry } from './path-entry.js';
-import type { GlobPaths } from './shared.js';
+import { withResult, type GlobPaths } from './shared.js';
 
 export type { GlobPaths } from './shared.js';
 export { PathEntry } from './path-entry.js';
@@ -147,16 +147,12 @@ export type GlobStream = Readable & {
 };
 
 /** A verdict to hand over later, never an unhandled rejection: the iteration itself reports a failure. */
-function laterVerdict(): { promise: Promise<FindSummary>; sink: { settle: (s: FindSummary) => void; fail: (e: unknown) => void } } {
-  let settle!: (s: FindSummary) => void;
-  let fail!: (e: unknown) => void;
+function laterVerdict(): { promise: Promise<FindSummary>; sink: VerdictSink } {
+  let settle!: VerdictSink['settle'];
+  let fail!: VerdictSink['fail'];
   const promise = new Promise<FindSummary>((resolve, reject) => ((settle = resolve), (fail = reject)));
   promise.catch(() => undefined);
   return { promise, sink: { settle, fail } };
-}
-
-function withVerdict<T extends object, V>(target: T, result: V): T & { readonly result: V } {
-  return Object.defineProperty(target, 'result', { value: result, enumerable: false }) as T & { readonly result: V };
 }
 
 /**
@@ -173,7 +169,7 @@ export function globIterate<O extends GlobOptions = GlobOptionsWithFileTypesFals
 export function globIterate(patterns: string | readonly string[], options: GlobOptions = {}): GlobIterator<GlobItem> {
   const compiled = compileGlob(patterns, options);
   const { promise, sink } = laterVerdict();
-  return withVerdict(settleIfLeftUnstarted(iterateItems(compiled, options.signal, sink), sink), promise);
+  return withResult(settleIfLeftUnstarted(iterateItems(compiled, options.signal, sink), sink), promise);
 }
 
 /**
@@ -183,7 +179,7 @@ export function globIterate(patterns: string | readonly string[], options: GlobO
 export function globIterateSync<O extends GlobOptions = GlobOptionsWithFileTypesFalse>(patterns: string | readonly string[], options?: O): GlobSyncIterator<GlobItemOf<O>>;
 export function globIterateSync(patterns: string | readonly string[], options: GlobOptions = {}): GlobSyncIterator<GlobItem> {
   const items = runAllSync(compileGlob(patterns, options), options.signal);
-  return withVerdict(iterateItemsSync(items), items.result);
+  return withResult(iterateItemsSync(items), items.result);
 }
 
 /**
@@ -204,13 +200,13 @@ export function globStream(patterns: string | readonly string[], options: GlobOp
       stream.once('close', () => signal.removeEventListener('abort', onAbort));
     }
   }
-  return withVerdict(stream, items.result);
+  return withResult(stream, items.result);
 }
 
 /** node-glob's `globStreamSync`: `globSync`'s items as a readable stream (the walk made first); `result` resolves to its verdict. */
 export function globStreamSync(patterns: string | readonly string[], options: GlobOptions = {}): GlobStream {
   const items = runAllSync(compileGlob(patterns, options), options.signal);
-  return withVerdict(Readable.from(items, { objectMode: true }), Promise.resolve<FindSummary>(items.result));
+  return withResult(Readable.from(items, { objectMode: true }), Promise.resolve<FindSummary>(items.result));
 }
 
 /** node-glob's alias of `globSync`. */

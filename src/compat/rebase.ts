@@ -16,6 +16,8 @@
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { FindFileError } from '../errors.js';
+import type { FindOptions } from '../options.js';
+import type { FindResult } from '../result.js';
 
 /** One search for a call whose patterns start outside `cwd`. */
 export interface Rebased {
@@ -193,6 +195,34 @@ export function nextClimb(up: number): number {
 export function climbed<T extends { climb?: () => T }>(compiled: T, error: unknown): T | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   return (code === 'ENOENT' || code === 'ENOTDIR') && compiled.climb !== undefined ? compiled.climb() : undefined;
+}
+
+/** A compiled call the adapters run: its search, and (rebased) the same call from higher up. */
+interface Climbing<T> {
+  options: FindOptions;
+  climb?: () => T;
+}
+
+/** Runs a compiled call's search, climbing (`climbed`) above a missing start until one runs: the call that ran, and its result. */
+export async function findClimbing<T extends Climbing<T>>(compiled: T, find: (options: FindOptions) => Promise<FindResult>): Promise<{ ran: T; found: FindResult }> {
+  try {
+    return { ran: compiled, found: await find(compiled.options) };
+  } catch (error) {
+    const up = climbed(compiled, error);
+    if (up === undefined) throw error;
+    return findClimbing(up, find);
+  }
+}
+
+/** `findClimbing` without the event loop. */
+export function findClimbingSync<T extends Climbing<T>>(compiled: T, find: (options: FindOptions) => FindResult): { ran: T; found: FindResult } {
+  try {
+    return { ran: compiled, found: find(compiled.options) };
+  } catch (error) {
+    const up = climbed(compiled, error);
+    if (up === undefined) throw error;
+    return findClimbingSync(up, find);
+  }
 }
 
 /**

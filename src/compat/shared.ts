@@ -10,7 +10,7 @@ import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { closeOfGroup, patternNamesDot, splitTop, type DotDialect } from './dot-names.js';
 import { compileSegment, type Segment } from './segment-test.js';
-import { climbed } from './rebase.js';
+import { findClimbing, findClimbingSync } from './rebase.js';
 
 /**
  * The paths, in the peer's form, carrying the search's verdict as a non-enumerable `result`
@@ -24,8 +24,8 @@ export type GlobPaths = string[] & {
 };
 
 /** Attaches the verdict to the answer (paths, or node-glob's entries), non-enumerable so the array still equals the peer's. */
-export function withResult<T>(items: T[], result: FindResult): T[] & { readonly result: FindResult } {
-  return Object.defineProperty(items, 'result', { value: result, enumerable: false }) as T[] & { readonly result: FindResult };
+export function withResult<T extends object, V = FindResult>(items: T, result: V): T & { readonly result: V } {
+  return Object.defineProperty(items, 'result', { value: result, enumerable: false }) as T & { readonly result: V };
 }
 
 /**
@@ -137,36 +137,23 @@ export function emptyOptions(root: string): FindOptions {
   return { root, pattern: './-', exclude: ['./*'], maxDepth: 1 };
 }
 
-/** Runs the compiled options once, async or sync, and shapes the answer. */
-/** A compiled peer call: the search, the shaping of its answer, and (absolute patterns: rebase.ts) the same call from one directory up. */
+/** A compiled peer call: the search, the shaping of its answer, and (absolute patterns: rebase.ts) the same call from higher up. */
 export interface PeerSearch {
   options: FindOptions;
   shape: (result: FindResult) => string[];
   climb?: () => PeerSearch;
 }
 
+/** Runs the compiled call (from above a missing start: rebase.ts) and shapes the answer, carrying the verdict. */
 export async function runAsync(search: PeerSearch): Promise<GlobPaths> {
-  let result: FindResult;
-  try {
-    result = await findFiles(search.options);
-  } catch (error) {
-    const up = climbed(search, error);
-    if (up === undefined) throw error;
-    return runAsync(up);
-  }
-  return withResult(search.shape(result), result);
+  const { ran, found } = await findClimbing(search, findFiles);
+  return withResult(ran.shape(found), found);
 }
 
+/** `runAsync` without the event loop. */
 export function runSync(search: PeerSearch): GlobPaths {
-  let result: FindResult;
-  try {
-    result = findFilesSync(search.options);
-  } catch (error) {
-    const up = climbed(search, error);
-    if (up === undefined) throw error;
-    return runSync(up);
-  }
-  return withResult(search.shape(result), result);
+  const { ran, found } = findClimbingSync(search, findFilesSync);
+  return withResult(ran.shape(found), found);
 }
 
 /**
@@ -222,15 +209,15 @@ function placesDots(path: readonly string[], pattern: readonly Segment[]): boole
 function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' | 'below' | 'whole'): boolean {
   const failed = new Set<number>();
   const below = mode === 'below';
+  // As the walk reads it: a last `**` takes one segment or more (`x/**` and `x/**` + `/**` are
+  // below `x`, never `x`), so the path cannot end before it.
+  const lastTakesOne = mode === 'whole' && pattern.at(-1)?.globstar === true;
   const place = (i: number, j: number): boolean => {
     const key = i * (pattern.length + 1) + j;
     if (failed.has(key)) return false;
     let ok: boolean;
-    // As the walk reads it: a last `**` takes one segment or more (`x/**` and `x/**` + `/**` are
-    // below `x`, never `x`), so the path cannot end before it.
-    if (mode === 'whole' && j === pattern.length - 1 && pattern[j]!.globstar) ok = i < path.length;
-    else if (i === path.length && mode === 'whole' && pattern.at(-1)!.globstar) ok = false;
-    else if (i === path.length) ok = below ? j < pattern.length : pattern.slice(j).every((s) => s.globstar);
+    if (lastTakesOne && j === pattern.length - 1) ok = i < path.length;
+    else if (i === path.length) ok = !lastTakesOne && (below ? j < pattern.length : pattern.slice(j).every((s) => s.globstar));
     else if (j === pattern.length) ok = false;
     else {
       const hidden = mode === 'dots' && path[i]!.startsWith('.');
