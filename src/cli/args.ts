@@ -32,7 +32,7 @@ export type CliRequest =
       output: OutputMode;
       /** `--strict`: an incomplete result exits 3. */
       strict: boolean;
-      /** `-q`: nothing printed; the status says whether a match exists (run.ts `quietStatus`). */
+      /** `-q`: nothing printed; the status says whether a match exists (run.ts `searchQuietly`, exit.ts `quietExitCode`). */
       quiet: boolean;
       /** `-x`/`-X`: the command the matches go to, instead of stdout. */
       exec?: ExecPlan | undefined;

@@ -226,9 +226,6 @@ export function splitGluedValues(argv: readonly string[]): string[] {
   for (let i = 0; i < argv.length; i++) {
     const word = argv[i]!;
     if (word === '--') return [...out, ...argv.slice(i)];
-    // A negative number, which yargs-parser takes for a positional: fd's `-1` (--max-results 1) had
-    // listed every match and a file named `-1`, and `-5` was read as a root. Any other is no flag
-    // (`-0` is --print0).
     // fd's -I (--no-ignore), as the long flag; -L/--follow asks for what find-file never does.
     if (word === '-I') {
       out.push('--no-ignore');
@@ -237,6 +234,9 @@ export function splitGluedValues(argv: readonly string[]): string[] {
     if (word === '-L' || word === '--follow') {
       throw new FindFileError('FF_INVALID_OPTION', `${word}: find-file never follows symlinks or junctions (by policy: each is listed, counted, and named where a match could lie beyond it); search the link's target as the root instead`, 'follow');
     }
+    // A negative number, which yargs-parser takes for a positional: fd's `-1` (--max-results 1) had
+    // listed every match and a file named `-1`, and `-5` was read as a root. Any other is no flag
+    // (`-0` is --print0).
     if (/^-\d+$/.test(word) && word !== '-0') {
       if (word !== '-1') throw new FindFileError('FF_INVALID_OPTION', `unknown option ${word}: a word that starts with - goes after -- (find-file -- ${word}); -1 is --max-results 1, as fd's`, word.slice(1));
       out.push('--max-results', '1');
