@@ -9,6 +9,7 @@
 import { compileRe2 } from '../content/query.js';
 import { checkRe2Size, loadRe2, re2Size } from '../re2.js';
 import { FindFileError } from '../errors.js';
+import { literalNameRegex } from './name-literals.js';
 import type { PathMatcher } from '../patterns.js';
 import { describe } from './read.js';
 
@@ -36,9 +37,14 @@ export function readNameRegex(value: unknown, caseSensitive: boolean): NameTest 
   // Sized before any is compiled: the sum is what a name test costs, and what compiling them all costs.
   const option = sources.length > 1 ? 'nameRegex (all entries together)' : 'nameRegex';
   const cost = checkRe2Size((sources as string[]).reduce((sum, s) => sum + re2Size(s), 0), option, 'FF_INVALID_OPTION', MAX_NAME_REGEX_SIZE);
-  const RE2 = loadRe2();
-  const regexes = (sources as string[]).map((source) => compileRe2(source, caseSensitive ? 0 : RE2.CASE_INSENSITIVE, 'FF_INVALID_OPTION', 'nameRegex'));
-  return { test: (name) => regexes.every((regex) => regex.matcher(name).find()), cost };
+  // Perf: the command's literal shapes (`-F`, `-e`, the hint) need no RE2 (src/plan/name-literals.ts).
+  const tests = (sources as string[]).map((source): ((name: string) => boolean) => {
+    const literal = literalNameRegex(source, !caseSensitive);
+    if (literal !== undefined) return (name) => literal.test(name);
+    const regex = compileRe2(source, caseSensitive ? 0 : loadRe2().CASE_INSENSITIVE, 'FF_INVALID_OPTION', 'nameRegex');
+    return (name) => regex.matcher(name).find();
+  });
+  return { test: (name) => tests.every((test) => test(name)), cost };
 }
 
 /**
