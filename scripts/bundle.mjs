@@ -19,7 +19,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { markFor } from '../bin/load-bundle.mjs';
@@ -27,7 +27,8 @@ import { markFor } from '../bin/load-bundle.mjs';
 const dist = resolve(process.argv[2] ?? new URL('../dist', import.meta.url).pathname);
 
 // Where the build-time dependencies are when DIST is a copy elsewhere (the unprivileged tests' sandbox).
-const projectModules = fileURLToPath(new URL('../node_modules', import.meta.url));
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+const projectModules = join(projectRoot, 'node_modules');
 
 /**
  * yargs guesses a version the moment it is created (before `.version(...)` can say it), by reading
@@ -42,6 +43,30 @@ const noFindUp = {
   setup(bundler) {
     bundler.onResolve({ filter: /^escalade\/sync$/ }, () => ({ path: 'no-find-up', namespace: 'no-find-up' }));
     bundler.onLoad({ filter: /.*/, namespace: 'no-find-up' }, () => ({ contents: 'export default () => undefined;', loader: 'js' }));
+  },
+};
+
+/**
+ * string-width (yargs's and cliui's, two versions) makes an `Intl.Segmenter` and its emoji regexes
+ * when it loads, which is when yargs loads: 26 ms of a usage error's 75 ms of CPU (`find-file` with
+ * no pattern), for widths only `--help` measures. Each import of it gets a stand-in that loads the
+ * real module on the first width asked, so a command line yargs reads and rejects never pays it.
+ */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.pluginData?.real === true) return undefined;
+      const real = await bundler.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, importer: args.importer, pluginData: { real: true } });
+      if (real.errors.length > 0) return { errors: real.errors };
+      // Named by its path in the project: the bundle keeps a module's name, and the builder's folders are none of its business.
+      return { path: relative(projectRoot, real.path), namespace: 'lazy-string-width' };
+    });
+    bundler.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      contents: `let width;\nexport default function stringWidth(text, options) {\n  width ??= require(${JSON.stringify(`./${basename(args.path)}`)}).default;\n  return width(text, options);\n}\n`,
+      loader: 'js',
+      resolveDir: dirname(resolve(projectRoot, args.path)),
+    }));
   },
 };
 
@@ -72,7 +97,7 @@ for (const part of ['cli', 'mcp']) {
     banner: { js: "const __ffBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     legalComments: 'none',
     logLevel: 'warning',
-    plugins: [noFindUp],
+    plugins: [noFindUp, lazyStringWidth],
   });
 }
 

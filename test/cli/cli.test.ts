@@ -577,6 +577,15 @@ describe('exit statuses', () => {
     for (const option of ['--root', '--max-results', '--max-depth', '--time-budget-ms', '--exclude', '--hidden', '--backend', '--json', '--ndjson', '--absolute', '--print0', '-0', '--contains', '--strict', '--help', '--version']) {
       expect(help.stdout).toContain(option);
     }
+    // Laid out by measured widths (the bundle loads string-width only when --help asks for one,
+    // scripts/bundle.mjs): at most 100 columns, the flags' texts of a group in one column, each type at the right edge.
+    const lines = help.stdout.split('\n');
+    expect(Math.max(...lines.map((line) => line.length))).toBe(100);
+    const textColumn = (line: string) => line.length - line.slice(line.indexOf(' ', 8)).trimStart().length;
+    const groups = help.stdout.split('\n\n').map((group) => group.split('\n').filter((line) => /^ {2}(-\w, | {4})--[a-z]/.test(line)));
+    expect(groups.flat().length).toBeGreaterThan(40);
+    for (const group of groups) expect(new Set(group.map(textColumn)).size, group.join('\n')).toBeLessThanOrEqual(1);
+    for (const line of lines.filter((line) => / \[(string|boolean|number|array)\]$/.test(line))) expect(line.length, line).toBe(100);
   });
 });
 
