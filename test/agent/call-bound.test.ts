@@ -7,7 +7,7 @@
  * glob and grep x the calls that make them x a budget or a signal. The verdict is the answer
  * itself (no clock): before, none came (the test's timeout).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { globTool, grepTool, type ToolContext } from '../../src/agent/index.js';
 import type { FsLike } from '../../src/fs.js';
 import { asFs, buildVolume } from '../helpers/memfs.js';
@@ -25,16 +25,17 @@ const TOOLS = [
   ['grep', (pattern: string, ctx: ToolContext) => grepTool({ query: 'needle', include: pattern }, ctx)],
 ] as const;
 
-describe('guidance after an empty answer from a root whose reads hang', () => {
+// Side by side (concurrent): each waits out its 50 ms budget and the call's grace, ~250 ms, one after another 4 s.
+describe('guidance after an empty answer from a root whose reads hang', { concurrent: true }, () => {
   for (const [tool, call] of TOOLS) {
     for (const pattern of PATTERNS) {
-      it(`${tool} ${pattern}, a 50 ms budget: answers, incomplete, with no guidance read`, async () => {
+      it(`${tool} ${pattern}, a 50 ms budget: answers, incomplete, with no guidance read`, async ({ expect }) => {
         const result = await call(pattern, { root: '/w', fs: hungFs(), platform: 'posix', timeBudgetMs: 50 });
         expect(result.isError).toBe(false);
         expect(result.metadata).toMatchObject({ complete: false, returned: 0 });
       });
 
-      it(`${tool} ${pattern}, a signal aborted at the first read, no budget: answers, with no guidance read`, async () => {
+      it(`${tool} ${pattern}, a signal aborted at the first read, no budget: answers, with no guidance read`, async ({ expect }) => {
         const controller = new AbortController();
         // Aborted at the search's first read (an event, not a timer), which never answers.
         const result = await call(pattern, { root: '/w', platform: 'posix', signal: controller.signal, fs: hungFs(() => controller.abort()) });
@@ -64,21 +65,21 @@ const PATH_CALLS = [
   ['grep by relevance', (ctx: ToolContext) => grepTool({ query: 'x', sort: 'relevance', respect_git_ignore: false }, ctx)],
 ] as const;
 
-describe('a path resolved, or a page ordered by relevance, through lstats that hang', () => {
+describe('a path resolved, or a page ordered by relevance, through lstats that hang', { concurrent: true }, () => {
   for (const [what, call] of PATH_CALLS) {
-    it(`${what}, a 50 ms budget: answers`, async () => {
+    it(`${what}, a 50 ms budget: answers`, async ({ expect }) => {
       const result = await call({ root: '/w', fs: hungLstatFs(), platform: 'posix', timeBudgetMs: 50 });
       expect(result.content.length).toBeGreaterThan(0);
     });
 
-    it(`${what}, a signal aborted at the first lstat, no budget: answers`, async () => {
+    it(`${what}, a signal aborted at the first lstat, no budget: answers`, async ({ expect }) => {
       const controller = new AbortController();
       const result = await call({ root: '/w', platform: 'posix', signal: controller.signal, fs: hungLstatFs(() => controller.abort()) });
       expect(result.content.length).toBeGreaterThan(0);
     });
   }
 
-  it('by relevance, the page holds what sort "path" gives, only its order may differ', async () => {
+  it('by relevance, the page holds what sort "path" gives, only its order may differ', async ({ expect }) => {
     const ctx = () => ({ root: '/w', fs: hungLstatFs(), platform: 'posix' as const, timeBudgetMs: 50 });
     // No ignore files: their lookups are stats too, and would spend the budget before the walk.
     const byPath = await globTool({ pattern: '**/*.ts', respect_git_ignore: false }, ctx());

@@ -92,6 +92,7 @@ describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh
   });
 });
 
+// Side by side (concurrent): each server's start, 300 ms and its close took ~2.5 s one after another.
 describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh'))('mcp --watch: a root\'s first call while its index opens', () => {
   const SLOW_MS = 60_000;
   /**
@@ -108,7 +109,7 @@ describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh
     return root;
   };
 
-  it('answers within --time-budget-ms, saying it stopped, not after the index\'s whole walk', async () => {
+  it('answers within --time-budget-ms, saying it stopped, not after the index\'s whole walk', async ({ expect }) => {
     const root = slowChain(10);
     const session = await connect(serverCommand(['--root', root, '--watch', '--time-budget-ms', '300'], SLOW_MS));
     try {
@@ -120,7 +121,7 @@ describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh
     }
   }, 60_000);
 
-  it('a cancel stops the first call at once, not after the index\'s whole walk', async () => {
+  it('a cancel stops the first call at once, not after the index\'s whole walk', async ({ expect }) => {
     const root = slowChain(10);
     const session = await connect(serverCommand(['--root', root, '--watch'], SLOW_MS));
     try {
@@ -134,7 +135,7 @@ describeIf(linux('the index watches with inotify; elsewhere --watch walks afresh
       rmSync(root, { recursive: true, force: true });
     }
   }, 60_000);
-});
+}, { concurrent: true });
 
 it('--watch with --backend ripgrep or auto is a usage error (exit 2): the index answers as the walker', () => {
   for (const backend of ['ripgrep', 'auto']) {
