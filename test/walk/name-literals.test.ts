@@ -12,6 +12,8 @@ import type { CliArgs } from '../../src/cli/args.js';
 import { literalNameRegex } from '../../src/plan/name-literals.js';
 import { loadRe2 } from '../../src/re2.js';
 import { escapeRegex } from '../../src/regex-escape.js';
+import { findFiles } from '../../src/index.js';
+import { asFs, buildVolume } from '../helpers/memfs.js';
 
 const RE2 = loadRe2();
 const re2Test = (source: string, fold: boolean) => {
@@ -135,5 +137,16 @@ describe('which shapes are read as literals', () => {
     ['-e with more after it', '(?is).\\.(?:ts)$x', false],
   ] as const)('%s (%s) is left to RE2', (_, source, fold) => {
     expect(literalNameRegex(source, fold)).toBeUndefined();
+  });
+
+  it('a long literal is left to RE2: V8 overflows its stack compiling a folded one of ~12,300 characters, at the first test', async () => {
+    expect(literalNameRegex('a'.repeat(1_000), true)).toBeInstanceOf(RegExp);
+    expect(literalNameRegex('a'.repeat(1_001), false)).toBeUndefined();
+    // The adversarial run's command: `-F` of 12,303 `a`s ended with status 1 ("Invalid regular expression: ... Stack overflow").
+    for (const fold of [false, true]) {
+      const fs = asFs(buildVolume({ [`${'a'.repeat(200)}.txt`]: '', 'b.txt': '' }, '/r'));
+      const result = await findFiles({ root: '/r', platform: 'posix', pattern: '*', nameRegex: 'a'.repeat(13_000), caseSensitive: !fold, fs });
+      expect(result).toMatchObject({ matches: [], complete: true });
+    }
   });
 });
