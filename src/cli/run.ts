@@ -173,7 +173,7 @@ async function execOn<S extends Outcome>(search: Search<string, S>, plan: ExecPl
   await printSummary(summary, summarize, scope);
   // A walk that ended before Ctrl-C has a complete summary, yet the runs were cut short: say so
   // last, where the eye lands (it had read "complete" and nothing more, with status 130).
-  if (signal?.aborted === true) {
+  if (signal?.aborted === true || runs.interrupted) {
     const left = runs.notRun === 0 ? 'every run had started' : `${runs.notRun} of ${runs.runs} runs of the command did not start`;
     await writeAll(`find-file: ${scope.styles.warn('aborted')} (interrupted): ${left}\n`, process.stderr);
   }
