@@ -310,11 +310,11 @@ describe('the verdict with -x', () => {
   // The walk had ended (its summary said "complete") when Ctrl-C came while the runs went on: the
   // summary was the whole answer, nothing said the runs were cut short, and the status was 130.
   itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) Ctrl-C after the walk, while the commands run: the summary is followed by "aborted" and the runs that did not start', async () => {
-    // The run interrupts find-file itself, then ends: the SIGINT is pending before the run's exit is
-    // (signals are read in the order they come), so find-file reads it while the run goes on, no clock.
-    // Once per find-file: a second SIGINT is a second Ctrl-C, which ends find-file at once, and the
-    // first may be read after the run's end (signals are taken on whichever thread gets them): the next
-    // run then starts and sent it, 1 time in 40 on a busy machine (no summary at all, status 130).
+    // The run interrupts find-file itself, then ends: the SIGINT is sent before the run's exit, no
+    // clock. It may still be read after the run's end (signals are taken on whichever thread gets
+    // them), so it is sent once per find-file: a second SIGINT, from a run started in that window, is
+    // a second Ctrl-C, which ends find-file at once (no summary at all, status 130: 1 time in 40 on a
+    // busy machine).
     const interrupter = join(base, 'interrupt-parent.cjs');
     writeFileSync(interrupter, "try { require('fs').writeFileSync(process.argv[2], '', { flag: 'wx' }); process.kill(process.ppid, 'SIGINT'); } catch {}\n");
     for (const [k, mode] of [['-X'], ['-j', '1', '-x']].entries()) {
