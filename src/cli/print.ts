@@ -16,7 +16,8 @@ import { SearchProgress } from './progress.js';
 import type { Styles, SummaryContext } from './summary.js';
 
 /** What the exit status depends on. */
-export type Outcome = { complete: boolean; commandFailed?: boolean };
+/** `interrupted`: a `-x`/`-X` run ended by SIGINT, Ctrl-C, whether or not this process has read its own yet. */
+export type Outcome = { complete: boolean; commandFailed?: boolean; interrupted?: boolean };
 
 /** What the printers need of a search: the matches (or hits) in the order found, then the summary. */
 export interface Search<T, S extends Outcome = FindSummary> {

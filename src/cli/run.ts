@@ -52,7 +52,7 @@ export async function runSearch(request: CliRequest, typed: readonly string[] = 
       request.kind === 'files'
         ? await printFiles({ ...request.options, signal }, request.output, request.exec, paints, typed)
         : await printContent({ ...request.options, signal }, request, paints);
-    return exitCodeForResult(result, { strict: request.strict, interrupted });
+    return exitCodeForResult(result, { strict: request.strict, interrupted: interrupted || result.interrupted === true });
   } finally {
     process.off('SIGINT', onInterrupt);
   }
@@ -177,7 +177,7 @@ async function execOn<S extends Outcome>(search: Search<string, S>, plan: ExecPl
     const left = runs.notRun === 0 ? 'every run had started' : `${runs.notRun} of ${runs.runs} runs of the command did not start`;
     await writeAll(`find-file: ${scope.styles.warn('aborted')} (interrupted): ${left}\n`, process.stderr);
   }
-  return { complete: summary.complete, commandFailed: !runs.ok };
+  return { complete: summary.complete, commandFailed: !runs.ok, interrupted: runs.interrupted };
 }
 
 /** The files of a content search's hits, each once, in the order their first hit came. */
