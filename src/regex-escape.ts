@@ -4,9 +4,14 @@
  * is valid with and without the `u` flag (with it, an escaped `-` outside a set is an error).
  */
 
+/** The characters `escapeRegex` escapes (src/plan/name-literals.ts reads its output back by them). */
+export const ESCAPED_CHARS = '\\^$.*+?()[]{}|/';
+
+const ESCAPED = new RegExp(`[${[...ESCAPED_CHARS].map(escapeClassChar).join('')}]`, 'g');
+
 /** `text` matched as itself. */
 export function escapeRegex(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+  return text.replace(ESCAPED, '\\$&');
 }
 
 /** One character matched as itself inside `[...]`. */

@@ -15,8 +15,7 @@ import { CHUNK_CHARS, ChunkWriter, buildRelDisplay, stdoutSink } from './output.
 import { SearchProgress } from './progress.js';
 import type { Styles, SummaryContext } from './summary.js';
 
-/** What the exit status depends on. */
-/** `interrupted`: a `-x`/`-X` run ended by SIGINT, Ctrl-C, whether or not this process has read its own yet. */
+/** What the exit status depends on; `interrupted`: a `-x`/`-X` run ended by SIGINT, Ctrl-C, whether or not this process has read its own yet. */
 export type Outcome = { complete: boolean; commandFailed?: boolean; interrupted?: boolean };
 
 /** What the printers need of a search: the matches (or hits) in the order found, then the summary. */

@@ -14,13 +14,13 @@
  * here only for ASCII literals, whose classes have not changed between versions (a non-ASCII literal
  * under `(?i)` goes to RE2). test/walk/name-literals.test.ts holds both to re2js over every code point.
  */
-import { escapeRegex } from '../regex-escape.js';
+import { ESCAPED_CHARS, escapeRegex } from '../regex-escape.js';
 
-/** The syntax characters an escaped literal escapes (src/regex-escape.ts): `\X` is X itself. */
-const ESCAPED = new Set('\\^$.*+?()[]{}|/');
-/** What RE2 would read as syntax when written bare. */
-const SYNTAX = new Set('\\^$.*+?()[]{}|');
-/** The flag prefixes the command writes: fold, keep case, fold with `.` taking a line feed (`-e`). */
+/** The characters an escaped literal escapes (`escapeRegex`): `\X` is X itself. */
+const ESCAPED = new Set(ESCAPED_CHARS);
+/** What RE2 would read as syntax when written bare: those, but `/`. */
+const SYNTAX = new Set(ESCAPED_CHARS.replace('/', ''));
+/** The flag prefixes the command writes: fold (smart case found no capital, or `-i`), keep case. */
 const PREFIXES: readonly { text: string; fold: boolean }[] = [
   { text: '(?i)', fold: true },
   { text: '(?-i)', fold: false },

@@ -14,6 +14,7 @@ import { loadRe2 } from '../../src/re2.js';
 import { escapeRegex } from '../../src/regex-escape.js';
 import { findFiles } from '../../src/index.js';
 import { asFs, buildVolume } from '../helpers/memfs.js';
+import { mulberry32 } from '../helpers/prng.js';
 
 const RE2 = loadRe2();
 const re2Test = (source: string, fold: boolean) => {
@@ -21,15 +22,10 @@ const re2Test = (source: string, fold: boolean) => {
   return (name: string) => regex.matcher(name).find();
 };
 
-/** mulberry32: the same cases every run. */
-function rng(seed: number) {
-  let x = seed;
-  return (n: number) => {
-    x = (x + 0x6d2b79f5) | 0;
-    let t = Math.imul(x ^ (x >>> 15), 1 | x);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) % n;
-  };
+/** A seeded pick in [0, n): the same cases every run. */
+function rng(seed: number): (n: number) => number {
+  const random = mulberry32(seed);
+  return (n) => Math.floor(random() * n);
 }
 
 /** Where engines could part: case partners in and out of ASCII, folds into ASCII, syntax, a line feed, astral and lone surrogates. */
