@@ -7,7 +7,9 @@
  *   node bench/suites/waits.mjs [--rounds=15] [--list=/usr] [--content=/usr/include] [--query=static] [--long=/usr/lib] [--only=start-up,listing] [--cold]
  *
  * - start-up: `node -e 0`, `find-file --version`, a search of an empty folder;
- * - listing: bench/floors/list-loop.mjs (readdirSync loop, unsorted, batched writes), the command,
+ * - listing: bench/floors/list-loop.mjs (readdirSync loop, unsorted, batched writes), two floors with
+ *   reads in flight (list-async.mjs: taken as they end; list-ordered.mjs: breadth first, in issue
+ *   order, as the walk's contract takes them), the command,
  *   fdir's command (bench/targets/fdir-cli.mjs), GNU find, fd (every regular file, hidden and ignored included);
  * - with --cold (root on Linux), the listing again from a cold page cache: before each timed run the
  *   kernel's caches are dropped (/proc/sys/vm/drop_caches) and the command is run once on an empty
@@ -25,7 +27,7 @@
  *   O_NONBLOCK, fstat, the /proc/self/fd place check), and the command's pure-TS path
  *   (case-sensitive literal everywhere).
  * The groups' ratios also go to bench/results/waits.svg, a bar chart with each group's target.
- * Peak RSS of the command's listing comes from GNU time on a separate run.
+ * Peak RSS of the command's listing, and of the programs that bound it, comes from GNU time on separate runs.
  */
 import '../lib/clean-env.mjs';
 import { spawnSync } from 'node:child_process';
@@ -59,6 +61,9 @@ const LISTING = [
   // With as many reads in flight as the walk keeps (its default concurrency), the pool's four
   // threads read in parallel: not slower than the synchronous loop on this machine.
   ['floor: fs.readdir, 256 in flight', node, [path.join(BENCH, 'floors', 'list-async.mjs'), listRoot, '256']],
+  // The same reads taken as the walk's contract takes them (docs/contract.md, "Order"): breadth
+  // first, each listing in the order its read was issued. The floor for a walk bound to that order.
+  ['floor: fs.readdir, 256 in flight, breadth first in order', node, [path.join(BENCH, 'floors', 'list-ordered.mjs'), listRoot, '256']],
   ['find-file', node, [CLI, '*', '--root', listRoot], true],
   // The JavaScript peer as a command: fdir's promise form, then the paths written in chunks.
   ['fdir\'s command (bench/targets/fdir-cli.mjs)', node, [path.join(BENCH, 'targets', 'fdir-cli.mjs'), listRoot]],
@@ -168,9 +173,21 @@ for (const group of GROUPS.filter((g) => only === undefined || only.some((prefix
   process.stderr.write(`${group.name}: done\n`);
 }
 
-const rss = spawnSync('/usr/bin/time', ['-f', '%M', node, CLI, '*', '--root', listRoot], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
-const peak = Number(rss.stderr.trim().split('\n').at(-1));
-sections.push(`Peak RSS of \`find-file '*' --root ${listRoot}\`: ${Number.isFinite(peak) ? `${(peak / 1024).toFixed(1)} MiB` : 'n/a (no GNU time)'}.`);
+/** Peak RSS in KiB of one run (GNU time's %M), or NaN without GNU time. */
+const peakKib = (file, argv) => Number(spawnSync('/usr/bin/time', ['-f', '%M', file, ...argv], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] }).stderr?.trim().split('\n').at(-1));
+// Each program's median of three runs, the command beside the floors it is bound by: Node with
+// nothing loaded, the command's own start (an empty folder), and the listing floors.
+const RSS = [
+  ['node on an empty .mjs', node, [path.join(BENCH, 'floors', 'empty.mjs')]],
+  ['find-file, empty folder', node, [CLI, '*', '--root', empty]],
+  ['floor: fs.readdir, 256 in flight', node, [path.join(BENCH, 'floors', 'list-async.mjs'), listRoot, '256']],
+  ['floor: breadth first in order', node, [path.join(BENCH, 'floors', 'list-ordered.mjs'), listRoot, '256']],
+  [`find-file '*' --root ${listRoot}`, node, [CLI, '*', '--root', listRoot]],
+];
+const peaks = RSS.map(([, file, argv]) => median([0, 1, 2].map(() => peakKib(file, argv))));
+sections.push(Number.isFinite(peaks[0])
+  ? `Peak RSS (median of 3 runs each): ${RSS.map(([name], i) => `${name} ${(peaks[i] / 1024).toFixed(1)} MiB`).join('; ')}.`
+  : 'Peak RSS: n/a (no GNU time).');
 fs.rmSync(empty, { recursive: true, force: true });
 // The chart is the whole picture: a run of some groups leaves it as it was.
 if (only === undefined) {
