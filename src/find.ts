@@ -12,7 +12,8 @@ import { withAborted, type FindProgress, type FindResult, type FindSummary, type
 import { HandOff } from './stream.js';
 import { NewestCollector, SortedCollector } from './walk/collector.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
-import { Walk, type MatchPolicy, type MatchSink } from './walk/engine.js';
+import { Walk } from './walk/engine.js';
+import type { MatchPolicy, MatchSink } from './walk/rules.js';
 
 /** Root-relative `/` path to what the caller asked for: itself, or a native absolute path. */
 export function buildPathFormatter(plan: FindPlan): (rel: string) => string {

@@ -92,6 +92,8 @@ export interface BackendChoice {
 export interface WalkSettings {
   concurrency: number;
   onDirectory: ((dir: string, entries: readonly DirentLike[]) => void) | undefined;
+  /** `FindOptions.pruneDirectory`: true leaves the directory's entries unread. */
+  pruneDirectory: ((dir: string) => boolean) | undefined;
 }
 
 export interface SearchPlan<Q> {
@@ -115,7 +117,7 @@ export type FindPlan = SearchPlan<FileQuery>;
 
 export const FIND_OPTION_NAMES: readonly string[] = [
   'root', 'pattern', 'exclude', 'hidden', 'gitignore', 'ignoreGitDirs', 'ignoreFiles', 'maxResults', 'timeBudgetMs', 'maxDepth', 'fs', 'clock',
-  'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'onDirectory', 'env', 'workspace',
+  'signal', 'platform', 'caseSensitive', 'absolute', 'backend', 'concurrency', 'rgPath', 'runner', 'onEvent', 'onDirectory', 'pruneDirectory', 'env', 'workspace',
   'type', 'modifiedAfter', 'modifiedBefore', 'minSize', 'maxSize', 'sort', 'stats', 'nameRegex',
 ];
 
@@ -177,6 +179,11 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   const maxDepth = readLimit(options.maxDepth, 'maxDepth');
   const timeBudgetMs = readLimit(options.timeBudgetMs, 'timeBudgetMs');
   const onDirectory = readFunction<NonNullable<WalkSettings['onDirectory']>>(options.onDirectory, 'onDirectory');
+  const pruneDirectory = readFunction<NonNullable<WalkSettings['pruneDirectory']>>(options.pruneDirectory, 'pruneDirectory');
+  // ripgrep would read below a pruned directory, and `auto` answers with ripgrep's listing.
+  if (pruneDirectory !== undefined && backend.backend !== 'walker') {
+    throw new FindFileError('FF_INVALID_OPTION', `pruneDirectory runs in the walker only: backend must be "walker", got "${backend.backend}"`, 'pruneDirectory');
+  }
   const select = rules.readSelection?.() ?? FILES_ONLY;
   checkBackendFs(backend.backend, options.fs !== undefined);
   const sep: Separator = platform === 'win32' ? '\\' : '/';
@@ -205,7 +212,7 @@ export function buildSearchPlan<Q>(options: SharedOptions, rules: SharedRules<Q>
   // Read after the shared options (as before this layer existed): the first reading is the search's first.
   const clock = readClock(options.clock, timeBudgetMs);
   const query = rules.readQuery({ backend: backend.backend, maxResults, fs, select });
-  return { scope, limits: { maxResults, timeBudgetMs: budgetLeft(timeBudgetMs, compileStarted), clock, signal }, backend, walk: { concurrency, onDirectory }, query };
+  return { scope, limits: { maxResults, timeBudgetMs: budgetLeft(timeBudgetMs, compileStarted), clock, signal }, backend, walk: { concurrency, onDirectory, pruneDirectory }, query };
 }
 
 /** The budget less what building the plan took (real clock only: `startedAt` undefined otherwise). */

@@ -178,7 +178,7 @@ async function findBelow(plan: SearchPlan<unknown>, deadline: Deadline, stopped:
     scope: { ...plan.scope, matcher: NOTHING, select: FILES_ONLY, depthLimited: false },
     limits: { maxResults: 1, timeBudgetMs: deadline.left(), clock: plan.limits.clock, signal: done.signal },
     backend: { ...plan.backend, backend: 'walker' },
-    walk: { concurrency: plan.walk.concurrency, onDirectory },
+    walk: { concurrency: plan.walk.concurrency, onDirectory, pruneDirectory: undefined },
     query: { absolute: false, sort: 'path', stats: false },
   };
   try {

@@ -10,7 +10,8 @@
 import type * as nodeFs from 'node:fs';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
-import { PAUSED, type DirTask, type UnknownEntries, type Walk } from './engine.js';
+import type { Walk } from './engine.js';
+import { PAUSED, type DirTask, type UnknownEntries } from './task.js';
 import { answerAsync, answerSync } from './ignore-io.js';
 
 const WITH_TYPES = { withFileTypes: true } as const;

@@ -15,9 +15,6 @@ import { buildIgnoreLevel, IGNORE_RULE_TOO_LARGE, ignoreNamesIn, readDirectoryTe
 import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
 import { PAUSED, type DirTask, type EntryVerdict, type OpenListing, type UnknownEntries } from './task.js';
 
-export type { MatchPolicy, MatchSink } from './rules.js';
-export { PAUSED, type DirTask, type UnknownEntries } from './task.js';
-
 /**
  * A large directory checks the clock and the signal every 256 entries, and after about 1M units of
  * matching (pattern cost × path length, per depth a `**` may stand for; the ignore rules' cost; a
@@ -369,11 +366,12 @@ export class Walk {
     return this.matches.probes?.has(name) === true;
   }
 
-  /** Queues a directory as its verdict says; false when it is left out (excluded, ignored): it cannot match either. */
+  /** Queues a directory as its verdict says (`pruneDirectory`: counted, left unread, still an entry); false when left out (excluded, ignored): it cannot match either. */
   private addDir(rel: string, name: string, depth: number, ignore: IgnoreLevel | undefined): boolean {
     const verdict = this.rules.directory(rel, name, depth, ignore);
     if (this.leftOut(verdict)) return false;
-    if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false, ignore });
+    if ((verdict === 'read' || verdict === 'limit') && this.plan.walk.pruneDirectory?.(rel + '/') === true) this.excludedCount++;
+    else if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false, ignore });
     else if (verdict === 'limit' && !this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true, ignore });
     return true;
   }

@@ -17,11 +17,11 @@ const TIMING_REASONS: readonly IncompleteReason[] = ['time-budget', 'aborted'];
 
 /**
  * The query as a key: every option that shapes the answer. Undefined (not reusable) when an
- * option is a callback the walk must call (`onDirectory`). `signal`, `clock` and `timeBudgetMs`
+ * option is a callback the walk must call (`onDirectory`, `pruneDirectory`). `signal`, `clock` and `timeBudgetMs`
  * only bound the work: a kept complete answer is what the walk gives with time enough.
  */
 export function answerKey(query: IndexQuery): string | undefined {
-  if (query.onDirectory !== undefined) return undefined;
+  if (query.onDirectory !== undefined || query.pruneDirectory !== undefined) return undefined;
   const { signal: _signal, clock: _clock, timeBudgetMs: _budget, ...shaping } = query;
   const modified = (value: Date | number | undefined) => (value instanceof Date ? value.getTime() : value);
   return JSON.stringify({ ...shaping, modifiedAfter: modified(shaping.modifiedAfter), modifiedBefore: modified(shaping.modifiedBefore) });

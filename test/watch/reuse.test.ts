@@ -221,3 +221,18 @@ describeIf(linux('the index watches with inotify'))('an ignore file with another
     expect(index.stats().answersReused).toBe(0);
   });
 });
+
+describeIf(linux('the index watches with inotify'))('a query with pruneDirectory is never answered from a kept answer', () => {
+  it('the same pattern with and without the callback: each as a fresh walk gives it', async () => {
+    const base = tree(['app/a.ts', 'app/node_modules/dep/x.ts', 'app/src/b.ts']);
+    const options: IndexOptions = { root: join(base, 'app') };
+    const index = await open(options);
+    const plain = { pattern: '**/*.ts' };
+    const pruned = { pattern: '**/*.ts', pruneDirectory: (dir: string) => dir.endsWith('node_modules/') };
+    // Kept after the first asking; the pruned query's key must not find it (the callback is part of the query).
+    expect(await expectFresh(index, options, plain)).toMatchObject({ matches: ['a.ts', 'node_modules/dep/x.ts', 'src/b.ts'] });
+    expect(await expectFresh(index, options, pruned)).toMatchObject({ matches: ['a.ts', 'src/b.ts'], complete: true, excludedCount: 1 });
+    // The plain query's second asking reused its kept answer; the pruned query's never did.
+    expect(index.stats().answersReused).toBe(1);
+  });
+});

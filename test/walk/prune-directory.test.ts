@@ -1,0 +1,105 @@
+/**
+ * `pruneDirectory`: the caller's policy leaves a directory's entries unread (node-glob's
+ * `childrenIgnored`, which `find-file/glob` carries through it). The directory itself is still an
+ * entry; what is below it is neither read nor a gap (`complete` holds, `excludedCount` counts it);
+ * the root is never asked; every form of the walk honours it; a throw ends the search; ripgrep
+ * cannot honour it, so only the walker runs it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DirentLike } from '../../src/fs.js';
+import { findFiles, findFilesStream, findFilesSync, searchContent, type FindOptions, type FindResult } from '../../src/index.js';
+import { FakeClock, asFs, buildVolume, type Tree } from '../helpers/memfs.js';
+
+const tree: Tree = {
+  'a.ts': 'x',
+  node_modules: { 'dep.ts': 'x', inner: { 'deep.ts': 'x' } },
+  src: { 'b.ts': 'x', node_modules: { 'c.ts': 'x' }, lib: { 'd.ts': 'x' } },
+};
+
+function options(extra: Partial<FindOptions>, read: string[] = []): FindOptions {
+  return {
+    root: '/root',
+    pattern: '**',
+    type: 'any',
+    fs: asFs(buildVolume(tree)),
+    clock: new FakeClock(),
+    platform: 'posix',
+    onDirectory: (dir: string, _entries: readonly DirentLike[]) => void read.push(dir),
+    ...extra,
+  };
+}
+
+const byName = (name: string) => (dir: string) => dir === `${name}/` || dir.endsWith(`/${name}/`);
+
+async function streamed(o: FindOptions): Promise<{ matches: string[]; summary: Omit<FindResult, 'matches'> }> {
+  const stream = findFilesStream(o);
+  const matches: string[] = [];
+  for await (const path of stream) matches.push(path);
+  return { matches: matches.sort(), summary: await stream.summary };
+}
+
+describe('pruneDirectory', () => {
+  it('leaves every node_modules unread: the folders themselves match, nothing below them; complete, counted as excluded', async () => {
+    const read: string[] = [];
+    const asked: string[] = [];
+    const prune = (dir: string) => (asked.push(dir), byName('node_modules')(dir));
+    const result = await findFiles(options({ pruneDirectory: prune }, read));
+    expect(result.matches).toEqual(['a.ts', 'node_modules', 'src', 'src/b.ts', 'src/lib', 'src/lib/d.ts', 'src/node_modules']);
+    expect(result).toMatchObject({ complete: true, skippedCount: 0, excludedCount: 2 });
+    expect(read.sort()).toEqual(['', 'src/', 'src/lib/']);
+    // Every directory below the root, once each, never the root itself.
+    expect(asked.sort()).toEqual(['node_modules/', 'src/', 'src/lib/', 'src/node_modules/']);
+  });
+
+  it('the sync walk and the stream give the same answer', async () => {
+    const prune = byName('node_modules');
+    const asAsync = await findFiles(options({ pruneDirectory: prune }));
+    const asSync = findFilesSync(options({ pruneDirectory: prune }));
+    const asStream = await streamed(options({ pruneDirectory: prune }));
+    expect(asSync.matches).toEqual(asAsync.matches);
+    expect(asStream.matches).toEqual(asAsync.matches);
+    expect([asSync.excludedCount, asStream.summary.excludedCount, asStream.summary.complete]).toEqual([2, 2, true]);
+  });
+
+  it('answering false (or anything but true) changes nothing', async () => {
+    const plain = await findFiles(options({}));
+    const never = await findFiles(options({ pruneDirectory: () => false }));
+    const truthy = await findFiles(options({ pruneDirectory: (() => 1) as unknown as (dir: string) => boolean }));
+    expect(never.matches).toEqual(plain.matches);
+    expect(truthy.matches).toEqual(plain.matches);
+    expect(plain.matches).toContain('node_modules/inner/deep.ts');
+    expect([never.excludedCount, truthy.excludedCount]).toEqual([0, 0]);
+  });
+
+  it('a pruned directory at the depth limit is not peeked at: no depth-limit gap where the policy leaves nothing to see', async () => {
+    const atLimit = (dir: string) => dir === 'node_modules/inner/' || dir === 'src/lib/' || dir === 'src/node_modules/';
+    const limited = await findFiles(options({ maxDepth: 2 }));
+    const pruned = await findFiles(options({ maxDepth: 2, pruneDirectory: atLimit }));
+    // Without the policy, the peek below the limit finds entries: a gap. With it, nothing is left to see.
+    expect(limited).toMatchObject({ complete: false, incompleteReasons: ['depth-limit'] });
+    expect(pruned).toMatchObject({ complete: true, excludedCount: 3 });
+    expect(pruned.matches).toEqual(limited.matches);
+    expect(pruned.matches).toEqual(['a.ts', 'node_modules', 'node_modules/dep.ts', 'node_modules/inner', 'src', 'src/b.ts', 'src/lib', 'src/node_modules']);
+  });
+
+  it('a throw ends the search with that error, in every form', async () => {
+    const boom = new Error('host bug');
+    const prune = () => {
+      throw boom;
+    };
+    await expect(findFiles(options({ pruneDirectory: prune }))).rejects.toBe(boom);
+    expect(() => findFilesSync(options({ pruneDirectory: prune }))).toThrow(boom);
+    await expect(streamed(options({ pruneDirectory: prune }))).rejects.toBe(boom);
+  });
+
+  it('is refused where ripgrep would answer, and where it is not a function', async () => {
+    for (const backend of ['ripgrep', 'auto'] as const) {
+      await expect(findFiles({ root: '/root', pattern: '**', backend, pruneDirectory: () => true })).rejects.toMatchObject({ code: 'FF_INVALID_OPTION', option: 'pruneDirectory' });
+    }
+    expect(() => findFilesSync(options({ pruneDirectory: 'node_modules' as unknown as (dir: string) => boolean }))).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'pruneDirectory' }));
+  });
+
+  it('content search does not take it (its walk has no such option)', async () => {
+    await expect(searchContent({ root: '/root', query: 'x', fs: asFs(buildVolume(tree)), pruneDirectory: () => true } as never)).rejects.toMatchObject({ code: 'FF_UNKNOWN_OPTION', option: 'pruneDirectory' });
+  });
+});
