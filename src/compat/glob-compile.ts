@@ -9,6 +9,7 @@ import { FindFileError } from '../errors.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import { kindOf, type DirentLike } from '../fs.js';
+import { buildIgnoreHooks, readIgnoreObject, type IgnoreLike } from './ignore-object.js';
 import { PathEntry } from './path-entry.js';
 import type { LinkNotes } from './links.js';
 import { buildPathForm, readNoEscape, rewriteIgnore, rewritePatterns } from './glob-paths.js';
@@ -52,8 +53,12 @@ export type GlobEntries = PathEntry[] & {
 export interface GlobOptions {
   /** The directory patterns are relative to. @default process.cwd() */
   cwd?: string | URL;
-  /** Globs of paths not to return; `x/**` leaves out `x` and everything below it. Always matched as with `dot: true`. @default [] */
-  ignore?: string | readonly string[];
+  /**
+   * Globs of paths not to return; `x/**` leaves out `x` and everything below it. Always matched as
+   * with `dot: true`. Or node-glob's `IgnoreLike` object: `ignored(entry)` drops a match,
+   * `childrenIgnored(entry)` leaves a directory's entries unread (the host's policy, not a gap). @default []
+   */
+  ignore?: string | readonly string[] | IgnoreLike;
   /** Let wildcards match names starting with `.`. @default false */
   dot?: boolean;
   /** Do not return directories. @default false */
@@ -107,13 +112,14 @@ const KNOWN = [
   'windowsPathsNoEscape', 'allowWindowsEscape', 'matchBase', 'posix', 'dotRelative', 'mark',
 ] as const;
 
-/** node-glob's `ignore`: any falsy value is none there (`opts.ignore || ...`); an `Ignore` object is not carried out. */
-function readIgnore(value: unknown): string[] {
-  if (!value) return [];
-  if (typeof value === 'object' && !Array.isArray(value)) {
-    throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: ignore must be a string or an array of strings (an Ignore object is not supported)`, 'ignore');
+/** node-glob's `ignore`: any falsy value is none there (`opts.ignore || ...`); globs, or an `IgnoreLike` object (ignore-object.ts). */
+function readIgnore(value: unknown): { globs: string[]; object?: IgnoreLike } {
+  if (!value) return { globs: [] };
+  if (typeof value === 'object' && !Array.isArray(value)) return { globs: [], object: readIgnoreObject(value, ENTRY) };
+  if (typeof value !== 'string' && !Array.isArray(value)) {
+    throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: ignore must be a string, an array of strings or an object with ignored/childrenIgnored, got ${typeof value}`, 'ignore');
   }
-  return readGlobList(value, 'ignore', ENTRY, false);
+  return { globs: readGlobList(value, 'ignore', ENTRY, false) };
 }
 
 /** `./` and a trailing `/` or `/.` taken off: what is left names the path from `cwd`, `''` being `cwd` itself. */
@@ -280,11 +286,14 @@ export function compileGlob(patterns: string | readonly string[], opts: GlobOpti
   }
   const noEscape = readNoEscape(opts, ENTRY);
   const list = rewritePatterns(readGlobList(patterns, 'pattern', ENTRY, false), opts, noEscape).flatMap(splitWholeBraces).filter((p) => p !== '');
-  const ignores = readIgnore(opts.ignore).map((p) => rewriteIgnore(p, noEscape));
+  const ignore = readIgnore(opts.ignore);
+  const ignores = ignore.globs.map((p) => rewriteIgnore(p, noEscape));
   const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
   const rebased = rebase(list, ignores, cwd, { climbs: false, entry: ENTRY, escapeName: escapeForGlob, up, nocase });
-  if (!rebased.someAbsolute) return compileAt(cwd, list, rebased.ignores, opts, readFlag(opts.absolute, false), rebased.rootIgnored);
+  if (!rebased.someAbsolute) return compileAt(cwd, list, rebased.ignores, opts, readFlag(opts.absolute, false), rebased.rootIgnored, ignore.object);
   refuseAbsolutePatterns(rebased, opts);
+  // Its entries' `relative()` is from cwd, which a search of the patterns' start does not walk.
+  if (ignore.object !== undefined) throw new FindFileError('FF_INVALID_OPTION', `${ENTRY}: an ignore object with absolute patterns is not supported: pass cwd and patterns relative to it`, 'ignore');
   const compiled = compileAt(rebased.root, rebased.patterns, rebased.ignores, opts, true, rebased.rootIgnored);
   // A missing start is searched for from its parent (glob-run.ts `climbed`), up to the file system's root.
   return dirname(rebased.root) === rebased.root ? compiled : { ...compiled, climb: () => compileGlob(patterns, opts, nextClimb(up)) };
@@ -314,7 +323,7 @@ function escapeForGlob(name: string): string {
 }
 
 /** The search of `root` for node-glob's call (`list`, `ignores` relative to it) and the shaping of its answer. */
-function compileAt(root: string, list: string[], ignores: string[], opts: GlobOptions, absolute: boolean, rootIgnored = false): Compiled {
+function compileAt(root: string, list: string[], ignores: string[], opts: GlobOptions, absolute: boolean, rootIgnored = false, ignoreObject?: IgnoreLike): Compiled {
   const dirOnly = list.filter(isDirOnly);
   if (dirOnly.length > 0 && dirOnly.length < list.length) {
     throw new FindFileError('FF_INVALID_PATTERN', `${ENTRY}: a pattern list mixing directory-only patterns (ending in '/') with others is not supported: make two calls`, 'pattern');
@@ -327,10 +336,13 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
   const answer = { statAll, asEntries: withFileTypes || statAll || paths.needsKind, form: withFileTypes ? (e: PathEntry) => e : paths.ofEntry };
   // node-glob: a directory-only pattern under nodir names nothing.
   if (dirOnly.length > 0 && nodir) return answersNothing(root, answer);
+  const hooks = ignoreObject === undefined ? undefined : buildIgnoreHooks(ignoreObject, root);
+  // node-glob: `childrenIgnored(cwd)` leaves nothing to return, `cwd` itself included.
+  if (hooks?.cwdPruned === true) return answersNothing(root, answer);
   // node-glob's `*/` (any dir-only pattern but `**/`) returns every link by its own path, without
   // asking where it leads (`lfile.js`, a dangling `dang`); `**/` returns none.
   // node-glob expands braces first: `{src,.}/**` names cwd as `./**` does.
-  const withCwd = !rootIgnored && !nodir && list.some((p) => (braceAlternatives(p) ?? [p]).some(namesCwd));
+  const withCwd = !rootIgnored && !nodir && list.some((p) => (braceAlternatives(p) ?? [p]).some(namesCwd)) && hooks?.cwdIgnored() !== true;
   const pattern = list.flatMap((p) => expand(p, nodir));
   const depth = readDepth(opts.maxDepth, 'maxDepth');
   const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
@@ -338,7 +350,10 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
   const namesFile = buildFileTest(list, pattern, nodir, !nocase);
-  const kinds = ((withFileTypes || paths.needsKind) && !statAll) || namesFile ? new Map<string, EntryType | undefined>() : undefined;
+  // An `ignored` hook is handed entries that say their kind, as node-glob's `Path`s do.
+  const ignoredBy = hooks?.ignores;
+  const prunedOut = dirOnly.length > 0 ? hooks?.childrenIgnoredAt : undefined;
+  const kinds = ((withFileTypes || paths.needsKind) && !statAll) || namesFile || ignoredBy ? new Map<string, EntryType | undefined>() : undefined;
   const links = new Set<string>();
   const options: FindOptions = {
     root,
@@ -351,19 +366,23 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
     ...(depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
     onDirectory: (dir: string, entries: readonly DirentLike[]) => recordEntries(links, kinds, dir, entries),
+    ...(hooks?.pruneDirectory === undefined ? {} : { pruneDirectory: hooks.pruneDirectory }),
   };
   const keep = dotNamed ? buildDotFilter(pattern, !nocase, 'minimatch') : undefined;
   const rel = buildRelative(root, absolute);
   const linkNotes: LinkNotes = { links, entered: buildEnterTest(pattern, !nocase), rel, root };
   const isFile = (r: string) => kinds !== undefined && !kinds.has(r);
   const keepsFile = namesFile === undefined ? undefined : (r: string) => !isFile(r) || namesFile(r);
-  const keeps = keep === undefined && keepsFile === undefined ? () => true : (match: string) => (keep?.(rel(match)) ?? true) && (keepsFile?.(rel(match)) ?? true);
   // The cwd was read (else the search rejects): a directory. Any other match: its listing's kind.
   const kindAt = (r: string): EntryType | undefined => (kinds === undefined ? undefined : kinds.has(r) ? kinds.get(r) : 'file');
   const entryOf = (match: string): PathEntry => {
     const r = absolute ? rel(match) : match;
     return new PathEntry(join(root, r), r, kindAt(r));
   };
+  const keeps =
+    keep === undefined && keepsFile === undefined && ignoredBy === undefined && prunedOut === undefined
+      ? () => true
+      : (match: string) => (keep?.(rel(match)) ?? true) && (keepsFile?.(rel(match)) ?? true) && ignoredBy?.(entryOf(match)) !== true && prunedOut?.(rel(match)) !== true;
   const cwdPath = paths.cwd;
   const cwdEntry = () => new PathEntry(root, '', 'directory');
   const shape = (result: FindResult): string[] => {

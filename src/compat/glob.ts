@@ -26,6 +26,7 @@ import { withResult, type GlobPaths } from './shared.js';
 export type { GlobPaths } from './shared.js';
 export { PathEntry } from './path-entry.js';
 export type { GlobEntries, GlobOptions, GlobOptionsWithFileTypesFalse, GlobOptionsWithFileTypesTrue } from './glob-compile.js';
+export type { IgnoreLike } from './ignore-object.js';
 
 const requireModule = createRequire(import.meta.url);
 let minimatch: typeof Minimatch | undefined;
