@@ -196,7 +196,7 @@ export function splitRoot(
   if (root !== undefined) return { patterns: positionals, root };
   const candidate = positionals.at(-1);
   if (positionals.length > patternsNeeded && candidate !== undefined) {
-    if (isDir(candidate)) return { patterns: positionals.slice(0, -1), root: candidate };
+    if (isDir(candidate)) return { patterns: refuseSeveralRoots(positionals.slice(0, -1), patternsNeeded, candidate, isDir), root: candidate };
     if (exists(candidate)) return { patterns: withLiteral(positionals, candidate), root: '.' };
     if (!holdsGlobSyntax(candidate)) {
       const code = codeOfStat(candidate);
@@ -211,6 +211,40 @@ export function splitRoot(
     }
   }
   return { patterns: positionals, root: '.' };
+}
+
+/**
+ * fd's `fd PAT src docs` and rg's `rg TEXT src docs` search both folders; here one root is the last
+ * argument and the others are patterns, so `src` was a name to look for and only `docs` was
+ * searched ("no match, complete" while src/ held one). A pattern beyond the ones the command needs
+ * that names an existing directory, with the last argument a directory too, is refused (status 2).
+ */
+function refuseSeveralRoots(patterns: string[], patternsNeeded: number, root: string, isDir: (candidate: string) => boolean): string[] {
+  const folders = patterns.slice(patternsNeeded).filter((p) => !holdsGlobSyntax(p) && isDir(p));
+  if (folders.length === 0) return patterns;
+  const named = [...folders, root];
+  // Their names in the example when they are plain names of the current folder's entries.
+  const braces = named.every((p) => /^[\w.-]+$/.test(p)) ? named.join(',') : 'src,docs';
+  throw new FindFileError(
+    'FF_INVALID_OPTION',
+    `${named.map((p) => JSON.stringify(p)).join(', ')} are all folders: find-file searches one root, the last argument, and reads the others as patterns. Run it once per folder, or search their parent with patterns naming them (find-file '{${braces}}/**/${patterns.find((p) => !folders.includes(p)) ?? '*'}', where fd and rg would search each)`,
+    'root',
+  );
+}
+
+/**
+ * A name mode's text matches within a base name, which never holds a `/` (nor `\\` on Windows): fd
+ * refuses such a pattern, where this answered "no match, complete" (`-F app/sub` over app/sub/x).
+ */
+function refuseSeparatorInNames(args: CliArgs, patterns: string[]): void {
+  const separators = path.sep === '\\' ? /[\\/]/ : /\//;
+  const [flag, text] = args.fixedStrings === true ? ['-F', patterns.find((p) => separators.test(p))] : ['--name-regex', separators.test(args.nameRegex ?? '') ? args.nameRegex : undefined];
+  if (text === undefined) return;
+  throw new FindFileError(
+    'FF_INVALID_OPTION',
+    `${flag} ${JSON.stringify(text)} holds a path separator, and ${flag} matches base names, which never hold one: it could match nothing. For what is inside a folder: find-file '*' FOLDER; for paths through one: a glob, find-file '**/${flag === '-F' ? text : 'FOLDER'}/**'`,
+    args.fixedStrings === true ? 'fixedStrings' : 'nameRegex',
+  );
 }
 
 /**
@@ -251,9 +285,11 @@ export const JSON_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boolean): CliRequest {
   // Before the root rule: `-lx echo` left `echo` among the positionals, where it read as a missing root (status 1).
   refuseGluedExec(args);
-  // A content search, -e or --name-regex needs no pattern: one positional may be the root.
-  const needed = args.contains === undefined && args.extension === undefined && args.nameRegex === undefined ? 1 : 0;
+  // A content search, -e or --name-regex needs no pattern: one positional may be the root. -F's
+  // text is a positional (`-F make -e md`: make was read as a missing root).
+  const needed = args.contains === undefined && (args.fixedStrings === true || (args.extension === undefined && args.nameRegex === undefined)) ? 1 : 0;
   const { patterns, root: given } = splitRoot(args._.map(String), args.root, isDir, undefined, needed);
+  if (args.contains === undefined) refuseSeparatorInNames(args, patterns);
   const root = rootAsRead(given);
   const output = outputMode(args);
   const strict = args.strict === true;

@@ -77,6 +77,34 @@ describe('the root rule', () => {
   });
 });
 
+describe('habits of fd and rg that read otherwise here (an adversarial run: each answered "no match, complete" or a missing root)', () => {
+  const dirs = (...names: string[]) => (candidate: string) => names.includes(candidate);
+
+  it('several folders as search paths (fd PAT src docs, rg TEXT src docs) are refused: only the last would be searched', () => {
+    const refused = /"src", "docs" are all folders: find-file searches one root, the last argument/;
+    expect(() => splitRoot(['*.md', 'src', 'docs'], undefined, dirs('src', 'docs'))).toThrow(refused);
+    expect(() => splitRoot(['src', 'docs'], undefined, dirs('src', 'docs'), undefined, 0)).toThrow(refused);
+    expect(() => toCliRequest(parse(['--contains', 'TODO', 'src', 'docs']), dirs('src', 'docs'))).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'root' }));
+    // The first pattern of a listing is a pattern whatever it names; a glob is never a folder here; --root says it all.
+    expect(splitRoot(['src', 'docs'], undefined, dirs('src', 'docs'))).toEqual({ patterns: ['src'], root: 'docs' });
+    expect(splitRoot(['*.md', 's*', 'docs'], undefined, dirs('s*', 'docs'))).toEqual({ patterns: ['*.md', 's*'], root: 'docs' });
+    expect(splitRoot(['*.md', 'src', 'docs'], 'lib', dirs('src', 'docs'))).toEqual({ patterns: ['*.md', 'src', 'docs'], root: 'lib' });
+    expect(splitRoot(['a.md', 'b.md', 'docs'], undefined, dirs('docs'))).toEqual({ patterns: ['a.md', 'b.md'], root: 'docs' });
+  });
+
+  it('-F text with -e: the text is a pattern, never read as the root', () => {
+    expect(toCliRequest(parse(['-F', 'Make', '-e', 'md']), dirs())).toMatchObject({ kind: 'files', options: { root: '.', pattern: '*', nameRegex: ['(?-i)Make', '(?is).\\.(?:md)$'] } });
+    expect(toCliRequest(parse(['-F', 'make', '-e', 'md', 'src']), dirs('src'))).toMatchObject({ options: { root: 'src', nameRegex: ['(?i)make', '(?is).\\.(?:md)$'] } });
+  });
+
+  it('-F or --name-regex text holding a "/" is refused, as fd refuses it: a base name never holds one', () => {
+    expect(() => toCliRequest(parse(['-F', 'app/sub']), dirs())).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', message: expect.stringMatching(/^-F "app\/sub" holds a path separator.*find-file '\*\*\/app\/sub\/\*\*'/) }));
+    expect(() => toCliRequest(parse(['--name-regex', 'src/a\\.md']), dirs())).toThrow(expect.objectContaining({ code: 'FF_INVALID_OPTION', option: 'nameRegex' }));
+    // A glob may hold one: it is a path.
+    expect(toCliRequest(parse(['app/sub/*']), dirs())).toMatchObject({ options: { pattern: 'app/sub/*' } });
+  });
+});
+
 describe('a short flag glued to its value (rg and fd habits, issue 27)', () => {
   it('-A0 -B0 -C0 -tf -td -tl read as -A 0, -t f...; -0 alone stays --print0', () => {
     // fd's -1; any other negative number is no flag (yargs-parser took it for a positional: a pattern, a root).

@@ -104,6 +104,14 @@ describe('human output', () => {
     expect(lines(ff(['index.ts', 'src', '--root', 'src']).stdout)).toEqual([join('src', 'index.ts')]);
   });
 
+  it('several folders as search paths (fd\'s and rg\'s habit), or -F text holding a "/", are usage errors: nothing is searched, nothing printed', () => {
+    for (const argv of [['*.md', 'src', 'docs'], ['--contains', 'x', 'src', 'docs'], ['-F', 'docs/guide']]) {
+      const run = ff(argv);
+      expect([run.status, run.stdout], argv.join(' ')).toEqual([2, '']);
+      expect(lines(run.stderr).at(-1), argv.join(' ')).toMatch(/^find-file: error: ("src", "docs" are all folders|-F "docs\/guide" holds a path separator)/);
+    }
+  });
+
   it('-i / --ignore-case and -s / --case-sensitive set how the pattern matches case; both at once is a usage error', () => {
     const insensitive = process.platform === 'win32';
     expect(lines(ff(['readme*', '--exclude', 'node_modules']).stdout)).toEqual(insensitive ? ['README.md'] : []);
