@@ -9,7 +9,7 @@
  * (`find-file make -t d` had hinted `find-file -F make`, which lists files, not the directory it
  * counted) and a pattern after `--` stays after it (`find-file -F -foo` was a usage error).
  */
-import type { FindOptions } from '../options.js';
+import type { EntryType, FindOptions } from '../options.js';
 import { findFiles } from '../find.js';
 import type { FindSummary } from '../result.js';
 import { escapeRegex } from '../regex-escape.js';
@@ -34,6 +34,48 @@ export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 
   if (found.matchedCount === 0) return undefined;
   const names = found.matchedCount === 1 ? '1 name contains' : `${found.matchedCount} names contain`;
   return `  hint: a glob matches whole names; ${names} ${JSON.stringify(escapeText(text))}${found.complete ? '' : ' (at least)'}: find-file ${['-F', ...typed].map(quoteArg).join(' ')}\n`;
+}
+
+/** The kinds a listing leaves out by default (regular files only; a matching link is named in the summary already), with their `-t` letters. */
+const OTHER_KINDS: [EntryType, string, string][] = [
+  ['directory', 'd', 'directory'],
+  ['pipe', 'p', 'pipe'],
+  ['socket', 's', 'socket'],
+  ['block-device', 'b', 'block device'],
+  ['char-device', 'c', 'character device'],
+];
+
+/**
+ * After an empty answer to a plain name with the default kind (regular files), when the -F hint
+ * had nothing to say: fd lists every kind, so `find-file docs` meant the folder `docs/` as often
+ * as a file (an adversarial run: "no matching file exists there", true of files, and nothing
+ * more). One more search (the walker), the same options with the other kinds, up to 3 entries, in
+ * what is left of the budget; the hint names them and the `-t` to add.
+ */
+export async function kindHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'stats'>, typed: readonly string[]): Promise<string | undefined> {
+  // A plain name, as for the -F hint: a glob was written on purpose, and the second walk is paid only here.
+  const text = options.pattern;
+  if (typeof text !== 'string' || GLOB_LIKE.test(text) || options.nameRegex !== undefined) return undefined;
+  if (options.type !== undefined || summary.matchedCount > 0) return undefined;
+  const left = options.timeBudgetMs === undefined ? undefined : Math.floor(options.timeBudgetMs - summary.stats.elapsedMs);
+  if (left !== undefined && left <= 0) return undefined;
+  const { signal, onDirectory: _progress, maxResults: _limit, sort: _sort, stats: _stats, ...rest } = options;
+  const budget = left === undefined ? {} : { timeBudgetMs: left };
+  // The walker: ripgrep lists regular files only.
+  const found = await findFiles({ ...rest, ...budget, signal, backend: 'walker', type: OTHER_KINDS.map(([kind]) => kind), maxResults: 3, stats: true });
+  const entries = found.entries ?? [];
+  if (entries.length === 0) return undefined;
+  const kinds = OTHER_KINDS.filter(([kind]) => entries.some((e) => e.type === kind));
+  const count = found.complete ? `${entries.length}` : `at least ${entries.length}`;
+  const one = entries.length === 1;
+  const [, , word] = kinds[0]!;
+  const what = kinds.length > 1 ? `${count} entries of other kinds` : `${count} ${one ? word : word === 'directory' ? 'directories' : `${word}s`}`;
+  const names = entries.map((e) => escapeText(e.path) + (e.type === 'directory' ? '/' : '')).join(', ');
+  // The flags go before a `--`, after which every word is a pattern.
+  const end = typed.indexOf('--');
+  const flags = kinds.flatMap(([, letter]) => ['-t', letter]);
+  const command = end < 0 ? [...typed, ...flags] : [...typed.slice(0, end), ...flags, ...typed.slice(end)];
+  return `  hint: no regular file matches, but ${what} ${one ? 'does' : 'do'} (${names}): find-file ${command.map(quoteArg).join(' ')}\n`;
 }
 
 /** A word as a POSIX shell reads it back: as is when plain, else in single quotes. */

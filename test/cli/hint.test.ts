@@ -49,3 +49,43 @@ describeIf([isPosix, 'the hint is a POSIX shell command line'])('the -F hint, ru
     expect({ listed: listed.length, hintAgain: again.stderr.includes('hint:') }).toEqual({ listed: Number(counted), hintAgain: false });
   });
 });
+
+/**
+ * The kind hint (an adversarial run: `find-file docs` over a folder `docs/` said "no matching file
+ * exists there" and nothing more, where fd lists every kind): after an empty answer with the default
+ * kind, the entries of other kinds that match are named with the `-t` to add, and that command lists them.
+ */
+const KIND_HINT = /^ {2}hint: no regular file matches, but (?:at least )?(?:(\d+) (?:directory|directories|pipes?)|(\d+) entries of other kinds) do(?:es)? \(([^)]*)\): find-file (.*)$/;
+
+describeIf([isPosix, 'the hint is a POSIX shell command line; mkfifo'])('the kind hint, run', () => {
+  let kinds: string;
+  beforeAll(() => {
+    kinds = mkdtempSync(join(tmpdir(), 'ff-kind-hint-'));
+    writeTree(kinds, ['docs/guide.md', 'src/docs/x.md', '-dir/a.txt', 'logs/app.log']);
+    expect(spawnSync('mkfifo', [join(kinds, 'logs', 'q.fifo')]).status).toBe(0);
+  });
+  afterAll(() => rmSync(kinds, { recursive: true, force: true }));
+
+  it.each([
+    [['docs'], ['docs/', 'src/docs/']],
+    [['--', '-dir'], ['-dir/']],
+    [['q.fifo'], ['logs/q.fifo']],
+    [['docs', '-d', '1'], ['docs/']],
+    [['q.fifo', 'logs'], ['q.fifo']],
+  ])('find-file %j names %j, and the hinted command lists them', (args, named) => {
+    const run = runFindFile(args, { cwd: kinds });
+    expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 0, stdout: '' });
+    const hint = lines(run.stderr).map((line) => KIND_HINT.exec(line)).find((m) => m !== null);
+    expect(hint, run.stderr).toBeDefined();
+    const [, one, several, names, command] = hint!;
+    expect(names!.split(', ').sort()).toEqual(named);
+    expect(Number(one ?? several)).toBe(named.length);
+    const again = spawnSync('sh', ['-c', `"$0" "$1" ${command}`, process.execPath, BIN], { cwd: kinds, env: cleanEnv(), encoding: 'utf8' });
+    expect(again.status, again.stderr).toBe(0);
+    expect(lines(again.stdout).length).toBe(named.length);
+  });
+
+  it('no hint where a file matched, where -t was given, for a glob, or where nothing of any kind matches', () => {
+    for (const args of [['guide.md'], ['docs', '-t', 'f'], ['doc?'], ['nothing-here']]) expect(runFindFile(args, { cwd: kinds }).stderr, args.join(' ')).not.toContain('hint: no regular file');
+  });
+});
