@@ -19,18 +19,32 @@ import { ignoresCaseSmartly, literalSyntax } from '../regex-syntax.js';
 /** Glob syntax and separators: a pattern holding any of them was written as a glob, on purpose. */
 const GLOB_LIKE = /[*?[\]{}()!\\/]/;
 
-/** `  hint: 2 names contain "make": find-file -F make`, or undefined when there is nothing to say. */
-export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'linkMatchedCount' | 'stats'>, typed: readonly string[]): Promise<string | undefined> {
+/** The pattern when it is one plain name (no glob syntax, no name regex): what a hint may read as text. */
+function plainName(options: FindOptions): string | undefined {
   const text = options.pattern;
-  if (typeof text !== 'string' || GLOB_LIKE.test(text) || options.nameRegex !== undefined) return undefined;
-  if (summary.matchedCount > 0 || summary.linkMatchedCount > 0) return undefined;
-  const caseSensitive = options.caseSensitive ?? (process.platform === 'win32' ? false : !ignoresCaseSmartly(literalSyntax(text), 'fd'));
+  return typeof text !== 'string' || GLOB_LIKE.test(text) || options.nameRegex !== undefined ? undefined : text;
+}
+
+/**
+ * The options of a hint's search: the answer's, without what only shaped its printing, in what is
+ * left of the budget; undefined when none is left, so the command never outlives its budget.
+ */
+function searchAgain(options: FindOptions, summary: Pick<FindSummary, 'stats'>): FindOptions | undefined {
   // Whole milliseconds: `timeBudgetMs` takes integers only, and a fraction failed the run with a usage error after its answer.
   const left = options.timeBudgetMs === undefined ? undefined : Math.floor(options.timeBudgetMs - summary.stats.elapsedMs);
   if (left !== undefined && left <= 0) return undefined;
-  const { signal, onDirectory: _progress, maxResults: _limit, sort: _sort, stats: _stats, ...rest } = options;
-  const budget = left === undefined ? {} : { timeBudgetMs: left };
-  const found = await findFiles({ ...rest, ...budget, signal, pattern: '*', nameRegex: escapeRegex(text), caseSensitive });
+  const { onDirectory: _progress, maxResults: _limit, sort: _sort, stats: _stats, ...rest } = options;
+  return left === undefined ? rest : { ...rest, timeBudgetMs: left };
+}
+
+/** `  hint: 2 names contain "make": find-file -F make`, or undefined when there is nothing to say. */
+export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'linkMatchedCount' | 'stats'>, typed: readonly string[]): Promise<string | undefined> {
+  const text = plainName(options);
+  if (text === undefined || summary.matchedCount > 0 || summary.linkMatchedCount > 0) return undefined;
+  const again = searchAgain(options, summary);
+  if (again === undefined) return undefined;
+  const caseSensitive = options.caseSensitive ?? (process.platform === 'win32' ? false : !ignoresCaseSmartly(literalSyntax(text), 'fd'));
+  const found = await findFiles({ ...again, pattern: '*', nameRegex: escapeRegex(text), caseSensitive });
   if (found.matchedCount === 0) return undefined;
   const names = found.matchedCount === 1 ? '1 name contains' : `${found.matchedCount} names contain`;
   return `  hint: a glob matches whole names; ${names} ${JSON.stringify(escapeText(text))}${found.complete ? '' : ' (at least)'}: find-file ${['-F', ...typed].map(quoteArg).join(' ')}\n`;
@@ -54,15 +68,11 @@ const OTHER_KINDS: [EntryType, string, string][] = [
  */
 export async function kindHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'stats'>, typed: readonly string[]): Promise<string | undefined> {
   // A plain name, as for the -F hint: a glob was written on purpose, and the second walk is paid only here.
-  const text = options.pattern;
-  if (typeof text !== 'string' || GLOB_LIKE.test(text) || options.nameRegex !== undefined) return undefined;
-  if (options.type !== undefined || summary.matchedCount > 0) return undefined;
-  const left = options.timeBudgetMs === undefined ? undefined : Math.floor(options.timeBudgetMs - summary.stats.elapsedMs);
-  if (left !== undefined && left <= 0) return undefined;
-  const { signal, onDirectory: _progress, maxResults: _limit, sort: _sort, stats: _stats, ...rest } = options;
-  const budget = left === undefined ? {} : { timeBudgetMs: left };
+  if (plainName(options) === undefined || options.type !== undefined || summary.matchedCount > 0) return undefined;
+  const again = searchAgain(options, summary);
+  if (again === undefined) return undefined;
   // The walker: ripgrep lists regular files only.
-  const found = await findFiles({ ...rest, ...budget, signal, backend: 'walker', type: OTHER_KINDS.map(([kind]) => kind), maxResults: 3, stats: true });
+  const found = await findFiles({ ...again, backend: 'walker', type: OTHER_KINDS.map(([kind]) => kind), maxResults: 3, stats: true });
   const entries = found.entries ?? [];
   if (entries.length === 0) return undefined;
   const kinds = OTHER_KINDS.filter(([kind]) => entries.some((e) => e.type === kind));
