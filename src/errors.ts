@@ -17,7 +17,7 @@ export type FindFileErrorCode =
   | 'FF_INVALID_PATTERN'
   /** A pattern (or a pattern list) expands to more brace alternatives than the limit, or is longer than the limit. */
   | 'FF_PATTERN_TOO_LARGE'
-  /** A pattern is absolute or climbs out of the root with `..`. */
+  /** A pattern is absolute or holds a `..` segment (whether it climbs out of the root or, as `src/../x`, stays inside). */
   | 'FF_PATTERN_OUTSIDE_ROOT'
   /** The root is empty or holds a NUL byte. */
   | 'FF_INVALID_ROOT'

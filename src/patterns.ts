@@ -130,7 +130,9 @@ export function normalizePattern(raw: unknown, flavor: GlobFlavor, option: strin
   if (typeof raw !== 'string') {
     throw new FindFileError('FF_INVALID_PATTERN', `${option} must be a string or an array of strings, got ${typeName(raw)}`, option);
   }
-  if (raw.trim() === '') throw new FindFileError('FF_INVALID_PATTERN', `${option} is empty: give a glob such as "*.ts" or "src/**/*.ts"`, option);
+  if (raw === '') throw new FindFileError('FF_INVALID_PATTERN', `${option} is empty: give a glob such as "*.ts" or "src/**/*.ts"`, option);
+  // Refused too (docs/contract.md), but not "empty": a name of white space exists, and is written escaped.
+  if (raw.trim() === '') throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} is only white space: give a glob such as "*.ts", or escape it to find such a name (${flavor.platform === 'win32' ? '"[ ]"' : '"\\ "'})`, option);
   if (raw.length > MAX_PATTERN_LENGTH) {
     throw new FindFileError('FF_PATTERN_TOO_LARGE', `${option} is ${raw.length.toLocaleString('en-US')} characters long, over the limit of ${MAX_PATTERN_LENGTH.toLocaleString('en-US')}`, option);
   }
@@ -176,14 +178,31 @@ function normalizeAlternative(alternative: string, raw: string, platform: Platfo
   // `.` segment makes the alternative directory-only, as a trailing `/` does. Dropped with the
   // inner ones, it read as `x` and matched files (an adversarial run).
   const dirOnly = trailingSlash || parts.filter((s) => s !== '').at(-1) === '.';
-  if (segments.includes('..')) {
-    throw new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} climbs out of the root with "..": search from a higher root instead`, option);
-  }
+  if (segments.includes('..')) throw dotDotError(segments, alternative === raw, raw, option);
   if (segments.length === 0) throw new FindFileError('FF_INVALID_PATTERN', `${option} ${JSON.stringify(raw)} names the root itself, not files under it`, option);
   // `./x` is the root's `x` (as in bash), not `x` at any depth: a one-segment glob that was written
   // with a `/` before its name stays anchored, marked by a leading `/` (never absolute here).
   const anchored = segments.length === 1 && parts.length > 1;
   return (anchored ? '/' : '') + segments.join('/') + (dirOnly ? '/' : '');
+}
+
+/**
+ * The refusal of a `..` segment, in its true words: `../x` climbs out of the root, `src/../x` does
+ * not, and is refused all the same (docs/contract.md): paths are matched as read down from the
+ * root, which never hold `..`, and `src/..` is not the root when `src` is a link. Where it stays
+ * inside, the message gives the path without it (for a pattern as typed, not a brace alternative).
+ */
+function dotDotError(segments: string[], asTyped: boolean, raw: string, option: string): FindFileError {
+  const kept: string[] = [];
+  for (const segment of segments) {
+    if (segment !== '..') kept.push(segment);
+    else if (kept.pop() === undefined) {
+      return new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} climbs out of the root with "..": search from a higher root instead`, option);
+    }
+  }
+  const instead = asTyped && kept.length > 0 ? ` (write ${JSON.stringify(kept.join('/'))})` : '';
+  const why = 'paths are matched as read down from the root, and never hold ".."';
+  return new FindFileError('FF_PATTERN_OUTSIDE_ROOT', `${option} ${JSON.stringify(raw)} holds "..", which a pattern may not, even inside the root: ${why}${instead}`, option);
 }
 
 /** A normalised alternative anchored at the root by its mark (see `normalizeAlternative`): `./x`. */

@@ -319,7 +319,9 @@ describe('what the caller is told (issue 28: each row kills a mutant of src/patt
     refused(3, 'FF_INVALID_PATTERN', /must be a string or an array of strings, got number$/);
     refused(null, 'FF_INVALID_PATTERN', /got null$/);
     refused(['x'], 'FF_INVALID_PATTERN', /got array$/);
-    refused(' \t', 'FF_INVALID_PATTERN', /^pattern is empty/);
+    refused('', 'FF_INVALID_PATTERN', /^pattern is empty/);
+    // Blank is refused, but never called empty: a name of white space can exist.
+    refused(' \t', 'FF_INVALID_PATTERN', /^pattern " \\t" is only white space: .*\("\\ "\)$/);
     refused('a\0b', 'FF_INVALID_PATTERN', /holds a NUL byte/);
     refused('!a', 'FF_INVALID_PATTERN', /is a negation/);
     refused('C:/x/*.ts', 'FF_PATTERN_OUTSIDE_ROOT', /is absolute/, WIN32);
@@ -405,7 +407,11 @@ describe('what the caller is told (issue 28: each row kills a mutant of src/patt
 
   it('a drive letter is absolute on win32 only at the start; ".." is refused by name', () => {
     expect(normalizePattern('a/c:b', WIN32, 'pattern')).toEqual(['a/c:b']);
-    refused('a/../b', 'FF_PATTERN_OUTSIDE_ROOT', /^pattern "a\/\.\.\/b" climbs out of the root with "\.\."/);
+    // Said as it is: `a/../b` stays inside the root (refused all the same, with the path without it); `a/../../b` climbs out.
+    refused('a/../b', 'FF_PATTERN_OUTSIDE_ROOT', /^pattern "a\/\.\.\/b" holds "\.\.", which a pattern may not, even inside the root: .* \(write "b"\)$/);
+    refused('a/./../../b', 'FF_PATTERN_OUTSIDE_ROOT', /^pattern "a\/\.\/\.\.\/\.\.\/b" climbs out of the root with "\.\."/);
+    refused('../b', 'FF_PATTERN_OUTSIDE_ROOT', /climbs out of the root/);
+    refused('{a/..,c}/b', 'FF_PATTERN_OUTSIDE_ROOT', /even inside the root: paths are matched as read down from the root, and never hold "\.\."$/);
   });
 
   it('the literal reading keeps the anchor of ./x and the directory-only mark', () => {
