@@ -89,6 +89,6 @@ export async function kindHint(options: FindOptions, summary: Pick<FindSummary, 
 }
 
 /** A word as a POSIX shell reads it back: as is when plain, else in single quotes. */
-function quoteArg(word: string): string {
+export function quoteArg(word: string): string {
   return /^[\w./-]+$/.test(word) ? word : `'${escapeText(word).replace(/'/g, `'\\''`)}'`;
 }

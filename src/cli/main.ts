@@ -15,6 +15,7 @@ import { parseFast } from './fast-args.js';
 import { takeExecCommand } from './exec.js';
 import { refuseValuedSwitches, splitGluedValues } from './flags.js';
 import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
+import { inCommandTerms } from './messages.js';
 import { runSearch } from './run.js';
 import { escapeText, shortMessage } from '../text-escape.js';
 
@@ -41,6 +42,8 @@ export async function main(typed: readonly string[]): Promise<void> {
     return buildParser({ version: readVersion(), columns: process.stdout.columns, now, onUsageError: (message) => usageError(message, parser, typed) });
   };
   const now = Date.now();
+  // Once read, the command line lets a library refusal be said in its flags' terms (messages.ts).
+  let args: CliArgs | undefined;
   try {
     const taken = takeExecCommand(typed);
     argv = splitGluedValues(taken.argv);
@@ -49,11 +52,11 @@ export async function main(typed: readonly string[]): Promise<void> {
     // Perf: a valid command line needs no yargs (fast-args.ts); everything else is yargs' to answer.
     const fast = parseFast(argv, now);
     if (fast === 'version') return void process.stdout.write(`${readVersion()}\n`);
-    const args = fast ?? (parser = await loadParser()).parseSync(argv); // yargs exits on --help, --version and usage errors
+    args = fast ?? (parser = await loadParser()).parseSync(argv); // yargs exits on --help, --version and usage errors
     quiet = args.quiet === true;
     process.exit(await runSearch(toCliRequest({ ...args, execWords }), typed));
   } catch (error) {
-    fail(error);
+    fail(args === undefined ? error : inCommandTerms(error, args));
   }
 }
 

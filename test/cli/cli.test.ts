@@ -515,6 +515,31 @@ describe('exit statuses', () => {
     }
   });
 
+  // Each refusal in the command's words: the flag as typed (never the library's option name), what
+  // was wrong, and what to write instead (src/cli/messages.ts, src/cli/flags.ts); from an adversarial run.
+  it.each<[string[], number, string | RegExp]>([
+    [['*', '--ignore-file', ''], 2, 'find-file: error: --ignore-file is empty: give the path of a file of ignore rules, relative to the root or absolute'],
+    [['*', '--name-regex', '['], 2, /^find-file: error: --name-regex is not a valid regex \(RE2 syntax/],
+    [['*', '-E', '/src'], 2, `find-file: error: -E/--exclude "/src" is absolute, and an exclude is relative to the root: write -E ./src for the root's own src (what fd's -E /src means), or -E src for one at any depth`],
+    [['*', '-E', '/src/gen'], 2, 'find-file: error: -E/--exclude "/src/gen" is absolute, and an exclude is relative to the root: write -E src/gen'],
+    [['*', '-E', '!src'], 2, "find-file: error: -E/--exclude \"!src\" is a negation, which -E does not take: it lists what to leave out (-E src); to keep only what src matches, give it as the pattern or DIR"],
+    [['-g', '!*.md'], 2, "find-file: error: pattern \"!*.md\" is a negation: to leave out what it matches, write -E '*.md' (rg's -g '!GLOB' is -E GLOB here)"],
+    [['*', '-E', ''], 2, /^find-file: error: -E\/--exclude is empty: /],
+    [['--contains', ''], 2, 'find-file: error: --contains is empty: it would match every line; give the text to search for'],
+    [['sub/', '-t', 'd'], 2, "find-file: error: pattern sub/ ends with \"/\": -t d already asks for directories, so write sub (or 'sub/**' for the files below it)"],
+    [['./sub/'], 2, "find-file: error: pattern ./sub/ ends with \"/\", which names a directory: write ./sub -t d for the directory itself, or './sub/**' for the files below it"],
+    // An unset "$DIR": the command line is wrong (2), and the empty name is said, quoted (it was "root  does not exist", status 1).
+    [['*', ''], 2, 'find-file: error: the DIR argument is empty (""): name a directory, or leave it out to search the current one (an unset variable reads as "")'],
+    [['--contains', 'x', ''], 2, /^find-file: error: the DIR argument is empty \(""\)/],
+    [['src/../README.md'], 2, 'find-file: error: pattern "src/../README.md" holds "..", which a pattern may not, even inside the root: paths are matched as read down from the root, and never hold ".." (write "README.md")'],
+  ])('%j: status %i, and the last line says what to type', (args, status, last) => {
+    const run = ff(args);
+    expect(run.status).toBe(status);
+    expect(run.stdout).toBe('');
+    if (typeof last === 'string') expect(lines(run.stderr).at(-1)).toBe(last);
+    else expect(lines(run.stderr).at(-1)).toMatch(last);
+  });
+
   it('1 for a root that is missing or not a directory: one line naming the cause, no stack trace', () => {
     for (const [root, cause] of [['missing-dir', 'does not exist (ENOENT)'], ['README.md', 'is not a directory (ENOTDIR)']] as const) {
       for (const extra of [[], ['--json'], ['--ndjson']]) {

@@ -148,7 +148,7 @@ describe('exit statuses', () => {
   it('2 for an empty or oversized query, with the reason; 1 for a missing root', () => {
     const empty = ff(['*', '--contains', '']);
     expect(empty.status).toBe(2);
-    expect(empty.stderr.trimEnd().split('\n').at(-1)).toBe('find-file: error: query is empty: it would match every line; give the text to search for');
+    expect(empty.stderr.trimEnd().split('\n').at(-1)).toBe('find-file: error: --contains is empty: it would match every line; give the text to search for');
     expect(ff(['*', '--contains', 'x'.repeat(70_000)]).status).toBe(2);
     const missing = ff(['*', '--contains', 'TODO', '--root', 'nope']);
     expect(missing.status).toBe(1);
@@ -160,7 +160,7 @@ describe('exit statuses', () => {
     const bad = ff(['*', '--contains', '(', '--regex']);
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toContain('find-file: error: query is not a valid regex');
+    expect(bad.stderr).toContain('find-file: error: --contains is not a valid regex');
   });
 });
 
@@ -170,7 +170,7 @@ describeIf(needsRg)('a regex only ripgrep judges', () => {
     expect({ status: bad.status, stdout: bad.stdout, last: bad.stderr.trimEnd().split('\n').at(-1) }).toEqual({
       status: 2,
       stdout: '',
-      last: "find-file: error: query is not a valid regex (ripgrep's syntax): backreferences are not supported",
+      last: "find-file: error: --contains is not a valid regex (ripgrep's syntax): backreferences are not supported",
     });
   });
 });

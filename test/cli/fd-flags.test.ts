@@ -76,7 +76,7 @@ describe('fd name modes', () => {
     expect(found(['--name-regex', 'src'])).toEqual([]);
     const bad = ff(['--name-regex', '(']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('nameRegex is not a valid regex');
+    expect(bad.stderr).toContain('find-file: error: --name-regex is not a valid regex');
   });
 
   it('a name mode keeps the verdict rules: complete and empty proves absence; a limit is still incomplete', () => {
