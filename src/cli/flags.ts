@@ -150,13 +150,33 @@ export const FLAG_CONFLICTS: Record<string, string | string[]> = {
 export function checkArgs(args: CliArgs): true {
   // With --contains the pattern only narrows the files searched; -e and --name-regex name files themselves.
   if (args._.length === 0 && args.contains === undefined && args.extension === undefined && args.nameRegex === undefined) throw new Error('no pattern given: name at least one glob, e.g. find-file "*.md"');
+  // Before -F's own check: `--contains a.b -F` (grep's -F habit) had been told "-F needs the text a name contains".
+  if (args.fixedStrings === true && args.contains !== undefined) throw new Error('-F does not go with --contains: its TEXT is literal already (--regex makes it a regex); -F is for a file listing, where it reads the pattern as text a name contains');
   if (args.fixedStrings === true && args._.length === 0) throw new Error('-F needs the text a name contains, e.g. find-file -F make');
   const needsContains = CONTENT_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
   if (args.contains === undefined && needsContains !== undefined) throw new Error(`${needsContains} needs --contains TEXT`);
   const filesOnly = FILES_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
   if (args.contains !== undefined && filesOnly !== undefined) throw new Error(`${filesOnly} cannot go with --contains: content search reads files and filters no metadata`);
   if (args.stats === true && !args.json && !args.ndjson) throw new Error('--stats needs --json or --ndjson (the metadata goes with each match there)');
+  checkWindows(args);
   return true;
+}
+
+/**
+ * A time or size window with nothing in it, in the flags' words. The library refuses it too, but
+ * names its options and epoch milliseconds (`modifiedAfter (1796583220429) is not before ...`);
+ * here the instants are dates a person can read.
+ */
+function checkWindows(args: CliArgs): void {
+  const { changedWithin: after, changedBefore: before } = args;
+  if (after !== undefined && before !== undefined && after >= before) {
+    const [from, to] = [after, before].map((ms) => new Date(ms).toISOString());
+    throw new Error(`--changed-within (after ${from}) and --changed-before (before ${to}) leave no time between them: --changed-within must reach further back, e.g. --changed-within 3d --changed-before 1d`);
+  }
+  const { minSize, maxSize } = args.size ?? {};
+  if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) {
+    throw new Error(`--size asks for at least ${minSize} and at most ${maxSize} bytes: no file is both; the + bound must be the smaller, e.g. -S +1k -S -10k`);
+  }
 }
 
 /** The flags that mean something only for a content search, as the error names them. */

@@ -531,6 +531,11 @@ describe('exit statuses', () => {
     // An unset "$DIR": the command line is wrong (2), and the empty name is said, quoted (it was "root  does not exist", status 1).
     [['*', ''], 2, 'find-file: error: the DIR argument is empty (""): name a directory, or leave it out to search the current one (an unset variable reads as "")'],
     [['--contains', 'x', ''], 2, /^find-file: error: the DIR argument is empty \(""\)/],
+    // Dates, not the library's epoch milliseconds: `modifiedAfter (1796583220429) is not before modifiedBefore (...)`.
+    [['*', '--changed-within', '1d', '--changed-before', '2d'], 2, /^find-file: error: --changed-within \(after \d{4}-\d\d-\d\dT[\d:.]+Z\) and --changed-before \(before \d{4}-\d\d-\d\dT[\d:.]+Z\) leave no time between them: --changed-within must reach further back, e\.g\. --changed-within 3d --changed-before 1d$/],
+    [['*', '-S', '+10k', '-S', '-1k'], 2, 'find-file: error: --size asks for at least 10000 and at most 1000 bytes: no file is both; the + bound must be the smaller, e.g. -S +1k -S -10k'],
+    // grep's -F beside --contains: it had been told "-F needs the text a name contains".
+    [['--contains', 'a.b', '-F'], 2, 'find-file: error: -F does not go with --contains: its TEXT is literal already (--regex makes it a regex); -F is for a file listing, where it reads the pattern as text a name contains'],
     [['src/../README.md'], 2, 'find-file: error: pattern "src/../README.md" holds "..", which a pattern may not, even inside the root: paths are matched as read down from the root, and never hold ".." (write "README.md")'],
   ])('%j: status %i, and the last line says what to type', (args, status, last) => {
     const run = ff(args);
