@@ -116,15 +116,16 @@ export interface CliArgs {
 
 /**
  * yargs' "Unknown argument(s): changedWithn, x" as one line a person can act on: the flags as
- * typed (`--changed-withn`, `-x`), a "did you mean" for a near miss among `known` (the parser's
- * long names), and where the whole usage is. Undefined for any other message.
+ * typed (`--changed-withn`, `-x`, `--no-ignore-vcs`: `typed` is the command line), a "did you
+ * mean" for a near miss among `known` (the parser's long names), and where the whole usage is.
+ * Undefined for any other message.
  */
-export function describeUnknownFlags(message: string, known: readonly string[]): string | undefined {
+export function describeUnknownFlags(message: string, known: readonly string[], typed: readonly string[] = []): string | undefined {
   const listed = /^Unknown arguments?: (.+)$/.exec(message)?.[1];
   if (listed === undefined) return undefined;
   const longNames = [...known.filter((k) => k.length > 1 && k !== 'ignore'), 'no-ignore', 'no-hidden'];
   const parts = listed.split(', ').map((name) => {
-    const flag = name.length === 1 ? `-${name}` : `--${name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`;
+    const flag = flagAsTyped(name, typed);
     const bare = flag.replace(/^-+/, '');
     const guess = bare.length > 1 ? closestFlag(bare, longNames) : undefined;
     return guess === undefined ? flag : `${flag} (did you mean --${guess}?)`;
@@ -132,12 +133,27 @@ export function describeUnknownFlags(message: string, known: readonly string[]):
   return `unknown option${parts.length > 1 ? 's' : ''} ${parts.join(', ')}; see find-file --help`;
 }
 
-/** The nearest flag name: one `name` begins (`--chan`), else the closest within two edits. */
+/**
+ * yargs' key as the flag the user typed: it reads `--no-X` as X turned off and reports `X`, so
+ * `--no-ignore-vcs` (fd's) was named `--ignore-vcs`, a flag no one typed.
+ */
+function flagAsTyped(name: string, typed: readonly string[]): string {
+  if (name.length === 1) return `-${name}`;
+  const dashed = name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+  const end = typed.indexOf('--');
+  const words = (end === -1 ? typed : typed.slice(0, end)).map((word) => word.replace(/=.*$/s, ''));
+  return words.includes(`--no-${dashed}`) && !words.includes(`--${dashed}`) ? `--no-${dashed}` : `--${dashed}`;
+}
+
+/** The nearest flag name: one `name` begins (`--chan`), one that begins `name` before a `-` (`--no-ignore-vcs`), else the closest within two edits. */
 function closestFlag(name: string, names: readonly string[]): string | undefined {
   if (name.length >= 3) {
     const started = names.find((k) => k.startsWith(name));
     if (started !== undefined) return started;
   }
+  // fd's and grep's longer spellings (`--no-ignore-vcs`, `--exclude-dir`): the longest flag they extend.
+  const extended = names.filter((k) => name.startsWith(`${k}-`)).sort((a, b) => b.length - a.length)[0];
+  if (extended !== undefined) return extended;
   let best: string | undefined;
   let bestDistance = 3;
   for (const k of names) {

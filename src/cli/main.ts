@@ -85,7 +85,7 @@ const USAGE_LINE = 'Usage: find-file <pattern..> [DIR | --root DIR] [options]  (
  * would bury the one thing that went wrong and scroll it off the screen (fd and rg print a line or two).
  */
 function usageError(message: string, parser: Argv<CliArgs> | undefined, typed: readonly string[]): never {
-  const unknown = parser === undefined ? undefined : describeUnknownFlags(message, flagNames(parser));
+  const unknown = parser === undefined ? undefined : describeUnknownFlags(message, flagNames(parser), typed);
   if (unknown === undefined) process.stderr.write(`${USAGE_LINE}\n`);
   // As fd's tip: the parser's own words name a flag it read out of the pattern (`-notes.txt`: "-s is a switch").
   const pattern = dashPattern(typed);

@@ -536,6 +536,8 @@ describe('exit statuses', () => {
     [['*', '-S', '+10k', '-S', '-1k'], 2, 'find-file: error: --size asks for at least 10000 and at most 1000 bytes: no file is both; the + bound must be the smaller, e.g. -S +1k -S -10k'],
     // grep's -F beside --contains: it had been told "-F needs the text a name contains".
     [['--contains', 'a.b', '-F'], 2, 'find-file: error: -F does not go with --contains: its TEXT is literal already (--regex makes it a regex); -F is for a file listing, where it reads the pattern as text a name contains'],
+    // yargs reads --no-X as X off and reported X: `unknown option --ignore-vcs`, a flag no one typed.
+    [['*', '--no-ignore-vcs'], 2, 'find-file: error: unknown option --no-ignore-vcs (did you mean --no-ignore?); see find-file --help'],
     [['src/../README.md'], 2, 'find-file: error: pattern "src/../README.md" holds "..", which a pattern may not, even inside the root: paths are matched as read down from the root, and never hold ".." (write "README.md")'],
   ])('%j: status %i, and the last line says what to type', (args, status, last) => {
     const run = ff(args);

@@ -78,6 +78,14 @@ describe('unknown flags', () => {
     expect(describeUnknownFlags('Unknown argument: noIgnor', known)).toBe('unknown option --no-ignor (did you mean --no-ignore?); see find-file --help');
   });
 
+  it('names a --no- flag as typed, not as the key yargs reports (fd\'s --no-ignore-vcs was "unknown option --ignore-vcs")', () => {
+    expect(describeUnknownFlags('Unknown argument: ignoreVcs', known, ['*', '--no-ignore-vcs'])).toBe('unknown option --no-ignore-vcs (did you mean --no-ignore?); see find-file --help');
+    expect(describeUnknownFlags('Unknown argument: ignoreVcs', known, ['*', '--ignore-vcs'])).toBe('unknown option --ignore-vcs; see find-file --help');
+    // After `--` a word is a pattern, never the flag typed.
+    expect(describeUnknownFlags('Unknown argument: ignoreVcs', known, ['--ignore-vcs', '--', '--no-ignore-vcs'])).toBe('unknown option --ignore-vcs; see find-file --help');
+    expect(describeUnknownFlags('Unknown argument: sortBy', known, ['--sort-by=path'])).toBe('unknown option --sort-by (did you mean --sort?); see find-file --help');
+  });
+
   it('leaves every other message to the usual usage error', () => {
     expect(describeUnknownFlags('Not enough arguments following: root', known)).toBeUndefined();
   });
