@@ -15,7 +15,7 @@ import type { ContentOptions } from '../content/types.js';
 import { FindFileError, rootError } from '../errors.js';
 import { exactGlob } from '../patterns.js';
 import { editDistance, resolvePath } from '../plan/read.js';
-import { nameOptions } from './names.js';
+import { globsOf, nameOptions } from './names.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { ColorChoice } from './color.js';
 import type { ExecPlan } from './exec-run.js';
@@ -314,8 +314,8 @@ export function toCliRequest(args: CliArgs, isDir?: (candidate: string) => boole
   // The options both kinds of search take, with the same meaning (src/plan/content-plan.ts).
   const fileSet = {
     root,
-    // One pattern as itself, so errors name "pattern", not "pattern[0]"; none (--contains only): every file.
-    pattern: patterns.length === 0 ? undefined : patterns.length === 1 ? patterns[0]! : patterns,
+    // None (--contains only): every file; names.ts globsOf says the rest.
+    pattern: globsOf(patterns),
     // fd's and rg's default: a repository's own records (.git/) are not the user's files; -u includes them.
     exclude: args.exclude,
     ignoreGitDirs: gitignore,

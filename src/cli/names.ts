@@ -23,7 +23,7 @@ export interface NameOptions {
 const EVERY_NAME = '*';
 
 export function nameOptions(args: CliArgs, patterns: string[]): NameOptions {
-  const glob = patterns.length === 0 ? undefined : patterns.length === 1 ? patterns[0]! : patterns;
+  const glob = globsOf(patterns);
   const typed = args.fixedStrings === true ? patterns.map(literalSyntax) : args.nameRegex !== undefined ? [readRegexSyntax(args.nameRegex)] : [];
   const flag = smartCaseFlag(args, typed);
   const regexes = [
@@ -37,6 +37,22 @@ export function nameOptions(args: CliArgs, patterns: string[]): NameOptions {
   if (regexes.length === 0) return { pattern: glob };
   const pattern = args.fixedStrings === true ? EVERY_NAME : (glob ?? EVERY_NAME);
   return { pattern, nameRegex: regexes };
+}
+
+/**
+ * The positional patterns as the library's `pattern`: one as itself (errors then name "pattern",
+ * not "pattern[0]"), none as undefined. A pattern of white space only is the name it spells: the
+ * library refuses a blank pattern (docs/contract.md: from code, a stray value), but here it was
+ * typed, a file named " " can exist, and `fd -g ' '` finds it; so each character is escaped.
+ */
+export function globsOf(patterns: string[]): string | string[] | undefined {
+  const globs = patterns.map((p) => (p === '' || p.trim() !== '' ? p : [...p].map(escapeGlobCharacter).join('')));
+  return globs.length === 0 ? undefined : globs.length === 1 ? globs[0]! : globs;
+}
+
+/** One character as a glob that matches only it: `\x`, or `[x]` on Windows, where `\` is a separator. */
+function escapeGlobCharacter(c: string): string {
+  return process.platform === 'win32' ? `[${c}]` : `\\${c}`;
 }
 
 /**

@@ -547,6 +547,18 @@ describe('exit statuses', () => {
     else expect(lines(run.stderr).at(-1)).toMatch(last);
   });
 
+  itIf(posix('Windows drops a trailing space: no file is named " " there'))('a pattern of white space is the name it spells, searched as typed (it was "pattern is empty", status 2)', () => {
+    const dir = join(base, 'blank-names');
+    writeTree(dir, [' ', 'd/ ', 'd/x', '\t', '  x']);
+    const run = ff([' '], { cwd: dir });
+    expect(run.status).toBe(0);
+    expect(lines(run.stdout).sort()).toEqual([' ', join('d', ' ')]);
+    expect(lines(ff(['\t'], { cwd: dir }).stdout)).toEqual(['\t']);
+    expect(ff(['  '], { cwd: dir }).stdout).toBe('');
+    // The same for the files a content search reads (writeTree writes each file's own path in it).
+    expect(lines(ff(['--contains', 'd', ' ', '--root', '.'], { cwd: dir }).stdout)).toEqual([`${join('d', ' ')}:1:1: d/ `]);
+  });
+
   it('1 for a root that is missing or not a directory: one line naming the cause, no stack trace', () => {
     for (const [root, cause] of [['missing-dir', 'does not exist (ENOENT)'], ['README.md', 'is not a directory (ENOTDIR)']] as const) {
       for (const extra of [[], ['--json'], ['--ndjson']]) {
