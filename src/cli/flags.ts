@@ -276,6 +276,16 @@ export function splitGluedValues(argv: readonly string[]): string[] {
 }
 
 /**
+ * How the parsers read a word such as `-dash.txt` when its letter is a flag that takes a value:
+ * `-d ash.txt` (fd reads it so too). Undefined for any other word. For the usage error's tip,
+ * which then says why a flag the user never typed (`--max-depth`) is named.
+ */
+export function readAsGlued(word: string): string | undefined {
+  const glued = /^-(.)([^=].*)$/s.exec(word);
+  return glued !== null && argvWords().shortValued.has(glued[1]!) ? `-${glued[1]} ${glued[2]}` : undefined;
+}
+
+/**
  * A switch given a value (`--strict=1`, `--json=yes`, `-a=1`, `-a.log`) is a usage error. yargs
  * reads any value but `true` as false, so `--strict=1` turned strict off and exited 0 on an
  * incomplete search: the partial answer passing as complete that --strict exists to prevent (fd

@@ -13,7 +13,7 @@ import type { Argv } from 'yargs';
 import { describeUnknownFlags, flagNames, toCliRequest, type CliArgs } from './args.js';
 import { parseFast } from './fast-args.js';
 import { takeExecCommand } from './exec.js';
-import { refuseValuedSwitches, splitGluedValues } from './flags.js';
+import { readAsGlued, refuseValuedSwitches, splitGluedValues } from './flags.js';
 import { EXIT, exitCodeForError, findFileErrorCode } from './exit.js';
 import { inCommandTerms } from './messages.js';
 import { runSearch } from './run.js';
@@ -89,7 +89,10 @@ function usageError(message: string, parser: Argv<CliArgs> | undefined, typed: r
   if (unknown === undefined) process.stderr.write(`${USAGE_LINE}\n`);
   // As fd's tip: the parser's own words name a flag it read out of the pattern (`-notes.txt`: "-s is a switch").
   const pattern = dashPattern(typed);
-  const tip = pattern === undefined ? '' : ` (a pattern that starts with '-' goes after '--': find-file -- ${JSON.stringify(pattern)})`;
+  // `-dash.txt` is `-d ash.txt`: say so, or "--max-depth must be ..." names a flag no one typed.
+  const readAs = pattern === undefined ? undefined : readAsGlued(pattern);
+  const why = readAs === undefined ? '' : `${pattern} was read as ${readAs}, as fd reads it; `;
+  const tip = pattern === undefined ? '' : ` (${why}a pattern that starts with '-' goes after '--': find-file -- ${JSON.stringify(pattern)})`;
   process.stderr.write(`find-file: error: ${escapeText(shortMessage((unknown ?? message) + tip))}\n`);
   process.exit(EXIT.USAGE);
 }

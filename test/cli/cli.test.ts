@@ -538,6 +538,8 @@ describe('exit statuses', () => {
     [['--contains', 'a.b', '-F'], 2, 'find-file: error: -F does not go with --contains: its TEXT is literal already (--regex makes it a regex); -F is for a file listing, where it reads the pattern as text a name contains'],
     // yargs reads --no-X as X off and reported X: `unknown option --ignore-vcs`, a flag no one typed.
     [['*', '--no-ignore-vcs'], 2, 'find-file: error: unknown option --no-ignore-vcs (did you mean --no-ignore?); see find-file --help'],
+    // Read as `-d ash.txt`, as fd reads it: the tip says so, or "--max-depth" names a flag no one typed.
+    [['-dash.txt'], 2, `find-file: error: --max-depth must be a non-negative integer, got "ash.txt" (-dash.txt was read as -d ash.txt, as fd reads it; a pattern that starts with '-' goes after '--': find-file -- "-dash.txt")`],
     [['src/../README.md'], 2, 'find-file: error: pattern "src/../README.md" holds "..", which a pattern may not, even inside the root: paths are matched as read down from the root, and never hold ".." (write "README.md")'],
   ])('%j: status %i, and the last line says what to type', (args, status, last) => {
     const run = ff(args);
