@@ -15,7 +15,7 @@ import type { ContentOptions } from '../content/types.js';
 import { FindFileError, rootError } from '../errors.js';
 import { exactGlob } from '../patterns.js';
 import { editDistance, resolvePath } from '../plan/read.js';
-import { globsOf, nameOptions } from './names.js';
+import { globsOf, nameOptions, refuseSeparatorInNames } from './names.js';
 import type { EntryType, FindOptions } from '../options.js';
 import type { ColorChoice } from './color.js';
 import type { ExecPlan } from './exec-run.js';
@@ -245,21 +245,6 @@ function refuseSeveralRoots(patterns: string[], patternsNeeded: number, root: st
     'FF_INVALID_OPTION',
     `${named.map((p) => JSON.stringify(p)).join(', ')} are all folders: find-file searches one root, the last argument, and reads the others as patterns. Run it once per folder, or search their parent with patterns naming them (find-file '{${braces}}/**/${patterns.find((p) => !folders.includes(p)) ?? '*'}', where fd and rg would search each)`,
     'root',
-  );
-}
-
-/**
- * A name mode's text matches within a base name, which never holds a `/` (nor `\\` on Windows): fd
- * refuses such a pattern, where this answered "no match, complete" (`-F app/sub` over app/sub/x).
- */
-function refuseSeparatorInNames(args: CliArgs, patterns: string[]): void {
-  const separators = path.sep === '\\' ? /[\\/]/ : /\//;
-  const [flag, text] = args.fixedStrings === true ? ['-F', patterns.find((p) => separators.test(p))] : ['--name-regex', separators.test(args.nameRegex ?? '') ? args.nameRegex : undefined];
-  if (text === undefined) return;
-  throw new FindFileError(
-    'FF_INVALID_OPTION',
-    `${flag} ${JSON.stringify(text)} holds a path separator, and ${flag} matches base names, which never hold one: it could match nothing. For what is inside a folder: find-file '*' FOLDER; for paths through one: a glob, find-file '**/${flag === '-F' ? text : 'FOLDER'}/**'`,
-    args.fixedStrings === true ? 'fixedStrings' : 'nameRegex',
   );
 }
 

@@ -9,6 +9,8 @@
  * as the shell and .gitignore read it, and `find-file README.md` finding `readme.md` would surprise
  * more than it helps.
  */
+import * as path from 'node:path';
+import { FindFileError } from '../errors.js';
 import { escapeRegex } from '../regex-escape.js';
 import { ignoresCaseSmartly, literalSyntax, readRegexSyntax, type RegexSyntax } from '../regex-syntax.js';
 import type { CliArgs } from './args.js';
@@ -64,4 +66,19 @@ function escapeGlobCharacter(c: string): string {
 function smartCaseFlag(args: CliArgs, typed: RegexSyntax[]): string {
   if (args.caseSensitive === true || args.ignoreCase === true || typed.length === 0 || process.platform === 'win32') return '';
   return typed.every((syntax) => ignoresCaseSmartly(syntax, 'fd')) ? '(?i)' : '(?-i)';
+}
+
+/**
+ * A name mode's text matches within a base name, which never holds a `/` (nor `\\` on Windows): fd
+ * refuses such a pattern, where this answered "no match, complete" (`-F app/sub` over app/sub/x).
+ */
+export function refuseSeparatorInNames(args: CliArgs, patterns: string[]): void {
+  const separators = path.sep === '\\' ? /[\\/]/ : /\//;
+  const [flag, text] = args.fixedStrings === true ? ['-F', patterns.find((p) => separators.test(p))] : ['--name-regex', separators.test(args.nameRegex ?? '') ? args.nameRegex : undefined];
+  if (text === undefined) return;
+  throw new FindFileError(
+    'FF_INVALID_OPTION',
+    `${flag} ${JSON.stringify(text)} holds a path separator, and ${flag} matches base names, which never hold one: it could match nothing. For what is inside a folder: find-file '*' FOLDER; for paths through one: a glob, find-file '**/${flag === '-F' ? text : 'FOLDER'}/**'`,
+    args.fixedStrings === true ? 'fixedStrings' : 'nameRegex',
+  );
 }
