@@ -13,8 +13,11 @@
  */
 import { readFileSync, realpathSync } from 'node:fs';
 
-/** Reads the mount table's text; undefined when there is none to read (not Linux, no /proc). */
-export type MountTableReader = () => Promise<string | undefined>;
+/**
+ * Reads the mount table: the kernel's bytes, or a text (tests play tables; taken as UTF-8);
+ * undefined when there is none to read (not Linux, no /proc).
+ */
+export type MountTableReader = () => Promise<Uint8Array | string | undefined>;
 
 /**
  * Read synchronously: procfs answers from the kernel's memory, never from a disk or a network. Read
@@ -23,7 +26,7 @@ export type MountTableReader = () => Promise<string | undefined>;
  */
 export const procMountTable: MountTableReader = () => {
   try {
-    return Promise.resolve(readFileSync('/proc/self/mountinfo', 'latin1'));
+    return Promise.resolve(readFileSync('/proc/self/mountinfo'));
   } catch {
     return Promise.resolve(undefined);
   }
@@ -38,7 +41,7 @@ const BLIND_TYPES = /^(nfs4?|cifs|smb3|smbfs|ncpfs|afs|coda|ceph|glusterfs|lustr
 
 export class MountWatch {
   /** The last table read, and what it says for the root. */
-  private table: string | undefined;
+  private table: Uint8Array | string | undefined;
   private last: MountsOfRoot | undefined;
   /** The root as given, without a trailing separator, and its real path (what the table names). */
   private readonly given: string;
@@ -106,14 +109,16 @@ export interface MountsOfRoot {
  * type source options`; the point's space, tab, newline and backslash are written `\040`, `\011`,
  * `\012`, `\134`. Of the root's parents, only the deepest holds it (a local /home on an NFS /).
  */
-export function readMounts(table: string, root: string): MountsOfRoot {
+export function readMounts(table: Uint8Array | string, root: string): MountsOfRoot {
   const kept: string[] = [];
   const blind: string[] = [];
   let holder = { point: '', blind: false };
-  for (const line of table.split('\n')) {
+  // One char per byte, so that splitting and unescaping work on the kernel's bytes (`decodePoint`).
+  const bytes = typeof table === 'string' ? Buffer.from(table, 'utf8') : Buffer.from(table.buffer, table.byteOffset, table.byteLength);
+  for (const line of bytes.toString('latin1').split('\n')) {
     const fields = line.split(' ');
     if (fields.length < 5) continue;
-    const point = fields[4]!.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+    const point = decodePoint(fields[4]!);
     const below = isAtOrBelow(point, root) && point !== root;
     if (!below && !isAtOrBelow(root, point)) continue;
     kept.push(`${fields[0]} ${point}`);
@@ -125,6 +130,19 @@ export function readMounts(table: string, root: string): MountsOfRoot {
   }
   if (holder.blind) blind.push(root);
   return { key: kept.sort().join('\n'), blind };
+}
+
+/**
+ * A mount point as the text Node gives for the same path: the kernel writes the point's bytes as
+ * they are (UTF-8 for a name such as `é`), escaping only four of them in octal. Bytes first, then
+ * the escapes, then UTF-8: read as latin1 and only unescaped, `/tmp/adv-é` was `/tmp/adv-Ã©` and
+ * never equalled the root's real path (an adversarial run: a bind mount over `sub` unseen, a procfs
+ * below such a root watched and trusted). Bytes that are not UTF-8 decode to U+FFFD, as Node
+ * decodes such a name: a point then stands for more than one directory, which only costs rescans.
+ */
+function decodePoint(field: string): string {
+  const unescaped = field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8) & 0xff));
+  return Buffer.from(unescaped, 'latin1').toString('utf8');
 }
 
 function isAtOrBelow(path: string, dir: string): boolean {

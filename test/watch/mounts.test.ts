@@ -9,8 +9,9 @@
  * The table's reading on played tables; the index on a played table (any platform with inotify),
  * and on real bind mounts where this process may mount (root in CI; skipped, saying why, elsewhere).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MountWatch, readMounts } from '../../src/watch/mounts.js';
@@ -36,6 +37,17 @@ describe('the mounts that matter for a root', () => {
   it('reads a mount point with a space, a tab or a backslash as the kernel escapes them', () => {
     const text = table(...BASE, [40, '/home/u/my\\040repo/a\\011b'], [41, '/home/u/my\\040repo/c\\134d'], [42, '/home/u/my\\040repo2']);
     expect(readMounts(text, '/home/u/my repo').key.split('\n')).toEqual(['20 /', '22 /home', '40 /home/u/my repo/a\tb', '41 /home/u/my repo/c\\d']);
+  });
+
+  it('reads a mount point that is not ASCII as the bytes the kernel wrote (UTF-8), raw or escaped', () => {
+    // The table is bytes: read as latin1 and unescaped only, `é` (0xC3 0xA9) was `Ã©` and never the root's real path.
+    const raw = Buffer.from(table(...BASE, [43, '/tmp/adv-é/root/sub'], [44, '/tmp/adv-é/root/proc-é', 'proc']), 'utf8');
+    const escaped = Buffer.from(table(...BASE, [43, '/tmp/adv-\\303\\251/root/sub'], [44, '/tmp/adv-\\303\\251/root/proc-\\303\\251', 'proc']), 'latin1');
+    for (const text of [raw, escaped, raw.toString('utf8')]) {
+      const mounts = readMounts(text, '/tmp/adv-é/root');
+      expect(mounts.key.split('\n')).toEqual(['20 /', '43 /tmp/adv-é/root/sub', '44 /tmp/adv-é/root/proc-é']);
+      expect(mounts.blind).toEqual(['/tmp/adv-é/root/proc-é']);
+    }
   });
 
   it('changed: a mount below the root or on a parent, one gone, one replaced (a new id); not one elsewhere', async () => {
@@ -134,7 +146,9 @@ function canBindMount(): boolean {
   }
 }
 
-describeIf([process.platform === 'linux' && canBindMount(), 'this process may not mount (not root, or no CAP_SYS_ADMIN)'])('real bind mounts under a watched root', () => {
+const mayMount: [boolean, string] = [process.platform === 'linux' && canBindMount(), 'this process may not mount (not root, or no CAP_SYS_ADMIN)'];
+
+describeIf(mayMount)('real bind mounts under a watched root', () => {
   it('mounted over a directory, over the root, then unmounted, with files made in between: every answer a walk\'s', async () => {
     const base = makeTree(['root/sub/before.txt', 'other/hidden-by-mount.txt']);
     const root = join(base, 'root');
@@ -166,6 +180,74 @@ describeIf([process.platform === 'linux' && canBindMount(), 'this process may no
       expect(await answer()).toEqual(['sub/before.txt', 'sub/deeper/after.txt']);
     } finally {
       while (mounted.length > 0) umount();
+      removeTree(base);
+    }
+  });
+});
+
+/**
+ * An adversarial run (A): the table was read as latin1 with only its octal escapes decoded, so a
+ * mount point holding `é` never equalled the root's real path. A bind mount over `sub` of
+ * `/tmp/adv-é/root` went unseen (the index answered `sub/before.txt`, complete; a walk
+ * `sub/hidden.txt`), and a procfs mounted at `proc-é` was watched and trusted (a new process's
+ * directory, found by a walk, never in the index's answer).
+ */
+describeIf(mayMount)('real mounts under a root whose path is not ASCII', () => {
+  /** `base/root` and `base/other` with `files` in them, under a temp directory named with `é`. */
+  function nonAsciiTree(files: string[]): { base: string; root: string } {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'ff-adv-é-')));
+    for (const file of files) {
+      mkdirSync(join(base, file, '..'), { recursive: true });
+      writeFileSync(join(base, file), 'x');
+    }
+    return { base, root: join(base, 'root') };
+  }
+
+  it('a bind mount over a subdirectory: the next answer is a walk\'s', async () => {
+    const { base, root } = nonAsciiTree(['root/sub/before.txt', 'other/hidden.txt']);
+    const sub = join(root, 'sub');
+    let mounted = false;
+    try {
+      const index = await open(root);
+      const answer = async () => (await expectSameAnswer(index, { root }, { pattern: '**' })).matches;
+      expect(await answer()).toEqual(['sub/before.txt']);
+      execFileSync('mount', ['--bind', join(base, 'other'), sub]);
+      mounted = true;
+      expect(await answer()).toEqual(['sub/hidden.txt']);
+      expect(index.stats().restarts).toBe(1);
+    } finally {
+      if (mounted) execFileSync('umount', [sub]);
+      removeTree(base);
+    }
+  });
+
+  it('a procfs mounted at proc-é: never watched, so a process started later is in the next answer', async () => {
+    const { base, root } = nonAsciiTree(['root/a.txt']);
+    const proc = join(root, 'proc-é');
+    mkdirSync(proc);
+    let mounted = false;
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      // Opened before the mount: its first walk does not read all of /proc.
+      const index = await open(root);
+      execFileSync('mount', ['-t', 'proc', 'proc', proc]);
+      mounted = true;
+      const q = { pattern: 'proc-é/*', type: 'directory' as const };
+      const first = await index.find(q);
+      expect(first.complete).toBe(true);
+      expect(first.matches).toContain(`proc-é/${child.pid}`);
+      const later = spawn('sleep', ['60'], { stdio: 'ignore' });
+      try {
+        await new Promise((resolve) => later.once('spawn', resolve));
+        const second = await index.find(q);
+        expect(second.matches).toContain(`proc-é/${later.pid}`);
+        expect(second.complete).toBe(true);
+      } finally {
+        later.kill();
+      }
+    } finally {
+      child.kill();
+      if (mounted) execFileSync('umount', [proc]);
       removeTree(base);
     }
   });
