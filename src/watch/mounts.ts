@@ -44,7 +44,7 @@ export class MountWatch {
   private table: Uint8Array | string | undefined;
   private last: MountsOfRoot | undefined;
   /** The root as given, without a trailing separator, and its real path (what the table names). */
-  private readonly given: string;
+  private given: string;
   private root: string;
 
   /** `root`: the index's root, as given. */
@@ -52,8 +52,14 @@ export class MountWatch {
     root: string,
     private readonly read: MountTableReader = procMountTable,
   ) {
-    this.given = root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
+    this.given = withoutSeparator(root);
     this.root = realRoot(this.given);
+  }
+
+  /** The index's root resolves to another path now (`root`, as given): the last table judged for it. */
+  moveTo(root: string): void {
+    this.given = withoutSeparator(root);
+    this.rebase();
   }
 
   /**
@@ -86,6 +92,10 @@ export class MountWatch {
     this.root = realRoot(this.given);
     if (this.table !== undefined) this.last = readMounts(this.table, this.root);
   }
+}
+
+function withoutSeparator(root: string): string {
+  return root.length > 1 && root.endsWith('/') ? root.slice(0, -1) : root;
 }
 
 function realRoot(root: string): string {

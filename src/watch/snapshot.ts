@@ -110,7 +110,7 @@ export class Snapshot {
    *   the kernel's: src/watch/mounts.ts): never watched, so they and all below are read at every query.
    */
   constructor(
-    private readonly rootPrefix: string,
+    private rootPrefix: string,
     private readonly disk: FsLike,
     private readonly watcher: DirectoryWatcher,
     private readonly isCookie: (name: string) => boolean,
@@ -303,6 +303,12 @@ export class Snapshot {
   restart(): void {
     this.dropAll();
     this.sentinels.close();
+  }
+
+  /** A fresh start on another root (`rootPrefix`: native, ending in `/`): nothing kept is of it. */
+  moveTo(rootPrefix: string): void {
+    this.restart();
+    this.rootPrefix = rootPrefix;
   }
 
   /** Forgets every listing and watch: the next walk reads (and watches) the tree again. */

@@ -51,8 +51,9 @@ export interface IndexStats extends IndexCounters {
   answersReused: number;
   /**
    * Fresh starts: the root's path, or the cookie's directory's, named another directory than the
-   * one watched (the root swapped, a parent renamed, a link retargeted; no event says so): every
-   * watch closed, everything kept dropped, the tree read and watched again.
+   * one watched (the root swapped, a parent renamed, a link retargeted; no event says so), or the
+   * root as given resolved to another path (a relative root after `process.chdir()`, `lnk/..`
+   * with `lnk` retargeted): every watch closed, everything kept dropped, the tree read and watched again.
    */
   restarts: number;
 }
@@ -175,8 +176,8 @@ class WatchedIndex implements FileIndex {
   private restarts = 0;
   private readonly syncWaitMs: number;
   private readonly stopOverflow: () => void;
-  /** The root, as the walk opens it (native, with its separator). */
-  private readonly rootDir: string;
+  /** The root, as the walk opens it (native, with its separator): as the last query's plan resolved it. */
+  private rootDir: string;
   private readonly mounts: MountWatch;
 
   constructor(
@@ -190,7 +191,7 @@ class WatchedIndex implements FileIndex {
     this.rootDir = rootPrefix;
     // The cookie's directory vanished or was swapped (the root removed, `.git` deleted, the root's
     // path re-pointed), or an overdue cookie was lost: nothing kept can be trusted.
-    this.jar = new CookieJar(() => cookieDir(rootPrefix), watcher, (why) => this.distrust(why), deps.cookieIo);
+    this.jar = new CookieJar(() => cookieDir(this.rootDir), watcher, (why) => this.distrust(why), deps.cookieIo);
     this.mounts = new MountWatch(rootPrefix, deps.mountTable);
     this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie, (dir) => this.mounts.isBlind(dir));
     // Events lost: drop everything now, and end any wait for a cookie whose event may be among them.
@@ -223,6 +224,11 @@ class WatchedIndex implements FileIndex {
     if (this.closed) throw new FindFileError('FF_WATCH_UNAVAILABLE', 'this index was closed: open another, or use findFiles');
     checkQuery(query);
     const plan = buildFindPlan({ ...query, ...this.tree, backend: 'walker' } as FindOptions);
+    // The root as findFiles reads it now (a relative root against today's cwd, `lnk/..` through
+    // what `lnk` names now: the plan's one realpath): another text than the one watched is another
+    // directory, or at least other paths in the answer. An adversarial run: `lnk` retargeted, or
+    // process.chdir(), and the index answered the old directory's kept answer, complete.
+    if (plan.scope.rootPrefix !== this.rootDir) this.moveTo(plan.scope.rootPrefix);
     const { clock, timeBudgetMs, signal } = plan.limits;
     const started = clock.now();
     // The sync and the checks after it are file system calls (the cookie's write, open, close and
@@ -304,6 +310,15 @@ class WatchedIndex implements FileIndex {
     this.snapshot.restart();
     this.answers.clear();
     this.jar.clearOverdue();
+  }
+
+  /** The root's path resolves to another directory: a fresh start there, the cookie's place looked up again. */
+  private moveTo(rootPrefix: string): void {
+    this.rootDir = rootPrefix;
+    this.snapshot.moveTo(rootPrefix);
+    this.mounts.moveTo(rootPrefix);
+    this.restart();
+    this.jar.relocate();
   }
 
   /** What the cookie jar says: its directory moved (it has looked its place up again), or an overdue cookie was lost. */

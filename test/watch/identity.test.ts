@@ -140,3 +140,45 @@ describeIf(linux('the index watches with inotify'))('the root re-pointed under t
     expect(open).toBe(0);
   });
 });
+
+/**
+ * An adversarial run (C): `find()` planned each query from the root as given, but the view, the
+ * cookie and the kept answers were bound to the root resolved at `openIndex`. A root `lnk/..` with
+ * `lnk` retargeted, or a relative root with the process's cwd changed, is another directory for a
+ * fresh `findFiles`, and the index answered the old one's kept answer, complete.
+ */
+describeIf(linux('the index watches with inotify'))('a root that resolves to another directory at a later query', () => {
+  it('`lnk/..` with `lnk` retargeted (swapped by rename): the next answer is the new directory\'s', async () => {
+    const base = tree(['a/sub/', 'a/one.ts', 'b/sub/', 'b/two.ts']);
+    point(join(base, 'lnk'), 'a/sub');
+    const root = `${base}/lnk/..`; // not join(): it would drop the link by name
+    const index = await open(root);
+    expect((await expectSameAnswer(index, { root }, q)).matches).toEqual(['one.ts']);
+    expect((await expectSameAnswer(index, { root }, q)).matches).toEqual(['one.ts']);
+    point(join(base, 'lnk'), 'b/sub');
+    expect((await expectSameAnswer(index, { root }, q)).matches).toEqual(['two.ts']);
+    writeFileSync(join(base, 'b', 'later.ts'), 'x');
+    expect((await expectSameAnswer(index, { root }, { ...q, absolute: true })).matches).toEqual([join(base, 'b', 'later.ts'), join(base, 'b', 'two.ts')]);
+    expect(index.stats()).toMatchObject({ syncFailures: 0, restarts: 1 });
+  });
+
+  it('a relative root (`.`) and process.chdir(): each answer is the current directory\'s', async () => {
+    const base = tree(['a/one.ts', 'b/two.ts']);
+    const cwd = process.cwd();
+    try {
+      process.chdir(join(base, 'a'));
+      const index = await open('.');
+      expect((await expectSameAnswer(index, { root: '.' }, q)).matches).toEqual(['one.ts']);
+      expect((await expectSameAnswer(index, { root: '.' }, q)).matches).toEqual(['one.ts']);
+      process.chdir(join(base, 'b'));
+      expect((await expectSameAnswer(index, { root: '.' }, q)).matches).toEqual(['two.ts']);
+      expect((await expectSameAnswer(index, { root: '.' }, { ...q, absolute: true })).matches).toEqual([join(base, 'b', 'two.ts')]);
+      process.chdir(join(base, 'a'));
+      writeFileSync(join(base, 'a', 'later.ts'), 'x');
+      expect((await expectSameAnswer(index, { root: '.' }, q)).matches).toEqual(['later.ts', 'one.ts']);
+      expect(index.stats()).toMatchObject({ syncFailures: 0, restarts: 2 });
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
