@@ -32,25 +32,43 @@ export interface ReadCoverage {
 
 type Callback<T> = (error: NodeJS.ErrnoException | null, value: T) => void;
 
+/** What the judgment of a file read looks at in its `stat`. */
+export interface FileIds {
+  nlink?: number;
+  dev?: number;
+  ino?: number;
+}
+
 /**
  * Reads an ignore file for a walk whose answer may be kept. A write is an event in the directory of
  * the path it went through (inotify names that one), so a file with another hard link can change
  * with no event any watch of the answer sees (an adversarial run: `.gitignore` hard-linked from
  * outside the root, edited there, and the index answered from its kept answer as if it had not).
- * Such a file leaves the answer uncovered: exact, never reused. `links`: its link count from the
- * `stat` the walk made just before the read (src/walk/ignore-io.ts), else it is `stat`ed here.
+ * So can a file mount, either side of it (`mount --bind /elsewhere/rules root/.ignore`: a write to
+ * `rules` is an event in `/elsewhere` only; an adversarial run, the same kept answer), and a file
+ * on a file system whose changes raise no event here (`/proc/<pid>/comm`): `isWatchable`, by the
+ * mount table (src/watch/mounts.ts). Such a file leaves the answer uncovered: exact, never reused.
+ * `known`: what the `stat` the walk made just before the read said (src/walk/ignore-io.ts), else
+ * it is `stat`ed here.
  */
-export function readIgnoreFile(disk: Pick<FsLike, 'readFile' | 'stat'>, path: string, coverage: ReadCoverage, links: number | undefined, callback: Callback<Uint8Array | string>): void {
+export function readIgnoreFile(
+  disk: Pick<FsLike, 'readFile' | 'stat'>,
+  path: string,
+  coverage: ReadCoverage,
+  known: FileIds | undefined,
+  isWatchable: (ids: FileIds) => boolean,
+  callback: Callback<Uint8Array | string>,
+): void {
   disk.readFile!(path, (error, data) => {
     if (error || !coverage.covered) return callback(error, data);
-    const judge = (count: unknown) => {
-      if (count !== 1) coverage.covered = false;
+    const judge = (ids: FileIds | undefined) => {
+      if (ids === undefined || ids.nlink !== 1 || !isWatchable(ids)) coverage.covered = false;
       callback(error, data);
     };
-    if (links !== undefined) return judge(links);
+    if (known !== undefined) return judge(known);
     // No `stat`: no way to count its links.
     if (disk.stat === undefined) return judge(undefined);
-    disk.stat(path, (statError, stats) => judge(statError ? undefined : (stats as { nlink?: unknown }).nlink));
+    disk.stat(path, (statError, stats) => judge(statError ? undefined : (stats as FileIds)));
   });
 }
 
@@ -132,9 +150,11 @@ interface Sentinel extends WatchedDir {
 export class Sentinels {
   private readonly watched = new Map<string, Sentinel>();
 
+  /** `isBlind`: whether a directory's identity (`dev:ino`) is on a file system whose changes raise no event here (src/watch/mounts.ts). */
   constructor(
     private readonly watcher: DirectoryWatcher,
     private readonly isCookie: (name: string) => boolean,
+    private readonly isBlind: (identity: string) => boolean = () => false,
   ) {}
 
   /** The watch on `dir` (native, no trailing separator), set up now if needed; undefined when it cannot be. */
@@ -143,6 +163,10 @@ export class Sentinels {
     if (known !== undefined) return known;
     // Read before the watch: a swap in between makes them differ (a needless new watch), never agree wrongly.
     const sentinel: Sentinel = { handle: { close() {} }, changes: 0, live: true, identity: identitySync(dir) };
+    // procfs, NFS, FUSE...: a watch there vouches for nothing (an adversarial run: ignoreFiles
+    // `/proc/<pid>/comm`, the process renamed itself, and the kept answer kept the old rule).
+    // By the device its path leads to now, links and all; a mount over it later changes its identity (`recheck`).
+    if (sentinel.identity !== undefined && this.isBlind(sentinel.identity)) return undefined;
     try {
       sentinel.handle = this.watcher.watch(dir, {
         change: (name) => {
@@ -158,6 +182,12 @@ export class Sentinels {
     }
     this.watched.set(dir, sentinel);
     return sentinel;
+  }
+
+  /** An event no watch gave (a file mounted over `name`), for the sentinel on `dir` if there is one. */
+  note(dir: string, name: string): void {
+    const sentinel = this.watched.get(dir);
+    if (sentinel !== undefined) noteEvent(sentinel, name);
   }
 
   /**

@@ -9,9 +9,13 @@
  *
  * The same table says which directories no watch can vouch for at all: those on a network, FUSE or
  * kernel file system (`BLIND_TYPES`), whose changes made elsewhere (another machine, the server, the
- * kernel) raise no inotify event here. They are never kept: read at every query (`isBlind`).
+ * kernel) raise no inotify event here. They are never kept: read at every query (`isBlind`). Nor
+ * does a watch outside the tree vouch for one (`isBlindIdentity`, by device: a sentinel on
+ * `/proc/<pid>`), nor for a file on one or a file mount (`isWatchableFile`: a write through either
+ * name of a bind-mounted file is an event in that name's directory only). Those facts are read from
+ * the whole table, again only when it changes.
  */
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
 
 /**
  * Reads the mount table: the kernel's bytes, or a text (tests play tables; taken as UTF-8);
@@ -39,18 +43,44 @@ export const procMountTable: MountTableReader = () => {
  */
 const BLIND_TYPES = /^(nfs4?|cifs|smb3|smbfs|ncpfs|afs|coda|ceph|glusterfs|lustre|gpfs|9p|virtiofs|vboxsf|fuse|fuse\..+|proc|sysfs|cgroup2?|debugfs|tracefs|securityfs|configfs|pstore|bpf|efivarfs|fusectl|mqueue|autofs|devpts|binfmt_misc|rpc_pipefs|nfsd)$/;
 
-export class MountWatch {
-  /** The last table read, and what it says for the root. */
-  private table: Uint8Array | string | undefined;
+/**
+ * What the whole table says of a file or directory a walk read, wherever it is (src/watch/coverage.ts):
+ * whether a watch of its directory can vouch for it.
+ */
+export interface MountFacts {
+  /** True when `dir` (in the tree: the root as given, then the path below it) lies on a blind file system. */
+  isBlind(dir: string): boolean;
+  /** True when a directory whose identity (`dev:ino`, src/watch/watcher.ts) this is lies on a blind file system. */
+  isBlindIdentity(identity: string): boolean;
+  /**
+   * False for a file a change to which may raise no event in its directory's watch: on a blind
+   * file system, or a file mount (`mount --bind /elsewhere/rules root/.ignore`: a write to it, or
+   * through it, is an event in the source's directory only, as for a hard link).
+   */
+  isWatchableFile(stats: { dev?: number; ino?: number }): boolean;
+}
+
+/** Facts for an index with no mount table (tests of the view alone): every file system trusted. */
+export const TRUST_ALL: MountFacts = { isBlind: () => false, isBlindIdentity: () => false, isWatchableFile: () => true };
+
+export class MountWatch implements MountFacts {
+  /** The last table read, and what it says for the root and for every file. */
+  private table: Buffer | undefined;
   private last: MountsOfRoot | undefined;
+  private facts: TableFacts = { blindDevices: new Set(), fileMounts: new Set(), filePoints: new Set() };
   /** The root as given, without a trailing separator, and its real path (what the table names). */
   private given: string;
   private root: string;
 
-  /** `root`: the index's root, as given. */
+  /**
+   * `root`: the index's root, as given. `onFileMounts`: files mounted or unmounted anywhere since the
+   * last reading (their points, real paths), where no mount matters to the root (over an ignore file
+   * outside it): no event says so.
+   */
   constructor(
     root: string,
     private readonly read: MountTableReader = procMountTable,
+    private readonly onFileMounts: (points: string[]) => void = () => {},
   ) {
     this.given = withoutSeparator(root);
     this.root = realRoot(this.given);
@@ -68,13 +98,31 @@ export class MountWatch {
    * read (the index runs on Linux only, where /proc/self/mountinfo has been since 2.6.26).
    */
   async changed(): Promise<boolean> {
-    const table = await this.read();
-    if (table === undefined) return false;
+    const read = await this.read();
+    if (read === undefined) return false;
+    const table = bytesOf(read);
     const now = readMounts(table, this.root);
     const changed = this.last !== undefined && now.key !== this.last.key;
+    if (this.table === undefined || !table.equals(this.table)) {
+      // Synchronous, so that no walk runs with the new table and the old facts.
+      const before = this.facts.filePoints;
+      this.facts = readFacts(table);
+      const moved = [...symmetricDifference(before, this.facts.filePoints)].map((line) => line.slice(line.indexOf(' ') + 1));
+      if (this.table !== undefined && moved.length > 0) this.onFileMounts(moved);
+    }
     this.table = table;
     this.last = now;
     return changed;
+  }
+
+  isBlindIdentity(identity: string): boolean {
+    return this.facts.blindDevices.has(identity.slice(0, identity.indexOf(':')));
+  }
+
+  isWatchableFile(stats: { dev?: number; ino?: number }): boolean {
+    const { dev, ino } = stats;
+    if (dev === undefined || ino === undefined) return false;
+    return !this.facts.blindDevices.has(String(dev)) && !this.facts.fileMounts.has(`${dev}:${ino}`);
   }
 
   /**
@@ -114,32 +162,96 @@ export interface MountsOfRoot {
   blind: string[];
 }
 
+/** One line of a mountinfo table: `id parent major:minor root point options [tags] - type source options`. */
+interface MountLine {
+  id: string;
+  /** `major:minor`, as `st_dev` shows it for every file of that mount. */
+  device: string;
+  point: string;
+  blind: boolean;
+}
+
+/** The table's bytes: the kernel's, or a played text's as UTF-8. */
+function bytesOf(table: Uint8Array | string): Buffer {
+  return typeof table === 'string' ? Buffer.from(table, 'utf8') : Buffer.from(table.buffer, table.byteOffset, table.byteLength);
+}
+
+function readLines(table: Uint8Array | string): MountLine[] {
+  const lines: MountLine[] = [];
+  // One char per byte, so that splitting and unescaping work on the kernel's bytes (`decodePoint`).
+  for (const line of bytesOf(table).toString('latin1').split('\n')) {
+    const fields = line.split(' ');
+    if (fields.length < 5) continue;
+    const dash = fields.indexOf('-', 6); // the optional tags end there; the type follows
+    const blind = dash > 0 && BLIND_TYPES.test(fields[dash + 1] ?? '');
+    lines.push({ id: fields[0]!, device: fields[2]!, point: decodePoint(fields[4]!), blind });
+  }
+  return lines;
+}
+
 /**
- * Reads a mountinfo table for `root`. Fields: `id parent major:minor root point options [tags] -
- * type source options`; the point's space, tab, newline and backslash are written `\040`, `\011`,
- * `\012`, `\134`. Of the root's parents, only the deepest holds it (a local /home on an NFS /).
+ * Reads a mountinfo table for `root`. The point's space, tab, newline and backslash are written
+ * `\040`, `\011`, `\012`, `\134`. Of the root's parents, only the deepest holds it (a local /home
+ * on an NFS /).
  */
 export function readMounts(table: Uint8Array | string, root: string): MountsOfRoot {
   const kept: string[] = [];
   const blind: string[] = [];
   let holder = { point: '', blind: false };
-  // One char per byte, so that splitting and unescaping work on the kernel's bytes (`decodePoint`).
-  const bytes = typeof table === 'string' ? Buffer.from(table, 'utf8') : Buffer.from(table.buffer, table.byteOffset, table.byteLength);
-  for (const line of bytes.toString('latin1').split('\n')) {
-    const fields = line.split(' ');
-    if (fields.length < 5) continue;
-    const point = decodePoint(fields[4]!);
+  for (const { id, point, blind: isBlindType } of readLines(table)) {
     const below = isAtOrBelow(point, root) && point !== root;
     if (!below && !isAtOrBelow(root, point)) continue;
-    kept.push(`${fields[0]} ${point}`);
-    const dash = fields.indexOf('-', 6); // the optional tags end there; the type follows
-    const isBlindType = dash > 0 && BLIND_TYPES.test(fields[dash + 1] ?? '');
+    kept.push(`${id} ${point}`);
     if (below) {
       if (isBlindType) blind.push(point);
     } else if (point.length >= holder.point.length) holder = { point, blind: isBlindType };
   }
   if (holder.blind) blind.push(root);
   return { key: kept.sort().join('\n'), blind };
+}
+
+/** What a table says of files anywhere: the devices of blind file systems (`st_dev`, decimal), the files mounted (`dev:ino`, and `id point`). */
+interface TableFacts {
+  blindDevices: Set<string>;
+  fileMounts: Set<string>;
+  filePoints: Set<string>;
+}
+
+function symmetricDifference<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): Set<T> {
+  const out = new Set<T>();
+  for (const item of a) if (!b.has(item)) out.add(item);
+  for (const item of b) if (!a.has(item)) out.add(item);
+  return out;
+}
+
+/**
+ * Reads the facts of a table: one `stat` per mount point of a file system that is not blind (a
+ * blind one may hang, and its files are distrusted by device anyway), read again only when the
+ * table changes. A file mount has the identity of its source, so a read through either name is
+ * found.
+ */
+export function readFacts(table: Uint8Array | string): TableFacts {
+  const facts: TableFacts = { blindDevices: new Set(), fileMounts: new Set(), filePoints: new Set() };
+  for (const { id, device, point, blind } of readLines(table)) {
+    if (blind) facts.blindDevices.add(deviceNumber(device));
+    else {
+      try {
+        const stats = statSync(point);
+        if (stats.isDirectory()) continue;
+        facts.fileMounts.add(`${stats.dev}:${stats.ino}`);
+        facts.filePoints.add(`${id} ${point}`);
+      } catch {
+        // not reachable from here: nothing this process reads through it
+      }
+    }
+  }
+  return facts;
+}
+
+/** `major:minor` as the decimal `st_dev` Node gives (glibc's makedev). */
+export function deviceNumber(device: string): string {
+  const [major = 0n, minor = 0n] = device.split(':').map((part) => BigInt(/^\d+$/.test(part) ? part : 0));
+  return String(((major & 0xfffn) << 8n) | ((major & ~0xfffn) << 32n) | (minor & 0xffn) | ((minor & ~0xffn) << 12n));
 }
 
 /**

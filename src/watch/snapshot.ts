@@ -22,7 +22,8 @@
 import { posix } from 'node:path';
 import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { errorCodeOf } from '../result.js';
-import { depend, dirOf, entryOf, noteEvent, readIgnoreFile, retire, Sentinels, type EntryCounts, type ReadCoverage, type WatchedDir } from './coverage.js';
+import { depend, dirOf, entryOf, noteEvent, readIgnoreFile, retire, Sentinels, type EntryCounts, type FileIds, type ReadCoverage, type WatchedDir } from './coverage.js';
+import { TRUST_ALL, type MountFacts } from './mounts.js';
 import { keepListing, type KeptDirent } from './listing.js';
 import { PathCover } from './path-cover.js';
 import { identityOf, identitySync, isSelfEvent, type DirectoryWatcher, type WatchHandle, type WatchListener } from './watcher.js';
@@ -106,17 +107,19 @@ export class Snapshot {
   /**
    * @param rootPrefix the root in native form ending in `/`, as the plan's `Scope.rootPrefix`.
    * @param isCookie names of the index's own cookie files: never listed, never an event that matters.
-   * @param isBlind directories on a file system whose changes no watch here sees (network, FUSE,
-   *   the kernel's: src/watch/mounts.ts): never watched, so they and all below are read at every query.
+   * @param mounts what the mount table says (src/watch/mounts.ts): directories on a file system
+   *   whose changes no watch here sees (network, FUSE, the kernel's) are never watched, so they and
+   *   all below are read at every query; nor do sentinels vouch for such directories, nor watches
+   *   for files mounted over others.
    */
   constructor(
     private rootPrefix: string,
     private readonly disk: FsLike,
     private readonly watcher: DirectoryWatcher,
     private readonly isCookie: (name: string) => boolean,
-    private readonly isBlind: (dir: string) => boolean = () => false,
+    private readonly mounts: MountFacts = TRUST_ALL,
   ) {
-    this.sentinels = new Sentinels(watcher, isCookie);
+    this.sentinels = new Sentinels(watcher, isCookie, (identity) => mounts.isBlindIdentity(identity));
     this.cover = new PathCover((dir) => this.trackerOf(dir), disk);
   }
 
@@ -151,9 +154,10 @@ export class Snapshot {
       const dir = this.trackerOf(dirOf(path));
       depend(coverage, dir === undefined ? undefined : entryOf(dir, posix.basename(path)));
     };
-    // The link count of each path the walk `stat`s: an ignore file's, just before its read, spares readIgnoreFile a second `stat`.
-    const linkCounts = new Map<string, number | undefined>();
-    const counted = (p: string, cb: Callback<StatsLike>): Callback<StatsLike> => (error, stats) => (linkCounts.set(p, error ? undefined : (stats as { nlink?: number }).nlink), cb(error, stats));
+    // What the walk's `stat` of each path said: an ignore file's, just before its read, spares readIgnoreFile a second `stat`.
+    const statsOf = new Map<string, FileIds | undefined>();
+    const counted = (p: string, cb: Callback<StatsLike>): Callback<StatsLike> => (error, stats) => (statsOf.set(p, error ? undefined : (stats as FileIds)), cb(error, stats));
+    const watchable = (ids: FileIds) => this.mounts.isWatchableFile(ids);
     const uncovered = () => {
       coverage.covered = false;
     };
@@ -168,7 +172,7 @@ export class Snapshot {
         ? { stat: (p: string, cb: Callback<StatsLike>) => this.cover.link(p, coverage, () => disk.stat!(p, counted(p, cb))), statSync: (p: string) => (uncovered(), disk.statSync!(p)) }
         : {}),
       ...(disk.readFile && disk.readFileSync
-        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (entry(p), readIgnoreFile(disk, p, coverage, linkCounts.get(p), cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
+        ? { readFile: (p: string, cb: Callback<Uint8Array | string>) => (entry(p), readIgnoreFile(disk, p, coverage, statsOf.get(p), watchable, cb)), readFileSync: (p: string) => (uncovered(), disk.readFileSync!(p)) }
         : {}),
       ...(disk.realpath && disk.realpathSync
         ? { realpath: (p: string, cb: Callback<string>) => this.cover.realpath(p, coverage, cb), realpathSync: (p: string) => (uncovered(), disk.realpathSync!(p)) }
@@ -219,7 +223,7 @@ export class Snapshot {
     if (key !== '' && parent === undefined) return undefined;
     const prefix = this.rootPrefix + key;
     const dir = prefix.length > 1 ? prefix.slice(0, -1) : prefix;
-    if (this.isBlind(dir)) return undefined;
+    if (this.mounts.isBlind(dir)) return undefined;
     const state = new DirState(this, key, dir);
     // Read before the watch: a swap in between makes them differ (a needless rescan), never agree wrongly.
     const identity = key === '' ? identitySync(state.dir) : undefined;
@@ -303,6 +307,17 @@ export class Snapshot {
   restart(): void {
     this.dropAll();
     this.sentinels.close();
+  }
+
+  /**
+   * Files mounted or unmounted at `points` (real paths) say no event, though what a path there
+   * names changed (a file mounted over `/elsewhere/rules`, an ignore file outside the root, after
+   * an answer that read it was kept: that answer was reused). Taken for an event naming each in
+   * its directory's sentinel, where the walk's `stat` of an ignore file depends on it (by its
+   * real path: src/watch/path-cover.ts). Inside the tree, the mount table's key starts afresh.
+   */
+  fileMountsMoved(points: readonly string[]): void {
+    for (const point of points) this.sentinels.note(dirOf(point), posix.basename(point));
   }
 
   /** A fresh start on another root (`rootPrefix`: native, ending in `/`): nothing kept is of it. */

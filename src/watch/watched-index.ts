@@ -192,8 +192,9 @@ class WatchedIndex implements FileIndex {
     // The cookie's directory vanished or was swapped (the root removed, `.git` deleted, the root's
     // path re-pointed), or an overdue cookie was lost: nothing kept can be trusted.
     this.jar = new CookieJar(() => cookieDir(this.rootDir), watcher, (why) => this.distrust(why), deps.cookieIo);
-    this.mounts = new MountWatch(rootPrefix, deps.mountTable);
-    this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie, (dir) => this.mounts.isBlind(dir));
+    // A file mounted anywhere (over an ignore file outside the root) says no event: taken for one.
+    this.mounts = new MountWatch(rootPrefix, deps.mountTable, (points) => this.snapshot.fileMountsMoved(points));
+    this.snapshot = new Snapshot(rootPrefix, defaultFs, watcher, this.jar.isCookie, this.mounts);
     // Events lost: drop everything now, and end any wait for a cookie whose event may be among them.
     this.stopOverflow = watcher.onOverflow(() => {
       this.snapshot.overflowed();

@@ -2,6 +2,7 @@
  * Shared by the index's tests: a temp tree on the real disk, the oracle (a fresh `findFiles` of
  * the same query, the walker), and a watcher whose faults a test switches on.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -196,4 +197,23 @@ export function closedAfterEach(): { opened: FileIndex[]; roots: string[]; tree(
       return root;
     },
   };
+}
+
+/**
+ * Whether this process may mount (root with CAP_SYS_ADMIN, as in CI): a bind mount tried once on a
+ * scratch tree. A need for describeIf/itIf (test/helpers/skip-why.ts): skipped elsewhere, saying why.
+ */
+export function canMount(): readonly [boolean, string] {
+  const why = 'this process may not mount (not root, or no CAP_SYS_ADMIN)';
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return [false, why];
+  const scratch = makeTree(['a/x', 'b/y']);
+  try {
+    execFileSync('mount', ['--bind', join(scratch, 'a'), join(scratch, 'b')], { stdio: 'ignore' });
+    execFileSync('umount', [join(scratch, 'b')], { stdio: 'ignore' });
+    return [true, why];
+  } catch {
+    return [false, why];
+  } finally {
+    removeTree(scratch);
+  }
 }

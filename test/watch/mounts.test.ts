@@ -14,10 +14,10 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MountWatch, readMounts } from '../../src/watch/mounts.js';
+import { deviceNumber, MountWatch, readFacts, readMounts } from '../../src/watch/mounts.js';
 import { openIndexWith, type FileIndex, type IndexDependencies } from '../../src/watch/watched-index.js';
 import { describeIf, linux } from '../helpers/skip-why.js';
-import { closedAfterEach, expectSameAnswer, FaultyWatcher, makeTree, removeTree } from './helpers.js';
+import { canMount, closedAfterEach, expectSameAnswer, FaultyWatcher, makeTree, removeTree } from './helpers.js';
 
 /** A mountinfo line: `id parent major:minor root point options - type source options`. */
 const line = (id: number, point: string, type = 'ext4') => `${id} 1 8:1 / ${point} rw,relatime shared:1 - ${type} /dev/sda1 rw`;
@@ -80,6 +80,15 @@ describe('the mounts that matter for a root', () => {
     expect(blind('/home/u/repo', [79, '/home/u/repo', 'nfs'])).toEqual(['/home/u/repo']);
   });
 
+  it('a device as st_dev gives it (glibc makedev), for the blind file systems anywhere', () => {
+    expect(deviceNumber('254:0')).toBe('65024');
+    expect(deviceNumber('0:21')).toBe('21');
+    expect(deviceNumber('0:300')).toBe(String(44 + (256 << 12)));
+    expect(deviceNumber('4100:3')).toBe(String(3 + (4 << 8) + 2 ** 44));
+    const facts = readFacts(table([90, '/nowhere/nfs', 'nfs4'], [91, '/nowhere/proc', 'proc']));
+    expect([...facts.blindDevices]).toEqual(['2049']); // both lines say 8:1
+  });
+
   it('no table to read (not Linux, no /proc): never changed', async () => {
     const watch = new MountWatch('/home/u/repo/', async () => undefined);
     expect([await watch.changed(), await watch.changed()]).toEqual([false, false]);
@@ -132,21 +141,7 @@ describeIf(linux('the index watches with inotify'))('a directory on a blind file
   });
 });
 
-/** Whether this process may bind-mount (root with CAP_SYS_ADMIN): tried once on a scratch tree. */
-function canBindMount(): boolean {
-  const scratch = makeTree(['a/x', 'b/y']);
-  try {
-    execFileSync('mount', ['--bind', join(scratch, 'a'), join(scratch, 'b')], { stdio: 'ignore' });
-    execFileSync('umount', [join(scratch, 'b')], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  } finally {
-    removeTree(scratch);
-  }
-}
-
-const mayMount: [boolean, string] = [process.platform === 'linux' && canBindMount(), 'this process may not mount (not root, or no CAP_SYS_ADMIN)'];
+const mayMount = canMount();
 
 describeIf(mayMount)('real bind mounts under a watched root', () => {
   it('mounted over a directory, over the root, then unmounted, with files made in between: every answer a walk\'s', async () => {
