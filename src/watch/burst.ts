@@ -15,13 +15,29 @@
  * they were read (libuv drops them: no watcher has their descriptor). So our watches are closed
  * only after the turn's read of the queue (`closeLater`), which leaves the events that arrive
  * between that read and the close; the threshold is half the queue to leave room for those
- * (docs/index.md, "Limits").
+ * (docs/index.md, "Limits"), and the queue is taken at most the kernel's default (`burstLimit`).
  */
 import { readFileSync } from 'node:fs';
 
 /** The kernel's setting, read once; its default where it cannot be read. */
 const QUEUE_FILE = '/proc/sys/fs/inotify/max_queued_events';
 const DEFAULT_QUEUE = 16_384;
+
+/**
+ * The count of one turn taken for an overflow: half the queue of the loop's inotify instance. That
+ * queue's size is the sysctl's value when libuv made the instance, at the thread's first `fs.watch`
+ * (the host's, maybe, long before the index), not its value now: raised in between, the queue is
+ * smaller than the sysctl says, and a real overflow at the smaller size was never told (a turn of
+ * 16,384 events under a threshold of half of 65,536). So the size taken is at most the kernel's
+ * default: the smaller of the sysctl now and 16,384. Too small a threshold costs only a needless
+ * rescan (a burst of half the default, 8,192, taken for an overflow), never a wrong answer. What it
+ * cannot see: a sysctl below the default when the instance was made and raised since (docs/index.md,
+ * "Limits").
+ */
+export function burstLimit(sysctl: number | undefined): number {
+  const now = sysctl !== undefined && Number.isInteger(sysctl) && sysctl > 0 ? sysctl : DEFAULT_QUEUE;
+  return Math.max(1, Math.floor(Math.min(now, DEFAULT_QUEUE) / 2));
+}
 
 /** Counts events per turn of the event loop and calls every subscriber once in a turn that reaches `limit`. */
 export class BurstGauge {
@@ -65,12 +81,11 @@ export class BurstGauge {
   }
 }
 
-function queueSize(): number {
+function queueSize(): number | undefined {
   try {
-    const size = Number(readFileSync(QUEUE_FILE, 'utf8'));
-    return Number.isInteger(size) && size > 0 ? size : DEFAULT_QUEUE;
+    return Number(readFileSync(QUEUE_FILE, 'utf8'));
   } catch {
-    return DEFAULT_QUEUE;
+    return undefined;
   }
 }
 
@@ -78,6 +93,6 @@ let shared: BurstGauge | undefined;
 
 /** The gauge of this thread's event loop (one inotify instance per loop), made at first use. */
 export function loopGauge(): BurstGauge {
-  shared ??= new BurstGauge(Math.max(1, Math.floor(queueSize() / 2)));
+  shared ??= new BurstGauge(burstLimit(queueSize()));
   return shared;
 }

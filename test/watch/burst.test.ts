@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { expect, it } from 'vitest';
-import { BurstGauge, loopGauge } from '../../src/watch/burst.js';
+import { BurstGauge, burstLimit, loopGauge } from '../../src/watch/burst.js';
 import { nodeWatcher } from '../../src/watch/watcher.js';
 import { itIf, linux } from '../helpers/skip-why.js';
 import { makeTree, removeTree } from './helpers.js';
@@ -52,10 +52,24 @@ it('an unsubscribed handler is not called', () => {
   expect(calls).toBe(0);
 });
 
-it('the loop\'s gauge is one per thread, at half the kernel\'s queue (max_queued_events)', () => {
+it('the loop\'s gauge is one per thread, at half the kernel\'s queue (max_queued_events), at most half its default', () => {
   const queue = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'));
   expect(loopGauge()).toBe(loopGauge());
-  expect(loopGauge().limit).toBe(Math.floor(queue / 2));
+  expect(loopGauge().limit).toBe(Math.floor(Math.min(queue, 16_384) / 2));
+});
+
+/**
+ * An adversarial run (E): the limit was half the sysctl read when the index opened, but libuv's
+ * inotify instance took its queue size at the thread's first fs.watch. Raised in between (16,384 ->
+ * 65,536), a real overflow at 16,384 never reached the limit of 32,768.
+ */
+it('the limit is half the smaller of the sysctl now and the kernel\'s default: a queue made before a raise is never larger', () => {
+  expect(burstLimit(16_384)).toBe(8_192);
+  expect(burstLimit(65_536)).toBe(8_192);
+  expect(burstLimit(1_000_000)).toBe(8_192);
+  expect(burstLimit(1_000)).toBe(500);
+  expect(burstLimit(1)).toBe(1);
+  for (const unreadable of [undefined, NaN, 0, -5, 2.5]) expect(burstLimit(unreadable)).toBe(8_192);
 });
 
 itIf(linux('inotify'))('a watch closed while its events are queued goes after the turn\'s read: they are counted, and its listener hears none of them', async () => {
