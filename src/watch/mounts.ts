@@ -86,10 +86,9 @@ export class MountWatch implements MountFacts {
     this.root = realRoot(this.given);
   }
 
-  /** The index's root resolves to another path now (`root`, as given): the last table judged for it. */
+  /** The index's root resolves to another path now (`root`, as given); the restart that follows rebases. */
   moveTo(root: string): void {
     this.given = withoutSeparator(root);
-    this.rebase();
   }
 
   /**

@@ -320,9 +320,8 @@ export class Snapshot {
     for (const point of points) this.sentinels.note(dirOf(point), posix.basename(point));
   }
 
-  /** A fresh start on another root (`rootPrefix`: native, ending in `/`): nothing kept is of it. */
+  /** Another root (`rootPrefix`: native, ending in `/`), with the fresh start (`restart`) that must follow: nothing kept is of it. */
   moveTo(rootPrefix: string): void {
-    this.restart();
     this.rootPrefix = rootPrefix;
   }
 

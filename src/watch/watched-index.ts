@@ -313,7 +313,7 @@ class WatchedIndex implements FileIndex {
     this.jar.clearOverdue();
   }
 
-  /** The root's path resolves to another directory: a fresh start there, the cookie's place looked up again. */
+  /** The root as given resolves to another path: a fresh start there (every watch closed first), the cookie's place looked up again. */
   private moveTo(rootPrefix: string): void {
     this.rootDir = rootPrefix;
     this.snapshot.moveTo(rootPrefix);
