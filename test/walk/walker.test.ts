@@ -555,7 +555,7 @@ describe('win32 flavour', () => {
 describe('bad options are rejected before any I/O', () => {
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
     ['empty pattern', { pattern: '' }, 'FF_INVALID_PATTERN', /empty/],
-    ['blank pattern', { pattern: '   ' }, 'FF_INVALID_PATTERN', /empty/],
+    ['blank pattern', { pattern: '   ' }, 'FF_INVALID_PATTERN', /only white space/],
     ['empty pattern list', { pattern: [] }, 'FF_INVALID_PATTERN', /empty list/],
     ['pattern with NUL', { pattern: 'a\0b' }, 'FF_INVALID_PATTERN', /NUL/],
     ['negated pattern', { pattern: '!*.js' }, 'FF_INVALID_PATTERN', /exclude/],
