@@ -156,7 +156,7 @@ export function checkArgs(args: CliArgs): true {
   const needsContains = CONTENT_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
   if (args.contains === undefined && needsContains !== undefined) throw new Error(`${needsContains} needs --contains TEXT`);
   const filesOnly = FILES_ONLY.find(([key]) => args[key] !== undefined && args[key] !== false)?.[1];
-  if (args.contains !== undefined && filesOnly !== undefined) throw new Error(`${filesOnly} cannot go with --contains: content search reads files and filters no metadata`);
+  if (args.contains !== undefined && filesOnly !== undefined) throw new Error(`${filesOnly} cannot go with --contains: ${filesOnlyReason(filesOnly, args)}`);
   if (args.stats === true && !args.json && !args.ndjson) throw new Error('--stats needs --json or --ndjson (the metadata goes with each match there)');
   checkWindows(args);
   return true;
@@ -177,6 +177,20 @@ function checkWindows(args: CliArgs): void {
   if (minSize !== undefined && maxSize !== undefined && minSize > maxSize) {
     throw new Error(`--size asks for at least ${minSize} and at most ${maxSize} bytes: no file is both; the + bound must be the smaller, e.g. -S +1k -S -10k`);
   }
+}
+
+/**
+ * Why a listing's flag does not go with `--contains`, and what to write: a name mode names the files
+ * to read, which a content search takes as a glob (`-e ts` had been told "filters no metadata").
+ */
+function filesOnlyReason(flag: string, args: CliArgs): string {
+  if (flag === '--extension') {
+    const exts = args.extension ?? [];
+    const glob = exts.length === 1 ? `*.${exts[0]}` : `*.{${exts.join(',')}}`;
+    return `name the files to read with a glob: find-file '${glob}' --contains TEXT`;
+  }
+  if (flag === '--name-regex' || flag === '--fixed-strings') return 'name the files to read with a glob: find-file GLOB --contains TEXT';
+  return 'content search reads files and filters no metadata';
 }
 
 /** The flags that mean something only for a content search, as the error names them. */

@@ -118,6 +118,9 @@ describe('--changed-within, --changed-before, --size', () => {
       [['--sort', 'size'], 'sort must be one of "path", "mtime", got "size"'],
       [['--stats'], '--stats needs --json or --ndjson'],
       [['--contains', 'x', '-t', 'd'], '--type cannot go with --contains'],
+      // A name mode names the files to read: the glob that does it (it was told "filters no metadata").
+      [['--contains', 'x', '-e', 'ts', '-e', '.tsx'], "--extension cannot go with --contains: name the files to read with a glob: find-file '*.{ts,tsx}' --contains TEXT"],
+      [['--contains', 'x', '--name-regex', 'a'], '--name-regex cannot go with --contains: name the files to read with a glob'],
       [['--changed-within', '1d', '--changed-before', '2d'], 'leave no time between them'],
     ] as const) {
       const run = ff(['*', ...args]);
