@@ -125,15 +125,16 @@ export interface FindOptions {
    */
   onDirectory?: (dir: string, entries: readonly DirentLike[]) => void;
   /**
-   * Leaves a directory's entries unread when it answers true: called with each directory below the
+   * Leaves a directory's entries unread when it answers truthy: called with each directory below the
    * root that the walk would read (root-relative, ending in `/`), before the read; never for the
    * root. The directory itself is still an entry like any other (matched or not): only what is
    * below it is left out, by the caller's policy, counted in `excludedCount`, never a coverage gap.
    * node-glob's `childrenIgnored` (`find-file/glob` carries an `ignore` object through it). The
    * walker only: `backend` `'ripgrep'` or `'auto'` is refused (`FF_INVALID_OPTION`). A throw here is
-   * the caller's bug and ends the search with that error.
+   * the caller's bug and ends the search with that error. The budget and the signal are asked after
+   * each call (a slow callback overruns them by one call at most).
    */
-  pruneDirectory?: (dir: string) => boolean;
+  pruneDirectory?: (dir: string) => unknown;
   /**
    * The project the search belongs to (an agent's workspace), absolute. ripgrep is never run from a
    * PATH folder inside it, as it is never run from inside the root or the cwd (docs/ripgrep.md).

@@ -93,7 +93,7 @@ export interface WalkSettings {
   concurrency: number;
   onDirectory: ((dir: string, entries: readonly DirentLike[]) => void) | undefined;
   /** `FindOptions.pruneDirectory`: true leaves the directory's entries unread. */
-  pruneDirectory: ((dir: string) => boolean) | undefined;
+  pruneDirectory: ((dir: string) => unknown) | undefined;
 }
 
 export interface SearchPlan<Q> {

@@ -12,6 +12,7 @@ import { UNDECODED_COST_FACTOR } from '../patterns.js';
 import type { SearchPlan } from '../plan/search-plan.js';
 import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProgress, type FindSummary, type SkippedEntry } from '../result.js';
 import { buildIgnoreLevel, IGNORE_RULE_TOO_LARGE, ignoreNamesIn, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
+import { HostPrune } from './prune.js';
 import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
 import { PAUSED, type DirTask, type EntryVerdict, type OpenListing, type UnknownEntries } from './task.js';
 
@@ -36,6 +37,7 @@ export class Walk {
   private readonly reasons = new ReasonLog();
   private readonly skipped: SkippedEntry[] = [];
   private readonly matches: MatchTaker;
+  private readonly prune: HostPrune | undefined;
   /** Directories of the task being judged that are candidates waiting for their lstat (already queued). */
   private statDirs: Set<string> | undefined;
   /** Queued directories whose lstat failed, named as gaps already: their failed listing is no second one. */
@@ -57,6 +59,7 @@ export class Walk {
     this.rules = new WalkRules(plan.scope);
     this.matchCost = Math.max(1, plan.scope.matcher.cost + plan.scope.excluder.cost);
     this.deadline = new Deadline(plan.limits.clock, plan.limits.timeBudgetMs);
+    this.prune = plan.walk.pruneDirectory && new HostPrune(plan.walk.pruneDirectory, this.deadline);
     if (plan.limits.signal?.aborted) this.reasons.stop('aborted');
     const rootIsBoundary = plan.scope.maxDepth === 0;
     this.queue.push({ rel: '', depth: 0, peek: rootIsBoundary });
@@ -152,8 +155,7 @@ export class Walk {
   acceptEntries(task: DirTask, entries: DirentLike[]): UnknownEntries;
   acceptEntries(task: DirTask, entries: DirentLike[], pausable: boolean): UnknownEntries | typeof PAUSED;
   acceptEntries(task: DirTask, entries: DirentLike[], pausable = false): UnknownEntries | typeof PAUSED {
-    // Stopped (the budget spent while its ignore files were read: their rules may be cut short), or
-    // a peek issued before another proved the point: nothing to judge.
+    // Stopped (the budget spent while its ignore files were read: their rules may be cut short), or a peek issued before another proved the point: nothing to judge.
     if (this.stopped || (task.peek && this.reasons.has('depth-limit'))) return undefined;
     if (task.peek) this.dirsPeeked++;
     else {
@@ -188,7 +190,9 @@ export class Walk {
       const name = entry.name;
       const maybeUndecodable = name.includes(REPLACEMENT_CHAR);
       work += (workPerChar + (maybeUndecodable ? this.matchCost * (task.depth + 1) * UNDECODED_COST_FACTOR : 0)) * (base.length + name.length + 1) + workFixed;
-      if (work >= MATCH_WORK_PER_CHECK || i % CHECK_EVERY_ENTRIES === CHECK_EVERY_ENTRIES - 1) {
+      const host = this.prune?.took(); // the host's code ran for the last entry (prune.ts): a check now, a pause after a slow call
+      if (host === 'slow') work = MATCH_WORK_PER_CHECK;
+      if (work >= MATCH_WORK_PER_CHECK || host === 'quick' || i % CHECK_EVERY_ENTRIES === CHECK_EVERY_ENTRIES - 1) {
         // Only a check made by work restarts the count (else entries under 4,096 units never paused).
         const byWork = work >= MATCH_WORK_PER_CHECK;
         if (byWork) work = 0;
@@ -204,18 +208,16 @@ export class Walk {
       let verdict: EntryVerdict;
       if (task.peek) verdict = this.peekAt(task, entry);
       else {
-        // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is
-        // what the string opens. The first is handled as usual (a read or an lstat then finds which it
-        // is); every later one can never be opened: a gap, never a second copy of the first.
+        // Two names can decode to one string (`d\xff` and a real `d\uFFFD`): only one of them is what the string opens. The first is
+        // handled as usual (a read or an lstat then finds which it is); every later one can never be opened: a gap, never a second copy.
         if (maybeUndecodable) {
           if ((undecodable ??= new Set()).has(name)) {
-            this.skipTwin(base + name, name, task.ignore);
+            this.skipTwin(base + name, name, task.ignore, entry.isDirectory());
             continue;
           }
           undecodable.add(name);
         }
-        // A name that was not valid UTF-8 may not round-trip, and a filter needs metadata: such a
-        // candidate is lstat'ed before it is returned (`acceptStat` then judges it again).
+        // A name that was not valid UTF-8 may not round-trip, and a filter needs metadata: such a candidate is lstat'ed before it is returned (`acceptStat` judges it again).
         verdict = this.judgeEntry(task, entry, maybeUndecodable || this.matches.needsStat);
       }
       if (verdict === 'lstat') (unknown ??= []).push(name);
@@ -370,15 +372,15 @@ export class Walk {
   private addDir(rel: string, name: string, depth: number, ignore: IgnoreLevel | undefined): boolean {
     const verdict = this.rules.directory(rel, name, depth, ignore);
     if (this.leftOut(verdict)) return false;
-    if ((verdict === 'read' || verdict === 'limit') && this.plan.walk.pruneDirectory?.(rel + '/') === true) this.excludedCount++;
+    if ((verdict === 'read' || verdict === 'limit') && this.prune?.ask(rel + '/') === true) this.excludedCount++;
     else if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false, ignore });
     else if (verdict === 'limit' && !this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true, ignore });
     return true;
   }
 
-  /** A later name that decodes like an earlier one in the same directory: unreadable, if it could matter. */
-  private skipTwin(rel: string, name: string, level: IgnoreLevel | undefined): void {
-    const verdict = this.rules.twin(rel, name, level);
+  /** A later name that decodes like an earlier one in the same directory: unreadable, if it could matter (below a directory the host prunes, nothing does). */
+  private skipTwin(rel: string, name: string, level: IgnoreLevel | undefined, isDirectory: boolean): void {
+    const verdict = this.rules.twin(rel, name, level, isDirectory && this.prune?.ask(rel + '/') === true);
     if (!this.leftOut(verdict) && verdict === 'gap') this.skip(rel, 'EILSEQ');
   }
 

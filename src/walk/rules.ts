@@ -121,11 +121,12 @@ export class WalkRules {
   }
 
   /** A later name that decodes like an earlier one: it can never be opened (src/walk/engine.ts). */
-  twin(rel: string, name: string, level?: IgnoreLevel): TwinVerdict {
+  twin(rel: string, name: string, level?: IgnoreLevel, insidePruned = false): TwinVerdict {
     const { excluder, matcher } = this;
     if (excluder.active && excluder.isExcluded(rel, name, false) && excluder.isExcluded(rel, name, true)) return 'excluded';
     if (this.isIgnoredAt(level, rel, name, false) && this.isIgnoredAt(level, rel, name, true)) return 'ignored';
-    return matcher.matches(rel, name) || matcher.couldMatchUndecoded(rel, name) || !matcher.prunes || matcher.couldMatchInside(rel) ? 'gap' : 'none';
+    // `insidePruned`: the host's `pruneDirectory` leaves what is below it out, so only its own name can matter.
+    return matcher.matches(rel, name) || matcher.couldMatchUndecoded(rel, name) || (!insidePruned && (!matcher.prunes || matcher.couldMatchInside(rel))) ? 'gap' : 'none';
   }
 
   /**

@@ -61,14 +61,48 @@ describe('pruneDirectory', () => {
     expect([asSync.excludedCount, asStream.summary.excludedCount, asStream.summary.complete]).toEqual([2, 2, true]);
   });
 
-  it('answering false (or anything but true) changes nothing', async () => {
+  it('the answer is read by truthiness, as node-glob reads childrenIgnored: a match array prunes, null does not', async () => {
     const plain = await findFiles(options({}));
-    const never = await findFiles(options({ pruneDirectory: () => false }));
-    const truthy = await findFiles(options({ pruneDirectory: (() => 1) as unknown as (dir: string) => boolean }));
-    expect(never.matches).toEqual(plain.matches);
-    expect(truthy.matches).toEqual(plain.matches);
     expect(plain.matches).toContain('node_modules/inner/deep.ts');
-    expect([never.excludedCount, truthy.excludedCount]).toEqual([0, 0]);
+    for (const falsy of [false, 0, '', null, undefined]) {
+      const never = await findFiles(options({ pruneDirectory: () => falsy }));
+      expect([never.matches, never.excludedCount], String(falsy)).toEqual([plain.matches, 0]);
+    }
+    const idiom = await findFiles(options({ pruneDirectory: (dir) => dir.match(/node_modules\/$/) }));
+    expect(idiom).toMatchObject({ complete: true, excludedCount: 2 });
+    expect(idiom.matches).not.toContain('node_modules/dep.ts');
+  });
+
+  it('a slow callback overruns neither the budget nor the signal by more than one call (it ran 250 calls, 2.5 s, past 100 ms)', async () => {
+    const wide: Tree = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`d${i}`, { 'x.ts': 'x' }]));
+    for (const form of ['async', 'sync'] as const) {
+      const clock = new FakeClock();
+      let calls = 0;
+      const slow = () => (calls++, clock.advance(10), false);
+      const o = { root: '/root', pattern: '**/*.ts', fs: asFs(buildVolume(wide)), clock, platform: 'posix' as const, timeBudgetMs: 100, pruneDirectory: slow };
+      const result = form === 'async' ? await findFiles(o) : findFilesSync(o);
+      expect(result, form).toMatchObject({ complete: false, incompleteReasons: ['time-budget'] });
+      expect(calls, form).toBeLessThanOrEqual(11);
+    }
+    const controller = new AbortController();
+    let calls = 0;
+    const aborting = () => (calls++, controller.abort(), false);
+    const aborted = await findFiles({ root: '/root', pattern: '**', fs: asFs(buildVolume(wide)), clock: new FakeClock(), platform: 'posix', signal: controller.signal, pruneDirectory: aborting });
+    expect([calls, aborted.incompleteReasons]).toEqual([1, ['aborted']]);
+  });
+
+  it('a slow call lets the async walk yield to the event loop, so an abort queued on it is heard at the next entry', async () => {
+    const wide: Tree = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`d${i}`, {}]));
+    const clock = new FakeClock();
+    const controller = new AbortController();
+    let calls = 0;
+    // The first call queues the abort on the event loop (no wall-clock wait: the next turn runs it);
+    // each call takes 5 ms of the fake clock, so the walk yields after each. Without the yield, all
+    // 50 entries of the root's listing were judged (50 calls) before the loop turned.
+    const prune = () => (calls++ === 0 && setImmediate(() => controller.abort()), clock.advance(5), false);
+    const result = await findFiles({ root: '/root', pattern: '**', type: 'any', fs: asFs(buildVolume(wide)), clock, platform: 'posix', signal: controller.signal, pruneDirectory: prune });
+    expect(result.incompleteReasons).toEqual(['aborted']);
+    expect(calls).toBeLessThan(50);
   });
 
   it('a pruned directory at the depth limit is not peeked at: no depth-limit gap where the policy leaves nothing to see', async () => {

@@ -44,6 +44,15 @@ describe('names that decode alike (memfs)', () => {
     expect(result).toMatchObject({ matches: ['plain.txt', 'src/a.ts'], skipped: [], complete: true, excludedCount: 2 });
   });
 
+  it('a twin directory the host prunes (pruneDirectory) is nothing where its own name cannot match; a gap where it can', async () => {
+    const dirs: Tree = { 'x\uFFFD': { 'a.ts': '' }, src: { 'b.ts': '' } };
+    const pruned = await findAll(over(dirs, { pattern: '**/*.ts', pruneDirectory: (dir: string) => dir.startsWith('x') }));
+    expect(pruned).toMatchObject({ matches: ['src/b.ts'], skipped: [], complete: true, excludedCount: 1 });
+    // `**` could name the twin itself: unreadable, still a gap.
+    const named = await findAll(over(dirs, { pattern: '**', type: 'any', pruneDirectory: (dir: string) => dir.startsWith('x') }));
+    expect(named).toMatchObject({ skipped: [{ path: 'x\uFFFD', code: 'EILSEQ' }], complete: false });
+  });
+
   it('a twin excluded only as a directory may be a file: still a gap', async () => {
     const result = await findAll(over(tree, { exclude: ['x\uFFFD/'] }));
     expect(result).toMatchObject({ matches: ['plain.txt', 'src/a.ts', 'x\uFFFD'], skipped: [{ path: 'x\uFFFD', code: 'EILSEQ' }], complete: false, excludedCount: 0 });
