@@ -238,12 +238,12 @@ export function splitRoot(
 function refuseSeveralRoots(patterns: string[], patternsNeeded: number, root: string, isDir: (candidate: string) => boolean): string[] {
   const folders = patterns.slice(patternsNeeded).filter((p) => !holdsGlobSyntax(p) && isDir(p));
   if (folders.length === 0) return patterns;
-  const named = [...folders, root];
-  // Their names in the example when they are plain names of the current folder's entries.
-  const braces = named.every((p) => /^[\w.-]+$/.test(p)) ? named.join(',') : 'src,docs';
+  const named = [...folders, root].map((p) => JSON.stringify(p)).join(', ');
+  // No command is built for the user: one that names the folders in a glob would change what -F,
+  // --name-regex or --contains asks (an adversarial run: '{src,docs}/**/a' for -F a proved an absence).
   throw new FindFileError(
     'FF_INVALID_OPTION',
-    `${named.map((p) => JSON.stringify(p)).join(', ')} are all folders: find-file searches one root, the last argument, and reads the others as patterns. Run it once per folder, or search their parent with patterns naming them (find-file '{${braces}}/**/${patterns.find((p) => !folders.includes(p)) ?? '*'}', where fd and rg would search each)`,
+    `${named} are all folders: find-file searches one root, the last argument, and reads the others as patterns (fd and rg would search each). Run it once per folder, with that folder last`,
     'root',
   );
 }

@@ -26,25 +26,49 @@ function plainName(options: FindOptions): string | undefined {
 }
 
 /**
- * The options of a hint's search: the answer's, without what only shaped its printing, in what is
- * left of the budget; undefined when none is left, so the command never outlives its budget.
+ * How long the hints' searches may take together: what is left of `--time-budget-ms`, and never more
+ * than the answer took (at least half a second, so that a small tree's hint, a few ms of work, never
+ * depends on a loaded machine). Without it an empty answer to a plain name over /usr walked it three times (0.40 s ->
+ * 1.36 s, an adversarial run), and the second hint got the budget the first had spent.
  */
-function searchAgain(options: FindOptions, summary: Pick<FindSummary, 'stats'>): FindOptions | undefined {
-  // Whole milliseconds: `timeBudgetMs` takes integers only, and a fraction failed the run with a usage error after its answer.
-  const left = options.timeBudgetMs === undefined ? undefined : Math.floor(options.timeBudgetMs - summary.stats.elapsedMs);
-  if (left !== undefined && left <= 0) return undefined;
-  const { onDirectory: _progress, maxResults: _limit, sort: _sort, stats: _stats, ...rest } = options;
-  return left === undefined ? rest : { ...rest, timeBudgetMs: left };
+export class HintTime {
+  private leftMs: number;
+
+  constructor(options: Pick<FindOptions, 'timeBudgetMs'>, summary: Pick<FindSummary, 'stats'>) {
+    const elapsed = summary.stats.elapsedMs;
+    const budgetLeft = options.timeBudgetMs === undefined ? Infinity : options.timeBudgetMs - elapsed;
+    // Whole milliseconds: `timeBudgetMs` takes integers only, and a fraction failed the run with a usage error after its answer.
+    this.leftMs = Math.floor(Math.min(budgetLeft, Math.max(500, elapsed)));
+  }
+
+  /** The options of a hint's search: the answer's, without what only shaped its printing; undefined when no time is left. */
+  searchOptions(options: FindOptions): FindOptions | undefined {
+    if (this.leftMs <= 0) return undefined;
+    const { onDirectory: _progress, maxResults: _limit, sort: _sort, stats: _stats, ...rest } = options;
+    return { ...rest, timeBudgetMs: this.leftMs };
+  }
+
+  /** A hint's search took `ms`: the next one gets the rest. */
+  spent(ms: number): void {
+    this.leftMs = Math.floor(this.leftMs - ms);
+  }
+}
+
+/** The hints after an empty answer, in order: the first that has something to say. */
+export async function hintAfter(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'linkMatchedCount' | 'stats'>, typed: readonly string[]): Promise<string | undefined> {
+  const time = new HintTime(options, summary);
+  return (await nameHint(options, summary, typed, time)) ?? (await kindHint(options, summary, typed, time));
 }
 
 /** `  hint: 2 names contain "make": find-file -F make`, or undefined when there is nothing to say. */
-export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'linkMatchedCount' | 'stats'>, typed: readonly string[]): Promise<string | undefined> {
+export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'linkMatchedCount'>, typed: readonly string[], time: HintTime): Promise<string | undefined> {
   const text = plainName(options);
   if (text === undefined || summary.matchedCount > 0 || summary.linkMatchedCount > 0) return undefined;
-  const again = searchAgain(options, summary);
+  const again = time.searchOptions(options);
   if (again === undefined) return undefined;
   const caseSensitive = options.caseSensitive ?? (process.platform === 'win32' ? false : !ignoresCaseSmartly(literalSyntax(text), 'fd'));
   const found = await findFiles({ ...again, pattern: '*', nameRegex: escapeRegex(text), caseSensitive });
+  time.spent(found.stats.elapsedMs);
   if (found.matchedCount === 0) return undefined;
   const names = found.matchedCount === 1 ? '1 name contains' : `${found.matchedCount} names contain`;
   return `  hint: a glob matches whole names; ${names} ${JSON.stringify(escapeText(text))}${found.complete ? '' : ' (at least)'}: find-file ${['-F', ...typed].map(quoteArg).join(' ')}\n`;
@@ -66,10 +90,10 @@ const OTHER_KINDS: [EntryType, string, string][] = [
  * more). One more search (the walker), the same options with the other kinds, up to 3 entries, in
  * what is left of the budget; the hint names them and the `-t` to add.
  */
-export async function kindHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount' | 'stats'>, typed: readonly string[]): Promise<string | undefined> {
+export async function kindHint(options: FindOptions, summary: Pick<FindSummary, 'matchedCount'>, typed: readonly string[], time: HintTime): Promise<string | undefined> {
   // A plain name, as for the -F hint: a glob was written on purpose, and the second walk is paid only here.
   if (plainName(options) === undefined || options.type !== undefined || summary.matchedCount > 0) return undefined;
-  const again = searchAgain(options, summary);
+  const again = time.searchOptions(options);
   if (again === undefined) return undefined;
   // The walker: ripgrep lists regular files only.
   const found = await findFiles({ ...again, backend: 'walker', type: OTHER_KINDS.map(([kind]) => kind), maxResults: 3, stats: true });

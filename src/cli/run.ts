@@ -28,7 +28,7 @@ import { EXIT, exitCodeForResult, quietExitCode, type ExitCode } from './exit.js
 import { buildPrint0Display, buildRelDisplay } from './output.js';
 import { printHuman, printNdjson, printSummary, stdoutText, writeAll, type Outcome, type Search, type SummaryScope } from './print.js';
 import { formatSummary, stylesFor, type Styles, type SummaryContext } from './summary.js';
-import { kindHint, nameHint } from './hint.js';
+import { hintAfter } from './hint.js';
 
 /**
  * Runs the search, prints it, and returns the exit status. Throws what the library throws.
@@ -152,7 +152,7 @@ async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPl
   }
   const summary = await printHuman({ options, start: searchFiles, format, summarize: formatSummary, scope });
   if (options.signal?.aborted !== true) {
-    const hint = (await nameHint(options, summary, typed)) ?? (await kindHint(options, summary, typed));
+    const hint = await hintAfter(options, summary, typed);
     if (hint !== undefined) await writeAll(hint, process.stderr);
   }
   return summary;

@@ -11,7 +11,7 @@ import { explainReason, formatProgress, formatSummary, stylesFor, type SummaryCo
 import { formatContentSummary } from '../../src/cli/content-summary.js';
 import type { ContentSummary } from '../../src/content/types.js';
 import type { FindOptions } from '../../src/options.js';
-import { nameHint } from '../../src/cli/hint.js';
+import { HintTime, hintAfter, nameHint } from '../../src/cli/hint.js';
 import { FakeClock, asFs, buildVolume } from '../helpers/memfs.js';
 import { INCOMPLETE_REASONS, type FindSummary } from '../../src/result.js';
 import { summaryOf } from '../helpers/summary.js';
@@ -317,11 +317,24 @@ describe('the -F hint after an empty answer (cli/hint.ts)', () => {
 
   it('counts the names holding the text and gives the -F command', async () => {
     // The command is the one typed, with -F in front: its other words stay, quoted for a shell when needed.
-    expect(await nameHint(options, empty(0), ['make', '/root', '-E', 'a b'])).toBe(`  hint: a glob matches whole names; 2 names contain "make": find-file -F make /root -E 'a b'\n`);
+    expect(await nameHint(options, empty(0), ['make', '/root', '-E', 'a b'], new HintTime(options, empty(0)))).toBe(`  hint: a glob matches whole names; 2 names contain "make": find-file -F make /root -E 'a b'\n`);
   });
 
   it('searches only within what is left of --time-budget-ms: nothing left, no second search and no hint', async () => {
-    expect(await nameHint({ ...options, timeBudgetMs: 1000 }, empty(999), ['make'])).toBeDefined();
-    expect(await nameHint({ ...options, timeBudgetMs: 1000 }, empty(1000), ['make'])).toBeUndefined();
+    expect(await hintAfter({ ...options, timeBudgetMs: 1000 }, empty(999), ['make'])).toBeDefined();
+    expect(await hintAfter({ ...options, timeBudgetMs: 1000 }, empty(1000), ['make'])).toBeUndefined();
+  });
+
+  it('the hints share one allowance: what the budget leaves, never more than the answer took (at least 500 ms), the second getting what the first left', () => {
+    const budgetOf = (time: HintTime) => time.searchOptions(options)?.timeBudgetMs;
+    // An adversarial run: three walks of /usr for one empty answer (0.40 -> 1.36 s), the second hint given the budget the first had spent.
+    expect(budgetOf(new HintTime({}, empty(5000)))).toBe(5000);
+    expect(budgetOf(new HintTime({}, empty(10)))).toBe(500);
+    expect(budgetOf(new HintTime({ timeBudgetMs: 600 }, empty(375)))).toBe(225);
+    const shared = new HintTime({ timeBudgetMs: 600 }, empty(375));
+    shared.spent(200);
+    expect(budgetOf(shared)).toBe(25);
+    shared.spent(25);
+    expect(shared.searchOptions(options)).toBeUndefined();
   });
 });
