@@ -350,10 +350,10 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
   const namesFile = buildFileTest(list, pattern, nodir, !nocase);
-  // An `ignored` hook is handed entries that say their kind, as node-glob's `Path`s do.
+  // The hooks are handed entries that say their kind, as node-glob's `Path`s do.
   const ignoredBy = hooks?.ignores;
   const prunedOut = dirOnly.length > 0 ? hooks?.childrenIgnoredAt : undefined;
-  const kinds = ((withFileTypes || paths.needsKind) && !statAll) || namesFile || ignoredBy ? new Map<string, EntryType | undefined>() : undefined;
+  const kinds = ((withFileTypes || paths.needsKind) && !statAll) || namesFile || hooks ? new Map<string, EntryType | undefined>() : undefined;
   const links = new Set<string>();
   const options: FindOptions = {
     root,
@@ -382,7 +382,7 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
   const keeps =
     keep === undefined && keepsFile === undefined && ignoredBy === undefined && prunedOut === undefined
       ? () => true
-      : (match: string) => (keep?.(rel(match)) ?? true) && (keepsFile?.(rel(match)) ?? true) && ignoredBy?.(entryOf(match)) !== true && prunedOut?.(rel(match)) !== true;
+      : (match: string) => (keep?.(rel(match)) ?? true) && (keepsFile?.(rel(match)) ?? true) && ignoredBy?.(entryOf(match)) !== true && prunedOut?.(rel(match), kindAt(rel(match))) !== true;
   const cwdPath = paths.cwd;
   const cwdEntry = () => new PathEntry(root, '', 'directory');
   const shape = (result: FindResult): string[] => {

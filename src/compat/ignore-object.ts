@@ -12,6 +12,7 @@
  */
 import { join } from 'node:path';
 import { FindFileError } from '../errors.js';
+import type { EntryType } from '../options.js';
 import { PathEntry } from './path-entry.js';
 
 /**
@@ -60,7 +61,7 @@ export interface IgnoreHooks {
    * where `childrenIgnored` stops it first: such a pattern never returns a directory it prunes,
    * also one the walk has no reason to read (`*` + `/` reads no folder below cwd). `**` does return it.
    */
-  childrenIgnoredAt: ((rel: string) => boolean) | undefined;
+  childrenIgnoredAt: ((rel: string, kind?: EntryType) => boolean) | undefined;
   /** Whether a match of the walk is dropped (`ignored`), given its entry. */
   ignores: ((entry: PathEntry) => boolean) | undefined;
 }
@@ -71,9 +72,10 @@ export function buildIgnoreHooks(ignore: IgnoreLike, root: string): IgnoreHooks 
   const childrenIgnored = ignore.childrenIgnored === undefined ? undefined : (entry: PathEntry) => Boolean(ignore.childrenIgnored!(entry));
   const ignores = ignore.ignored === undefined ? undefined : (entry: PathEntry) => Boolean(ignore.ignored!(entry));
   const asked = new Map<string, boolean>();
-  const childrenIgnoredAt = (rel: string) => {
+  // The kind the listing gave: node-glob hands a link's own `Path` (`*` + `/` asks of links too).
+  const childrenIgnoredAt = (rel: string, kind: EntryType | undefined = 'directory') => {
     let answer = asked.get(rel);
-    if (answer === undefined) asked.set(rel, (answer = childrenIgnored!(new PathEntry(join(root, rel), rel, 'directory'))));
+    if (answer === undefined) asked.set(rel, (answer = childrenIgnored!(new PathEntry(join(root, rel), rel, kind))));
     return answer;
   };
   return {

@@ -8,6 +8,7 @@
  * is not read; a bad object is refused; a throw rejects.
  */
 import * as nodeGlob from 'glob';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +103,24 @@ describe('an ignore object: what the answer says', () => {
     await expect(glob('**/*.ts', { cwd: root, ignore: hostRules })).rejects.toThrow(TypeError);
     const portable: nodeGlob.IgnoreLike = { childrenIgnored: (p: nodeGlob.Path) => p.name === 'node_modules' };
     expect([...(await glob('**/*.ts', { cwd: root, ignore: portable }))].sort()).toEqual((await nodeGlob.glob('**/*.ts', { cwd: root, ignore: portable })).sort());
+  });
+
+  it('a link is handed to childrenIgnored as a link (node-glob asks of links under * + /): the same answer', async () => {
+    const linked = buildTree(['a/sub/f.ts', 'src/g.ts', 'src/in/h.ts', 'b']);
+    try {
+      symlinkSync('src', join(linked, 'ldir'));
+      symlinkSync('in', join(linked, 'src', 'lin'));
+      symlinkSync('nowhere', join(linked, 'dang'));
+      for (const [label, hook] of [['links', (p: Entry & { isSymbolicLink(): boolean }) => p.isSymbolicLink()], ['not directories', (p: Entry) => !p.isDirectory()]] as const) {
+        for (const pattern of ['*/', 'src/*/']) {
+          const opts = () => ({ cwd: linked, ignore: { childrenIgnored: hook as (p: Entry) => boolean } });
+          const peer = (await nodeGlob.glob(pattern, opts() as never)).sort();
+          expect([...(await glob(pattern, opts()))].sort(), `${label}, ${pattern}`).toEqual(peer);
+        }
+      }
+    } finally {
+      removeTree(linked);
+    }
   });
 
   it('the entries handed to the hooks say their kind, as node-glob\'s do', async () => {
