@@ -66,8 +66,10 @@ export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 
   if (text === undefined || summary.matchedCount > 0 || summary.linkMatchedCount > 0) return undefined;
   const again = time.searchOptions(options);
   if (again === undefined) return undefined;
-  const caseSensitive = options.caseSensitive ?? (process.platform === 'win32' ? false : !ignoresCaseSmartly(literalSyntax(text), 'fd'));
-  const found = await findFiles({ ...again, pattern: '*', nameRegex: escapeRegex(text), caseSensitive });
+  // Smart case on the text alone, as the hinted -F command reads it (names.ts): given as the search's
+  // `caseSensitive`, it folded `-E 'README*'` too, and the count was not the command's (an adversarial run).
+  const flag = options.caseSensitive !== undefined || process.platform === 'win32' ? '' : ignoresCaseSmartly(literalSyntax(text), 'fd') ? '(?i)' : '(?-i)';
+  const found = await findFiles({ ...again, pattern: '*', nameRegex: flag + escapeRegex(text) });
   time.spent(found.stats.elapsedMs);
   if (found.matchedCount === 0) return undefined;
   const names = found.matchedCount === 1 ? '1 name contains' : `${found.matchedCount} names contain`;

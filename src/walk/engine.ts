@@ -173,8 +173,6 @@ export class Walk {
     return this.judgeEntries(true);
   }
 
-  private judgeEntries(pausable: false): UnknownEntries;
-  private judgeEntries(pausable: boolean): UnknownEntries | typeof PAUSED;
   private judgeEntries(pausable: boolean): UnknownEntries | typeof PAUSED {
     const open = this.open!;
     const { task, entries } = open;
@@ -296,6 +294,7 @@ export class Walk {
       if (kind !== undefined && this.rules.isBeyondLimit(rel, name, kind, task.ignore)) this.reasons.note('depth-limit');
     } else if (isDirectory) {
       if (this.addDir(rel, name, task.depth + 1, task.ignore) && this.rules.isDirectoryMatch(rel, name)) this.matches.take(task.rel, name, 'directory', stats);
+      if (this.prune?.took() !== undefined) this.shouldStop(); // the host's code ran (prune.ts): the budget and signal asked now, not 128 lstats later
     } else if (stats.isSymbolicLink()) {
       if (this.judgeLink(task.rel, name, task, false) === 'candidate') this.matches.take(task.rel, name, 'symlink', stats);
     } else {
@@ -380,7 +379,8 @@ export class Walk {
 
   /** A later name that decodes like an earlier one in the same directory: unreadable, if it could matter (below a directory the host prunes, nothing does). */
   private skipTwin(rel: string, name: string, level: IgnoreLevel | undefined, isDirectory: boolean): void {
-    const verdict = this.rules.twin(rel, name, level, isDirectory && this.prune?.ask(rel + '/') === true);
+    let verdict = this.rules.twin(rel, name, level);
+    if (verdict === 'gap' && isDirectory && this.prune?.ask(rel + '/') === true) verdict = this.rules.twin(rel, name, level, true);
     if (!this.leftOut(verdict) && verdict === 'gap') this.skip(rel, 'EILSEQ');
   }
 

@@ -17,7 +17,7 @@ import { isPosix } from '../helpers/cli.js';
 let tree: string;
 beforeAll(() => {
   tree = mkdtempSync(join(tmpdir(), 'ff-hint-'));
-  writeTree(tree, ['cmake/x.txt', '-foo.txt', 'Makefile', 'src/Make.md', 'src/a b/make.txt', 'src/-bar.md']);
+  writeTree(tree, ['cmake/x.txt', '-foo.txt', 'Makefile', 'src/Make.md', 'src/a b/make.txt', 'src/-bar.md', 'README.txt', 'old-readme', 'readme.md']);
 });
 afterAll(() => rmSync(tree, { recursive: true, force: true }));
 
@@ -33,6 +33,8 @@ const CASES: string[][] = [
   ['make', '--time-budget-ms', '60000', '-d', '1'],
   ['-s', 'Make', '-t', 'f'],
   ['-0', '--', '-bar', 'src'],
+  // The text's smart case folds the text alone, never -E (an adversarial run: the hint counted 1, the command listed 2).
+  ['readme', '-E', 'README*'],
 ];
 
 describeIf([isPosix, 'the hint is a POSIX shell command line'])('the -F hint, run', () => {

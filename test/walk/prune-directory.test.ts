@@ -6,7 +6,7 @@
  * cannot honour it, so only the walker runs it.
  */
 import { describe, expect, it } from 'vitest';
-import type { DirentLike } from '../../src/fs.js';
+import type { DirentLike, FsLike } from '../../src/fs.js';
 import { findFiles, findFilesStream, findFilesSync, searchContent, type FindOptions, type FindResult } from '../../src/index.js';
 import { FakeClock, asFs, buildVolume, type Tree } from '../helpers/memfs.js';
 
@@ -101,6 +101,45 @@ describe('pruneDirectory', () => {
     // 50 entries of the root's listing were judged (50 calls) before the loop turned.
     const prune = () => (calls++ === 0 && setImmediate(() => controller.abort()), clock.advance(5), false);
     const result = await findFiles({ root: '/root', pattern: '**', type: 'any', fs: asFs(buildVolume(wide)), clock, platform: 'posix', signal: controller.signal, pruneDirectory: prune });
+    expect(result.incompleteReasons).toEqual(['aborted']);
+    expect(calls).toBeLessThan(50);
+  });
+
+  it('where the listing gives no kinds (each entry lstat\'ed), a slow callback still stops within a call of the budget (it ran 257 calls)', async () => {
+    const wide: Tree = { big: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`d${i}`, { 'x.ts': 'x' }])) };
+    // An fs whose listings say no kind (DT_UNKNOWN, as some NFS and FUSE mounts): every entry goes through lstat.
+    const untyped = (base: FsLike): FsLike => {
+      const blind = (entries: DirentLike[]) => entries.map((e) => ({ name: e.name, isFile: () => false, isDirectory: () => false, isSymbolicLink: () => false }) as DirentLike);
+      return {
+        readdir: (p, o, cb) => base.readdir(p, o, (error, entries) => cb(error, error ? entries : blind(entries))),
+        readdirSync: (p, o) => blind(base.readdirSync(p, o)),
+        lstat: (p, cb) => base.lstat(p, cb),
+        lstatSync: (p) => base.lstatSync(p),
+      };
+    };
+    for (const form of ['async', 'sync'] as const) {
+      const clock = new FakeClock();
+      let calls = 0;
+      const slow = (dir: string) => (calls++, clock.advance(10), dir !== 'big/');
+      const o = { root: '/root', pattern: '**/x', fs: untyped(asFs(buildVolume(wide))), clock, platform: 'posix' as const, timeBudgetMs: 100, pruneDirectory: slow };
+      const result = form === 'async' ? await findFiles(o) : findFilesSync(o);
+      expect(result, form).toMatchObject({ complete: false, incompleteReasons: ['time-budget'] });
+      expect(calls, form).toBeLessThanOrEqual(11);
+    }
+  });
+
+  it('a call slow by the real clock yields too, when the search\'s own clock stands still (an injected one)', async () => {
+    const wide: Tree = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`d${i}`, {}]));
+    const controller = new AbortController();
+    let calls = 0;
+    // Each call lasts at least a real millisecond (a floor, however loaded the machine); the fake clock never moves.
+    const prune = () => {
+      if (calls++ === 0) setImmediate(() => controller.abort());
+      const until = performance.now() + 1.5;
+      while (performance.now() < until);
+      return false;
+    };
+    const result = await findFiles({ root: '/root', pattern: '**', type: 'any', fs: asFs(buildVolume(wide)), clock: new FakeClock(), platform: 'posix', signal: controller.signal, pruneDirectory: prune });
     expect(result.incompleteReasons).toEqual(['aborted']);
     expect(calls).toBeLessThan(50);
   });

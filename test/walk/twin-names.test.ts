@@ -46,8 +46,14 @@ describe('names that decode alike (memfs)', () => {
 
   it('a twin directory the host prunes (pruneDirectory) is nothing where its own name cannot match; a gap where it can', async () => {
     const dirs: Tree = { 'x\uFFFD': { 'a.ts': '' }, src: { 'b.ts': '' } };
-    const pruned = await findAll(over(dirs, { pattern: '**/*.ts', pruneDirectory: (dir: string) => dir.startsWith('x') }));
+    const asked: string[] = [];
+    const pruned = await findAll(over(dirs, { pattern: '**/*.ts', pruneDirectory: (dir: string) => (asked.push(dir), dir.startsWith('x')) }));
     expect(pruned).toMatchObject({ matches: ['src/b.ts'], skipped: [], complete: true, excludedCount: 1 });
+    // Asked once for the string both twins spell (each form asks it once: findAll runs three), and never for an excluded twin.
+    expect(asked.filter((dir) => dir === 'x\uFFFD/').length).toBe(asked.filter((dir) => dir === 'src/').length);
+    const excludedAsked: string[] = [];
+    await findAll(over(dirs, { pattern: '**/*.ts', exclude: ['x*'], pruneDirectory: (dir: string) => (excludedAsked.push(dir), false) }));
+    expect(excludedAsked.filter((dir) => dir.startsWith('x'))).toEqual([]);
     // `**` could name the twin itself: unreadable, still a gap.
     const named = await findAll(over(dirs, { pattern: '**', type: 'any', pruneDirectory: (dir: string) => dir.startsWith('x') }));
     expect(named).toMatchObject({ skipped: [{ path: 'x\uFFFD', code: 'EILSEQ' }], complete: false });
