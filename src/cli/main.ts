@@ -91,7 +91,8 @@ function usageError(message: string, parser: Argv<CliArgs> | undefined, typed: r
   const pattern = dashPattern(typed);
   // `-dash.txt` is `-d ash.txt`: say so, or "--max-depth must be ..." names a flag no one typed.
   const readAs = pattern === undefined ? undefined : readAsGlued(pattern);
-  const why = readAs === undefined ? '' : `${pattern} was read as ${readAs}, as fd reads it; `;
+  // Else a cluster of short flags: `-notes.txt` had been told only "-s is a switch and takes no value".
+  const why = readAs === undefined ? `${pattern} was read as short flags; ` : `${pattern} was read as ${readAs}, as fd reads it; `;
   const tip = pattern === undefined ? '' : ` (${why}a pattern that starts with '-' goes after '--': find-file -- ${JSON.stringify(pattern)})`;
   process.stderr.write(`find-file: error: ${escapeText(shortMessage((unknown ?? message) + tip))}\n`);
   process.exit(EXIT.USAGE);
