@@ -189,7 +189,7 @@ function filesOnlyReason(flag: string, args: CliArgs): string {
     const glob = exts.length === 1 ? `*.${exts[0]}` : `*.{${exts.join(',')}}`;
     return `name the files to read with a glob: find-file '${glob}' --contains TEXT`;
   }
-  if (flag === '--name-regex' || flag === '--fixed-strings') return 'name the files to read with a glob: find-file GLOB --contains TEXT';
+  if (flag === '--name-regex') return 'name the files to read with a glob: find-file GLOB --contains TEXT';
   return 'content search reads files and filters no metadata';
 }
 
@@ -204,7 +204,7 @@ export const CONTENT_ONLY: [keyof CliArgs, string][] = [
   ['context', '--context'],
 ];
 
-/** The flags of a file listing only: content search has no entry types, metadata filters or order. */
+/** The flags of a file listing only: content search has no entry types, metadata filters or order (-F has its own message in checkArgs). */
 export const FILES_ONLY: [keyof CliArgs, string][] = [
   ['type', '--type'],
   ['changedWithin', '--changed-within'],
@@ -213,7 +213,6 @@ export const FILES_ONLY: [keyof CliArgs, string][] = [
   ['sort', '--sort'],
   ['extension', '--extension'],
   ['nameRegex', '--name-regex'],
-  ['fixedStrings', '--fixed-strings'],
   ['stats', '--stats'],
 ];
 

@@ -14,7 +14,8 @@ import { findFiles } from '../find.js';
 import type { FindSummary } from '../result.js';
 import { escapeRegex } from '../regex-escape.js';
 import { escapeText } from '../text-escape.js';
-import { ignoresCaseSmartly, literalSyntax } from '../regex-syntax.js';
+import { literalSyntax } from '../regex-syntax.js';
+import { smartCaseFlag } from './names.js';
 
 /** Glob syntax and separators: a pattern holding any of them was written as a glob, on purpose. */
 const GLOB_LIKE = /[*?[\]{}()!\\/]/;
@@ -68,8 +69,7 @@ export async function nameHint(options: FindOptions, summary: Pick<FindSummary, 
   if (again === undefined) return undefined;
   // Smart case on the text alone, as the hinted -F command reads it (names.ts): given as the search's
   // `caseSensitive`, it folded `-E 'README*'` too, and the count was not the command's (an adversarial run).
-  const flag = options.caseSensitive !== undefined || process.platform === 'win32' ? '' : ignoresCaseSmartly(literalSyntax(text), 'fd') ? '(?i)' : '(?-i)';
-  const found = await findFiles({ ...again, pattern: '*', nameRegex: flag + escapeRegex(text) });
+  const found = await findFiles({ ...again, pattern: '*', nameRegex: smartCaseFlag(options.caseSensitive !== undefined, [literalSyntax(text)]) + escapeRegex(text) });
   time.spent(found.stats.elapsedMs);
   if (found.matchedCount === 0) return undefined;
   const names = found.matchedCount === 1 ? '1 name contains' : `${found.matchedCount} names contain`;

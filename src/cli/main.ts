@@ -89,11 +89,7 @@ function usageError(message: string, parser: Argv<CliArgs> | undefined, typed: r
   if (unknown === undefined) process.stderr.write(`${USAGE_LINE}\n`);
   // As fd's tip: the parser's own words name a flag it read out of the pattern (`-notes.txt`: "-s is a switch").
   const pattern = dashPattern(typed);
-  // `-dash.txt` is `-d ash.txt`: say so, or "--max-depth must be ..." names a flag no one typed.
-  const readAs = pattern === undefined ? undefined : readAsGlued(pattern);
-  // Else a cluster of short flags: `-notes.txt` had been told only "-s is a switch and takes no value".
-  const why = readAs === undefined ? `${pattern} was read as short flags; ` : `${pattern} was read as ${readAs}, as fd reads it; `;
-  const tip = pattern === undefined ? '' : ` (${why}a pattern that starts with '-' goes after '--': find-file -- ${JSON.stringify(pattern)})`;
+  const tip = pattern === undefined ? '' : ` (${readAsWhat(pattern)}; a pattern that starts with '-' goes after '--': find-file -- ${JSON.stringify(pattern)})`;
   process.stderr.write(`find-file: error: ${escapeText(shortMessage((unknown ?? message) + tip))}\n`);
   process.exit(EXIT.USAGE);
 }
@@ -109,6 +105,16 @@ function dashPattern(typed: readonly string[]): string | undefined {
     if (word[0] === '-' && word[1] !== '-' && /[.*?[\]{}/\\]/.test(word)) return word;
   }
   return undefined;
+}
+
+/**
+ * What the parsers made of a dash pattern: `-dash.txt` is `-d ash.txt` (else "--max-depth must be ..."
+ * names a flag no one typed), any other a cluster of short flags (`-notes.txt` had been told only
+ * "-s is a switch and takes no value").
+ */
+function readAsWhat(pattern: string): string {
+  const glued = readAsGlued(pattern);
+  return glued === undefined ? `${pattern} was read as short flags` : `${pattern} was read as ${glued}, as fd reads it`;
 }
 
 /** One line naming the cause (no stack trace), then status 1, or 2 when the library says the input was wrong (with `-q`, 2 for both). */

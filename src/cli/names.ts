@@ -27,7 +27,7 @@ const EVERY_NAME = '*';
 export function nameOptions(args: CliArgs, patterns: string[]): NameOptions {
   const glob = globsOf(patterns);
   const typed = args.fixedStrings === true ? patterns.map(literalSyntax) : args.nameRegex !== undefined ? [readRegexSyntax(args.nameRegex)] : [];
-  const flag = smartCaseFlag(args, typed);
+  const flag = smartCaseFlag(args.caseSensitive === true || args.ignoreCase === true, typed);
   const regexes = [
     // fd takes one pattern; several -F texts are alternatives, as several globs are.
     ...(args.fixedStrings === true ? [flag + patterns.map(escapeRegex).join('|')] : []),
@@ -60,11 +60,11 @@ function escapeGlobCharacter(c: string): string {
 /**
  * Smart case as a flag on the typed regexes alone: the glob and `-E` keep their own case, as fd's
  * `-E` does (it had made `-F make -E Build` leave out `build/` too). Nothing when `-s` or `-i`
- * chose (the search's `caseSensitive` says it for everything), or on Windows, where names match
- * in any case whatever the text.
+ * chose (`chosen`: the search's `caseSensitive` says it for everything), or on Windows, where names
+ * match in any case whatever the text. The `-F` hint's search (hint.ts) reads its text by it too.
  */
-function smartCaseFlag(args: CliArgs, typed: RegexSyntax[]): string {
-  if (args.caseSensitive === true || args.ignoreCase === true || typed.length === 0 || process.platform === 'win32') return '';
+export function smartCaseFlag(chosen: boolean, typed: RegexSyntax[]): string {
+  if (chosen || typed.length === 0 || process.platform === 'win32') return '';
   return typed.every((syntax) => ignoresCaseSmartly(syntax, 'fd')) ? '(?i)' : '(?-i)';
 }
 
