@@ -51,6 +51,31 @@ describe('find-file/glob beside node-glob, on Windows', () => {
     });
   }
 
+  it('an ignore object: the same array as node-glob, its entries in Windows form; pruning the refused folder is policy, complete', async () => {
+    const root = makeTree({ ...files, 'node_modules/p/i.js': '', 'src/node_modules/q.js': '' });
+    try {
+      const HOOKS = [
+        () => ({ childrenIgnored: (p) => p.name === 'node_modules' }),
+        // relative() with the platform's separator, as node-glob's Path gives it on Windows.
+        () => ({ ignored: (p) => p.relative().startsWith('src\\lib'), childrenIgnored: (p) => p.relative() === 'src\\lib' }),
+        () => ({ ignored: (p) => p.fullpath().endsWith('\\top.js') }),
+      ];
+      for (const hook of HOOKS) {
+        for (const pattern of ['**', '**/*.js', 'src/*/']) {
+          const ours = await ff.glob(pattern, { cwd: root, ignore: hook() });
+          assert.deepEqual(sorted(ours), sorted(await ng.glob(pattern, { cwd: root, ignore: hook() })), `${pattern} ${hook().childrenIgnored ?? hook().ignored}`);
+          assert.equal(ours.result.complete, true);
+        }
+      }
+    } finally {
+      removeTree(root);
+    }
+    // The folder Windows refuses, left out by the host's rule: nothing goes unread that was to be read.
+    const pruned = await ff.glob('**/*.txt', { cwd: tree, ignore: { childrenIgnored: (p) => p.relative() === fx.denied } });
+    assert.deepEqual(sorted(pruned), sorted(await ng.glob('**/*.txt', { cwd: tree, ignore: { childrenIgnored: (p) => p.relative() === fx.denied } })));
+    assert.deepEqual([pruned.result.complete, pruned.result.skipped], [true, []]);
+  });
+
   it('windowsPathsNoEscape: `\\` separators in patterns and ignores, as node-glob reads them', async () => {
     const root = makeTree(files);
     try {
