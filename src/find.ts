@@ -13,6 +13,7 @@ import { HandOff } from './stream.js';
 import { NewestCollector, SortedCollector } from './walk/collector.js';
 import { AsyncDriver, runSync } from './walk/drivers.js';
 import { Walk } from './walk/engine.js';
+import { MainThreadDriver } from './walk/main-thread.js';
 import type { MatchPolicy, MatchSink } from './walk/rules.js';
 
 /** Root-relative `/` path to what the caller asked for: itself, or a native absolute path. */
@@ -156,6 +157,19 @@ const STREAM_HIGH_WATER = 1024;
  * surfaces from the iteration and `summary`. Breaking out of the loop ends the walk (`aborted`).
  */
 export function findFilesStream(options: FindOptions): FindStream {
+  return streamFiles(options, 'pool');
+}
+
+/**
+ * Where a stream's walk reads its directories. `pool`: libuv's threads (`AsyncDriver`), so that a
+ * read never holds the caller's event loop; what every library form does. `main-thread`: the sync
+ * walk in slices (`MainThreadDriver`), for a process that only walks and has no time budget to
+ * keep (the command): less CPU and memory, and a read that hangs holds the process.
+ */
+export type StreamReads = 'pool' | 'main-thread';
+
+/** `findFilesStream` with its reads chosen (the command's listing; not part of the public API). */
+export function streamFiles(options: FindOptions, reads: StreamReads): FindStream {
   const plan = buildFindPlan(options);
   const note = walkerOnly(plan.backend.backend, 'findFilesStream');
   // A stream yields in discovery order, paths only: an order or metadata would need the whole walk first.
@@ -164,7 +178,8 @@ export function findFilesStream(options: FindOptions): FindStream {
   const format = buildPathFormatter(plan);
   const handOff = new HandOff<string>(STREAM_HIGH_WATER);
   const walk = new Walk(plan, (base, name) => handOff.push(format(base + name)));
-  const driver = new AsyncDriver(walk, { isPaused: () => handOff.isFull });
+  const flow = { isPaused: () => handOff.isFull };
+  const driver = reads === 'main-thread' ? new MainThreadDriver(walk, flow) : new AsyncDriver(walk, flow);
   // A reader that left paths untaken did not get them, even from a walk that had ended: "returned" counts what it took.
   const summary = handOff.finish(
     driver.done.then(() => ({ ...summarize(plan, walk), ...note })),

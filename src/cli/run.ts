@@ -14,7 +14,7 @@
  */
 import * as path from 'node:path';
 import type { ContentHit, ContentOptions, ContentSummary } from '../content/types.js';
-import { findFiles, findFilesStream } from '../find.js';
+import { findFiles, streamFiles } from '../find.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import type { CliRequest, OutputMode } from './args.js';
@@ -95,9 +95,11 @@ interface Paints {
  */
 function searchFiles(options: FindOptions): Search<string> {
   if (isStreamable(options)) {
-    // The library's default window (256 reads in flight or waiting): 64, this command's until round
-    // 17, kept ~3 MiB of peak RSS off a listing of /usr and cost it 6-11% of its time (docs/performance.md).
-    const stream = findFilesStream(options);
+    // Without a time budget the walk reads on this thread, in slices (src/walk/main-thread.ts): a
+    // listing of /usr took 30% less CPU and 72 against 85-93 MiB of peak RSS, and nothing else
+    // here waits on the event loop for long. A read that hangs then holds the command, as in fd and
+    // rg; with a budget the reads wait in libuv's pool and the budget answers (docs/cli.md).
+    const stream = streamFiles(options, options.timeBudgetMs === undefined ? 'main-thread' : 'pool');
     return { batches: stream.batches(), summary: () => stream.summary, live: true };
   }
   return searchWhole(options, (result) => result.matches);

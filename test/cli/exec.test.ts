@@ -297,7 +297,9 @@ describe('the verdict with -x', () => {
   itIf(posix('Windows has no SIGINT to send a process'))('(POSIX) Ctrl-C: -X runs nothing on the part found, the summary says aborted, status 130', async () => {
     const marker = join(base, 'sigint-marker');
     // Every directory read takes 10 s: the search is still reading the root when it is interrupted.
-    const child = spawnFindFile(['*.md', '-X', process.execPath, printArgs], { cwd: tree, env: { FIND_FILE_TEST_SLOW_MS: '10000', FIND_FILE_TEST_MARKER: marker } });
+    // With a budget the reads wait in libuv's pool, so Ctrl-C is heard at once; without one the walk
+    // reads on the main thread and hears it once the read returns (cli.test.ts's SIGINT tests).
+    const child = spawnFindFile(['*.md', '--time-budget-ms', '600000', '-X', process.execPath, printArgs], { cwd: tree, env: { FIND_FILE_TEST_SLOW_MS: '10000', FIND_FILE_TEST_MARKER: marker } });
     const done = collect(child);
     await waitFor(() => existsSync(marker));
     child.kill('SIGINT');

@@ -12,6 +12,9 @@
  *   its handlers installed, and a test may signal it. Each read the command has then handled adds
  *   a line `read DIR` to it, so a test can wait for the walk to reach a point (an event, not a
  *   sleep that a busy machine outlasts).
+ * - FIND_FILE_TEST_READ_LOG: a file each directory read appends a line to, `sync DIR` or `async DIR`:
+ *   which of the walk's drivers read it (the command's listing reads on the main thread without a
+ *   time budget, in libuv's pool with one).
  */
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -20,15 +23,17 @@ import path from 'node:path';
 const delayMs = Number(process.env.FIND_FILE_TEST_SLOW_MS ?? '0');
 const failures = JSON.parse(process.env.FIND_FILE_TEST_FAIL ?? '{}');
 const marker = process.env.FIND_FILE_TEST_MARKER;
+const readLog = process.env.FIND_FILE_TEST_READ_LOG;
 const readdir = fs.readdir;
 const readdirSync = fs.readdirSync;
 let first = true;
 
 /** A directory read begins: the marker's first write, the directory's name as the tests write it, and the failure injected for it, if any. */
-function beginRead(dir) {
+function beginRead(dir, how) {
   if (first && marker) fs.writeFileSync(marker, String(process.pid));
   first = false;
   const rel = path.relative(process.cwd(), String(dir)).split(path.sep).join('/') || '.';
+  if (readLog) fs.appendFileSync(readLog, `${how} ${rel}\n`);
   const code = failures[rel];
   const failure = code ? Object.assign(new Error(`${code}: injected by the test, scandir '${dir}'`), { code, syscall: 'scandir', path: String(dir) }) : undefined;
   return { rel, failure };
@@ -39,7 +44,7 @@ function noteHandled(rel) {
 }
 
 fs.readdir = function testReaddir(dir, ...rest) {
-  const { rel, failure } = beginRead(dir);
+  const { rel, failure } = beginRead(dir, 'async');
   const callback = rest[rest.length - 1];
   // The walker has handled an answer once its callback returns (the matches in it counted).
   const answer = marker
@@ -53,7 +58,7 @@ fs.readdir = function testReaddir(dir, ...rest) {
   setTimeout(read, delayMs);
 };
 fs.readdirSync = function testReaddirSync(dir, ...rest) {
-  const { rel, failure } = beginRead(dir);
+  const { rel, failure } = beginRead(dir, 'sync');
   if (delayMs > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delayMs);
   try {
     if (failure) throw failure;

@@ -1,0 +1,104 @@
+/**
+ * The stream as the command reads it (src/walk/main-thread.ts): the sync walk on the main thread,
+ * in slices. Its answers are held to the other forms by test/helpers/every-form.ts and forms.ts;
+ * here, what the slices are for: the event loop turns between them (a caller's abort, a stream's
+ * reader, a progress timer), a reader that stops reading stops the walk, and a missing root
+ * surfaces from the reading. memfs and a fake clock; `SLICE.ms = 0` gives a turn after every step.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { streamFiles } from '../../src/find.js';
+import type { FindOptions } from '../../src/index.js';
+import { SLICE } from '../../src/walk/main-thread.js';
+import { FakeClock, asFs, buildVolume, type Tree } from '../helpers/memfs.js';
+
+const ROOT = '/root';
+
+/** 40 directories of 50 files each: 2,000 paths, far past the stream's 1,024 waiting. */
+const wide: Tree = {};
+for (let d = 0; d < 40; d++) {
+  const dir: Tree = {};
+  for (let f = 0; f < 50; f++) dir[`f${f}.txt`] = '';
+  wide[`d${d}`] = dir;
+}
+const volume = buildVolume(wide);
+const options = (more: Partial<FindOptions> = {}): FindOptions => ({ root: ROOT, platform: 'posix', pattern: '**/*.txt', fs: asFs(volume), clock: new FakeClock(), ...more });
+
+describe('the main-thread stream gives the event loop its turns', () => {
+  let saved: number;
+  beforeEach(() => {
+    saved = SLICE.ms;
+    SLICE.ms = 0;
+  });
+  afterEach(() => {
+    SLICE.ms = saved;
+  });
+
+  it('turns between directories: an immediate queued at the start runs before the walk ends', async () => {
+    let turns = 0;
+    let ended = false;
+    const tick = () => {
+      if (ended) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const stream = streamFiles(options(), 'main-thread');
+    const paths: string[] = [];
+    for await (const path of stream) paths.push(path);
+    ended = true;
+    expect(paths).toHaveLength(2000);
+    expect((await stream.summary).complete).toBe(true);
+    // One turn a slice at least: 41 directories listed, each its own slice.
+    expect(turns).toBeGreaterThanOrEqual(40);
+  });
+
+  it('hears an abort fired by the event loop between directories, and keeps what it found', async () => {
+    const controller = new AbortController();
+    let listed = 0;
+    const onDirectory = () => {
+      if (++listed === 3) setImmediate(() => controller.abort());
+    };
+    const stream = streamFiles(options({ signal: controller.signal, onDirectory }), 'main-thread');
+    const paths: string[] = [];
+    for await (const path of stream) paths.push(path);
+    const summary = await stream.summary;
+    expect(summary).toMatchObject({ complete: false, incompleteReasons: ['aborted'] });
+    // Heard within a slice or two of the third listing: not all 41 directories.
+    expect(summary.stats.dirsRead).toBeLessThan(10);
+    expect(paths.length).toBe(summary.matchedCount);
+    expect(paths.length).toBeGreaterThan(0);
+  });
+
+  it('walks no further while its reader does not read, and goes on when it does', async () => {
+    const stream = streamFiles(options(), 'main-thread');
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    expect(first.done).toBe(false);
+    // Many turns later, unread: the walk stopped once 1,024 paths waited (plus the directory it was in).
+    for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+    const waiting = stream.progress();
+    expect(waiting.matchedCount).toBeLessThan(1024 + 2 * 50);
+    let rest = 0;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done === true) break;
+      rest++;
+    }
+    expect(1 + rest).toBe(2000);
+    expect((await stream.summary).complete).toBe(true);
+  });
+
+  it('a missing root rejects the reading and the summary, as the pool stream does', async () => {
+    const stream = streamFiles(options({ root: '/nowhere' }), 'main-thread');
+    await expect(async () => {
+      for await (const _path of stream) expect.unreachable();
+    }).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stream.summary).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('creating the stream does no I/O: the first read waits for the next turn', () => {
+    let listed = 0;
+    streamFiles(options({ onDirectory: () => void listed++ }), 'main-thread');
+    expect(listed).toBe(0);
+  });
+});
