@@ -14,11 +14,13 @@
  * network mount) holds this thread, so no timer, signal or Ctrl-C is heard until it returns, as
  * in find, fd and ripgrep. With a budget the walk's reads wait in the pool, and the budget answers.
  */
+import { monotonicClock } from '../plan/clock.js';
 import { startSync, stepSync, type FlowControl, type SyncPause } from './drivers.js';
 import type { Walk } from './engine.js';
 
 /**
- * The longest the walk runs, in ms of real time, before it lets the event loop turn: a caller's
+ * The longest the walk runs, in ms of real time (`process.hrtime`: the `performance` global would
+ * load perf_hooks into the command's start), before it lets the event loop turn: a caller's
  * abort, a stream's reader and a progress line's timer are heard that soon. Tests set 0 (a turn
  * after every directory and every pause inside a large one).
  */
@@ -67,7 +69,7 @@ export class MainThreadDriver {
     // A slice never runs inside another (a reader resumed from within one is taken by the loop below).
     if (this.finished || this.running) return;
     this.running = true;
-    const until = performance.now() + SLICE.ms;
+    const until = monotonicClock.now() + SLICE.ms;
     try {
       if (!this.started) {
         this.started = true;
@@ -79,7 +81,7 @@ export class MainThreadDriver {
         const step = this.pause === undefined ? stepSync(this.walk, true) : this.pause.resume();
         this.pause = step === true || step === false ? undefined : step;
         if (step === false) return this.finish();
-        if (performance.now() >= until) return this.schedule();
+        if (monotonicClock.now() >= until) return this.schedule();
       }
     } catch (error) {
       this.finish(error);
