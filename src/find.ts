@@ -104,8 +104,21 @@ function toEntry(path: string, { type, size, mtimeMs }: EntryMeta): MatchEntry {
  * else if (!result.complete) console.log('not all read:', result.incompleteReasons, result.skipped);
  */
 export async function findFiles(options: FindOptions): Promise<FindResult> {
+  return findFilesWith(options, 'pool');
+}
+
+/**
+ * Where the walker reads its directories. `pool`: libuv's threads (`AsyncDriver`), so that a read
+ * never holds the caller's event loop; what every library form does. `main-thread`: the sync walk
+ * in slices (`MainThreadDriver`), for a process that only walks and has no time budget to keep (the
+ * command): less CPU and memory, and a read that hangs holds the process.
+ */
+export type WalkReads = 'pool' | 'main-thread';
+
+/** `findFiles` with the walker's reads chosen (the command's searches; not part of the public API). */
+export async function findFilesWith(options: FindOptions, reads: WalkReads): Promise<FindResult> {
   const plan = buildFindPlan(options);
-  return runFileBackend(plan, walkAsync, buildPathFormatter(plan));
+  return runFileBackend(plan, reads === 'main-thread' ? walkOnMainThread : walkAsync, buildPathFormatter(plan));
 }
 
 /** The walker's promise form; the backend calls it for `walker` and for `auto` when it falls back. */
@@ -113,6 +126,14 @@ export async function walkAsync(plan: FindPlan): Promise<FindResult> {
   const collector = buildCollector(plan);
   const walk = new Walk(plan, collector.add, policyOf(plan));
   await new AsyncDriver(walk, collector.onIdle === undefined ? {} : { onIdle: collector.onIdle }).done;
+  return toResult(plan, walk, collector.collect());
+}
+
+/** `walkAsync` with the reads on the main thread, in slices (no idle time: the collector sorts at the end). */
+async function walkOnMainThread(plan: FindPlan): Promise<FindResult> {
+  const collector = buildCollector(plan);
+  const walk = new Walk(plan, collector.add, policyOf(plan));
+  await new MainThreadDriver(walk).done;
   return toResult(plan, walk, collector.collect());
 }
 
@@ -160,16 +181,8 @@ export function findFilesStream(options: FindOptions): FindStream {
   return streamFiles(options, 'pool');
 }
 
-/**
- * Where a stream's walk reads its directories. `pool`: libuv's threads (`AsyncDriver`), so that a
- * read never holds the caller's event loop; what every library form does. `main-thread`: the sync
- * walk in slices (`MainThreadDriver`), for a process that only walks and has no time budget to
- * keep (the command): less CPU and memory, and a read that hangs holds the process.
- */
-export type StreamReads = 'pool' | 'main-thread';
-
-/** `findFilesStream` with its reads chosen (the command's listing; not part of the public API). */
-export function streamFiles(options: FindOptions, reads: StreamReads): FindStream {
+/** `findFilesStream` with its reads chosen (`WalkReads`: the command's listing; not part of the public API). */
+export function streamFiles(options: FindOptions, reads: WalkReads): FindStream {
   const plan = buildFindPlan(options);
   const note = walkerOnly(plan.backend.backend, 'findFilesStream');
   // A stream yields in discovery order, paths only: an order or metadata would need the whole walk first.

@@ -14,7 +14,7 @@
  */
 import * as path from 'node:path';
 import type { ContentHit, ContentOptions, ContentSummary } from '../content/types.js';
-import { findFiles, streamFiles } from '../find.js';
+import { findFilesWith, streamFiles, type WalkReads } from '../find.js';
 import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import type { CliRequest, OutputMode } from './args.js';
@@ -73,7 +73,7 @@ async function searchQuietly(request: CliRequest, signal: AbortSignal): Promise<
   const proven = (r: { complete: boolean; linksExamined: boolean; linkOnTheWayCount: number; linkMatchedCount: number; ignoredCount: number; backend: string }) =>
     r.complete && r.linksExamined && r.linkOnTheWayCount === 0 && r.linkMatchedCount === 0 && r.ignoredCount === 0 && ignoresCounted(r);
   if (request.kind === 'files') {
-    const result = await findFiles({ ...request.options, signal });
+    const result = await findFilesWith({ ...request.options, signal }, readsFor(request.options));
     return { found: result.matchedCount > 0, complete: proven(result) };
   }
   const { searchContent } = await import('../content/search.js');
@@ -95,11 +95,7 @@ interface Paints {
  */
 function searchFiles(options: FindOptions): Search<string> {
   if (isStreamable(options)) {
-    // Without a time budget the walk reads on this thread, in slices (src/walk/main-thread.ts): a
-    // listing of /usr took 30% less CPU and 72 against 85-93 MiB of peak RSS, and nothing else
-    // here waits on the event loop for long. A read that hangs then holds the command, as in fd and
-    // rg; with a budget the reads wait in libuv's pool and the budget answers (docs/cli.md).
-    const stream = streamFiles(options, options.timeBudgetMs === undefined ? 'main-thread' : 'pool');
+    const stream = streamFiles(options, readsFor(options));
     return { batches: stream.batches(), summary: () => stream.summary, live: true };
   }
   return searchWhole(options, (result) => result.matches);
@@ -107,7 +103,7 @@ function searchFiles(options: FindOptions): Search<string> {
 
 /** The promise form as a `Search`: `pick` chooses the items (the paths, or with --stats the entries). */
 function searchWhole<T>(options: FindOptions, pick: (result: FindResult) => T[]): Search<T> {
-  const pending = findFiles(options);
+  const pending = findFilesWith(options, readsFor(options));
   return {
     batches: (async function* () {
       yield pick(await pending);
@@ -120,6 +116,16 @@ function searchWhole<T>(options: FindOptions, pick: (result: FindResult) => T[])
   };
 }
 
+/**
+ * Without a time budget the walker reads on this thread, in slices (src/walk/main-thread.ts): a
+ * listing of /usr took 30% less CPU and 72 against 85-93 MiB of peak RSS, and nothing else here
+ * waits on the event loop for long. A read that hangs then holds the command, as in fd and rg;
+ * with a budget the reads wait in libuv's pool and the budget answers (docs/cli.md).
+ */
+function readsFor(options: FindOptions): WalkReads {
+  return options.timeBudgetMs === undefined ? 'main-thread' : 'pool';
+}
+
 function isStreamable(options: FindOptions): boolean {
   // An order asked for (`--sort path` too) is only known at the end; the stream prints as found.
   return (options.backend === undefined || options.backend === 'walker') && options.sort === undefined && options.stats !== true;
@@ -127,7 +133,7 @@ function isStreamable(options: FindOptions): boolean {
 
 async function printFiles(options: FindOptions, output: OutputMode, exec: ExecPlan | undefined, paints: Paints, typed: readonly string[]): Promise<Outcome> {
   if (output === 'json') {
-    const result = await findFiles(options);
+    const result = await findFilesWith(options, readsFor(options));
     await writeAll(JSON.stringify(result) + '\n');
     return result;
   }
