@@ -24,6 +24,15 @@ describe('the command on a tree with a refused folder', () => {
     assert.ok(run.stderr.includes(`skipped: ${tree}\\${fx.denied} (EPERM)`), run.stderr);
   });
 
+  it('reads on the main thread without a budget, in the pool with one: the same lines and summary', () => {
+    // src/cli/run.ts readsFor: the walk's reads move to libuv's pool with --time-budget-ms.
+    const plain = runCli(['*.txt', '--root', tree]);
+    const pooled = runCli(['*.txt', '--root', tree, '--time-budget-ms', '600000']);
+    assert.equal(pooled.status, 0, pooled.stderr);
+    assert.equal(pooled.stdout, plain.stdout);
+    assert.equal(pooled.stderr, plain.stderr);
+  });
+
   it('--strict: status 3, everything still printed', () => {
     const run = runCli(['*.txt', '--root', tree, '--strict']);
     assert.equal(run.status, 3, run.stderr);
