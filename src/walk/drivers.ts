@@ -71,8 +71,8 @@ export function startSync(walk: Walk): void {
  * Lists and judges the next queued directory (its matches reach the walk's sink before this
  * returns); false once the walk is over. One directory at a time: content search's one-thread
  * path (src/content/one-thread.ts) searches each directory's files before it lists the next.
- * `pausable`: a large directory may be left half judged (`SyncPause`), so that the caller can let
- * the event loop run (a timer's abort) before it calls `resume`.
+ * `pausable`: a large directory may be left half judged or half lstat'ed (`SyncPause`), so that the
+ * caller can let the event loop run (a timer's abort) before it calls `resume`.
  */
 export function stepSync(walk: Walk): boolean;
 export function stepSync(walk: Walk, pausable: boolean): boolean | SyncPause;
@@ -90,21 +90,22 @@ export function stepSync(walk: Walk, pausable = false): boolean | SyncPause {
   }
   const ignoreReads = walk.ignoreReadsFor(task, entries);
   if (ignoreReads !== undefined) walk.acceptIgnoreTexts(task, answerSync(fs, ignoreReads));
-  return statSyncAfter(walk, task, path, walk.acceptEntries(task, entries, pausable));
+  return statSyncAfter(walk, task, path, walk.acceptEntries(task, entries, pausable), pausable);
 }
 
-/** A directory judged in part: `resume` goes on (and may pause again). */
+/** A directory judged or lstat'ed in part: `resume` goes on (and may pause again). */
 export type SyncPause = { resume(): boolean | SyncPause };
 
-/** Types the entries the judging left untyped, once it is done; a pause instead when it paused. */
-function statSyncAfter(walk: Walk, task: DirTask, path: string, unknown: UnknownEntries | typeof PAUSED): boolean | SyncPause {
-  if (unknown === PAUSED) return { resume: () => statSyncAfter(walk, task, path, walk.resumeEntries()) };
+/** Types the entries the judging left untyped, from the `from`th; a pause when it paused, and (`pausable`) every 128 lstats. */
+function statSyncAfter(walk: Walk, task: DirTask, path: string, unknown: UnknownEntries | typeof PAUSED, pausable: boolean, from = 0): boolean | SyncPause {
+  if (unknown === PAUSED) return { resume: () => statSyncAfter(walk, task, path, walk.resumeEntries(), true) };
   if (unknown === undefined) return true;
   const { fs } = walk.plan.scope;
   const exact = exactTimes(walk.plan.scope);
-  for (let i = 0; i < unknown.length; i++) {
+  for (let i = from; i < unknown.length; i++) {
     // The names left are not judged: the walk's reason (time-budget, aborted, result-limit) says so.
     if (walk.stopped || (isStatCheck(i) && walk.shouldStop())) break;
+    if (pausable && i > from && isStatCheck(i)) return { resume: () => statSyncAfter(walk, task, path, unknown, true, i) };
     const name = unknown[i]!;
     try {
       const target = path + name;

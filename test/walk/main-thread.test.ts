@@ -88,6 +88,40 @@ describe('the main-thread stream gives the event loop its turns', () => {
     expect((await stream.summary).complete).toBe(true);
   });
 
+  it('turns inside a directory whose entries are lstat\'ed (a size filter), not only after its last lstat', async () => {
+    const one: Tree = {};
+    for (let f = 0; f < 2000; f++) one[`f${f}.txt`] = 'x';
+    const vol = buildVolume({ big: one });
+    let lstats = 0;
+    const fs = Object.assign(Object.create(vol) as object, {
+      lstatSync: (...args: unknown[]) => {
+        lstats++;
+        return (vol.lstatSync as (...a: unknown[]) => unknown)(...args);
+      },
+    });
+    // The most lstats between two turns of the event loop.
+    let most = 0;
+    let since = 0;
+    let ended = false;
+    const tick = () => {
+      if (ended) return;
+      most = Math.max(most, lstats - since);
+      since = lstats;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const stream = streamFiles(options({ fs: asFs(fs), minSize: 1 }), 'main-thread');
+    let found = 0;
+    for await (const _path of stream) found++;
+    ended = true;
+    most = Math.max(most, lstats - since);
+    expect(found).toBe(2000);
+    expect(lstats).toBe(2000);
+    expect((await stream.summary).complete).toBe(true);
+    // Every 128 lstats at most (as the budget is asked): 2,000 in one go held Ctrl-C and the progress line.
+    expect(most).toBeLessThanOrEqual(128);
+  });
+
   it('a missing root rejects the reading and the summary, as the pool stream does', async () => {
     const stream = streamFiles(options({ root: '/nowhere' }), 'main-thread');
     await expect(async () => {
