@@ -13,6 +13,8 @@
  * What it gives up, and why only a caller with no time budget uses it: a read that hangs (a dead
  * network mount) holds this thread, so no timer, signal or Ctrl-C is heard until it returns, as
  * in find, fd and ripgrep. With a budget the walk's reads wait in the pool, and the budget answers.
+ * (Given a budget, this driver would still keep it between reads: the engine reads the clock before
+ * each directory and every 128 lstats. It arms no timer, which could not fire during a sync read.)
  */
 import { monotonicClock } from '../plan/clock.js';
 import { startSync, stepSync, type FlowControl, type SyncPause } from './drivers.js';
