@@ -4,7 +4,7 @@
  * warm-up each (interleaved, so a noisy neighbour hurts all alike); the median wall time is kept and
  * every command is quoted as a ratio to the group's first (its floor). A text bar chart follows.
  *
- *   node bench/suites/waits.mjs [--rounds=15] [--list=/usr] [--content=/usr/include] [--query=static] [--long=/usr/lib] [--only=start-up,listing] [--cold]
+ *   node bench/suites/waits.mjs [--rounds=15] [--list=/usr] [--content=/usr/include] [--query=static] [--long=DIR] [--only=start-up,listing] [--cold]
  *
  * - start-up: `node -e 0`, `find-file --version`, a search of an empty folder;
  * - listing: bench/floors/list-loop.mjs (readdirSync loop, unsorted, batched writes), two floors with
@@ -20,8 +20,9 @@
  *   rg-pipe.mjs: spawn rg and pipe its output through; rg-json.mjs: parse `rg --json` and print the
  *   matches), then the command (default backend: auto);
  * - a long search through ripgrep (the same query over --long, where rg itself takes a second or
- *   more): rg, the rg-json floor, then the command; there Node's start-up is a small part, and what
- *   is left is the cost per event;
+ *   more: by default /usr/lib twice and /usr/share as hard links, `longCorpus`): rg, the rg-json
+ *   floor, then the command; there Node's start-up is a small part, and what is left is the cost
+ *   per event;
  * - content, pure TS: bench/floors/read-indexof.mjs (readFileSync + Buffer.indexOf, no safety),
  *   `read-indexof.mjs --checked` (the same with find-file's per-file checks: open O_NOFOLLOW |
  *   O_NONBLOCK, fstat, the /proc/self/fd place check), and the command's pure-TS path
@@ -46,12 +47,40 @@ const rounds = Number(args.rounds ?? 15);
 const listRoot = args.list ?? '/usr';
 const contentRoot = args.content ?? '/usr/include';
 const query = args.query ?? 'static';
-// Not /usr: ripgrep's own folder is there, and find-file never runs an rg found inside the searched root.
-const longRoot = args.long ?? '/usr/lib';
+const longRoot = args.long ?? longCorpus();
 const node = process.execPath;
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ff-waits-empty-'));
 
 const fd = which('fdfind') ?? which('fd');
+
+/**
+ * Issue 31's long-search row is "a search where rg itself takes a second or more". Not /usr:
+ * ripgrep's own folder is there, and find-file never runs an rg found inside the searched root; and
+ * /usr/lib alone takes rg ~0.45 s on this project's machine. So: /usr/lib twice and /usr/share,
+ * as hard links in bench/.scratch/long-search (the same files, read from the same page cache; no
+ * data copied), ~1.1 s for rg. Built once; /usr/lib itself where links cannot be made (another
+ * filesystem), and the table shows rg's time either way.
+ */
+function longCorpus() {
+  const corpus = path.join(BENCH, '.scratch', 'long-search');
+  const parts = [['lib', '/usr/lib'], ['lib-again', '/usr/lib'], ['share', '/usr/share']];
+  if (parts.every(([name]) => fs.existsSync(path.join(corpus, name, '.complete')))) return corpus;
+  fs.mkdirSync(corpus, { recursive: true });
+  for (const [name, source] of parts) {
+    const target = path.join(corpus, name);
+    if (fs.existsSync(path.join(target, '.complete'))) continue;
+    fs.rmSync(target, { recursive: true, force: true });
+    // GNU cp: -a keeps the tree as it is (links not followed), -l links each file instead of copying it.
+    const run = spawnSync('cp', ['-al', '--', source, target], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    if (run.status !== 0) {
+      console.error(`long search: no hard links from ${source} (${run.stderr.trim().split('\n')[0] ?? run.error}): searching /usr/lib instead`);
+      fs.rmSync(corpus, { recursive: true, force: true });
+      return '/usr/lib';
+    }
+    fs.writeFileSync(path.join(target, '.complete'), '');
+  }
+  return corpus;
+}
 const rg = which('rg');
 
 // Each group's first command is its reference (the ratios are to it); `ours` marks find-file's rows;
