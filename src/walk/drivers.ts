@@ -12,6 +12,7 @@ import type { DirentLike, FsLike, StatsLike } from '../fs.js';
 import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
 import type { Walk } from './engine.js';
 import { PAUSED, type DirTask, type UnknownEntries } from './task.js';
+import { DriverEnd } from './driver-end.js';
 import { answerAsync, answerSync } from './ignore-io.js';
 
 const WITH_TYPES = { withFileTypes: true } as const;
@@ -138,31 +139,19 @@ export interface FlowControl {
 }
 
 /** Runs the walk with reads in flight; `resume()` restarts it after `FlowControl` paused it. */
-export class AsyncDriver {
-  readonly done: Promise<void>;
-  private readonly walk: Walk;
+export class AsyncDriver extends DriverEnd {
   private readonly flow: FlowControl | undefined;
   private readonly window: PendingRead[] = [];
-  private finished = false;
   private pumping = false;
   private pumpAgain = false;
   private waitingForIo = false;
   private peeksInFlight = 0;
   private peekAllowance = 1;
   private timer: BudgetTimer | undefined;
-  private resolveDone!: (error?: unknown) => void;
-  private readonly onAbort = () => {
-    this.walk.abort();
-    this.finish();
-  };
 
   constructor(walk: Walk, flow?: FlowControl) {
-    this.walk = walk;
+    super(walk);
     this.flow = flow;
-    this.done = new Promise<void>((resolve, reject) => {
-      this.resolveDone = (error) => (error === undefined ? resolve() : reject(error));
-    });
-    walk.plan.limits.signal?.addEventListener('abort', this.onAbort, { once: true });
     // A read that hangs must not hold the answer past the budget (with the real clock: src/limits.ts).
     this.timer = walk.deadline.arm(this.onBudgetDue);
     const parents = walk.parentIgnoreReads();
@@ -193,12 +182,8 @@ export class AsyncDriver {
     else this.timer = setBudgetTimer(5, this.onBudgetDue);
   };
 
-  private finish(error?: unknown): void {
-    if (this.finished) return;
-    this.finished = true;
+  protected override onFinish(): void {
     this.timer?.clear();
-    this.walk.plan.limits.signal?.removeEventListener('abort', this.onAbort);
-    this.resolveDone(error);
   }
 
   /** Issues reads and feeds finished ones to the engine in order. Re-entrant calls are folded into the running one. */

@@ -18,6 +18,7 @@
  */
 import { monotonicClock } from '../plan/clock.js';
 import { startSync, stepSync, type FlowControl, type SyncPause } from './drivers.js';
+import { DriverEnd } from './driver-end.js';
 import type { Walk } from './engine.js';
 
 /**
@@ -29,29 +30,17 @@ import type { Walk } from './engine.js';
 export const SLICE = { ms: 10 };
 
 /** Runs the walk on this thread in slices; `resume()` restarts it after `FlowControl` paused it. */
-export class MainThreadDriver {
-  readonly done: Promise<void>;
-  private readonly walk: Walk;
+export class MainThreadDriver extends DriverEnd {
   private readonly flow: FlowControl | undefined;
   private started = false;
-  private finished = false;
   private scheduled = false;
   private running = false;
-  /** A large directory left half judged at the end of the last slice. */
+  /** A large directory left half judged (or half lstat'ed) at the end of the last slice. */
   private pause: SyncPause | undefined;
-  private resolveDone!: (error?: unknown) => void;
-  private readonly onAbort = () => {
-    this.walk.abort();
-    this.finish();
-  };
 
   constructor(walk: Walk, flow?: FlowControl) {
-    this.walk = walk;
+    super(walk);
     this.flow = flow;
-    this.done = new Promise<void>((resolve, reject) => {
-      this.resolveDone = (error) => (error === undefined ? resolve() : reject(error));
-    });
-    walk.plan.limits.signal?.addEventListener('abort', this.onAbort, { once: true });
     // The first slice runs on the next turn: creating a stream does no I/O (its missing root surfaces from the reading).
     this.schedule();
   }
@@ -91,11 +80,4 @@ export class MainThreadDriver {
       this.running = false;
     }
   };
-
-  private finish(error?: unknown): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.walk.plan.limits.signal?.removeEventListener('abort', this.onAbort);
-    this.resolveDone(error);
-  }
 }
