@@ -13,7 +13,7 @@ import { retryDelay, setBudgetTimer, type BudgetTimer } from '../limits.js';
 import type { Walk } from './engine.js';
 import { PAUSED, type DirTask, type UnknownEntries } from './task.js';
 import { DriverEnd } from './driver-end.js';
-import { answerAsync, answerSync } from './ignore-io.js';
+import { answerAsync, answerInSlices, answerSync } from './ignore-io.js';
 
 const WITH_TYPES = { withFileTypes: true } as const;
 
@@ -90,8 +90,12 @@ export function stepSync(walk: Walk, pausable = false): boolean | SyncPause {
     return true;
   }
   const ignoreReads = walk.ignoreReadsFor(task, entries);
-  if (ignoreReads !== undefined) walk.acceptIgnoreTexts(task, answerSync(fs, ignoreReads));
-  return statSyncAfter(walk, task, path, walk.acceptEntries(task, entries, pausable), pausable);
+  const judge = () => statSyncAfter(walk, task, path, walk.acceptEntries(task, entries, pausable), pausable);
+  if (ignoreReads === undefined) return judge();
+  if (!pausable) walk.acceptIgnoreTexts(task, answerSync(fs, ignoreReads));
+  // A long ignore file is parsed a slice at a time, the caller let go between slices.
+  else return answerInSlices(fs, ignoreReads, () => walk.shouldStop(), (texts) => (walk.acceptIgnoreTexts(task, texts), judge()));
+  return judge();
 }
 
 /** A directory judged or lstat'ed in part: `resume` goes on (and may pause again). */

@@ -8,7 +8,7 @@
  */
 import type { FsLike } from '../fs.js';
 import { unreadable, type IgnoreRead, type IgnoreReads, type ReadAnswer } from './ignore.js';
-import { parseInSlices } from './rule-reader.js';
+import { parseInSlices, sliceParser, type ParsedAhead } from './rule-reader.js';
 
 /** Answers the ignore rules' reads one by one: a file's text (undefined when it cannot be read), or whether a path exists. */
 export function answerSync<T>(fs: FsLike, reads: IgnoreReads<T>): T {
@@ -16,6 +16,37 @@ export function answerSync<T>(fs: FsLike, reads: IgnoreReads<T>): T {
     if (step.done) return step.value;
     step = reads.next(readSync(fs, step.value));
   }
+}
+
+/** A walk left between two slices of work: `resume` goes on (and may leave it again). */
+export type Paused<R> = { resume(): R | Paused<R> };
+
+/**
+ * `answerSync` for the sync walk run in slices (main-thread.ts): a long text is parsed ahead a
+ * slice at a time (`sliceParser`), the walk's driver let go between slices (`Paused`), so that a
+ * file of 100,000 rules does not hold Ctrl-C and a stream's reader for a second. `then` takes the
+ * answer; what it returns is returned.
+ */
+export function answerInSlices<T, R>(fs: FsLike, reads: IgnoreReads<T>, stopped: () => boolean, then: (answer: T) => R | Paused<R>): R | Paused<R> {
+  let step = reads.next();
+  let parse: { texts: string[]; ahead: ParsedAhead; at: number; slice: (() => boolean) | undefined } | undefined;
+  const go = (): R | Paused<R> => {
+    for (;;) {
+      if (parse !== undefined) {
+        for (; parse.at < parse.texts.length; parse.at++, parse.slice = undefined) {
+          parse.slice ??= sliceParser(parse.texts[parse.at]!, parse.ahead, stopped);
+          if (parse.slice !== undefined && !parse.slice()) return { resume: go };
+        }
+        parse = undefined;
+        step = reads.next(undefined);
+      }
+      if (step.done) return then(step.value);
+      const read = step.value;
+      if (read.kind === 'parse') parse = { ...read, at: 0, slice: undefined };
+      else step = reads.next(readSync(fs, read));
+    }
+  };
+  return go();
 }
 
 /** What a read answers when it fails: nothing read, no such path, or the path as given. */

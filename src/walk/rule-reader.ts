@@ -3,6 +3,7 @@
  * at once where the walk uses them (`parseIgnoreFile`), or ahead, in slices, by the async walk
  * (`parseInSlices`), so that a long file does not hold the event loop.
  */
+import { monotonicClock } from '../plan/clock.js';
 import { MAX_IGNORE_RULE_LENGTH, isRuleTooLarge, parseLine, type IgnoreRule } from './gitignore-rules.js';
 
 /** The rules of an ignore file's text; `ahead`: rules already parsed (`parseInSlices`), taken instead; `shouldStop` asked as it goes (`RuleReader`). */
@@ -30,12 +31,26 @@ const SLICE_MS = 10;
  * nothing is kept, and the walk, stopped too, judges nothing with it.
  */
 export async function parseInSlices(text: string, ahead: ParsedAhead, stopped: () => boolean): Promise<void> {
-  if (text.length <= SLICED_TEXT || ahead.has(text)) return;
+  const slice = sliceParser(text, ahead, stopped);
+  if (slice === undefined) return;
+  while (!slice()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * One long text's parsing, a slice of ~10 ms at each call, true once it is over (its rules then in
+ * `ahead`, unless stopped); undefined when there is nothing to parse ahead. The async walk waits a
+ * turn between slices (`parseInSlices`); the sync walk run in slices (main-thread.ts) returns to its
+ * driver (ignore-io.ts `answerInSlices`).
+ */
+export function sliceParser(text: string, ahead: ParsedAhead, stopped: () => boolean): (() => boolean) | undefined {
+  if (text.length <= SLICED_TEXT || ahead.has(text)) return undefined;
   const reader = new RuleReader(text, stopped);
-  for (let until = performance.now() + SLICE_MS; !reader.read(() => performance.now() >= until); until = performance.now() + SLICE_MS) {
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  if (!reader.stopped) ahead.set(text, reader.rules);
+  return () => {
+    const until = monotonicClock.now() + SLICE_MS;
+    if (!reader.read(() => monotonicClock.now() >= until)) return false;
+    if (!reader.stopped) ahead.set(text, reader.rules);
+    return true;
+  };
 }
 
 /** One file's rules, read line by line; `read` may break off where `pause` asks and go on at the next call. */

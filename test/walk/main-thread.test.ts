@@ -6,7 +6,7 @@
  * surfaces from the reading. memfs and a fake clock; `SLICE.ms = 0` gives a turn after every step.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { streamFiles } from '../../src/find.js';
+import { findFilesWith, streamFiles } from '../../src/find.js';
 import type { FindOptions } from '../../src/index.js';
 import { SLICE } from '../../src/walk/main-thread.js';
 import { FakeClock, asFs, buildVolume, type Tree } from '../helpers/memfs.js';
@@ -135,4 +135,29 @@ describe('the main-thread stream gives the event loop its turns', () => {
     streamFiles(options({ onDirectory: () => void listed++ }), 'main-thread');
     expect(listed).toBe(0);
   });
+
+  // The helper's second finding: a long ignore file was parsed at once by the sync walk, holding
+  // Ctrl-C and the stream's reader for the whole compile (100,000 lines: 1.2 s), where the pool's walk
+  // parses in slices. An abort two turns after the start must be heard before anything is judged.
+  for (const where of ['parent', 'root'] as const) {
+    it(`parses a long .ignore of the ${where} a slice at a time: an abort two turns in ends the walk before it judges anything`, async () => {
+      // 3,000 rules slow to compile (test/walk/ignore-slices.test.ts): far more than one slice of 10 ms.
+      const text = Array.from({ length: 3000 }, (_, i) => `**/${Array.from({ length: 40 }, (_, j) => 'ab*?'[(i * 7 + j * 13 + i * j) % 4]).join('')}/**/x${i}*y*z*`).join('\n');
+      const vol = buildVolume({ root: { 'a.txt': '', ...(where === 'root' ? { '.ignore': text } : {}) }, ...(where === 'parent' ? { '.ignore': text } : {}) }, '/base');
+      for (const form of ['stream', 'promise'] as const) {
+        const controller = new AbortController();
+        const options = { root: '/base/root', platform: 'posix' as const, pattern: '**', gitignore: true, fs: asFs(vol), clock: new FakeClock(), signal: controller.signal };
+        setImmediate(() => setImmediate(() => controller.abort()));
+        let summary: { complete: boolean; incompleteReasons: string[]; matchedCount: number };
+        if (form === 'promise') summary = await findFilesWith(options, 'main-thread');
+        else {
+          const stream = streamFiles(options, 'main-thread');
+          for await (const _path of stream);
+          summary = await stream.summary;
+        }
+        // Parsed at once, the walk would have judged a.txt (and ended complete) before the abort.
+        expect(summary, `${where}, ${form}`).toMatchObject({ complete: false, incompleteReasons: ['aborted'], matchedCount: 0 });
+      }
+    });
+  }
 });
