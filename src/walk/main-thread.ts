@@ -36,7 +36,7 @@ export class MainThreadDriver extends DriverEnd {
   private started = false;
   private scheduled = false;
   private running = false;
-  /** A large directory left half judged (or half lstat'ed) at the end of the last slice. */
+  /** Where the last slice ended inside a step: a large directory half judged or half lstat'ed, a long ignore file half parsed. */
   private pause: SyncPause | undefined;
 
   constructor(walk: Walk, flow?: FlowControl) {
