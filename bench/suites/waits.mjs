@@ -37,6 +37,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { which } from '../lib/process.mjs';
+import { longCorpus } from '../lib/long-corpus.mjs';
 import { renderRatioBars } from '../lib/chart.mjs';
 import { median, renderTable } from '../lib/stats.mjs';
 
@@ -47,40 +48,12 @@ const rounds = Number(args.rounds ?? 15);
 const listRoot = args.list ?? '/usr';
 const contentRoot = args.content ?? '/usr/include';
 const query = args.query ?? 'static';
-const longRoot = args.long ?? longCorpus();
+const longRoot = args.long ?? longCorpus(path.join(BENCH, '.scratch'));
 const node = process.execPath;
 const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ff-waits-empty-'));
 
 const fd = which('fdfind') ?? which('fd');
 
-/**
- * Issue 31's long-search row is "a search where rg itself takes a second or more". Not /usr:
- * ripgrep's own folder is there, and find-file never runs an rg found inside the searched root; and
- * /usr/lib alone takes rg ~0.45 s on this project's machine. So: /usr/lib twice and /usr/share,
- * as hard links in bench/.scratch/long-search (the same files, read from the same page cache; no
- * data copied), ~1.1 s for rg. Built once; /usr/lib itself where links cannot be made (another
- * filesystem), and the table shows rg's time either way.
- */
-function longCorpus() {
-  const corpus = path.join(BENCH, '.scratch', 'long-search');
-  const parts = [['lib', '/usr/lib'], ['lib-again', '/usr/lib'], ['share', '/usr/share']];
-  if (parts.every(([name]) => fs.existsSync(path.join(corpus, name, '.complete')))) return corpus;
-  fs.mkdirSync(corpus, { recursive: true });
-  for (const [name, source] of parts) {
-    const target = path.join(corpus, name);
-    if (fs.existsSync(path.join(target, '.complete'))) continue;
-    fs.rmSync(target, { recursive: true, force: true });
-    // GNU cp: -a keeps the tree as it is (links not followed), -l links each file instead of copying it.
-    const run = spawnSync('cp', ['-al', '--', source, target], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-    if (run.status !== 0) {
-      console.error(`long search: no hard links from ${source} (${run.stderr.trim().split('\n')[0] ?? run.error}): searching /usr/lib instead`);
-      fs.rmSync(corpus, { recursive: true, force: true });
-      return '/usr/lib';
-    }
-    fs.writeFileSync(path.join(target, '.complete'), '');
-  }
-  return corpus;
-}
 const rg = which('rg');
 
 // Each group's first command is its reference (the ratios are to it); `ours` marks find-file's rows;
