@@ -6,7 +6,9 @@
  * or more the async walk lets the event loop turn while judging a listing, so a timer's abort is heard. Its
  * answer is read by truthiness, as node-glob reads `childrenIgnored` (`d.match(/x/)` prunes).
  */
+import { REPLACEMENT_CHAR } from '../fs.js';
 import type { Deadline } from '../limits.js';
+import { monotonicClock } from '../plan/clock.js';
 
 /** What the host's code did since the walk last asked: nothing, a quick call, or a slow one. */
 export type HostRan = 'quick' | 'slow' | undefined;
@@ -26,12 +28,12 @@ export class HostPrune {
    * A name with U+FFFD is asked once: its undecodable twin is the same string (engine.ts skipTwin).
    */
   ask(dir: string): boolean {
-    const undecoded = dir.includes('\uFFFD');
+    const undecoded = dir.includes(REPLACEMENT_CHAR);
     const known = undecoded ? this.twins.get(dir) : undefined;
     if (known !== undefined) return known;
-    const [before, realBefore] = [this.deadline.elapsed(), performance.now()];
+    const [before, realBefore] = [this.deadline.elapsed(), monotonicClock.now()];
     const pruned = Boolean(this.prune(dir));
-    this.ran = this.deadline.elapsed() - before >= 1 || performance.now() - realBefore >= 1 ? 'slow' : 'quick';
+    this.ran = this.deadline.elapsed() - before >= 1 || monotonicClock.now() - realBefore >= 1 ? 'slow' : 'quick';
     if (undecoded) this.twins.set(dir, pruned);
     return pruned;
   }
