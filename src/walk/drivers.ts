@@ -62,10 +62,17 @@ export function runSync(walk: Walk): void {
   while (stepSync(walk));
 }
 
-/** The sync walk's first step: the root's parents' ignore files. An aborted signal or a spent budget does no I/O at all, these included. */
-export function startSync(walk: Walk): void {
+/**
+ * The sync walk's first step: the root's parents' ignore files. An aborted signal or a spent budget
+ * does no I/O at all, these included. `pausable` (as `stepSync`'s): a long one is parsed a slice at
+ * a time, a `SyncPause` between slices.
+ */
+export function startSync(walk: Walk, pausable = false): SyncPause | undefined {
   const parents = walk.parentIgnoreReads();
-  if (parents !== undefined && !walk.shouldStop()) walk.acceptParentIgnore(answerSync(walk.plan.scope.fs, parents));
+  if (parents === undefined || walk.shouldStop()) return undefined;
+  if (!pausable) return void walk.acceptParentIgnore(answerSync(walk.plan.scope.fs, parents));
+  const read = answerInSlices(walk.plan.scope.fs, parents, () => walk.shouldStop(), (level): true => (walk.acceptParentIgnore(level), true));
+  return read === true ? undefined : read;
 }
 
 /**
@@ -92,9 +99,9 @@ export function stepSync(walk: Walk, pausable = false): boolean | SyncPause {
   const ignoreReads = walk.ignoreReadsFor(task, entries);
   const judge = () => statSyncAfter(walk, task, path, walk.acceptEntries(task, entries, pausable), pausable);
   if (ignoreReads === undefined) return judge();
-  if (!pausable) walk.acceptIgnoreTexts(task, answerSync(fs, ignoreReads));
-  // A long ignore file is parsed a slice at a time, the caller let go between slices.
-  else return answerInSlices(fs, ignoreReads, () => walk.shouldStop(), (texts) => (walk.acceptIgnoreTexts(task, texts), judge()));
+  // Pausable: a long ignore file is parsed a slice at a time, the caller let go between slices.
+  if (pausable) return answerInSlices(fs, ignoreReads, () => walk.shouldStop(), (texts) => (walk.acceptIgnoreTexts(task, texts), judge()));
+  walk.acceptIgnoreTexts(task, answerSync(fs, ignoreReads));
   return judge();
 }
 

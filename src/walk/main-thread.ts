@@ -17,8 +17,7 @@
  * each directory and every 128 lstats. It arms no timer, which could not fire during a sync read.)
  */
 import { monotonicClock } from '../plan/clock.js';
-import { stepSync, type FlowControl, type SyncPause } from './drivers.js';
-import { answerInSlices } from './ignore-io.js';
+import { startSync, stepSync, type FlowControl, type SyncPause } from './drivers.js';
 import { DriverEnd } from './driver-end.js';
 import type { Walk } from './engine.js';
 
@@ -56,15 +55,6 @@ export class MainThreadDriver extends DriverEnd {
     setImmediate(this.slice);
   }
 
-  /** `startSync`, with a long ignore file above the root parsed a slice at a time (a pause between). */
-  private readParentIgnore(): SyncPause | undefined {
-    const walk = this.walk;
-    const parents = walk.parentIgnoreReads();
-    if (parents === undefined || walk.shouldStop()) return undefined;
-    const read = answerInSlices(walk.plan.scope.fs, parents, () => walk.shouldStop(), (level): true => (walk.acceptParentIgnore(level), true));
-    return read === true ? undefined : read;
-  }
-
   private readonly slice = (): void => {
     this.scheduled = false;
     // A slice never runs inside another (a reader resumed from within one is taken by the loop below).
@@ -74,7 +64,7 @@ export class MainThreadDriver extends DriverEnd {
     try {
       if (!this.started) {
         this.started = true;
-        this.pause = this.readParentIgnore();
+        this.pause = startSync(this.walk, true);
       }
       for (;;) {
         if (this.walk.stopped) return this.finish();
