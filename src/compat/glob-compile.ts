@@ -375,14 +375,12 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
   const keepsFile = namesFile === undefined ? undefined : (r: string) => !isFile(r) || namesFile(r);
   // The cwd was read (else the search rejects): a directory. Any other match: its listing's kind.
   const kindAt = (r: string): EntryType | undefined => (kinds === undefined ? undefined : kinds.has(r) ? kinds.get(r) : 'file');
-  const entryOf = (match: string): PathEntry => {
-    const r = absolute ? rel(match) : match;
-    return new PathEntry(join(root, r), r, kindAt(r));
-  };
-  const keeps =
-    keep === undefined && keepsFile === undefined && ignoredBy === undefined && prunedOut === undefined
-      ? () => true
-      : (match: string) => (keep?.(rel(match)) ?? true) && (keepsFile?.(rel(match)) ?? true) && ignoredBy?.(entryOf(match)) !== true && prunedOut?.(rel(match), kindAt(rel(match))) !== true;
+  const entryAt = (r: string): PathEntry => new PathEntry(join(root, r), r, kindAt(r));
+  const entryOf = (match: string): PathEntry => entryAt(rel(match)); // `rel` is the identity without `absolute`
+  // Perf: one `rel` a match (with `absolute`, a path.relative and a split), where each test took its own.
+  const tests = keep !== undefined || keepsFile !== undefined || ignoredBy !== undefined || prunedOut !== undefined;
+  const keepsAt = (r: string) => (keep?.(r) ?? true) && (keepsFile?.(r) ?? true) && ignoredBy?.(entryAt(r)) !== true && prunedOut?.(r, kindAt(r)) !== true;
+  const keeps = tests ? (match: string) => keepsAt(rel(match)) : () => true;
   const cwdPath = paths.cwd;
   const cwdEntry = () => new PathEntry(root, '', 'directory');
   const shape = (result: FindResult): string[] => {
