@@ -18,12 +18,14 @@ import {
   anchor,
   braceAlternatives,
   buildDotFilter,
+  buildDotPrune,
   buildEnterTest,
   buildMatchTest,
   buildRelative,
   checkKeys,
   emptyOptions,
   namesDotSegment,
+  prunes,
   readDepth,
   readFlag,
   readGlobList,
@@ -366,7 +368,7 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
     ...(depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
     onDirectory: (dir: string, entries: readonly DirentLike[]) => recordEntries(links, kinds, dir, entries),
-    ...(hooks?.pruneDirectory === undefined ? {} : { pruneDirectory: hooks.pruneDirectory }),
+    ...prunes(hooks?.pruneDirectory, dotNamed ? buildDotPrune(pattern, !nocase, 'minimatch') : undefined),
   };
   const keep = dotNamed ? buildDotFilter(pattern, !nocase, 'minimatch') : undefined;
   const rel = buildRelative(root, absolute);

@@ -170,8 +170,8 @@ export function runSync(search: PeerSearch): GlobPaths {
  * here: it keeps every match (the deviation in docs/compat.md).
  */
 export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): (rel: string) => boolean {
-  if (patterns.some((p) => /\{[^}]*\//.test(p))) return () => true;
-  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, dialect)));
+  if (patterns.some(holdsSlashInBraces)) return () => true;
+  const compiled = laidOut(patterns, caseSensitive, dialect);
   // A path with no dot segment was matched by the walk and no dot rule bears on it: kept, never
   // retested (a segment test reading a set otherwise than the walk could only lose it).
   return (rel) => {
@@ -188,11 +188,47 @@ export function buildDotFilter(patterns: readonly string[], caseSensitive: boole
  */
 export function buildEnterTest(patterns: readonly string[], caseSensitive: boolean): (rel: string) => boolean {
   // Dots are not asked here, so either reading serves.
-  const compiled = patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, 'minimatch')));
+  const compiled = laidOut(patterns, caseSensitive, 'minimatch');
   return (rel) => {
     const segments = rel.split('/');
     return compiled.some((pattern) => lay(segments, pattern, 'below'));
   };
+}
+
+/**
+ * The walk's `pruneDirectory` beside `buildDotFilter`: a directory below a dot segment is read only
+ * where some pattern places each of its dot segments on a segment that names a dot and still goes on
+ * below it, so that a `.git` no pattern names is left unread, as the peers leave it (it was walked
+ * whole and every match in it dropped: `['**' + '/*.ts', '.github/*']` over 10,000 files in `.git`
+ * took 19 ms against tinyglobby's 1.2). It keeps every directory the dot filter could keep a match
+ * below: a path kept is laid whole, so its directories are laid as prefixes. Undefined where the
+ * filter keeps everything (braces holding `/`): every directory is read.
+ */
+export function buildDotPrune(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): ((dir: string) => boolean) | undefined {
+  if (patterns.some(holdsSlashInBraces)) return undefined;
+  const compiled = laidOut(patterns, caseSensitive, dialect);
+  // The walk's directories are root-relative and end in `/`; one without a dot segment is the walk's own business.
+  return (dir) => {
+    if (!dir.startsWith('.') && !dir.includes('/.')) return false;
+    const segments = dir.slice(0, -1).split('/');
+    return !compiled.some((pattern) => lay(segments, pattern, 'dots below'));
+  };
+}
+
+/** The walk's `pruneDirectory` of two (the host's, the dot rule's), either may be absent: as a spread into `FindOptions`. */
+export function prunes(host: ((dir: string) => boolean) | undefined, dots: ((dir: string) => boolean) | undefined): Pick<FindOptions, 'pruneDirectory'> {
+  if (host === undefined || dots === undefined) {
+    const one = host ?? dots;
+    return one === undefined ? {} : { pruneDirectory: one };
+  }
+  return { pruneDirectory: (dir) => dots(dir) || host(dir) };
+}
+
+const holdsSlashInBraces = (pattern: string): boolean => /\{[^}]*\//.test(pattern);
+
+/** Each pattern's segments, compiled, without empty and `.` segments. */
+function laidOut(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): Segment[][] {
+  return patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, dialect)));
 }
 
 function placesDots(path: readonly string[], pattern: readonly Segment[]): boolean {
@@ -202,13 +238,14 @@ function placesDots(path: readonly string[], pattern: readonly Segment[]): boole
 /**
  * Whether the path's segments can be laid on the pattern's, each fitting its own; `**` takes any
  * number of other segments. `dots`: the whole pattern, each dot segment on one that names a dot.
- * `below`: a proper prefix of it, dots not asked. `whole`: the whole pattern, dots not asked, a
+ * `below`: a proper prefix of it, dots not asked; `dots below`: a proper prefix, dots asked. `whole`: the whole pattern, dots not asked, a
  * last `**` taking at least one segment (find-file's reading).
  * Perf: each (i, j) is tried once.
  */
-function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' | 'below' | 'whole'): boolean {
+function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' | 'below' | 'dots below' | 'whole'): boolean {
   const failed = new Set<number>();
-  const below = mode === 'below';
+  const below = mode === 'below' || mode === 'dots below';
+  const dots = mode === 'dots' || mode === 'dots below';
   // As the walk reads it: a last `**` takes one segment or more (`x/**` and `x/**` + `/**` are
   // below `x`, never `x`), so the path cannot end before it.
   const lastTakesOne = mode === 'whole' && pattern.at(-1)?.globstar === true;
@@ -220,7 +257,7 @@ function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' 
     else if (i === path.length) ok = !lastTakesOne && (below ? j < pattern.length : pattern.slice(j).every((s) => s.globstar));
     else if (j === pattern.length) ok = false;
     else {
-      const hidden = mode === 'dots' && path[i]!.startsWith('.');
+      const hidden = dots && path[i]!.startsWith('.');
       const segment = pattern[j]!;
       if (segment.globstar) ok = place(i, j + 1) || (!hidden && place(i + 1, j));
       else ok = segment.accepts(path[i]!, hidden) && place(i + 1, j + 1);
@@ -241,7 +278,7 @@ export function buildMatchTest(patterns: readonly string[], caseSensitive: boole
   // change the segments (`{?,.}/**` is `./**` too). Too many to expand: it names anything.
   const alternatives = patterns.map((p) => braceAlternatives(p));
   if (alternatives.some((a) => a === undefined)) return () => true;
-  const laid = (alternatives.flat() as string[]).map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, 'minimatch')));
+  const laid = laidOut(alternatives.flat() as string[], caseSensitive, 'minimatch');
   return (rel) => {
     const segments = rel.split('/');
     return laid.some((pattern) => lay(segments, pattern, 'whole'));

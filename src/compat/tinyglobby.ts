@@ -16,10 +16,12 @@ import type { FindResult } from '../result.js';
 import {
   anchor,
   buildDotFilter,
+  buildDotPrune,
   buildRelative,
   checkKeys,
   emptyOptions,
   namesDotSegment,
+  prunes,
   readDepth,
   readFlag,
   readGlobList,
@@ -333,6 +335,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     absolute,
     ...(deep === undefined ? {} : { maxDepth: deep + 1 }),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...prunes(undefined, dotNamed ? buildDotPrune(findPatterns, caseSensitive, 'picomatch') : undefined),
   };
   // With files and directories both, the listings say which match is a directory (the `/` it gets).
   // `stats` lstat'ed every match instead, and dropped one it could not (a folder readable but not

@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { glob as ourGlob, globSync as ourGlobSync } from '../../src/compat/glob.js';
 import { glob as ourTiny, globSync as ourTinySync } from '../../src/compat/tinyglobby.js';
 import { spawnSync } from 'node:child_process';
+import * as nodeFs from 'node:fs';
+import { relative, sep } from 'node:path';
 import { mulberry32 } from '../helpers/prng.js';
 import { buildTree, removeTree, sorted } from './tree.js';
 
@@ -77,6 +79,29 @@ async function compare(peer: Run, ours: Run[], options: Record<string, unknown>,
   return { failures: failures.slice(0, 10), dots };
 }
 
+/**
+ * The directories tinyglobby reads for `patterns` (its `fs` option, counted), against the number the
+ * walk read for each adapter, async and sync (`result.stats.dirsRead`). The walk enters dot names
+ * when a pattern names one; a dot directory no pattern can keep a match below must stay unread, as
+ * the peers leave it: `['**' + '/*.ts', '.github/*']` read all of `.git` and dropped what it found.
+ * Reading no more than tinyglobby, case by case, catches a dot directory read for nothing.
+ */
+async function readsBeyondTinyglobby(cases: string[][], cwd: string, options: Record<string, unknown> = {}): Promise<{ failures: string[] }> {
+  const failures: string[] = [];
+  for (const patterns of cases) {
+    const reads = new Set<string>();
+    const readdir = (...args: Parameters<typeof nodeFs.readdir>) => (reads.add(String(args[0]).replace(/\/$/, '')), nodeFs.readdir(...args));
+    await tinyglobby.glob(patterns, { cwd, ...options, fs: { ...nodeFs, readdir } as unknown as tinyglobby.GlobOptions['fs'] }); // its type wants readdir's __promisify__, which fdir never calls
+    // tinyglobby crawls from the patterns' literal start (`src/.cfg` for `src/\\.cfg/*`); the walk reads its way down to it from cwd.
+    const start = [...reads].reduce((a, b) => (b.length < a.length ? b : a), [...reads][0] ?? cwd);
+    const allowed = reads.size + (start === cwd ? 0 : relative(cwd, start).split(sep).length);
+    const globOptions = { cwd, nocase: options.caseSensitiveMatch === false };
+    const ours = [await ourTiny(patterns, { cwd, ...options }), ourTinySync(patterns, { cwd, ...options }), await ourGlob(patterns, globOptions), ourGlobSync(patterns, globOptions)].map((r) => r.result.stats.dirsRead);
+    if (ours.some((n) => n > allowed)) failures.push(`${JSON.stringify(patterns)}: ours read ${ours.join('/')} directories, tinyglobby ${reads.size} from ${start}`);
+  }
+  return { failures: failures.slice(0, 10) };
+}
+
 describe('dot: false across patterns: a dot name only where the pattern that matches it names it', () => {
   for (const options of [{}, { nodir: true }, { nocase: true }]) {
     it(`find-file/glob equals node-glob on ${pairs.length} pattern pairs ${JSON.stringify(options)}, async and sync`, async () => {
@@ -90,6 +115,12 @@ describe('dot: false across patterns: a dot name only where the pattern that mat
       const { failures, dots } = await compare((p, o) => tinyglobby.glob(p, o), [(p, o) => ourTiny(p, o), (p, o) => ourTinySync(p, o)], options, true);
       expect(failures).toEqual([]);
       expect(dots).toBeGreaterThan(pairs.length / 2);
+    });
+  }
+  for (const options of [{}, { caseSensitiveMatch: false }]) {
+    it(`no adapter reads more directories than tinyglobby on the ${pairs.length} pairs ${JSON.stringify(options)}: a dot directory no pattern keeps a match below stays unread`, async () => {
+      const { failures } = await readsBeyondTinyglobby(pairs, root, options);
+      expect(failures).toEqual([]);
     });
   }
 });
@@ -118,6 +149,11 @@ describe('the filter\'s own test of a segment: `*` and `?` in linear time', () =
 
   it('find-file/tinyglobby equals tinyglobby on them, async and sync', async () => {
     const { failures } = await compare((p, o) => tinyglobby.glob(p, o), [(p, o) => ourTiny(p, o), (p, o) => ourTinySync(p, o)], { cwd: starRoot }, true, starPairs);
+    expect(failures).toEqual([]);
+  });
+
+  it('no adapter reads more directories than tinyglobby on them', async () => {
+    const { failures } = await readsBeyondTinyglobby(starPairs, starRoot);
     expect(failures).toEqual([]);
   });
 
@@ -224,6 +260,12 @@ describe('a dot named by escape, set, extglob or brace: the walk enters dot name
       expect(dots).toBeGreaterThan(200);
     });
   }
+  it(`no adapter reads more directories than tinyglobby on the ${casesOf(FORMS).length} patterns naming dots in each form`, async () => {
+    // A repeating group (`+(.cfg)`, `*(zz).cfg`) is taken as fitting any name (docs/compat.md), so the directories it could name are read.
+    const cases = casesOf(FORMS.filter((f) => !TINYGLOBBY_WILDCARDS.has(f))).filter((patterns) => !patterns.some((p) => /[*+]\(/.test(p)));
+    const { failures } = await readsBeyondTinyglobby(cases, dotRoot);
+    expect(failures).toEqual([]);
+  });
   for (const options of [{}, { onlyFiles: false }, { caseSensitiveMatch: false }]) {
     it(`find-file/tinyglobby equals tinyglobby on them ${JSON.stringify(options)}, async and sync`, async () => {
       const { failures, dots } = await compareDots((p, o) => tinyglobby.glob(p, o), [(p, o) => ourTiny(p, o), (p, o) => ourTinySync(p, o)], options, true);
