@@ -133,6 +133,30 @@ describe('find-file/tinyglobby beside tinyglobby, on Windows', () => {
     }
   });
 
+  it('a dot folder no pattern names stays unread, as in tinyglobby, beside one a pattern names (the walk hands the prune / paths here too)', async () => {
+    const root = makeTree({ 'src/a.ts': '', 'src/b/c.ts': '', '.github/ci.yml': '', '.github/deep/x.ts': '', '.git/objects/aa/o.ts': '', '.git/objects/bb/o.ts': '' });
+    try {
+      const patterns = ['**/*.ts', '.github/**'];
+      const tiny = sorted(await tg.glob(patterns, { cwd: root }));
+      assert.deepEqual(tiny, ['.github/ci.yml', '.github/deep/x.ts', 'src/a.ts', 'src/b/c.ts']);
+      // node-glob's `**` also names the folders.
+      const nodeGlob = sorted(await ng.glob(patterns, { cwd: root, posix: true }));
+      const answers = [
+        [await ffTiny.glob(patterns, { cwd: root }), tiny],
+        [ffTiny.globSync(patterns, { cwd: root }), tiny],
+        [await ff.glob(patterns, { cwd: root, posix: true }), nodeGlob],
+        [ff.globSync(patterns, { cwd: root, posix: true }), nodeGlob],
+      ];
+      for (const [ours, theirs] of answers) {
+        assert.deepEqual(sorted(ours), theirs);
+        // The root, src, src/b, .github, .github/deep: never .git or its folders.
+        assert.equal(ours.result.stats.dirsRead, 5);
+      }
+    } finally {
+      removeTree(root);
+    }
+  });
+
   it('an escaped path finds that path only, as tinyglobby', async () => {
     const root = makeTree({ 'dir (2)/app[1].exe': '', 'dir (2)/app1.exe': '' });
     try {
