@@ -166,12 +166,14 @@ export function runSync(search: PeerSearch): GlobPaths {
  * must also fit its pattern segment, and a segment names a dot as the peer reads it (`dialect`:
  * `\\.env`, `[.]env`, `@(.a|b)` do): segment-test.ts tests text, escapes, `*`, `?`, sets, braces and
  * `@(...)`/`?(...)` exactly; a repeating or negated group fits any name, the one way a dot name can
- * still leak (docs/compat.md). A pattern with a `/` inside braces cannot be split into segments
- * here: it keeps every match (the deviation in docs/compat.md).
+ * still leak (docs/compat.md). A pattern with a `/` inside braces is split into its alternatives
+ * for node-glob (`splitSlashBraces`); as picomatch reads it, it cannot be: it keeps every match
+ * (the deviation in docs/compat.md).
  */
 export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): (rel: string) => boolean {
-  if (patterns.some(holdsSlashInBraces)) return () => true;
-  const compiled = laidOut(patterns, caseSensitive, dialect);
+  const split = splitSlashBraces(patterns, dialect);
+  if (split === undefined) return () => true;
+  const compiled = laidOut(split, caseSensitive, dialect);
   // A path with no dot segment was matched by the walk and no dot rule bears on it: kept, never
   // retested (a segment test reading a set otherwise than the walk could only lose it).
   return (rel) => {
@@ -202,11 +204,12 @@ export function buildEnterTest(patterns: readonly string[], caseSensitive: boole
  * whole and every match in it dropped: `['**' + '/*.ts', '.github/*']` over 10,000 files in `.git`
  * took 19 ms against tinyglobby's 1.2). It keeps every directory the dot filter could keep a match
  * below: a path kept is laid whole, so its directories are laid as prefixes. Undefined where the
- * filter keeps everything (braces holding `/`): every directory is read.
+ * filter keeps everything (braces holding `/` that `splitSlashBraces` leaves whole): every directory is read.
  */
 export function buildDotPrune(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): ((dir: string) => boolean) | undefined {
-  if (patterns.some(holdsSlashInBraces)) return undefined;
-  const compiled = laidOut(patterns, caseSensitive, dialect);
+  const split = splitSlashBraces(patterns, dialect);
+  if (split === undefined) return undefined;
+  const compiled = laidOut(split, caseSensitive, dialect);
   // The walk's directories are root-relative and end in `/`; one without a dot segment is the walk's own business.
   return (dir) => {
     if (!dir.startsWith('.') && !dir.includes('/.')) return false;
@@ -225,6 +228,18 @@ export function prunes(host: ((dir: string) => boolean) | undefined, dots: ((dir
 }
 
 const holdsSlashInBraces = (pattern: string): boolean => /\{[^}]*\//.test(pattern);
+
+/**
+ * The patterns as the dot rule can split them into segments: node-glob (minimatch) expands braces
+ * before anything else, so a set holding `/` is its alternatives there (`{.github,src/a}/*` is
+ * `.github/*` and `src/a/*`). Undefined where one still holds `/` in braces (picomatch's reading,
+ * past the expansion cap): the dot rule keeps every match. Read as one pattern, such a set kept
+ * every dot directory read: `['**' + '/*.ts', '{.github,src/a}/*']` read all of `.git`.
+ */
+function splitSlashBraces(patterns: readonly string[], dialect: DotDialect): readonly string[] | undefined {
+  const split = dialect === 'minimatch' ? patterns.flatMap((p) => (holdsSlashInBraces(p) ? (braceAlternatives(p) ?? [p]) : [p])) : patterns;
+  return split.some(holdsSlashInBraces) ? undefined : split;
+}
 
 /** Each pattern's segments, compiled, without empty and `.` segments. */
 function laidOut(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): Segment[][] {
