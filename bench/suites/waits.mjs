@@ -9,7 +9,8 @@
  * - start-up: `node -e 0`, `find-file --version`, a search of an empty folder;
  * - listing: bench/floors/list-loop.mjs (readdirSync loop, unsorted, batched writes), two floors with
  *   reads in flight (list-async.mjs: taken as they end; list-ordered.mjs: breadth first, in issue
- *   order, as the walk's contract takes them), the command,
+ *   order, as the walk's contract takes them), the readdirSync loop breadth first (list-bfs.mjs: the
+ *   order the command's main-thread walk keeps), the command,
  *   fdir's command (bench/targets/fdir-cli.mjs), GNU find, fd (every regular file, hidden and ignored included);
  * - with --cold (root on Linux), the listing again from a cold page cache: before each timed run the
  *   kernel's caches are dropped (/proc/sys/vm/drop_caches) and the command is run once on an empty
@@ -66,6 +67,8 @@ const LISTING = [
   // The same reads taken as the walk's contract takes them (docs/contract.md, "Order"): breadth
   // first, each listing in the order its read was issued. The floor for a walk bound to that order.
   ['floor: fs.readdir, 256 in flight, breadth first in order', node, [path.join(BENCH, 'floors', 'list-ordered.mjs'), listRoot, '256']],
+  // The same order taken synchronously, as the command's walk reads (src/walk/main-thread.ts): the loop with a queue for its stack.
+  ['floor: readdirSync loop, breadth first', node, [path.join(BENCH, 'floors', 'list-bfs.mjs'), listRoot]],
   ['find-file', node, [CLI, '*', '--root', listRoot], true],
   // The JavaScript peer as a command: fdir's promise form, then the paths written in chunks.
   ['fdir\'s command (bench/targets/fdir-cli.mjs)', node, [path.join(BENCH, 'targets', 'fdir-cli.mjs'), listRoot]],
@@ -184,6 +187,7 @@ const RSS = [
   ['find-file, empty folder', node, [CLI, '*', '--root', empty]],
   ['floor: fs.readdir, 256 in flight', node, [path.join(BENCH, 'floors', 'list-async.mjs'), listRoot, '256']],
   ['floor: breadth first in order', node, [path.join(BENCH, 'floors', 'list-ordered.mjs'), listRoot, '256']],
+  ['floor: readdirSync, breadth first', node, [path.join(BENCH, 'floors', 'list-bfs.mjs'), listRoot]],
   [`find-file '*' --root ${listRoot}`, node, [CLI, '*', '--root', listRoot]],
 ];
 const peaks = RSS.map(([, file, argv]) => median([0, 1, 2].map(() => peakKib(file, argv))));
