@@ -200,13 +200,13 @@ const MAGIC = /[*?[\]{}()!+@]/;
  * leads aside), and a file only by `namesFileUnderNodir`'s rule: `*` + `/**` names `src` and `ldir`,
  * not `a.js` (a generated family over node-glob 14 found the file returned). The walk cannot ask
  * for a kind per pattern, so where some `x` ends in a wildcard, a regular file is kept only if a
- * pattern that names files names it: undefined when none does (no test needed), and `nodir`
+ * pattern that names files names it (its dots too, `dotNamed`): undefined when none does, and `nodir`
  * expands so already. The test errs toward keeping (buildMatchTest), never toward losing a path.
  */
-function buildFileTest(list: readonly string[], pattern: readonly string[], nodir: boolean, caseSensitive: boolean): ((rel: string) => boolean) | undefined {
+function buildFileTest(list: readonly string[], pattern: readonly string[], nodir: boolean, caseSensitive: boolean, dotNamed: boolean): ((rel: string) => boolean) | undefined {
   if (nodir) return undefined;
   const namingFiles = list.flatMap((p) => expand(p, true));
-  return namingFiles.length === pattern.length ? undefined : buildMatchTest(namingFiles, caseSensitive);
+  return namingFiles.length === pattern.length ? undefined : buildMatchTest(namingFiles, caseSensitive, dotNamed);
 }
 
 /**
@@ -351,11 +351,11 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
   const dotNamed = !dot && list.some((p) => namesDotSegment(p, 'minimatch', !nocase));
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
-  const namesFile = buildFileTest(list, pattern, nodir, !nocase);
+  const namesFile = buildFileTest(list, pattern, nodir, !nocase, dotNamed);
   // The hooks are handed entries that say their kind, as node-glob's `Path`s do.
   const ignoredBy = hooks?.ignores;
   const prunedOut = dirOnly.length > 0 ? hooks?.childrenIgnoredAt : undefined;
-  const kinds = ((withFileTypes || paths.needsKind) && !statAll) || namesFile || hooks ? new Map<string, EntryType | undefined>() : undefined;
+  const kinds = ((withFileTypes || paths.needsKind) && !statAll) || namesFile || hooks || dotNamed ? new Map<string, EntryType | undefined>() : undefined;
   const links = new Set<string>();
   const options: FindOptions = {
     root,
@@ -381,7 +381,7 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
   const entryOf = (match: string): PathEntry => entryAt(rel(match)); // `rel` is the identity without `absolute`
   // Perf: one `rel` a match (with `absolute`, a path.relative and a split), where each test took its own.
   const tests = keep !== undefined || keepsFile !== undefined || ignoredBy !== undefined || prunedOut !== undefined;
-  const keepsAt = (r: string) => (keep?.(r) ?? true) && (keepsFile?.(r) ?? true) && ignoredBy?.(entryAt(r)) !== true && prunedOut?.(r, kindAt(r)) !== true;
+  const keepsAt = (r: string) => (keep?.(r, isFile(r)) ?? true) && (keepsFile?.(r) ?? true) && ignoredBy?.(entryAt(r)) !== true && prunedOut?.(r, kindAt(r)) !== true;
   const keeps = tests ? (match: string) => keepsAt(rel(match)) : () => true;
   const cwdPath = paths.cwd;
   const cwdEntry = () => new PathEntry(root, '', 'directory');

@@ -168,17 +168,18 @@ export function runSync(search: PeerSearch): GlobPaths {
  * `@(...)`/`?(...)` exactly; a repeating or negated group fits any name, the one way a dot name can
  * still leak (docs/compat.md). A pattern with a `/` inside braces is split into its alternatives
  * for node-glob (`splitSlashBraces`); as picomatch reads it, it cannot be: it keeps every match
- * (the deviation in docs/compat.md).
+ * (the deviation in docs/compat.md). `file`: the match is a regular file, which a last `**` never
+ * names itself (`x/**` names a directory `x`, never a file): `['.*' + '/**', '**']` kept `.env`.
  */
-export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): (rel: string) => boolean {
+export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): (rel: string, file?: boolean) => boolean {
   const split = splitSlashBraces(patterns, dialect);
   if (split === undefined) return () => true;
   const compiled = laidOut(split, caseSensitive, dialect);
   // A path with no dot segment was matched by the walk and no dot rule bears on it: kept, never
   // retested (a segment test reading a set otherwise than the walk could only lose it).
-  return (rel) => {
+  return (rel, file = false) => {
     const segments = rel.split('/');
-    return !segments.some((s) => s.startsWith('.')) || compiled.some((pattern) => placesDots(segments, pattern));
+    return !segments.some((s) => s.startsWith('.')) || compiled.some((pattern) => lay(segments, pattern, file ? 'dots whole' : 'dots'));
   };
 }
 
@@ -246,29 +247,25 @@ function laidOut(patterns: readonly string[], caseSensitive: boolean, dialect: D
   return patterns.map((p) => p.split('/').filter((s) => s !== '' && s !== '.').map((s) => compileSegment(s, caseSensitive, dialect)));
 }
 
-function placesDots(path: readonly string[], pattern: readonly Segment[]): boolean {
-  return lay(path, pattern, 'dots');
-}
-
 /**
  * Whether the path's segments can be laid on the pattern's, each fitting its own; `**` takes any
  * number of other segments. `dots`: the whole pattern, each dot segment on one that names a dot.
  * `below`: a proper prefix of it, dots not asked; `dots below`: a proper prefix, dots asked. `whole`: the whole pattern, dots not asked, a
- * last `**` taking at least one segment (find-file's reading).
+ * last `**` taking at least one segment (find-file's reading); `dots whole`: the same, dots asked.
  * Perf: each (i, j) is tried once.
  */
-function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' | 'below' | 'dots below' | 'whole'): boolean {
+function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' | 'below' | 'dots below' | 'whole' | 'dots whole'): boolean {
   const failed = new Set<number>();
   const below = mode === 'below' || mode === 'dots below';
-  const dots = mode === 'dots' || mode === 'dots below';
+  const dots = mode === 'dots' || mode === 'dots below' || mode === 'dots whole';
   // As the walk reads it: a last `**` takes one segment or more (`x/**` and `x/**` + `/**` are
   // below `x`, never `x`), so the path cannot end before it.
-  const lastTakesOne = mode === 'whole' && pattern.at(-1)?.globstar === true;
+  const lastTakesOne = (mode === 'whole' || mode === 'dots whole') && pattern.at(-1)?.globstar === true;
   const place = (i: number, j: number): boolean => {
     const key = i * (pattern.length + 1) + j;
     if (failed.has(key)) return false;
     let ok: boolean;
-    if (lastTakesOne && j === pattern.length - 1) ok = i < path.length;
+    if (lastTakesOne && j === pattern.length - 1) ok = i < path.length && (!dots || path.slice(i).every((s) => !s.startsWith('.')));
     else if (i === path.length) ok = !lastTakesOne && (below ? j < pattern.length : pattern.slice(j).every((s) => s.globstar));
     else if (j === pattern.length) ok = false;
     else {
@@ -285,10 +282,13 @@ function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' 
 
 /**
  * Whether a root-relative `/` path is matched whole by one of `patterns` (minimatch's reading),
- * dots not asked. It errs toward yes: a segment the test cannot read exactly fits any name
+ * dots not asked, or with `dots` each dot segment on a segment naming a dot (`dot: false` beside a
+ * pattern naming one: the same pattern must match the path and place its dots, or `['.*' + '/**', '*']`
+ * kept the file `.env`, matched by `*` with dots not asked and placed by `.*` with a last `**` taking
+ * nothing). It errs toward yes: a segment the test cannot read exactly fits any name
  * (segment-test.ts), so a caller that drops what it answers no to never drops a path a pattern names.
  */
-export function buildMatchTest(patterns: readonly string[], caseSensitive: boolean): (rel: string) => boolean {
+export function buildMatchTest(patterns: readonly string[], caseSensitive: boolean, dots = false): (rel: string) => boolean {
   // Brace sets expanded first, as the peers do: an alternative may be `.` or hold `/`, which
   // change the segments (`{?,.}/**` is `./**` too). Too many to expand: it names anything.
   const alternatives = patterns.map((p) => braceAlternatives(p));
@@ -296,7 +296,7 @@ export function buildMatchTest(patterns: readonly string[], caseSensitive: boole
   const laid = laidOut(alternatives.flat() as string[], caseSensitive, 'minimatch');
   return (rel) => {
     const segments = rel.split('/');
-    return laid.some((pattern) => lay(segments, pattern, 'whole'));
+    return laid.some((pattern) => lay(segments, pattern, dots ? 'dots whole' : 'whole'));
   };
 }
 

@@ -356,7 +356,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   // cwd itself is never an answer, as tinyglobby's: from a search above it, it came back as `/`.
   const isCwd = moved ? (path: string) => path === cwd : () => false;
   const shape = (result: FindResult): string[] => {
-    const kept = result.matches.filter((path) => (keep === undefined || keep(rel(path))) && !isCwd(path));
+    const kept = result.matches.filter((path) => (keep === undefined || keep(rel(path), !isDir(path))) && !isCwd(path));
     return [...withRoot, ...kept.map((path) => toPeer(path, isDir(path)))];
   };
   return { options, shape, ...climb };
