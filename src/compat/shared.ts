@@ -205,13 +205,15 @@ export function buildEnterTest(patterns: readonly string[], caseSensitive: boole
  * whole and every match in it dropped: `['**' + '/*.ts', '.github/*']` over 10,000 files in `.git`
  * took 19 ms against tinyglobby's 1.2). It keeps every directory the dot filter could keep a match
  * below: a path kept is laid whole, so its directories are laid as prefixes. Undefined where the
- * filter keeps everything (braces holding `/` that `splitSlashBraces` leaves whole): every directory is read.
+ * filter keeps everything (braces holding `/` that `splitSlashBraces` leaves whole): every
+ * directory is read.
  */
 export function buildDotPrune(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): ((dir: string) => boolean) | undefined {
   const split = splitSlashBraces(patterns, dialect);
   if (split === undefined) return undefined;
   const compiled = laidOut(split, caseSensitive, dialect);
-  // The walk's directories are root-relative and end in `/`; one without a dot segment is the walk's own business.
+  // The walk's directories are root-relative and end in `/`; one without a dot segment is the
+  // walk's own business.
   return (dir) => {
     if (!dir.startsWith('.') && !dir.includes('/.')) return false;
     const segments = dir.slice(0, -1).split('/');
@@ -250,8 +252,9 @@ function laidOut(patterns: readonly string[], caseSensitive: boolean, dialect: D
 /**
  * Whether the path's segments can be laid on the pattern's, each fitting its own; `**` takes any
  * number of other segments. `dots`: the whole pattern, each dot segment on one that names a dot.
- * `below`: a proper prefix of it, dots not asked; `dots below`: a proper prefix, dots asked. `whole`: the whole pattern, dots not asked, a
- * last `**` taking at least one segment (find-file's reading); `dots whole`: the same, dots asked.
+ * `below`: a proper prefix of it, dots not asked; `dots below`: the same, dots asked. `whole`: the
+ * whole pattern, dots not asked, a last `**` taking at least one segment (find-file's reading, and
+ * a file's: `x/**` never names a file `x`); `dots whole`: the same, dots asked.
  * Perf: each (i, j) is tried once.
  */
 function lay(path: readonly string[], pattern: readonly Segment[], mode: 'dots' | 'below' | 'dots below' | 'whole' | 'dots whole'): boolean {
