@@ -2,7 +2,7 @@
  * The drop-in adapters where one pattern names a dot directory and another is a wildcard
  * (`['**' + '/*.ts', '.github/*']`, `dot: false`), in a project whose `.git` holds most of the files:
  * the walk enters dot names for the pattern that names one, and must leave unread every dot
- * directory no pattern can keep a match below (src/compat/shared.ts `buildDotPrune`), as the peers
+ * directory no pattern can keep a match below (src/compat/shared.ts `buildDotRule`), as the peers
  * do. Before that, each call read all of `.git` and dropped what it found there (docs/compat.md).
  *
  *   node bench/suites/dot-prune.mjs [--rounds=5] [--objects=40]

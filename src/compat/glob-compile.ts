@@ -17,8 +17,7 @@ import { nextClimb, rebase, type Rebased } from './rebase.js';
 import {
   anchor,
   braceAlternatives,
-  buildDotFilter,
-  buildDotPrune,
+  buildDotRule,
   buildEnterTest,
   buildMatchTest,
   buildRelative,
@@ -349,6 +348,7 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
   const depth = readDepth(opts.maxDepth, 'maxDepth');
   const nocase = readFlag(opts.nocase, process.platform === 'darwin' || process.platform === 'win32');
   const dotNamed = !dot && list.some((p) => namesDotSegment(p, 'minimatch', !nocase));
+  const dots = dotNamed ? buildDotRule(pattern, !nocase, 'minimatch') : undefined;
   // withFileTypes without stat: the kinds come from the walk's own listings, not from an lstat per
   // match. Perf: only entries that are not regular files are kept (a match missing here is a file).
   const namesFile = buildFileTest(list, pattern, nodir, !nocase, dotNamed);
@@ -368,9 +368,9 @@ function compileAt(root: string, list: string[], ignores: string[], opts: GlobOp
     ...(depth === undefined ? {} : { maxDepth: depth }),
     ...(opts.signal ? { signal: opts.signal } : {}),
     onDirectory: (dir: string, entries: readonly DirentLike[]) => recordEntries(links, kinds, dir, entries),
-    ...prunes(hooks?.pruneDirectory, dotNamed ? buildDotPrune(pattern, !nocase, 'minimatch') : undefined),
+    ...prunes(dots?.prune, hooks?.pruneDirectory),
   };
-  const keep = dotNamed ? buildDotFilter(pattern, !nocase, 'minimatch') : undefined;
+  const keep = dots?.keeps;
   const rel = buildRelative(root, absolute);
   const linkNotes: LinkNotes = { links, entered: buildEnterTest(pattern, !nocase), rel, root };
   const isFile = (r: string) => kinds !== undefined && !kinds.has(r);

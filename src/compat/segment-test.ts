@@ -1,5 +1,5 @@
 /**
- * The dot filter's test of one name against one pattern segment (shared.ts `buildDotFilter`): does
+ * The dot filter's test of one name against one pattern segment (shared.ts `buildDotRule`): does
  * the name fit, and, if it starts with `.`, does the part of the segment that matches it name the
  * dot itself. Braces and the `@(...)` / `?(...)` groups are expanded into alternatives, each of
  * text, escapes, `*`, `?` and sets, tested in linear time; each alternative answers for its own

@@ -57,7 +57,7 @@ export function resolveCwd(cwd: unknown, option = 'cwd'): string {
  * Whether a pattern names a dot segment itself (`.github/**`, `\\.env`, `[.]env`, `@(.a|b)/x`,
  * `{.a,b}/x`), as the peer reads it (dot-names.ts): the peers' `dot: false` hides dot names only
  * where a wildcard would match them, so such a search must enter dot names, and the dot filter
- * (`buildDotFilter`) then keeps only those a pattern names.
+ * (`buildDotRule`) then keeps only those a pattern names.
  */
 export function namesDotSegment(pattern: string, dialect: DotDialect, caseSensitive: boolean): boolean {
   return DOT_SEGMENT.test(pattern) || patternNamesDot(pattern, dialect, caseSensitive);
@@ -158,9 +158,12 @@ export function runSync(search: PeerSearch): GlobPaths {
 
 /**
  * The peers' `dot: false` where a pattern names a dot segment itself, so the walk had to enter dot
- * names: a match is kept only if some pattern that can match it places each of its dot segments on
- * a pattern segment that names a dot itself, as picomatch and minimatch read `dot: false` (a `*` or
- * `**` never matches a leading `.`). Asking only where the dots fall, across all patterns, let one
+ * names: which matches the call keeps (`keeps`), and which directories the walk may leave unread
+ * (`prune`), both from one compile of the patterns.
+ *
+ * `keeps`: a match is kept only if some pattern that can match it places each of its dot segments
+ * on a pattern segment that names a dot itself, as picomatch and minimatch read `dot: false` (a `*`
+ * or `**` never matches a leading `.`). Asking only where the dots fall, across all patterns, let one
  * pattern's dot segment pass a path another matched: `['**' + '/*.ts', '.github/workflows/*.yml']`
  * kept `.cache/a/b/x.ts`, `['a/.*', '**']` kept `c/.env` (an adversarial run). So each segment
  * must also fit its pattern segment, and a segment names a dot as the peer reads it (`dialect`:
@@ -170,17 +173,41 @@ export function runSync(search: PeerSearch): GlobPaths {
  * for node-glob (`splitSlashBraces`); as picomatch reads it, it cannot be: it keeps every match
  * (the deviation in docs/compat.md). `file`: the match is a regular file, which a last `**` never
  * names itself (`x/**` names a directory `x`, never a file): `['.*' + '/**', '**']` kept `.env`.
+ *
+ * `prune`, the walk's `pruneDirectory`: a directory below a dot segment is read only where some
+ * pattern places each of its dot segments on a segment that names a dot and still goes on below
+ * it, so that a `.git` no pattern names is left unread, as the peers leave it (it was walked whole
+ * and every match in it dropped: `['**' + '/*.ts', '.github/*']` over 10,000 files in `.git` took
+ * 19 ms against tinyglobby's 1.2). It keeps every directory `keeps` could keep a match below: a
+ * path kept is laid whole, so its directories are laid as prefixes. Undefined where `keeps` keeps
+ * everything (braces holding `/` that `splitSlashBraces` leaves whole): every directory is read.
  */
-export function buildDotFilter(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): (rel: string, file?: boolean) => boolean {
+export function buildDotRule(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): { keeps: (rel: string, file?: boolean) => boolean; prune: ((dir: string) => boolean) | undefined } {
   const split = splitSlashBraces(patterns, dialect);
-  if (split === undefined) return () => true;
+  if (split === undefined) return { keeps: () => true, prune: undefined };
   const compiled = laidOut(split, caseSensitive, dialect);
-  // A path with no dot segment was matched by the walk and no dot rule bears on it: kept, never
-  // retested (a segment test reading a set otherwise than the walk could only lose it).
-  return (rel, file = false) => {
-    const segments = rel.split('/');
-    return !segments.some((s) => s.startsWith('.')) || compiled.some((pattern) => lay(segments, pattern, file ? 'dots whole' : 'dots'));
+  return {
+    // A path with no dot segment was matched by the walk and no dot rule bears on it: kept, never
+    // retested (a segment test reading a set otherwise than the walk could only lose it).
+    keeps: (rel, file = false) => {
+      const segments = rel.split('/');
+      return !segments.some((s) => s.startsWith('.')) || compiled.some((pattern) => lay(segments, pattern, file ? 'dots whole' : 'dots'));
+    },
+    // The walk's directories are root-relative and end in `/`; one without a dot segment is the
+    // walk's own business.
+    prune: (dir) => {
+      if (!dir.startsWith('.') && !dir.includes('/.')) return false;
+      const segments = dir.slice(0, -1).split('/');
+      return !compiled.some((pattern) => lay(segments, pattern, 'dots below'));
+    },
   };
+}
+
+/** The walk's `pruneDirectory` of those given (a directory is left unread when the first that answers true does), as a spread into `FindOptions`. */
+export function prunes(...tests: (((dir: string) => boolean) | undefined)[]): Pick<FindOptions, 'pruneDirectory'> {
+  const present = tests.filter((test) => test !== undefined);
+  if (present.length === 0) return {};
+  return { pruneDirectory: present.length === 1 ? present[0] : (dir) => present.some((test) => test(dir)) };
 }
 
 /**
@@ -196,38 +223,6 @@ export function buildEnterTest(patterns: readonly string[], caseSensitive: boole
     const segments = rel.split('/');
     return compiled.some((pattern) => lay(segments, pattern, 'below'));
   };
-}
-
-/**
- * The walk's `pruneDirectory` beside `buildDotFilter`: a directory below a dot segment is read only
- * where some pattern places each of its dot segments on a segment that names a dot and still goes on
- * below it, so that a `.git` no pattern names is left unread, as the peers leave it (it was walked
- * whole and every match in it dropped: `['**' + '/*.ts', '.github/*']` over 10,000 files in `.git`
- * took 19 ms against tinyglobby's 1.2). It keeps every directory the dot filter could keep a match
- * below: a path kept is laid whole, so its directories are laid as prefixes. Undefined where the
- * filter keeps everything (braces holding `/` that `splitSlashBraces` leaves whole): every
- * directory is read.
- */
-export function buildDotPrune(patterns: readonly string[], caseSensitive: boolean, dialect: DotDialect): ((dir: string) => boolean) | undefined {
-  const split = splitSlashBraces(patterns, dialect);
-  if (split === undefined) return undefined;
-  const compiled = laidOut(split, caseSensitive, dialect);
-  // The walk's directories are root-relative and end in `/`; one without a dot segment is the
-  // walk's own business.
-  return (dir) => {
-    if (!dir.startsWith('.') && !dir.includes('/.')) return false;
-    const segments = dir.slice(0, -1).split('/');
-    return !compiled.some((pattern) => lay(segments, pattern, 'dots below'));
-  };
-}
-
-/** The walk's `pruneDirectory` of two (the host's, the dot rule's), either may be absent: as a spread into `FindOptions`. */
-export function prunes(host: ((dir: string) => boolean) | undefined, dots: ((dir: string) => boolean) | undefined): Pick<FindOptions, 'pruneDirectory'> {
-  if (host === undefined || dots === undefined) {
-    const one = host ?? dots;
-    return one === undefined ? {} : { pruneDirectory: one };
-  }
-  return { pruneDirectory: (dir) => dots(dir) || host(dir) };
 }
 
 const holdsSlashInBraces = (pattern: string): boolean => /\{[^}]*\//.test(pattern);

@@ -15,8 +15,7 @@ import type { FindOptions } from '../options.js';
 import type { FindResult } from '../result.js';
 import {
   anchor,
-  buildDotFilter,
-  buildDotPrune,
+  buildDotRule,
   buildRelative,
   checkKeys,
   emptyOptions,
@@ -319,6 +318,7 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   // On win32 find-file reads `\` as a separator: tinyglobby's escapes are written as sets there.
   const asRead = sep === '\\' ? win32EscapesAsSets : (p: string) => p;
   const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories)).map(asRead);
+  const dots = dotNamed ? buildDotRule(findPatterns, caseSensitive, 'picomatch') : undefined;
   if (findPatterns.length === 0) return { options: emptyOptions(root), shape: () => [] };
   const asked = readFlag(opts.absolute, false);
   // Moved: the search answers absolute paths, written relative to cwd unless asked (tinyglobby's `../x`).
@@ -335,13 +335,13 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
     absolute,
     ...(deep === undefined ? {} : { maxDepth: deep + 1 }),
     ...(opts.signal ? { signal: opts.signal } : {}),
-    ...prunes(undefined, dotNamed ? buildDotPrune(findPatterns, caseSensitive, 'picomatch') : undefined),
+    ...prunes(dots?.prune),
   };
   // With files and directories both, the listings say which match is a directory (the `/` it gets).
   // `stats` lstat'ed every match instead, and dropped one it could not (a folder readable but not
   // searchable: its listing names `f.js` and `sub`, tinyglobby returns both; an adversarial run).
   const kinds = onlyFiles || onlyDirectories ? undefined : recordKinds(options);
-  const keep = dotNamed ? buildDotFilter(findPatterns, caseSensitive, 'picomatch') : undefined;
+  const keep = dots?.keeps;
   const rel = buildRelative(root, absolute);
   const toPeer = (path: string, isDir: boolean): string => {
     // tinyglobby's absolute paths use `/`. A `\` is a separator on win32 only: elsewhere it is a
