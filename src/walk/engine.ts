@@ -14,7 +14,7 @@ import { ReasonLog, classifyErrorCode, errorCodeOf, verdictFields, type FindProg
 import { buildIgnoreLevel, IGNORE_RULE_TOO_LARGE, ignoreNamesIn, readDirectoryTexts, readTopLevels, type IgnoreLevel, type IgnoreReads, type IgnoreTexts } from './ignore.js';
 import { HostPrune } from './prune.js';
 import { MatchTaker, WalkRules, type MatchPolicy, type MatchSink } from './rules.js';
-import { PAUSED, flatPath, type DirTask, type EntryVerdict, type OpenListing, type UnknownEntries } from './task.js';
+import { PAUSED, type DirTask, type EntryVerdict, type OpenListing, type UnknownEntries } from './task.js';
 
 /**
  * A large directory checks the clock and the signal every 256 entries, and after about 1M units of
@@ -372,7 +372,8 @@ export class Walk {
     const verdict = this.rules.directory(rel, name, depth, ignore);
     if (this.leftOut(verdict)) return false;
     if ((verdict === 'read' || verdict === 'limit') && this.prune?.ask(rel + '/') === true) this.excludedCount++;
-    else if (verdict === 'read' || (verdict === 'limit' && !this.reasons.has('depth-limit'))) this.queue.push({ rel: flatPath(rel + '/'), depth, peek: verdict === 'limit', ignore });
+    else if (verdict === 'read') this.queue.push({ rel: rel + '/', depth, peek: false, ignore });
+    else if (verdict === 'limit' && !this.reasons.has('depth-limit')) this.queue.push({ rel: rel + '/', depth, peek: true, ignore });
     return true;
   }
 

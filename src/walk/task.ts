@@ -44,15 +44,3 @@ export interface OpenListing {
   undecodable: Set<string> | undefined;
 }
 
-
-/**
- * `rel` flat in memory, for a directory's task. Perf: a directory's path is its parent's joined
- * with a name, so each is a chain of joins as deep as the tree, and every path found below it holds
- * that chain: the command spent 48-63 ms of its listing of /usr (122k paths) in `writeSync`
- * flattening them, 34-43 ms with each directory's path made flat once (A/B, 7 runs each; the
- * `readdirSync` loop, whose directory paths Node flattens as it reads them: 22-27). V8 makes a
- * joined string flat to read a character of it; the comparison keeps that read from being dropped.
- */
-export function flatPath(rel: string): string {
-  return rel.charCodeAt(0) === -1 ? '' : rel;
-}
