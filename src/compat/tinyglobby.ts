@@ -318,8 +318,8 @@ export function compileTinyglobby(input: Patterns | GlobOptions | undefined, may
   // On win32 find-file reads `\` as a separator: tinyglobby's escapes are written as sets there.
   const asRead = sep === '\\' ? win32EscapesAsSets : (p: string) => p;
   const findPatterns = pattern.flatMap((p) => expand(p, expandDirectories)).map(asRead);
-  const dots = dotNamed ? buildDotRule(findPatterns, caseSensitive, 'picomatch') : undefined;
   if (findPatterns.length === 0) return { options: emptyOptions(root), shape: () => [] };
+  const dots = dotNamed ? buildDotRule(findPatterns, caseSensitive, 'picomatch') : undefined;
   const asked = readFlag(opts.absolute, false);
   // Moved: the search answers absolute paths, written relative to cwd unless asked (tinyglobby's `../x`).
   const absolute = asked || moved;
